@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Measures wright's start-up and the shell-command scenario against wright-mock.
+
+Each run is a fresh process; peak RSS comes from wait4() of that process alone.
+Time to first request is the mock's receive timestamp minus the spawn time.
+"""
+import os, statistics, subprocess, sys, tempfile, time
+
+RUNS = int(os.environ.get("BENCH_RUNS", "30"))
+WRIGHT = os.path.abspath("target/release/wright")
+MOCK = os.path.abspath("target/release/wright-mock")
+
+
+def run_once(argv, cwd, env):
+    start = time.time_ns()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    end = time.time_ns()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"run failed: {argv}")
+    return start, (end - start) / 1e6, usage.ru_maxrss / 1024
+
+
+def report(name, walls, rss, firsts=None):
+    walls.sort()
+    line = (f"{name:<34} wall median {statistics.median(walls):7.2f} ms  "
+            f"p90 {walls[int(len(walls) * 0.9) - 1]:7.2f} ms  peak RSS max {max(rss):5.1f} MB")
+    if firsts:
+        line += f"  first request median {statistics.median(firsts):6.2f} ms"
+    print(line)
+
+
+def bench_version():
+    walls, rss = [], []
+    for _ in range(RUNS):
+        _, wall, peak = run_once([WRIGHT, "--version"], ".", dict(os.environ))
+        walls.append(wall); rss.append(peak)
+    report("wright --version", walls, rss)
+
+
+def bench_scenario(provider):
+    mock = subprocess.Popen([MOCK, "--provider", provider, "--scenario", "echo-hello", "--loop",
+                             "--timestamps"], stdout=subprocess.PIPE, text=True)
+    url = mock.stdout.readline().strip()
+    base = url if provider == "anthropic" else url + "/v1"
+    home = tempfile.mkdtemp()
+    env = {"PATH": os.environ["PATH"], "HOME": home, "NO_COLOR": "1",
+           "XDG_CONFIG_HOME": home + "/.config", "XDG_DATA_HOME": home + "/.local/share",
+           "ANTHROPIC_API_KEY": "bench", "OPENAI_API_KEY": "bench"}
+    walls, rss, firsts = [], [], []
+    try:
+        for _ in range(RUNS):
+            project = tempfile.mkdtemp()
+            start, wall, peak = run_once(
+                [WRIGHT, "-p", "run `echo hello > out.txt && cat out.txt` and tell me what the file says",
+                 "--provider", provider, "--base-url", base, "--permission-mode", "bypass"],
+                project, env)
+            walls.append(wall); rss.append(peak)
+            stamps = [int(mock.stdout.readline().split()[2]) for _ in range(2)]
+            firsts.append((stamps[0] - start) / 1e6)
+            with open(os.path.join(project, "out.txt")) as f:
+                assert f.read() == "hello\n"
+    finally:
+        mock.kill()
+    report(f"scenario echo-hello ({provider})", walls, rss, firsts)
+
+
+if __name__ == "__main__":
+    print(f"{RUNS} runs each, {os.cpu_count()} cores")
+    bench_version()
+    for p in ("anthropic", "openai-chat"):
+        bench_scenario(p)

@@ -1,0 +1,133 @@
+//! Command-line arguments (the contract in CLI.md).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use wright_config::{Overrides, PermissionMode, Provider};
+
+/// wright: a coding agent for the terminal.
+#[derive(Debug, Parser)]
+#[command(name = "wright", version, about, long_about = None)]
+pub struct Args {
+    /// Run one task and exit. The prompt may also come from stdin; with both,
+    /// stdin is appended to the prompt as context.
+    #[arg(short = 'p', long = "print", value_name = "PROMPT", num_args = 0..=1, default_missing_value = "")]
+    pub print: Option<String>,
+
+    /// Wire protocol of the model server.
+    #[arg(long, value_enum)]
+    pub provider: Option<ProviderArg>,
+
+    /// Server base URL (Anthropic: without /v1; OpenAI: including /v1).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+
+    /// Model name.
+    #[arg(long)]
+    pub model: Option<String>,
+
+    /// Output token cap per model request.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_tokens: Option<u32>,
+
+    /// Model requests allowed per task.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_turns: Option<u32>,
+
+    /// What may run without asking.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub permission_mode: Option<ModeArg>,
+
+    /// Replace the built-in system prompt.
+    #[arg(long, value_name = "TEXT", conflicts_with = "system_prompt_file")]
+    pub system_prompt: Option<String>,
+
+    /// Replace the built-in system prompt with a file's contents.
+    #[arg(long, value_name = "PATH")]
+    pub system_prompt_file: Option<PathBuf>,
+
+    /// Text appended to the system prompt.
+    #[arg(long, value_name = "TEXT")]
+    pub append_system_prompt: Option<String>,
+
+    /// Show more detail about tool calls on stderr.
+    #[arg(long)]
+    pub verbose: bool,
+
+    /// A subcommand instead of a task.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show or check the configuration.
+    Config {
+        /// What to do.
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+}
+
+/// `wright config …`
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print the merged configuration with the source of each value.
+    Show,
+    /// Print the configuration files wright reads, in order.
+    Path,
+}
+
+/// `--provider` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ProviderArg {
+    /// Anthropic Messages API.
+    Anthropic,
+    /// OpenAI Chat Completions (and compatible servers).
+    OpenaiChat,
+    /// OpenAI Responses API.
+    OpenaiResponses,
+}
+
+/// `--permission-mode` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ModeArg {
+    /// Reads run; edits and commands need approval.
+    Default,
+    /// Reads and edits run; commands need approval.
+    AcceptEdits,
+    /// Read-only.
+    Plan,
+    /// Everything runs except what is dangerous.
+    Auto,
+    /// Everything runs; guards still apply.
+    Bypass,
+}
+
+impl Args {
+    /// The flag layer of the configuration.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            provider: self.provider.map(|p| match p {
+                ProviderArg::Anthropic => Provider::Anthropic,
+                ProviderArg::OpenaiChat => Provider::OpenaiChat,
+                ProviderArg::OpenaiResponses => Provider::OpenaiResponses,
+            }),
+            model: self.model.clone(),
+            base_url: self.base_url.clone(),
+            max_tokens: self.max_tokens,
+            max_turns: self.max_turns,
+            permission_mode: self.permission_mode.map(|m| match m {
+                ModeArg::Default => PermissionMode::Default,
+                ModeArg::AcceptEdits => PermissionMode::AcceptEdits,
+                ModeArg::Plan => PermissionMode::Plan,
+                ModeArg::Auto => PermissionMode::Auto,
+                ModeArg::Bypass => PermissionMode::Bypass,
+            }),
+            system_prompt: self.system_prompt.clone(),
+            system_prompt_file: self.system_prompt_file.clone(),
+            append_system_prompt: self.append_system_prompt.clone(),
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! The `wright` binary: parses arguments, loads configuration, and runs the
+//! chosen front end (print mode, interactive line mode, or a subcommand).
+
+mod args;
+mod modes;
+mod provider;
+mod render;
+mod setup;
+
+use std::io::{IsTerminal, Read};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+use wright_config::{ConfigLoader, find_project_root};
+
+use crate::args::{Args, Command, ConfigAction};
+use crate::modes::print::exit;
+use crate::render::Detail;
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(exit::ERROR);
+        }
+    };
+    let code = runtime.block_on(run(args));
+    // Background tasks (a bash child still draining, a stdin reader) must
+    // not keep the process alive after the answer is out.
+    runtime.shutdown_background();
+    ExitCode::from(code)
+}
+
+async fn run(args: Args) -> u8 {
+    match run_inner(args).await {
+        Ok(code) => code,
+        Err(err) => {
+            let code = if err.is::<wright_config::ConfigError>()
+                || err.is::<setup::SetupError>()
+                || err.is::<UsageError>()
+            {
+                exit::USAGE
+            } else {
+                exit::ERROR
+            };
+            eprintln!("error: {err:#}");
+            code
+        }
+    }
+}
+
+/// A mistake in how wright was invoked (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
+
+async fn run_inner(args: Args) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let loader = ConfigLoader::from_environment(&cwd);
+    if let Some(Command::Config { action }) = &args.command {
+        return config_command(&loader, &args, action);
+    }
+    let resolved = loader.load(&args.overrides())?;
+    let settings = resolved.settings;
+    let project_root = find_project_root(&cwd);
+    let detail = if args.verbose {
+        Detail::Verbose
+    } else {
+        Detail::Normal
+    };
+    let stdin_is_terminal = std::io::stdin().is_terminal();
+    let prompt = match (&args.print, stdin_is_terminal) {
+        (Some(prompt), true) => Some(prompt.clone()),
+        (Some(prompt), false) => Some(join_prompt(prompt, &read_stdin()?)),
+        (None, false) => Some(read_stdin()?),
+        (None, true) => None,
+    };
+    match prompt {
+        Some(prompt) => {
+            if prompt.trim().is_empty() {
+                return Err(UsageError(
+                    "no prompt: pass one with -p \"…\" or pipe it on stdin".to_owned(),
+                )
+                .into());
+            }
+            let started = setup::start(&settings, &cwd, &project_root).await?;
+            Ok(modes::print::run(started, prompt, detail).await)
+        }
+        None => {
+            let started = setup::start(&settings, &cwd, &project_root).await?;
+            Ok(modes::interactive::run(started, detail).await)
+        }
+    }
+}
+
+fn config_command(loader: &ConfigLoader, args: &Args, action: &ConfigAction) -> anyhow::Result<u8> {
+    match action {
+        ConfigAction::Show => {
+            let resolved = loader.load(&args.overrides())?;
+            print!("{}", resolved.render());
+        }
+        ConfigAction::Path => {
+            for (path, exists) in loader.files() {
+                let state = if exists { "" } else { "  (not found)" };
+                println!("{}{state}", path.display());
+            }
+        }
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// `-p` prompt plus piped stdin: stdin is context for the prompt.
+fn join_prompt(prompt: &str, stdin: &str) -> String {
+    match (prompt.trim().is_empty(), stdin.trim().is_empty()) {
+        (true, _) => stdin.to_owned(),
+        (false, true) => prompt.to_owned(),
+        (false, false) => format!("{prompt}\n\n<stdin>\n{}\n</stdin>", stdin.trim_end()),
+    }
+}
+
+fn read_stdin() -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("cannot read stdin")?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+

@@ -1,0 +1,89 @@
+//! The interactive line mode: one prompt per line, streamed answers, `/exit`
+//! or end of input to leave. Ctrl-C stops a running turn; at the prompt it
+//! leaves.
+
+use std::io::{BufRead, Write};
+
+use tokio::sync::mpsc;
+use wright_protocol::Op;
+
+use crate::render::{Detail, Renderer};
+use crate::setup::Started;
+
+/// Runs the read–eval loop until the user leaves; returns the exit code.
+pub async fn run(started: Started, detail: Detail) -> u8 {
+    let Started { mut handle, notice } = started;
+    let mut renderer = Renderer::new(detail);
+    if let Some(notice) = notice {
+        renderer.err_line(&notice);
+    }
+    renderer.err_line("wright — type a task, /exit to leave.");
+    let mut lines = spawn_line_reader();
+    loop {
+        prompt();
+        let line = tokio::select! {
+            line = lines.recv() => line,
+            _ = tokio::signal::ctrl_c() => None,
+        };
+        let Some(line) = line else { break };
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if matches!(text, "/exit" | "/quit") {
+            break;
+        }
+        if handle
+            .submit(Op::UserTurn {
+                text: text.to_owned(),
+            })
+            .await
+            .is_err()
+        {
+            break;
+        }
+        loop {
+            let event = tokio::select! {
+                event = handle.events.recv() => event,
+                _ = tokio::signal::ctrl_c() => {
+                    let _ = handle.submit(Op::Interrupt).await;
+                    continue;
+                }
+            };
+            let Some(event) = event else {
+                return 1;
+            };
+            if renderer.event(&event).is_some() {
+                break;
+            }
+        }
+    }
+    let _ = handle.submit(Op::Shutdown).await;
+    if renderer.model_requests > 0 {
+        let line = renderer.usage_line();
+        renderer.err_line(&line);
+    }
+    0
+}
+
+fn prompt() {
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "\n› ");
+    let _ = err.flush();
+}
+
+/// Reads stdin lines on a plain thread: stdin reads block and cannot be
+/// cancelled, so they stay off the runtime.
+fn spawn_line_reader() -> mpsc::UnboundedReceiver<String> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}

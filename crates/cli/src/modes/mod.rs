@@ -1,0 +1,5 @@
+//! Front ends: print mode and the interactive line mode. Both only submit
+//! ops and render events.
+
+pub mod interactive;
+pub mod print;

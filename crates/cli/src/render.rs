@@ -1,0 +1,251 @@
+//! Renders core events for a person: assistant text to stdout as it
+//! streams, tool activity, warnings and errors to stderr. Used by print
+//! mode and the interactive line mode alike.
+
+use std::io::{IsTerminal, Write};
+
+use wright_protocol::{
+    Event, EventKind, ItemDelta, ItemKind, ToolCallStatus, TurnEndReason, Usage,
+};
+
+/// How much to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// One line per tool call.
+    Normal,
+    /// Tool output streamed and results shown.
+    Verbose,
+}
+
+/// Writes events to stdout/stderr and remembers how the turn ended.
+pub struct Renderer {
+    detail: Detail,
+    color: bool,
+    /// Whether stdout is at the start of a line, so stderr lines never
+    /// land in the middle of streamed text.
+    stdout_at_line_start: bool,
+    /// Whether the last streamed stderr output ended with a newline.
+    stderr_at_line_start: bool,
+    /// Session usage total as last reported.
+    pub total_usage: Usage,
+    /// Model requests made.
+    pub model_requests: u32,
+    /// Final text of the last assistant message.
+    pub last_text: String,
+}
+
+impl Renderer {
+    /// A renderer; colour only when stderr is a terminal and `NO_COLOR` is unset.
+    pub fn new(detail: Detail) -> Self {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Self {
+            detail,
+            color: !no_color && std::io::stderr().is_terminal(),
+            stdout_at_line_start: true,
+            stderr_at_line_start: true,
+            total_usage: Usage::default(),
+            model_requests: 0,
+            last_text: String::new(),
+        }
+    }
+
+    /// Renders one event; returns the end reason when it closes a turn.
+    pub fn event(&mut self, event: &Event) -> Option<TurnEndReason> {
+        match &event.kind {
+            EventKind::ItemDelta { delta, .. } => match delta {
+                ItemDelta::Text(text) => self.out(text),
+                ItemDelta::Reasoning(text) => {
+                    if self.detail == Detail::Verbose {
+                        self.err_raw(&self.paint(text, "2"));
+                    }
+                }
+                ItemDelta::ToolOutput(text) => {
+                    if self.detail == Detail::Verbose {
+                        self.err_raw(&self.paint(text, "2"));
+                    }
+                }
+            },
+            EventKind::ItemStarted { item } => {
+                if let ItemKind::ToolCall {
+                    name, arguments, ..
+                } = &item.kind
+                {
+                    let line = format!("● {name}({})", short_args(name, arguments));
+                    self.err_line(&self.paint(&line, "36"));
+                }
+            }
+            EventKind::ItemCompleted { item } => match &item.kind {
+                ItemKind::AgentMessage { text, .. } => {
+                    self.last_text.clone_from(text);
+                    self.end_stdout_line();
+                }
+                ItemKind::ToolCall {
+                    status,
+                    output,
+                    display,
+                    ..
+                } => {
+                    let summary = display
+                        .as_ref()
+                        .map(|d| d.summary.clone())
+                        .filter(|s| !s.is_empty())
+                        .unwrap_or_else(|| first_line(output.as_deref().unwrap_or_default()));
+                    let (mark, code) = match status {
+                        ToolCallStatus::Completed => ("⎿", "2"),
+                        ToolCallStatus::Denied => ("⎿ refused:", "33"),
+                        ToolCallStatus::Cancelled => ("⎿ cancelled:", "33"),
+                        ToolCallStatus::Failed | ToolCallStatus::InProgress => ("⎿ error:", "31"),
+                    };
+                    self.err_line(&self.paint(&format!("  {mark} {summary}"), code));
+                    if self.detail == Detail::Verbose
+                        && let Some(output) = output
+                    {
+                        self.err_line(&self.paint(output, "2"));
+                    }
+                }
+                ItemKind::Reasoning { .. } | ItemKind::Error { .. } => {}
+            },
+            EventKind::Usage { total, .. } => self.total_usage = *total,
+            EventKind::Error { message } => {
+                let line = format!("error: {message}");
+                self.err_line(&self.paint(&line, "31"));
+            }
+            EventKind::Warning { message } => {
+                let line = format!("warning: {message}");
+                self.err_line(&self.paint(&line, "33"));
+            }
+            EventKind::Retrying {
+                attempt,
+                delay_ms,
+                reason,
+            } => {
+                let line = format!("retrying ({attempt}) in {delay_ms} ms: {reason}");
+                self.err_line(&self.paint(&line, "33"));
+            }
+            EventKind::TurnCompleted {
+                reason,
+                model_requests,
+            } => {
+                self.model_requests += model_requests;
+                self.end_stdout_line();
+                return Some(*reason);
+            }
+            EventKind::ApprovalRequested { .. }
+            | EventKind::SessionConfigured { .. }
+            | EventKind::TurnStarted => {}
+        }
+        None
+    }
+
+    /// The closing usage line.
+    pub fn usage_line(&self) -> String {
+        let u = &self.total_usage;
+        let line = format!(
+            "{} model request(s) · tokens: {} in ({} cache read, {} cache write), {} out",
+            self.model_requests,
+            u.input_tokens,
+            u.cache_read_input_tokens,
+            u.cache_creation_input_tokens,
+            u.output_tokens
+        );
+        self.paint(&line, "2")
+    }
+
+    /// Writes a full line to stderr.
+    pub fn err_line(&mut self, line: &str) {
+        self.end_stdout_line();
+        let mut err = std::io::stderr().lock();
+        if !self.stderr_at_line_start {
+            let _ = writeln!(err);
+        }
+        let _ = writeln!(err, "{line}");
+        self.stderr_at_line_start = true;
+    }
+
+    fn err_raw(&mut self, text: &str) {
+        self.end_stdout_line();
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{text}");
+        let _ = err.flush();
+        self.stderr_at_line_start = text.ends_with('\n');
+    }
+
+    fn out(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        // A closed stdout (e.g. `| head`) must not stop the agent mid-task.
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+        self.stdout_at_line_start = text.ends_with('\n');
+    }
+
+    fn end_stdout_line(&mut self) {
+        if !self.stdout_at_line_start {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out);
+            let _ = out.flush();
+            self.stdout_at_line_start = true;
+        }
+    }
+
+    fn paint(&self, text: &str, code: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    truncate_chars(line, 120)
+}
+
+fn truncate_chars(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(max).collect();
+    format!("{cut}…")
+}
+
+/// The argument worth showing for a tool call, on one line.
+fn short_args(name: &str, arguments: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
+    let key = match name {
+        "bash" => "command",
+        "read" | "write" | "edit" | "ls" => "path",
+        "glob" | "grep" => "pattern",
+        _ => "",
+    };
+    let shown = value
+        .get(key)
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .unwrap_or_else(|| arguments.to_owned());
+    truncate_chars(&shown.replace('\n', "⏎"), 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_args_picks_the_main_argument() {
+        assert_eq!(short_args("bash", r#"{"command":"ls -la"}"#), "ls -la");
+        assert_eq!(short_args("read", r#"{"path":"a.rs","limit":3}"#), "a.rs");
+        assert_eq!(short_args("other", r#"{"x":1}"#), r#"{"x":1}"#);
+        assert_eq!(short_args("bash", "not json"), "not json");
+        assert_eq!(short_args("bash", r#"{"command":"a\nb"}"#), "a⏎b");
+    }
+
+    #[test]
+    fn long_lines_are_cut_on_char_boundaries() {
+        let s = "é".repeat(200);
+        let cut = truncate_chars(&s, 100);
+        assert_eq!(cut.chars().count(), 101);
+    }
+}

@@ -1,0 +1,88 @@
+//! Shared helpers for the end-to-end suite.
+
+mod config;
+mod errors;
+mod prompt;
+mod scenarios;
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+/// A temp project and a temp HOME for one run.
+pub struct Env {
+    pub project: TempDir,
+    pub home: TempDir,
+}
+
+impl Env {
+    pub fn new() -> Self {
+        Self {
+            project: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn path(&self, rel: &str) -> std::path::PathBuf {
+        self.project.path().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    /// `wright` with a clean environment: no keys, no user config, no colour.
+    pub fn wright(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_wright"));
+        cmd.env_clear()
+            .current_dir(self.project.path())
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .env("XDG_CONFIG_HOME", self.home.path().join(".config"))
+            .env("XDG_DATA_HOME", self.home.path().join(".local/share"))
+            .env("NO_COLOR", "1")
+            // No local server may be picked up by accident.
+            .env("WRIGHT_LOCAL_SERVER_PORTS", "");
+        cmd
+    }
+
+    /// `wright -p PROMPT` against a mock speaking `provider`.
+    pub fn wright_p(&self, provider: &str, url: &str, prompt: &str) -> Command {
+        let mut cmd = self.wright();
+        cmd.args(["-p", prompt, "--provider", provider, "--base-url"]);
+        match provider {
+            "anthropic" => {
+                cmd.arg(url).env("ANTHROPIC_API_KEY", FAKE_KEY);
+            }
+            _ => {
+                cmd.arg(format!("{url}/v1")).env("OPENAI_API_KEY", FAKE_KEY);
+            }
+        }
+        cmd
+    }
+}
+
+/// A distinctive fake key: it must never appear in any output.
+pub const FAKE_KEY: &str = "sk-test-FAKEKEY-0123456789abcdef";
+
+pub fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts nothing panicked and the key never leaked.
+pub fn assert_clean(out: &std::process::Output) {
+    let (o, e) = (stdout(out), stderr(out));
+    assert!(!e.contains("panicked"), "panic: {e}");
+    assert!(!o.contains(FAKE_KEY) && !e.contains(FAKE_KEY), "key leaked");
+}
+
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}

@@ -1,0 +1,241 @@
+//! The environment layer: `WRIGHT_*` variables and the provider-specific
+//! base URL variables. Only the variables named in [`ENV_VARS`] are ever
+//! looked at; credentials such as `ANTHROPIC_API_KEY` are not config and
+//! are never read here. An empty value counts as unset.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use crate::error::{ConfigError, Origin, shorten};
+use crate::kinds::{PermissionMode, Provider};
+use crate::settings::{Assign, Range, check_text};
+use crate::source::Source;
+
+/// Every environment variable config reads.
+pub const ENV_VARS: [&str; 9] = [
+    "WRIGHT_PROVIDER",
+    "WRIGHT_MODEL",
+    "WRIGHT_MAX_TURNS",
+    "WRIGHT_MAX_TOKENS",
+    "WRIGHT_PERMISSION_MODE",
+    "WRIGHT_SYSTEM_PROMPT",
+    "WRIGHT_SYSTEM_PROMPT_FILE",
+    ANTHROPIC_BASE_URL,
+    OPENAI_BASE_URL,
+];
+
+const ANTHROPIC_BASE_URL: &str = "ANTHROPIC_BASE_URL";
+const OPENAI_BASE_URL: &str = "OPENAI_BASE_URL";
+
+/// Reads the `WRIGHT_*` variables (not the base URLs: see [`env_base_url`]).
+pub(crate) fn env_layer(
+    env: &HashMap<String, String>,
+) -> Result<Vec<(Assign, Source)>, ConfigError> {
+    let get = |name: &str| env.get(name).filter(|v| !v.is_empty());
+    let mut out = Vec::new();
+    let mut push = |name: &str, assign: Assign| out.push((assign, Source::Env(name.to_owned())));
+
+    if let Some(v) = get("WRIGHT_PROVIDER") {
+        let p = Provider::parse(v.trim())
+            .map_err(|_| invalid("WRIGHT_PROVIDER", "provider", v, Provider::expected()))?;
+        push("WRIGHT_PROVIDER", Assign::Provider(p));
+    }
+    if let Some(v) = get("WRIGHT_MODEL") {
+        push(
+            "WRIGHT_MODEL",
+            Assign::Model(text("WRIGHT_MODEL", "model", v)?),
+        );
+    }
+    if let Some(v) = get("WRIGHT_MAX_TURNS") {
+        let n = positive("WRIGHT_MAX_TURNS", "max_turns", v)?;
+        push("WRIGHT_MAX_TURNS", Assign::MaxTurns(n));
+    }
+    if let Some(v) = get("WRIGHT_MAX_TOKENS") {
+        let n = positive("WRIGHT_MAX_TOKENS", "max_tokens", v)?;
+        push("WRIGHT_MAX_TOKENS", Assign::MaxTokens(n));
+    }
+    if let Some(v) = get("WRIGHT_PERMISSION_MODE") {
+        let m = PermissionMode::parse(v.trim()).map_err(|_| {
+            invalid(
+                "WRIGHT_PERMISSION_MODE",
+                "permission_mode",
+                v,
+                PermissionMode::expected(),
+            )
+        })?;
+        push("WRIGHT_PERMISSION_MODE", Assign::PermissionMode(m));
+    }
+    let prompt = get("WRIGHT_SYSTEM_PROMPT");
+    let prompt_file = get("WRIGHT_SYSTEM_PROMPT_FILE");
+    if prompt.is_some() && prompt_file.is_some() {
+        return Err(ConfigError::Conflict {
+            origin: Origin::Env("WRIGHT_SYSTEM_PROMPT_FILE".to_owned()),
+            first: "WRIGHT_SYSTEM_PROMPT".to_owned(),
+            second: "WRIGHT_SYSTEM_PROMPT_FILE".to_owned(),
+        });
+    }
+    if let Some(v) = prompt {
+        push("WRIGHT_SYSTEM_PROMPT", Assign::SystemPrompt(v.clone()));
+    }
+    if let Some(v) = prompt_file {
+        push(
+            "WRIGHT_SYSTEM_PROMPT_FILE",
+            Assign::SystemPromptFile(PathBuf::from(v)),
+        );
+    }
+    Ok(out)
+}
+
+/// The base URL from the environment for the provider in force after
+/// flags: `ANTHROPIC_BASE_URL` only for Anthropic, `OPENAI_BASE_URL` only
+/// for the two OpenAI protocols, nothing when no provider is chosen.
+pub(crate) fn env_base_url(
+    env: &HashMap<String, String>,
+    provider: Option<Provider>,
+) -> Result<Option<(Assign, Source)>, ConfigError> {
+    let name = match provider {
+        Some(Provider::Anthropic) => ANTHROPIC_BASE_URL,
+        Some(Provider::OpenaiChat | Provider::OpenaiResponses) => OPENAI_BASE_URL,
+        None => return Ok(None),
+    };
+    match env.get(name).filter(|v| !v.is_empty()) {
+        Some(v) => {
+            let url = text(name, "base_url", v)?;
+            Ok(Some((Assign::BaseUrl(url), Source::Env(name.to_owned()))))
+        }
+        None => Ok(None),
+    }
+}
+
+fn invalid(var: &str, key: &str, value: &str, message: String) -> ConfigError {
+    ConfigError::Invalid {
+        origin: Origin::Env(var.to_owned()),
+        key: key.to_owned(),
+        value: shorten(value),
+        message,
+    }
+}
+
+fn text(var: &str, key: &str, value: &str) -> Result<String, ConfigError> {
+    check_text(key, value)
+        .map(|()| value.to_owned())
+        .map_err(|m| invalid(var, key, value, m))
+}
+
+fn positive(var: &str, key: &str, value: &str) -> Result<u32, ConfigError> {
+    let range = Range::POSITIVE_U32;
+    value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| range.describe())
+        .and_then(|n| range.check(n))
+        .and_then(|n| u32::try_from(n).map_err(|_| range.describe()))
+        .map_err(|m| invalid(var, key, value, m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn reads_each_wright_variable() {
+        let e = env(&[
+            ("WRIGHT_PROVIDER", "openai-chat"),
+            ("WRIGHT_MODEL", "qwen"),
+            ("WRIGHT_MAX_TURNS", " 9 "),
+            ("WRIGHT_MAX_TOKENS", "100"),
+            ("WRIGHT_PERMISSION_MODE", "plan"),
+            ("WRIGHT_SYSTEM_PROMPT", "hi"),
+        ]);
+        let got: Vec<Assign> = env_layer(&e).unwrap().into_iter().map(|(a, _)| a).collect();
+        assert_eq!(
+            got,
+            vec![
+                Assign::Provider(Provider::OpenaiChat),
+                Assign::Model("qwen".into()),
+                Assign::MaxTurns(9),
+                Assign::MaxTokens(100),
+                Assign::PermissionMode(PermissionMode::Plan),
+                Assign::SystemPrompt("hi".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_values_are_unset_and_keys_are_ignored() {
+        let e = env(&[
+            ("WRIGHT_MODEL", ""),
+            ("WRIGHT_MAX_TURNS", ""),
+            ("ANTHROPIC_API_KEY", "sk-secret"),
+        ]);
+        assert!(env_layer(&e).unwrap().is_empty());
+        assert_eq!(env_base_url(&e, Some(Provider::Anthropic)).unwrap(), None);
+    }
+
+    #[test]
+    fn bad_numbers_and_words_name_the_variable() {
+        let e = env(&[("WRIGHT_MAX_TURNS", "abc")]);
+        assert_eq!(
+            env_layer(&e).unwrap_err().to_string(),
+            "env WRIGHT_MAX_TURNS: invalid value `abc` for `max_turns`: expected a positive integer"
+        );
+        let e = env(&[("WRIGHT_MAX_TOKENS", "0")]);
+        assert!(env_layer(&e).is_err());
+        let e = env(&[("WRIGHT_PROVIDER", "gemini")]);
+        assert_eq!(
+            env_layer(&e).unwrap_err().to_string(),
+            "env WRIGHT_PROVIDER: invalid value `gemini` for `provider`: \
+             expected one of: anthropic, openai-chat, openai-responses"
+        );
+    }
+
+    #[test]
+    fn prompt_and_prompt_file_conflict() {
+        let e = env(&[
+            ("WRIGHT_SYSTEM_PROMPT", "a"),
+            ("WRIGHT_SYSTEM_PROMPT_FILE", "b"),
+        ]);
+        assert_eq!(
+            env_layer(&e).unwrap_err().to_string(),
+            "env WRIGHT_SYSTEM_PROMPT_FILE: WRIGHT_SYSTEM_PROMPT and WRIGHT_SYSTEM_PROMPT_FILE \
+             cannot both be set"
+        );
+    }
+
+    #[test]
+    fn base_url_follows_the_provider() {
+        let e = env(&[
+            ("ANTHROPIC_BASE_URL", "http://127.0.0.1:1"),
+            ("OPENAI_BASE_URL", "http://127.0.0.1:2/v1"),
+        ]);
+        let url = |p| {
+            env_base_url(&e, p)
+                .unwrap()
+                .map(|(a, s)| (a, s.to_string()))
+        };
+        assert_eq!(
+            url(Some(Provider::Anthropic)),
+            Some((
+                Assign::BaseUrl("http://127.0.0.1:1".into()),
+                "env ANTHROPIC_BASE_URL".into()
+            ))
+        );
+        for p in [Provider::OpenaiChat, Provider::OpenaiResponses] {
+            assert_eq!(
+                url(Some(p)),
+                Some((
+                    Assign::BaseUrl("http://127.0.0.1:2/v1".into()),
+                    "env OPENAI_BASE_URL".into()
+                ))
+            );
+        }
+        assert_eq!(url(None), None);
+    }
+}

@@ -1,0 +1,179 @@
+//! [`ConfigLoader`]: finds the config files, reads each layer in order
+//! (defaults < user file < project file < project local file < environment
+//! < flags) and merges them into a [`Resolved`].
+
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use crate::env::{ENV_VARS, env_base_url, env_layer};
+use crate::error::ConfigError;
+use crate::file::parse_file;
+use crate::overrides::Overrides;
+use crate::resolved::Resolved;
+use crate::source::Source;
+
+/// Name of every config file.
+pub const CONFIG_FILE: &str = "config.toml";
+/// Name of the project's uncommitted overrides file, beside [`CONFIG_FILE`].
+pub const LOCAL_CONFIG_FILE: &str = "config.local.toml";
+/// The project's config directory, under the project root.
+pub const PROJECT_DIR: &str = ".wright";
+
+/// Where config is read from. Every input is a field so tests can point it
+/// at temporary directories and a made-up environment.
+#[derive(Debug, Clone)]
+pub struct ConfigLoader {
+    /// Directory holding the user's `config.toml`; `None` skips the user layer.
+    pub user_config_dir: Option<PathBuf>,
+    /// Project root; its `.wright/` holds the project files.
+    pub project_root: PathBuf,
+    /// The environment, injected. Only [`ENV_VARS`] are consulted.
+    pub env: HashMap<String, String>,
+}
+
+impl ConfigLoader {
+    /// Real locations: user dir from `$XDG_CONFIG_HOME` or the platform
+    /// config dir + `/wright`, project root found from `cwd`, and the
+    /// environment variables config uses (credentials are never copied).
+    pub fn from_environment(cwd: &Path) -> Self {
+        let env = ENV_VARS
+            .iter()
+            .filter_map(|name| std::env::var(name).ok().map(|v| ((*name).to_owned(), v)))
+            .collect();
+        ConfigLoader {
+            user_config_dir: default_user_config_dir(),
+            project_root: find_project_root(cwd),
+            env,
+        }
+    }
+
+    /// The user's config file, if there is a user config dir.
+    pub fn user_file(&self) -> Option<PathBuf> {
+        self.user_config_dir.as_ref().map(|d| d.join(CONFIG_FILE))
+    }
+
+    /// `<project>/.wright/config.toml`, meant to be committed.
+    pub fn project_file(&self) -> PathBuf {
+        self.project_root.join(PROJECT_DIR).join(CONFIG_FILE)
+    }
+
+    /// `<project>/.wright/config.local.toml`, meant to stay uncommitted.
+    pub fn local_file(&self) -> PathBuf {
+        self.project_root.join(PROJECT_DIR).join(LOCAL_CONFIG_FILE)
+    }
+
+    /// The files this loader reads, lowest layer first, with whether each exists.
+    pub fn files(&self) -> Vec<(PathBuf, bool)> {
+        self.layered_files()
+            .into_iter()
+            .map(|(path, _)| {
+                let exists = path.exists();
+                (path, exists)
+            })
+            .collect()
+    }
+
+    /// Reads and merges every layer. A missing file is skipped; any other
+    /// problem, in any layer, is an error even if a higher layer would
+    /// have overridden the bad value.
+    pub fn load(&self, overrides: &Overrides) -> Result<Resolved, ConfigError> {
+        let flags = overrides.layer()?;
+        let mut resolved = Resolved::default();
+        for (path, base_dir) in self.layered_files() {
+            let Some(text) = read_optional(&path)? else {
+                continue;
+            };
+            for assign in parse_file(&path, &text, &base_dir)? {
+                resolved.set(assign, Source::File(path.clone()));
+            }
+            resolved.files.push(path);
+        }
+        for (assign, source) in env_layer(&self.env)? {
+            resolved.set(assign, source);
+        }
+        // The base URL variable that applies depends on the provider in
+        // force after flags, and is irrelevant when `--base-url` is given.
+        if overrides.base_url.is_none() {
+            let provider = overrides.provider.or(resolved.settings.provider);
+            if let Some((assign, source)) = env_base_url(&self.env, provider)? {
+                resolved.set(assign, source);
+            }
+        }
+        for (assign, source) in flags {
+            resolved.set(assign, source);
+        }
+        Ok(resolved)
+    }
+
+    /// Each file with the directory its relative paths resolve against:
+    /// the user dir for the user file, the project root for project files.
+    fn layered_files(&self) -> Vec<(PathBuf, PathBuf)> {
+        let mut files = Vec::new();
+        if let (Some(dir), Some(file)) = (&self.user_config_dir, self.user_file()) {
+            files.push((file, dir.clone()));
+        }
+        files.push((self.project_file(), self.project_root.clone()));
+        files.push((self.local_file(), self.project_root.clone()));
+        files
+    }
+}
+
+/// The user config dir: `$XDG_CONFIG_HOME/wright` when that is set to an
+/// absolute path, else the platform config dir + `/wright`.
+pub fn default_user_config_dir() -> Option<PathBuf> {
+    user_config_dir_from(
+        std::env::var_os("XDG_CONFIG_HOME").as_deref(),
+        dirs::config_dir(),
+    )
+}
+
+fn user_config_dir_from(xdg: Option<&OsStr>, platform: Option<PathBuf>) -> Option<PathBuf> {
+    // The XDG spec says relative values are invalid and must be ignored.
+    let xdg = xdg.map(PathBuf::from).filter(|p| p.is_absolute());
+    xdg.or(platform).map(|base| base.join("wright"))
+}
+
+/// Nearest ancestor of `cwd` (inclusive) holding `.wright/` or `.git`; else `cwd`.
+pub fn find_project_root(cwd: &Path) -> PathBuf {
+    cwd.ancestors()
+        .find(|dir| dir.join(PROJECT_DIR).is_dir() || dir.join(".git").exists())
+        .unwrap_or(cwd)
+        .to_path_buf()
+}
+
+/// The file's text, `None` if it does not exist.
+fn read_optional(path: &Path) -> Result<Option<String>, ConfigError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ConfigError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xdg_wins_when_absolute() {
+        let platform = Some(PathBuf::from("/plat"));
+        assert_eq!(
+            user_config_dir_from(Some(OsStr::new("/xdg")), platform.clone()),
+            Some(PathBuf::from("/xdg/wright"))
+        );
+        assert_eq!(
+            user_config_dir_from(Some(OsStr::new("rel")), platform.clone()),
+            Some(PathBuf::from("/plat/wright"))
+        );
+        assert_eq!(
+            user_config_dir_from(None, platform),
+            Some(PathBuf::from("/plat/wright"))
+        );
+        assert_eq!(user_config_dir_from(None, None), None);
+    }
+}

@@ -1,0 +1,184 @@
+//! [`Overrides`]: the command-line layer, highest of all. The CLI fills it
+//! from its flags; values are validated here like any other layer's.
+
+use std::path::PathBuf;
+
+use crate::error::{ConfigError, Origin, shorten};
+use crate::kinds::{PermissionMode, Provider};
+use crate::settings::{Assign, Range, check_text};
+use crate::source::Source;
+
+/// Command-line overrides (the highest layer). All optional.
+///
+/// A relative `system_prompt_file` is kept as given, i.e. relative to the
+/// process's working directory, which is what a user typing a flag means.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    /// `--provider`.
+    pub provider: Option<Provider>,
+    /// `--model`.
+    pub model: Option<String>,
+    /// `--base-url`; beats `ANTHROPIC_BASE_URL` / `OPENAI_BASE_URL`.
+    pub base_url: Option<String>,
+    /// `--max-tokens`.
+    pub max_tokens: Option<u32>,
+    /// `--max-turns`.
+    pub max_turns: Option<u32>,
+    /// `--permission-mode`.
+    pub permission_mode: Option<PermissionMode>,
+    /// `--system-prompt`; excludes `--system-prompt-file`.
+    pub system_prompt: Option<String>,
+    /// `--system-prompt-file`; excludes `--system-prompt`.
+    pub system_prompt_file: Option<PathBuf>,
+    /// `--append-system-prompt`.
+    pub append_system_prompt: Option<String>,
+}
+
+impl Overrides {
+    /// The flags as validated assignments, each tagged with its flag.
+    pub(crate) fn layer(&self) -> Result<Vec<(Assign, Source)>, ConfigError> {
+        let mut out = Vec::new();
+        let flag = |name: &str| Source::Flag(name.to_owned());
+        if self.system_prompt.is_some() && self.system_prompt_file.is_some() {
+            return Err(ConfigError::Conflict {
+                origin: Origin::Flag("--system-prompt-file".to_owned()),
+                first: "--system-prompt".to_owned(),
+                second: "--system-prompt-file".to_owned(),
+            });
+        }
+        if let Some(p) = self.provider {
+            out.push((Assign::Provider(p), flag("--provider")));
+        }
+        if let Some(v) = &self.model {
+            let v = text("--model", "model", v)?;
+            out.push((Assign::Model(v), flag("--model")));
+        }
+        if let Some(v) = &self.base_url {
+            let v = text("--base-url", "base_url", v)?;
+            out.push((Assign::BaseUrl(v), flag("--base-url")));
+        }
+        if let Some(n) = self.max_tokens {
+            positive("--max-tokens", "max_tokens", n)?;
+            out.push((Assign::MaxTokens(n), flag("--max-tokens")));
+        }
+        if let Some(n) = self.max_turns {
+            positive("--max-turns", "max_turns", n)?;
+            out.push((Assign::MaxTurns(n), flag("--max-turns")));
+        }
+        if let Some(m) = self.permission_mode {
+            out.push((Assign::PermissionMode(m), flag("--permission-mode")));
+        }
+        if let Some(v) = &self.system_prompt {
+            out.push((Assign::SystemPrompt(v.clone()), flag("--system-prompt")));
+        }
+        if let Some(v) = &self.system_prompt_file {
+            if v.as_os_str().is_empty() {
+                return Err(invalid(
+                    "--system-prompt-file",
+                    "system_prompt_file",
+                    "",
+                    "expected a non-empty path".to_owned(),
+                ));
+            }
+            out.push((
+                Assign::SystemPromptFile(v.clone()),
+                flag("--system-prompt-file"),
+            ));
+        }
+        if let Some(v) = &self.append_system_prompt {
+            out.push((
+                Assign::AppendSystemPrompt(v.clone()),
+                flag("--append-system-prompt"),
+            ));
+        }
+        Ok(out)
+    }
+}
+
+fn invalid(flag: &str, key: &str, value: &str, message: String) -> ConfigError {
+    ConfigError::Invalid {
+        origin: Origin::Flag(flag.to_owned()),
+        key: key.to_owned(),
+        value: shorten(value),
+        message,
+    }
+}
+
+fn text(flag: &str, key: &str, value: &str) -> Result<String, ConfigError> {
+    check_text(key, value)
+        .map(|()| value.to_owned())
+        .map_err(|m| invalid(flag, key, value, m))
+}
+
+fn positive(flag: &str, key: &str, n: u32) -> Result<(), ConfigError> {
+    Range::POSITIVE_U32
+        .check(i64::from(n))
+        .map(|_| ())
+        .map_err(|m| invalid(flag, key, &n.to_string(), m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_overrides_set_nothing() {
+        assert!(Overrides::default().layer().unwrap().is_empty());
+    }
+
+    #[test]
+    fn flags_are_tagged_with_their_names() {
+        let o = Overrides {
+            model: Some("m".into()),
+            max_turns: Some(3),
+            ..Overrides::default()
+        };
+        let got: Vec<String> = o
+            .layer()
+            .unwrap()
+            .iter()
+            .map(|(_, s)| s.to_string())
+            .collect();
+        assert_eq!(got, vec!["flag --model", "flag --max-turns"]);
+    }
+
+    #[test]
+    fn zero_and_empty_values_are_rejected() {
+        let o = Overrides {
+            max_turns: Some(0),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            o.layer().unwrap_err().to_string(),
+            "flag --max-turns: invalid value `0` for `max_turns`: expected a positive integer"
+        );
+        let o = Overrides {
+            base_url: Some("ftp://x".into()),
+            ..Overrides::default()
+        };
+        assert!(
+            o.layer()
+                .unwrap_err()
+                .to_string()
+                .starts_with("flag --base-url:")
+        );
+        let o = Overrides {
+            system_prompt_file: Some(PathBuf::new()),
+            ..Overrides::default()
+        };
+        assert!(o.layer().is_err());
+    }
+
+    #[test]
+    fn prompt_flags_conflict() {
+        let o = Overrides {
+            system_prompt: Some("a".into()),
+            system_prompt_file: Some("b".into()),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            o.layer().unwrap_err().to_string(),
+            "flag --system-prompt-file: --system-prompt and --system-prompt-file cannot both be set"
+        );
+    }
+}

@@ -1,0 +1,260 @@
+//! Runs the tool calls of one model response: validates arguments, applies
+//! the permission policy, runs read-only calls concurrently and everything
+//! else one at a time in order, and returns exactly one result per call.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures::future::join_all;
+use tokio_util::sync::CancellationToken;
+use wright_protocol::{ContentBlock, Item, ItemDelta, ItemKind, Message, ToolCallStatus, ToolKind};
+use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
+
+use crate::emitter::Emitter;
+use crate::permissions::{self, Decision};
+use crate::turn::TurnContext;
+
+/// One call ready to run.
+struct Runnable<'a> {
+    index: usize,
+    call_id: String,
+    arguments: String,
+    item_id: String,
+    tool: &'a dyn Tool,
+    args: serde_json::Value,
+}
+
+/// Runs every tool call in `message` and returns the tool-result blocks in
+/// call order.
+pub(crate) async fn run_tool_calls(
+    ctx: &TurnContext,
+    message: &Message,
+    cancel: &CancellationToken,
+) -> Vec<ContentBlock> {
+    let calls: Vec<(&str, &str, &str)> = message.tool_calls().collect();
+    let mut results: Vec<Option<ContentBlock>> = vec![None; calls.len()];
+    let mut batch: Vec<Runnable<'_>> = Vec::new();
+    for (index, (call_id, name, arguments)) in calls.into_iter().enumerate() {
+        let item_id = ctx.emitter.next_item_id();
+        let tool = ctx.tools.get(name);
+        ctx.emitter.item_started(Item {
+            id: item_id.clone(),
+            kind: tool_item(call_id, name, tool, arguments, ToolCallStatus::InProgress),
+        });
+        match prepare(ctx, name, tool, arguments) {
+            Err((status, text)) => {
+                results[index] = Some(finish(
+                    &ctx.emitter,
+                    &item_id,
+                    call_id,
+                    name,
+                    tool,
+                    arguments,
+                    Outcome::refused(status, text),
+                ));
+            }
+            Ok((tool, args)) => {
+                let runnable = Runnable {
+                    index,
+                    call_id: call_id.to_owned(),
+                    arguments: arguments.to_owned(),
+                    item_id,
+                    tool,
+                    args,
+                };
+                if tool.kind() == ToolKind::ReadOnly {
+                    batch.push(runnable);
+                } else {
+                    flush(ctx, &mut batch, &mut results, cancel).await;
+                    let (index, block) = execute(ctx, runnable, cancel).await;
+                    results[index] = Some(block);
+                }
+            }
+        }
+    }
+    flush(ctx, &mut batch, &mut results, cancel).await;
+    results.into_iter().flatten().collect()
+}
+
+/// Runs the pending read-only calls concurrently.
+async fn flush<'a>(
+    ctx: &TurnContext,
+    batch: &mut Vec<Runnable<'a>>,
+    results: &mut [Option<ContentBlock>],
+    cancel: &CancellationToken,
+) {
+    let running = batch.drain(..).map(|r| execute(ctx, r, cancel));
+    for (index, block) in join_all(running).await {
+        results[index] = Some(block);
+    }
+}
+
+/// Checks the tool exists, its arguments parse, and the policy allows it.
+fn prepare<'a>(
+    ctx: &'a TurnContext,
+    name: &str,
+    tool: Option<&'a dyn Tool>,
+    arguments: &str,
+) -> Result<(&'a dyn Tool, serde_json::Value), (ToolCallStatus, String)> {
+    let Some(tool) = tool else {
+        return Err((
+            ToolCallStatus::Failed,
+            format!(
+                "Unknown tool `{name}`. Available tools: {}.",
+                ctx.tools.names().join(", ")
+            ),
+        ));
+    };
+    let args = parse_arguments(arguments).map_err(|e| (ToolCallStatus::Failed, e.to_string()))?;
+    match permissions::check(ctx.options.permission_mode, name, tool.kind()) {
+        Decision::Allow => Ok((tool, args)),
+        Decision::Deny(why) => Err((
+            ToolCallStatus::Denied,
+            ToolError::Denied(why).to_string(),
+        )),
+    }
+}
+
+/// Parses the model's raw argument text. Empty text means "no arguments",
+/// which some servers send for tools without parameters.
+fn parse_arguments(raw: &str) -> Result<serde_json::Value, ToolError> {
+    if raw.trim().is_empty() {
+        return Ok(serde_json::Value::Object(serde_json::Map::new()));
+    }
+    match serde_json::from_str::<serde_json::Value>(raw) {
+        Ok(value @ serde_json::Value::Object(_)) => Ok(value),
+        Ok(_) => Err(ToolError::InvalidArgs(
+            "expected a JSON object of named arguments".to_owned(),
+        )),
+        Err(e) => Err(ToolError::InvalidArgs(format!(
+            "the arguments are not valid JSON ({e}); send one JSON object that matches the tool's schema"
+        ))),
+    }
+}
+
+async fn execute(
+    ctx: &TurnContext,
+    r: Runnable<'_>,
+    cancel: &CancellationToken,
+) -> (usize, ContentBlock) {
+    let name = r.tool.name();
+    if cancel.is_cancelled() {
+        let outcome = Outcome::refused(
+            ToolCallStatus::Cancelled,
+            "Cancelled by user before it ran.".to_owned(),
+        );
+        let block = finish(&ctx.emitter, &r.item_id, &r.call_id, name, Some(r.tool), &r.arguments, outcome);
+        return (r.index, block);
+    }
+    let sink_emitter = ctx.emitter.clone();
+    let sink_item = r.item_id.clone();
+    let tool_ctx = ToolContext {
+        cwd: ctx.options.cwd.clone(),
+        cancel: cancel.clone(),
+        output: Some(Arc::new(move |chunk: &str| {
+            sink_emitter.item_delta(&sink_item, ItemDelta::ToolOutput(chunk.to_owned()));
+        })),
+        spill_dir: ctx.options.spill_dir.clone(),
+        limits: ctx.options.limits,
+    };
+    let started = Instant::now();
+    let result = r.tool.run(r.args, &tool_ctx).await;
+    let outcome = Outcome::from_result(result, started);
+    let block = finish(&ctx.emitter, &r.item_id, &r.call_id, name, Some(r.tool), &r.arguments, outcome);
+    (r.index, block)
+}
+
+/// What became of a call.
+struct Outcome {
+    status: ToolCallStatus,
+    content: String,
+    display: wright_protocol::ToolDisplay,
+}
+
+impl Outcome {
+    fn refused(status: ToolCallStatus, content: String) -> Self {
+        let summary = content.lines().next().unwrap_or_default().to_owned();
+        Self {
+            status,
+            content,
+            display: wright_protocol::ToolDisplay {
+                summary,
+                ..Default::default()
+            },
+        }
+    }
+
+    fn from_result(result: Result<ToolOutput, ToolError>, started: Instant) -> Self {
+        let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        match result {
+            Ok(output) => {
+                let mut display = output.display;
+                if display.duration_ms == 0 {
+                    display.duration_ms = elapsed;
+                }
+                Self {
+                    status: ToolCallStatus::Completed,
+                    content: output.content,
+                    display,
+                }
+            }
+            Err(err) => {
+                let status = match err {
+                    ToolError::Blocked(_) | ToolError::Denied(_) => ToolCallStatus::Denied,
+                    ToolError::Cancelled => ToolCallStatus::Cancelled,
+                    ToolError::InvalidArgs(_) | ToolError::Failed(_) => ToolCallStatus::Failed,
+                };
+                let mut outcome = Self::refused(status, err.to_string());
+                outcome.display.duration_ms = elapsed;
+                outcome
+            }
+        }
+    }
+}
+
+fn tool_item(
+    call_id: &str,
+    name: &str,
+    tool: Option<&dyn Tool>,
+    arguments: &str,
+    status: ToolCallStatus,
+) -> ItemKind {
+    ItemKind::ToolCall {
+        call_id: call_id.to_owned(),
+        name: name.to_owned(),
+        tool_kind: tool.map(|t| t.kind()),
+        arguments: arguments.to_owned(),
+        status,
+        output: None,
+        display: None,
+    }
+}
+
+/// Emits the completed item and builds the result block for the model.
+fn finish(
+    emitter: &Emitter,
+    item_id: &str,
+    call_id: &str,
+    name: &str,
+    tool: Option<&dyn Tool>,
+    arguments: &str,
+    outcome: Outcome,
+) -> ContentBlock {
+    let mut kind = tool_item(call_id, name, tool, arguments, outcome.status);
+    if let ItemKind::ToolCall {
+        output, display, ..
+    } = &mut kind
+    {
+        *output = Some(outcome.content.clone());
+        *display = Some(outcome.display);
+    }
+    emitter.item_completed(Item {
+        id: item_id.to_owned(),
+        kind,
+    });
+    ContentBlock::ToolResult {
+        call_id: call_id.to_owned(),
+        content: outcome.content,
+        is_error: outcome.status != ToolCallStatus::Completed,
+    }
+}

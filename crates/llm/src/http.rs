@@ -1,0 +1,405 @@
+//! The HTTP shell shared by the adapters: building the client, turning a
+//! request into an [`EventStream`] (response bytes → [`SseParser`] →
+//! provider decoder), honouring cancellation, and turning non-2xx answers
+//! and transport failures into [`LlmError`]s without leaking credentials.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use futures::StreamExt;
+use reqwest::header::HeaderMap;
+use tokio_util::sync::CancellationToken;
+
+use crate::client::{EventStream, StreamEvent};
+use crate::error::LlmError;
+use crate::redact::redact;
+use crate::sse::{SseEvent, SseParser};
+
+/// Most of an error body we read; servers can send whole HTML pages.
+const ERROR_BODY_CAP: usize = 64 * 1024;
+/// Most characters of a server message we keep in an error.
+const ERROR_MESSAGE_CHARS: usize = 500;
+
+/// A provider's pure stream state machine, fed one SSE event at a time.
+pub(crate) trait Decoder: Send + 'static {
+    /// Handles one event, returning what it completed.
+    fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, LlmError>;
+    /// Handles the end of the byte stream.
+    fn finish(&mut self) -> Result<Vec<StreamEvent>, LlmError>;
+    /// Whether the terminal event has been seen, so reading can stop.
+    fn is_complete(&self) -> bool;
+}
+
+/// Builds the shared HTTP client: rustls with the ring provider (install it as the process default once, ignoring "already installed"), connect timeout 10s, no overall request timeout (streams are long), a user agent "wright/<version>".
+pub fn http_client() -> Result<reqwest::Client, LlmError> {
+    // An error only means a provider is already the process default.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .user_agent(concat!("wright/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| LlmError::Connection {
+            provider: "http",
+            message: format!("cannot build the HTTP client: {}", error_chain(&e)),
+        })
+}
+
+/// Sends `request` lazily (on first poll) and streams its decoded events.
+pub(crate) fn drive<D: Decoder>(
+    provider: &'static str,
+    request: reqwest::RequestBuilder,
+    secret: Option<String>,
+    decoder: D,
+    cancel: CancellationToken,
+) -> EventStream {
+    let driver = Driver {
+        provider,
+        request: Some(request),
+        body: None,
+        parser: SseParser::new(),
+        decoder,
+        cancel,
+        secret,
+        pending: VecDeque::new(),
+        done: false,
+    };
+    Box::pin(futures::stream::unfold(driver, |mut d| async move {
+        let item = d.next_item().await?;
+        Some((item, d))
+    }))
+}
+
+type ByteStream = futures::stream::BoxStream<'static, reqwest::Result<bytes::Bytes>>;
+
+struct Driver<D> {
+    provider: &'static str,
+    request: Option<reqwest::RequestBuilder>,
+    body: Option<ByteStream>,
+    parser: SseParser,
+    decoder: D,
+    cancel: CancellationToken,
+    secret: Option<String>,
+    pending: VecDeque<Result<StreamEvent, LlmError>>,
+    done: bool,
+}
+
+impl<D: Decoder> Driver<D> {
+    async fn next_item(&mut self) -> Option<Result<StreamEvent, LlmError>> {
+        loop {
+            if let Some(item) = self.pending.pop_front() {
+                if item.is_err() {
+                    self.stop();
+                }
+                return Some(item);
+            }
+            if self.done {
+                return None;
+            }
+            self.step().await;
+        }
+    }
+
+    fn stop(&mut self) {
+        self.pending.clear();
+        self.body = None;
+        self.done = true;
+    }
+
+    fn fail(&mut self, error: LlmError) {
+        self.pending.push_back(Err(error));
+        self.done = true;
+    }
+
+    async fn step(&mut self) {
+        let cancel = self.cancel.clone();
+        if let Some(request) = self.request.take() {
+            let sent = tokio::select! {
+                biased;
+                () = cancel.cancelled() => return self.fail(LlmError::Cancelled),
+                sent = request.send() => sent,
+            };
+            match sent {
+                Err(e) => {
+                    let error = self.connection_error(&e);
+                    self.fail(error);
+                }
+                Ok(response) if !response.status().is_success() => {
+                    let error =
+                        http_error(self.provider, self.secret.clone(), cancel, response).await;
+                    self.fail(error);
+                }
+                Ok(response) => self.body = Some(response.bytes_stream().boxed()),
+            }
+            return;
+        }
+        let Some(body) = self.body.as_mut() else {
+            self.done = true;
+            return;
+        };
+        let chunk = tokio::select! {
+            biased;
+            () = cancel.cancelled() => None,
+            chunk = body.next() => Some(chunk),
+        };
+        let Some(chunk) = chunk else {
+            return self.fail(LlmError::Cancelled);
+        };
+        match chunk {
+            Some(Ok(bytes)) => {
+                let events = self.parser.push(&bytes);
+                self.decode(&events);
+                if self.decoder.is_complete() {
+                    self.body = None;
+                    self.done = true;
+                }
+            }
+            Some(Err(e)) => {
+                let error = self.connection_error(&e);
+                self.fail(error);
+            }
+            None => {
+                self.body = None;
+                let events = self.parser.finish();
+                self.decode(&events);
+                if !self.decoder.is_complete() {
+                    let tail = self.decoder.finish();
+                    self.push_result(tail);
+                }
+                self.done = true;
+            }
+        }
+    }
+
+    fn decode(&mut self, events: &[SseEvent]) {
+        for event in events {
+            if self.decoder.is_complete() {
+                return;
+            }
+            let result = self.decoder.on_event(event);
+            if !self.push_result(result) {
+                return;
+            }
+        }
+    }
+
+    /// Queues a decoder result; false when it was an error.
+    fn push_result(&mut self, result: Result<Vec<StreamEvent>, LlmError>) -> bool {
+        match result {
+            Ok(events) => {
+                self.pending.extend(events.into_iter().map(Ok));
+                true
+            }
+            Err(e) => {
+                self.fail(e);
+                false
+            }
+        }
+    }
+
+    fn secrets(&self) -> Vec<&str> {
+        self.secret.as_deref().into_iter().collect()
+    }
+
+    fn connection_error(&self, error: &reqwest::Error) -> LlmError {
+        LlmError::Connection {
+            provider: self.provider,
+            message: redact(&error_chain(error), &self.secrets()),
+        }
+    }
+}
+
+/// Reads a non-2xx answer into [`LlmError::Http`]. A free function so the
+/// future holds no `&Driver` (whose byte stream is not `Sync`).
+async fn http_error(
+    provider: &'static str,
+    secret: Option<String>,
+    cancel: CancellationToken,
+    mut response: reqwest::Response,
+) -> LlmError {
+    let status = response.status();
+    let retry_after = retry_after(response.headers());
+    let mut body = Vec::new();
+    while body.len() < ERROR_BODY_CAP {
+        let chunk = tokio::select! {
+            biased;
+            () = cancel.cancelled() => return LlmError::Cancelled,
+            chunk = response.chunk() => chunk,
+        };
+        match chunk {
+            Ok(Some(bytes)) => {
+                let room = ERROR_BODY_CAP - body.len();
+                body.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            }
+            // A body we cannot finish reading still leaves the status to report.
+            Ok(None) | Err(_) => break,
+        }
+    }
+    let message = error_body_message(&body)
+        .unwrap_or_else(|| status.canonical_reason().unwrap_or("no message").to_owned());
+    LlmError::Http {
+        provider,
+        status: status.as_u16(),
+        message: truncate_chars(
+            &redact(&message, &secret.as_deref().into_iter().collect::<Vec<_>>()),
+            ERROR_MESSAGE_CHARS,
+        ),
+        retry_after,
+    }
+}
+
+/// The server's error message from an error body: `{"error":{"message":..}}`
+/// (both APIs), `{"error":".."}` or `{"message":..}` (some compatible
+/// servers), or else the body text itself.
+pub(crate) fn error_body_message(body: &[u8]) -> Option<String> {
+    if let Ok(json) = serde_json::from_slice::<serde_json::Value>(body) {
+        let found = json
+            .pointer("/error/message")
+            .or_else(|| json.get("error").filter(|e| e.is_string()))
+            .or_else(|| json.get("message"))
+            .or_else(|| json.get("detail"))
+            .and_then(serde_json::Value::as_str);
+        if let Some(message) = found {
+            return Some(message.to_owned());
+        }
+    }
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// `retry-after-ms` (OpenAI) or `Retry-After` in seconds; HTTP dates are not
+/// worth a date parser here.
+pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let parse = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|v| v.is_finite() && *v >= 0.0)
+    };
+    if let Some(ms) = parse("retry-after-ms") {
+        return Some(Duration::from_secs_f64(ms / 1000.0));
+    }
+    parse("retry-after").map(Duration::from_secs_f64)
+}
+
+/// An error and its sources as one line, without repeats.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut parts: Vec<String> = vec![error.to_string()];
+    let mut source = error.source();
+    while let Some(e) = source {
+        let text = e.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = e.source();
+    }
+    parts.join(": ")
+}
+
+fn truncate_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+/// Runs a decoder over fixture bytes exactly as the HTTP driver would.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::*;
+
+    /// Feeds `bytes` in chunks of `chunk` bytes; returns the events and the
+    /// error that ended the stream, if any.
+    pub(crate) fn run<D: Decoder>(
+        mut decoder: D,
+        bytes: &[u8],
+        chunk: usize,
+    ) -> (Vec<StreamEvent>, Option<LlmError>) {
+        // The parser does not depend on the decoder, so parse first.
+        let mut parser = SseParser::new();
+        let mut sse = Vec::new();
+        for piece in bytes.chunks(chunk.max(1)) {
+            parser.push_into(piece, &mut sse);
+        }
+        sse.extend(parser.finish());
+        let mut events = Vec::new();
+        for e in &sse {
+            if decoder.is_complete() {
+                return (events, None);
+            }
+            match decoder.on_event(e) {
+                Ok(v) => events.extend(v),
+                Err(err) => return (events, Some(err)),
+            }
+        }
+        if decoder.is_complete() {
+            return (events, None);
+        }
+        match decoder.finish() {
+            Ok(v) => {
+                events.extend(v);
+                (events, None)
+            }
+            Err(err) => (events, Some(err)),
+        }
+    }
+
+    /// Chunk sizes that split fixtures at many odd places, whole included.
+    pub(crate) const CHUNK_SIZES: &[usize] = &[1, 2, 3, 5, 7, 11, 13, 64, 100_000];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    #[test]
+    fn error_message_shapes() {
+        let anthropic =
+            br#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
+        assert_eq!(error_body_message(anthropic).as_deref(), Some("Overloaded"));
+        let openai = br#"{"error":{"message":"Incorrect API key","type":"invalid_request_error","code":"invalid_api_key"}}"#;
+        assert_eq!(
+            error_body_message(openai).as_deref(),
+            Some("Incorrect API key")
+        );
+        assert_eq!(
+            error_body_message(br#"{"error":"model not found"}"#).as_deref(),
+            Some("model not found")
+        );
+        assert_eq!(
+            error_body_message(b"<html>\n Bad   Gateway </html>").as_deref(),
+            Some("<html> Bad Gateway </html>")
+        );
+        assert_eq!(error_body_message(b"  "), None);
+    }
+
+    #[test]
+    fn retry_after_headers() {
+        let mut h = HeaderMap::new();
+        assert_eq!(retry_after(&h), None);
+        h.insert("retry-after", HeaderValue::from_static("7"));
+        assert_eq!(retry_after(&h), Some(Duration::from_secs(7)));
+        h.insert("retry-after-ms", HeaderValue::from_static("1500"));
+        assert_eq!(retry_after(&h), Some(Duration::from_millis(1500)));
+        let mut h = HeaderMap::new();
+        h.insert(
+            "retry-after",
+            HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
+        );
+        assert_eq!(retry_after(&h), None);
+    }
+
+    #[test]
+    fn truncation_respects_char_boundaries() {
+        assert_eq!(truncate_chars("héllo", 2), "hé…");
+        assert_eq!(truncate_chars("hé", 2), "hé");
+    }
+
+    #[test]
+    fn client_builds_twice() {
+        assert!(http_client().is_ok());
+        assert!(http_client().is_ok());
+    }
+}

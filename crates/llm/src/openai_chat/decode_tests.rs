@@ -1,0 +1,310 @@
+//! Fixture tests of the Chat Completions stream decoder, each fixture fed
+//! at many chunk sizes so tool arguments and UTF-8 split at odd places.
+
+use super::*;
+use crate::http::test_util::{CHUNK_SIZES, run};
+
+const TEXT: &str = include_str!("../../tests/fixtures/openai_chat/text.sse");
+const TOOL_CALLS: &str = include_str!("../../tests/fixtures/openai_chat/tool_calls.sse");
+const REASONING: &str = include_str!("../../tests/fixtures/openai_chat/reasoning.sse");
+const ERROR_MID_STREAM: &str =
+    include_str!("../../tests/fixtures/openai_chat/error_mid_stream.sse");
+const UNKNOWN_EVENTS: &str = include_str!("../../tests/fixtures/openai_chat/unknown_events.sse");
+
+fn decode(fixture: &str) -> (Vec<StreamEvent>, Option<LlmError>) {
+    let whole = run(OpenAiChatDecoder::new(), fixture.as_bytes(), usize::MAX);
+    for &size in CHUNK_SIZES {
+        let split = run(OpenAiChatDecoder::new(), fixture.as_bytes(), size);
+        assert_eq!(split.0, whole.0, "events differ at chunk size {size}");
+        assert_eq!(
+            split.1.as_ref().map(ToString::to_string),
+            whole.1.as_ref().map(ToString::to_string),
+            "errors differ at chunk size {size}"
+        );
+    }
+    whole
+}
+
+fn completed(events: &[StreamEvent]) -> (&Message, StopReason, Usage) {
+    match events.last() {
+        Some(StreamEvent::Completed {
+            message,
+            stop_reason,
+            usage,
+        }) => (message, *stop_reason, *usage),
+        other => panic!("last event is not Completed: {other:?}"),
+    }
+}
+
+/// One chunk per delta object, choice 0.
+fn chunks(deltas: &[(&str, Option<&str>)], done: bool) -> String {
+    let mut out: String = deltas
+        .iter()
+        .map(|(delta, finish)| {
+            let finish = finish.map_or("null".to_owned(), |f| format!("\"{f}\""));
+            format!(
+                "data: {{\"choices\":[{{\"index\":0,\"delta\":{delta},\"finish_reason\":{finish}}}]}}\n\n"
+            )
+        })
+        .collect();
+    if done {
+        out.push_str("data: [DONE]\n\n");
+    }
+    out
+}
+
+#[test]
+fn plain_text_with_cached_usage() {
+    let (events, error) = decode(TEXT);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(
+        events,
+        vec![
+            StreamEvent::TextDelta("Hel".into()),
+            StreamEvent::TextDelta("lo ☃ wörld".into()),
+            StreamEvent::Completed {
+                message: Message {
+                    role: Role::Assistant,
+                    content: vec![ContentBlock::Text {
+                        text: "Hello ☃ wörld".into()
+                    }],
+                },
+                stop_reason: StopReason::EndTurn,
+                usage: Usage {
+                    input_tokens: 40,
+                    output_tokens: 12,
+                    cache_creation_input_tokens: 0,
+                    cache_read_input_tokens: 60,
+                },
+            },
+        ]
+    );
+}
+
+#[test]
+fn parallel_tool_calls_assembled_by_index() {
+    let (events, error) = decode(TOOL_CALLS);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(
+        &events[..2],
+        &[
+            StreamEvent::ToolCallStarted {
+                id: "call_a".into(),
+                name: "read".into()
+            },
+            StreamEvent::ToolCallStarted {
+                id: "call_b".into(),
+                name: "grep".into()
+            },
+        ]
+    );
+    let (message, stop, usage) = completed(&events);
+    assert_eq!(stop, StopReason::ToolUse);
+    assert_eq!(usage.input_tokens, 300);
+    assert_eq!(usage.output_tokens, 40);
+    assert_eq!(
+        message.content,
+        vec![
+            ContentBlock::ToolCall {
+                id: "call_a".into(),
+                name: "read".into(),
+                arguments: r#"{"path": "src/main.rs"}"#.into(),
+            },
+            ContentBlock::ToolCall {
+                id: "call_b".into(),
+                name: "grep".into(),
+                arguments: r#"{"pattern": "fn mäin"}"#.into(),
+            },
+        ]
+    );
+}
+
+#[test]
+fn reasoning_content_becomes_thinking() {
+    let (events, error) = decode(REASONING);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(
+        &events[..3],
+        &[
+            StreamEvent::ThinkingDelta("Thinking".into()),
+            StreamEvent::ThinkingDelta(" hard.".into()),
+            StreamEvent::TextDelta("Answer".into()),
+        ]
+    );
+    let (message, stop, usage) = completed(&events);
+    assert_eq!(stop, StopReason::MaxTokens);
+    assert_eq!(usage.input_tokens, 5);
+    assert_eq!(
+        message.content,
+        vec![
+            ContentBlock::Thinking {
+                thinking: "Thinking hard.".into(),
+                signature: None
+            },
+            ContentBlock::Text {
+                text: "Answer".into()
+            },
+        ]
+    );
+}
+
+#[test]
+fn reasoning_field_variant() {
+    let stream = chunks(
+        &[
+            (r#"{"reasoning":"hmm"}"#, None),
+            (r#"{"content":"x"}"#, Some("stop")),
+        ],
+        true,
+    );
+    let (events, error) = decode(&stream);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(events[0], StreamEvent::ThinkingDelta("hmm".into()));
+}
+
+#[test]
+fn error_chunk_mid_stream() {
+    let (events, error) = decode(ERROR_MID_STREAM);
+    assert_eq!(events, vec![StreamEvent::TextDelta("Partial".into())]);
+    assert!(
+        matches!(&error, Some(LlmError::Api { provider: "openai-chat", message }) if message.starts_with("The server had an error")),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn no_finish_reason_and_no_done_is_truncated() {
+    let stream = chunks(&[(r#"{"content":"Hel"}"#, None)], false);
+    let (events, error) = decode(&stream);
+    assert_eq!(events, vec![StreamEvent::TextDelta("Hel".into())]);
+    assert!(
+        matches!(
+            error,
+            Some(LlmError::Truncated {
+                provider: "openai-chat"
+            })
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn finish_reason_without_done_or_usage_is_complete() {
+    let stream = chunks(
+        &[(r#"{"content":"Hi"}"#, None), ("{}", Some("stop"))],
+        false,
+    );
+    let (events, error) = decode(&stream);
+    assert!(error.is_none(), "{error:?}");
+    let (message, stop, usage) = completed(&events);
+    assert_eq!(message.text(), "Hi");
+    assert_eq!(stop, StopReason::EndTurn);
+    assert_eq!(usage, Usage::default());
+}
+
+#[test]
+fn done_without_finish_reason_is_complete() {
+    let stream = chunks(&[(r#"{"content":"Hi"}"#, None)], true);
+    let (events, error) = decode(&stream);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(completed(&events).1, StopReason::EndTurn);
+}
+
+#[test]
+fn unknown_fields_events_and_other_choices_are_ignored() {
+    let (events, error) = decode(UNKNOWN_EVENTS);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[0], StreamEvent::TextDelta("ok".into()));
+    assert_eq!(completed(&events).0.text(), "ok");
+}
+
+#[test]
+fn missing_ids_are_generated_and_stop_with_calls_is_tool_use() {
+    let stream = chunks(
+        &[
+            (
+                r#"{"tool_calls":[{"index":0,"function":{"name":"ls","arguments":"{}"}}]}"#,
+                None,
+            ),
+            (
+                r#"{"tool_calls":[{"index":1,"function":{"name":"read","arguments":"{\"path\":\"a\"}"}}]}"#,
+                Some("stop"),
+            ),
+        ],
+        true,
+    );
+    let (events, error) = decode(&stream);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(
+        &events[..2],
+        &[
+            StreamEvent::ToolCallStarted {
+                id: "call_0".into(),
+                name: "ls".into()
+            },
+            StreamEvent::ToolCallStarted {
+                id: "call_1".into(),
+                name: "read".into()
+            },
+        ]
+    );
+    let (message, stop, _) = completed(&events);
+    assert_eq!(stop, StopReason::ToolUse);
+    let calls: Vec<_> = message.tool_calls().collect();
+    assert_eq!(
+        calls,
+        vec![
+            ("call_0", "ls", "{}"),
+            ("call_1", "read", r#"{"path":"a"}"#)
+        ]
+    );
+}
+
+#[test]
+fn whole_calls_without_index_are_separate_calls() {
+    let stream = chunks(
+        &[
+            (
+                r#"{"tool_calls":[{"id":"x1","function":{"name":"ls","arguments":"{}"}}]}"#,
+                None,
+            ),
+            (
+                r#"{"tool_calls":[{"id":"x2","function":{"name":"read","arguments":"{}"}}]}"#,
+                Some("tool_calls"),
+            ),
+        ],
+        true,
+    );
+    let (events, error) = decode(&stream);
+    assert!(error.is_none(), "{error:?}");
+    let ids: Vec<_> = completed(&events)
+        .0
+        .tool_calls()
+        .map(|(id, _, _)| id.to_owned())
+        .collect();
+    assert_eq!(ids, vec!["x1", "x2"]);
+}
+
+#[test]
+fn finish_reasons_map() {
+    for (wire, ours) in [
+        ("length", StopReason::MaxTokens),
+        ("content_filter", StopReason::Refusal),
+        ("tool_calls", StopReason::ToolUse),
+        ("weird", StopReason::Other),
+    ] {
+        let stream = chunks(&[(r#"{"content":"a"}"#, Some(wire))], true);
+        let (events, _) = decode(&stream);
+        assert_eq!(completed(&events).1, ours, "{wire}");
+    }
+}
+
+#[test]
+fn malformed_json_is_a_protocol_error() {
+    let (_, error) = decode("data: {\"choices\":[\n\n");
+    assert!(
+        matches!(error, Some(LlmError::Protocol { .. })),
+        "{error:?}"
+    );
+}

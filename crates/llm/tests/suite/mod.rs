@@ -1,0 +1,4 @@
+//! Integration suites.
+
+mod http;
+mod server;

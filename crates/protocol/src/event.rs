@@ -1,0 +1,254 @@
+//! The contract between the agent core and its front ends: `Op`s go in,
+//! `Event`s come out. Events are item-based: a turn is a sequence of items
+//! (agent message, reasoning, tool call, …), each started, optionally
+//! streamed with deltas, and completed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::message::StopReason;
+use crate::tool::{ToolDisplay, ToolKind};
+use crate::usage::Usage;
+
+/// A command sent to the core.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Op {
+    /// Start a turn with this user input.
+    UserTurn {
+        /// The user's text.
+        text: String,
+    },
+    /// Stop the running turn; every open tool call still gets a result.
+    Interrupt,
+    /// Answer an `ApprovalRequested` event.
+    ResolveApproval {
+        /// The approval id from the event.
+        id: String,
+        /// The answer.
+        decision: ApprovalDecision,
+    },
+    /// End the session once the current turn (if any) is stopped.
+    Shutdown,
+}
+
+/// A user's answer to an approval request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum ApprovalDecision {
+    /// Run it this once.
+    AllowOnce,
+    /// Run it and anything matching for the rest of the session.
+    AllowSession,
+    /// Refuse, with an optional note for the model.
+    Deny {
+        /// Shown to the model with the refusal.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+}
+
+/// Which agent an event came from: `root`, `root/explore-1`, …
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct AgentPath(pub String);
+
+impl AgentPath {
+    /// The top-level agent.
+    pub fn root() -> Self {
+        Self("root".to_owned())
+    }
+}
+
+/// One fact reported by the core.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// The session this belongs to.
+    pub session_id: String,
+    /// The user turn this belongs to (0 before the first turn).
+    pub turn_id: u64,
+    /// Strictly increasing per session.
+    pub seq: u64,
+    /// The agent that produced it.
+    pub agent: AgentPath,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// The session is ready. Sent once, first.
+    SessionConfigured {
+        /// Model name.
+        model: String,
+        /// Provider wire protocol.
+        provider: String,
+        /// Working directory.
+        cwd: String,
+        /// Names of the tools offered to the model.
+        tools: Vec<String>,
+        /// Permission mode in force.
+        permission_mode: String,
+    },
+    /// A user turn began.
+    TurnStarted,
+    /// An item began.
+    ItemStarted {
+        /// The item as known so far.
+        item: Item,
+    },
+    /// A streamed piece of an item.
+    ItemDelta {
+        /// The item's id.
+        item_id: String,
+        /// The piece.
+        delta: ItemDelta,
+    },
+    /// An item is final.
+    ItemCompleted {
+        /// The finished item.
+        item: Item,
+    },
+    /// The core needs a decision before running a tool.
+    ApprovalRequested {
+        /// Id to answer with `Op::ResolveApproval`.
+        id: String,
+        /// Tool name.
+        tool: String,
+        /// Raw tool arguments.
+        arguments: String,
+        /// Why approval is needed.
+        reason: String,
+    },
+    /// Usage of one model request.
+    Usage {
+        /// This request.
+        request: Usage,
+        /// Session total so far.
+        total: Usage,
+    },
+    /// A model request is being retried.
+    Retrying {
+        /// Attempt number starting at 1 for the first retry.
+        attempt: u32,
+        /// Delay before it, in milliseconds.
+        delay_ms: u64,
+        /// Why.
+        reason: String,
+    },
+    /// Something went wrong; the session stays usable.
+    Error {
+        /// Human-readable message (never contains credentials).
+        message: String,
+    },
+    /// Something the user should know.
+    Warning {
+        /// Human-readable message.
+        message: String,
+    },
+    /// The user turn is over.
+    TurnCompleted {
+        /// Why it ended.
+        reason: TurnEndReason,
+        /// Model requests made in this turn.
+        model_requests: u32,
+    },
+}
+
+/// Why a user turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnEndReason {
+    /// The model finished.
+    Completed,
+    /// `--max-turns` model requests were made.
+    MaxTurns,
+    /// The user interrupted.
+    Interrupted,
+    /// An error ended it (see the preceding `Error` event).
+    Failed,
+}
+
+/// A unit of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// Unique within the session.
+    pub id: String,
+    /// What it is.
+    #[serde(flatten)]
+    pub kind: ItemKind,
+}
+
+/// The kinds of items.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "item_type", rename_all = "snake_case")]
+pub enum ItemKind {
+    /// Text from the model.
+    AgentMessage {
+        /// Text so far (complete in `ItemCompleted`).
+        text: String,
+        /// Why the model stopped (on completion).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stop_reason: Option<StopReason>,
+    },
+    /// Model reasoning shown to the user.
+    Reasoning {
+        /// Reasoning text so far.
+        text: String,
+    },
+    /// A tool call and, once completed, its result.
+    ToolCall {
+        /// Provider call id.
+        call_id: String,
+        /// Tool name.
+        name: String,
+        /// Effect class, when the tool is known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_kind: Option<ToolKind>,
+        /// Raw arguments.
+        arguments: String,
+        /// Where the call stands.
+        status: ToolCallStatus,
+        /// What went back to the model (on completion).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        output: Option<String>,
+        /// What a front end may show (on completion).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        display: Option<ToolDisplay>,
+    },
+    /// An error that belongs in the transcript.
+    Error {
+        /// The message.
+        message: String,
+    },
+}
+
+/// Where a tool call stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCallStatus {
+    /// Running.
+    InProgress,
+    /// Ran and succeeded.
+    Completed,
+    /// Ran and failed, or had invalid arguments.
+    Failed,
+    /// Not run: refused by permission, guard or user.
+    Denied,
+    /// Stopped by an interrupt.
+    Cancelled,
+}
+
+/// A streamed piece of an item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "delta_type", content = "text", rename_all = "snake_case")]
+pub enum ItemDelta {
+    /// More agent text.
+    Text(String),
+    /// More reasoning text.
+    Reasoning(String),
+    /// More command output.
+    ToolOutput(String),
+}

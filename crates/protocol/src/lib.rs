@@ -1,0 +1,18 @@
+//! Shared types of wright: the canonical message model, tool specs, usage,
+//! and the `Op`/`Event` contract between the agent core and its front ends.
+//!
+//! This crate does no I/O. Every other crate depends on it, so its shapes
+//! change only with care.
+
+pub mod event;
+pub mod message;
+pub mod tool;
+pub mod usage;
+
+pub use event::{
+    AgentPath, ApprovalDecision, Event, EventKind, Item, ItemDelta, ItemKind, Op, ToolCallStatus,
+    TurnEndReason,
+};
+pub use message::{ContentBlock, Message, Role, StopReason};
+pub use tool::{ToolDisplay, ToolKind, ToolSpec};
+pub use usage::Usage;

@@ -1,0 +1,191 @@
+//! `wright-mock`: serves one canned scenario on loopback for benchmarks and
+//! manual testing. Prints its URL as the first stdout line, then serves
+//! until killed.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use wright_test_support::{MockServer, Provider, ScriptMode, scenario};
+
+struct Args {
+    provider: Provider,
+    scenario: String,
+    mode: ScriptMode,
+    port: u16,
+    timestamps: bool,
+}
+
+fn usage() -> String {
+    format!(
+        "usage: wright-mock --provider anthropic|openai-chat --scenario NAME [--loop] [--port N] [--timestamps]\n\
+         scenarios: {}\n\
+         Prints http://127.0.0.1:PORT on the first line of stdout, then serves until killed.\n\
+         Anthropic clients use that URL as the base; OpenAI clients append /v1.",
+        scenario::NAMES.join(", ")
+    )
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    let mut provider = None;
+    let mut scenario_name = None;
+    let mut mode = ScriptMode::Once;
+    let mut port = 0u16;
+    let mut timestamps = false;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match flag.as_str() {
+            "--provider" => {
+                let v = value("--provider")?;
+                provider =
+                    Some(Provider::parse(&v).ok_or_else(|| format!("unknown provider {v:?}"))?);
+            }
+            "--scenario" => scenario_name = Some(value("--scenario")?),
+            "--port" => {
+                let v = value("--port")?;
+                port = v.parse().map_err(|_| format!("bad port {v:?}"))?;
+            }
+            "--loop" => mode = ScriptMode::Loop,
+            "--timestamps" => timestamps = true,
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(Args {
+        provider: provider.ok_or("--provider is required")?,
+        scenario: scenario_name.ok_or("--scenario is required")?,
+        mode,
+        port,
+        timestamps,
+    })
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", usage());
+        return ExitCode::SUCCESS;
+    }
+    let args = match parse(&args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("wright-mock: {e}\n{}", usage());
+            return ExitCode::from(2);
+        }
+    };
+    let Some(script) = scenario::script(args.provider, &args.scenario) else {
+        eprintln!(
+            "wright-mock: unknown scenario {:?}\n{}",
+            args.scenario,
+            usage()
+        );
+        return ExitCode::from(2);
+    };
+    let server = match MockServer::start_with(args.port, script, args.mode) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("wright-mock: cannot bind 127.0.0.1:{}: {e}", args.port);
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{}", server.url())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        return ExitCode::from(1);
+    }
+    drop(out);
+    if args.timestamps {
+        print_timestamps(&server);
+    }
+    server.join();
+    ExitCode::SUCCESS
+}
+
+/// Prints `request <n> <unix nanoseconds>` for each request as it arrives,
+/// so a benchmark can measure time from process start to first request.
+/// Polls: this is a benchmark aid, and a 200 µs poll is well below what it
+/// measures.
+fn print_timestamps(server: &MockServer) {
+    let mut seen = 0;
+    loop {
+        if server.request_count() == seen {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+            continue;
+        }
+        let requests = server.requests();
+        for (n, r) in requests.iter().enumerate().skip(seen) {
+            let ns = r
+                .received_at
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            let mut out = std::io::stdout().lock();
+            if writeln!(out, "request {} {ns}", n + 1)
+                .and_then(|()| out.flush())
+                .is_err()
+            {
+                return;
+            }
+        }
+        seen = requests.len();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_all_flags() {
+        let a = parse(&strings(&[
+            "--provider",
+            "openai-chat",
+            "--scenario",
+            "text",
+            "--loop",
+            "--port",
+            "4321",
+        ]))
+        .unwrap();
+        assert_eq!(a.provider, Provider::OpenAiChat);
+        assert_eq!(a.scenario, "text");
+        assert_eq!(a.mode, ScriptMode::Loop);
+        assert_eq!(a.port, 4321);
+    }
+
+    #[test]
+    fn rejects_bad_flags() {
+        assert!(parse(&strings(&["--provider", "x", "--scenario", "text"])).is_err());
+        assert!(parse(&strings(&["--scenario", "text"])).is_err());
+        assert!(parse(&strings(&["--provider", "anthropic", "--scenario"])).is_err());
+        assert!(
+            parse(&strings(&[
+                "--provider",
+                "anthropic",
+                "--scenario",
+                "t",
+                "--bogus"
+            ]))
+            .is_err()
+        );
+        assert!(
+            parse(&strings(&[
+                "--provider",
+                "anthropic",
+                "--scenario",
+                "t",
+                "--port",
+                "x"
+            ]))
+            .is_err()
+        );
+    }
+}

@@ -1,0 +1,7 @@
+//! Integration suites and their shared helpers.
+
+mod binary;
+mod builders;
+mod client;
+mod server;
+mod sse;

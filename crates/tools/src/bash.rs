@@ -1,0 +1,139 @@
+//! The `bash` tool: run a command after the destructive-command guard,
+//! stream its output, and give the model the head and tail of it with the
+//! exit code; the full output is spilled to a file when cut.
+
+use std::time::{Duration, Instant};
+
+use futures::future::BoxFuture;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+
+use crate::bash_proc::{self, Ended};
+use crate::truncate::Keep;
+use crate::{Tool, ToolContext, ToolError, ToolOutput, args, guard, output};
+
+/// Arguments of `bash`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct BashArgs {
+    /// The command to run.
+    command: String,
+    /// Timeout in seconds (default 120, max 600).
+    #[serde(default)]
+    timeout_secs: Option<u64>,
+    /// A few words on what the command does.
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: Option<String>,
+}
+
+/// Runs a shell command.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct BashTool;
+
+impl Tool for BashTool {
+    fn name(&self) -> &'static str {
+        "bash"
+    }
+
+    fn spec(&self) -> ToolSpec {
+        args::spec::<BashArgs>(
+            self.name(),
+            "Run a command with `bash -c` in the working directory; stdout and stderr are \
+             merged. No stdin, no interactive programs. Use read/glob/grep/ls instead of \
+             cat/find/grep/ls. Long output keeps head and tail.",
+        )
+    }
+
+    fn kind(&self) -> ToolKind {
+        ToolKind::Exec
+    }
+
+    fn run<'a>(
+        &'a self,
+        args: serde_json::Value,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(run(args, ctx))
+    }
+}
+
+async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    let a: BashArgs = args::parse(args)?;
+    if a.command.trim().is_empty() {
+        return Err(ToolError::InvalidArgs("command is empty".into()));
+    }
+    guard::check_command(&a.command).map_err(ToolError::Blocked)?;
+    if !ctx.cwd.is_dir() {
+        return Err(ToolError::Failed(format!(
+            "Working directory {} does not exist",
+            ctx.cwd.display()
+        )));
+    }
+    if ctx.cancel.is_cancelled() {
+        return Err(ToolError::Cancelled);
+    }
+    let timeout = a
+        .timeout_secs
+        .map_or(ctx.limits.bash_default_timeout, Duration::from_secs)
+        .min(ctx.limits.bash_max_timeout)
+        .max(Duration::from_secs(1));
+    let started = Instant::now();
+    let done = bash_proc::run(
+        &a.command,
+        &ctx.cwd,
+        timeout,
+        &ctx.cancel,
+        ctx.output.as_ref(),
+    )
+    .await?;
+    let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let (status_line, summary, exit_code) = match done.ended {
+        Ended::Cancelled => return Err(ToolError::Cancelled),
+        Ended::Exited(code) => (format!("exit code {code}"), format!("exit {code}"), Some(code)),
+        Ended::TimedOut => (
+            format!(
+                "Command timed out after {} s and was killed (with its child processes)",
+                timeout.as_secs()
+            ),
+            "timed out".to_owned(),
+            None,
+        ),
+    };
+    let text = if done.output.is_empty() {
+        "(no output)\n".to_owned()
+    } else {
+        done.output
+    };
+    let finished = output::finish(
+        &text,
+        &ctx.limits,
+        Keep::HeadTail,
+        Some((&ctx.spill_dir, "bash")),
+    );
+    let mut content = finished.content;
+    if !content.ends_with('\n') {
+        content.push('\n');
+    }
+    if done.dropped_bytes > 0 {
+        content.push_str(&format!(
+            "[{} more bytes of output were discarded]\n",
+            done.dropped_bytes
+        ));
+    }
+    content.push_str(&status_line);
+    Ok(ToolOutput {
+        content,
+        display: ToolDisplay {
+            summary,
+            exit_code,
+            full_output_path: finished.spill_path.map(|p| p.display().to_string()),
+            duration_ms,
+            ..ToolDisplay::default()
+        },
+    })
+}
+
+#[cfg(test)]
+#[path = "bash_tests.rs"]
+mod tests;

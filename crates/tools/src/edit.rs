@@ -1,0 +1,197 @@
+//! The `edit` tool: replace an exact `old_string` with `new_string`,
+//! preserving the file's BOM and line endings; matching rules live in
+//! [`crate::edit_match`].
+
+use std::path::Path;
+
+use futures::future::BoxFuture;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+
+use crate::edit_match::{self, MatchError, MatchKind};
+use crate::output::blocking;
+use crate::{Tool, ToolContext, ToolError, ToolOutput, args, diff, paths};
+
+const BOM: &str = "\u{feff}";
+
+/// Arguments of `edit`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct EditArgs {
+    /// File path, absolute or relative to the working directory.
+    path: String,
+    /// Exact text to replace (empty creates a new file).
+    old_string: String,
+    /// Replacement text.
+    new_string: String,
+    /// Replace every occurrence instead of requiring a unique one.
+    #[serde(default)]
+    replace_all: Option<bool>,
+}
+
+/// Replaces text in a file.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct EditTool;
+
+impl Tool for EditTool {
+    fn name(&self) -> &'static str {
+        "edit"
+    }
+
+    fn spec(&self) -> ToolSpec {
+        args::spec::<EditArgs>(
+            self.name(),
+            "Replace old_string with new_string in a file. old_string must match the file \
+             exactly (without read's line-number prefix) and be unique; include surrounding \
+             lines to make it unique, or set replace_all. An empty old_string creates a new file.",
+        )
+    }
+
+    fn kind(&self) -> ToolKind {
+        ToolKind::Edit
+    }
+
+    fn run<'a>(
+        &'a self,
+        args: serde_json::Value,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(async move {
+            let a: EditArgs = args::parse(args)?;
+            if a.old_string == a.new_string {
+                return Err(ToolError::InvalidArgs(
+                    "old_string and new_string are identical; nothing to change".into(),
+                ));
+            }
+            let path = paths::resolve(&ctx.cwd, &a.path);
+            let shown = paths::display(&ctx.cwd, &path);
+            blocking(move || edit_file(&path, &shown, &a)).await
+        })
+    }
+}
+
+fn edit_file(path: &Path, shown: &str, a: &EditArgs) -> Result<ToolOutput, ToolError> {
+    if path.is_dir() {
+        return Err(ToolError::Failed(format!("{shown} is a directory")));
+    }
+    let bytes = match std::fs::read(path) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(ToolError::Failed(format!("Cannot read {shown}: {e}"))),
+    };
+    if a.old_string.is_empty() {
+        return create(path, shown, bytes.as_deref(), &a.new_string);
+    }
+    let Some(bytes) = bytes else {
+        let mut msg = format!("File not found: {shown}");
+        if let Some(s) = paths::similar_name(path) {
+            msg.push_str(&format!(". Did you mean {}?", s.display()));
+        }
+        return Err(ToolError::Failed(msg));
+    };
+    if content_inspector::inspect(&bytes[..bytes.len().min(8192)]).is_binary() {
+        return Err(ToolError::Failed(format!("{shown} is a binary file")));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| ToolError::Failed(format!("{shown} is not valid UTF-8 text")))?;
+    let (bom, body) = match text.strip_prefix(BOM) {
+        Some(rest) => (BOM, rest),
+        None => ("", text.as_str()),
+    };
+    let crlf = is_crlf(body);
+    let body_lf = if crlf {
+        body.replace("\r\n", "\n")
+    } else {
+        body.to_owned()
+    };
+    let old = a.old_string.replace("\r\n", "\n");
+    let old = old.strip_prefix(BOM).unwrap_or(&old);
+    let new = a.new_string.replace("\r\n", "\n");
+    let replace_all = a.replace_all.unwrap_or(false);
+
+    let applied = edit_match::apply(&body_lf, old, &new, replace_all).map_err(|e| match e {
+        MatchError::NotUnique { count, kind } => {
+            let how = match kind {
+                MatchKind::Exact => "",
+                MatchKind::Whitespace => " (ignoring whitespace differences)",
+            };
+            ToolError::Failed(format!(
+                "Found {count} matches of old_string in {shown}{how}. Add surrounding lines \
+                 to make it unique, or set replace_all to change every match."
+            ))
+        }
+        MatchError::NoMatch { closest } => {
+            let mut msg = format!("old_string was not found in {shown}.");
+            match closest {
+                Some(region) => msg.push_str(&format!(
+                    " The most similar region is:\n{region}Copy the exact text from the file \
+                     (without the line-number prefix) into old_string."
+                )),
+                None => msg.push_str(" Nothing similar either; read the file again."),
+            }
+            ToolError::Failed(msg)
+        }
+    })?;
+
+    let new_body = if crlf {
+        applied.text.replace('\n', "\r\n")
+    } else {
+        applied.text.clone()
+    };
+    std::fs::write(path, format!("{bom}{new_body}"))
+        .map_err(|e| ToolError::Failed(format!("Cannot write {shown}: {e}")))?;
+
+    let plural = if applied.count == 1 { "" } else { "s" };
+    let mut content = format!("Edited {shown}: replaced {} occurrence{plural}", applied.count);
+    if applied.kind == MatchKind::Whitespace {
+        content.push_str(" (matched after normalizing whitespace)");
+    }
+    let (added, removed) = diff::stats(&body_lf, &applied.text);
+    Ok(ToolOutput {
+        content,
+        display: ToolDisplay {
+            summary: format!("+{added} -{removed}"),
+            diff: Some(diff::unified(shown, &body_lf, &applied.text)),
+            ..ToolDisplay::default()
+        },
+    })
+}
+
+/// CRLF when most line breaks are CRLF; mixed files are then written all-CRLF.
+fn is_crlf(text: &str) -> bool {
+    let crlf = text.matches("\r\n").count();
+    let lf = text.matches('\n').count();
+    crlf > 0 && crlf * 2 >= lf
+}
+
+fn create(
+    path: &Path,
+    shown: &str,
+    existing: Option<&[u8]>,
+    content: &str,
+) -> Result<ToolOutput, ToolError> {
+    if existing.is_some_and(|b| !b.iter().all(u8::is_ascii_whitespace)) {
+        return Err(ToolError::Failed(format!(
+            "{shown} already exists and is not empty; give the text to replace in old_string, \
+             or use write to overwrite the whole file"
+        )));
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| ToolError::Failed(format!("Cannot create {}: {e}", parent.display())))?;
+    }
+    std::fs::write(path, content)
+        .map_err(|e| ToolError::Failed(format!("Cannot write {shown}: {e}")))?;
+    Ok(ToolOutput {
+        content: format!("Created {shown} ({} lines)", content.lines().count()),
+        display: ToolDisplay {
+            summary: format!("+{}", content.lines().count()),
+            diff: Some(diff::unified(shown, "", content)),
+            ..ToolDisplay::default()
+        },
+    })
+}
+
+#[cfg(test)]
+#[path = "edit_tests.rs"]
+mod tests;

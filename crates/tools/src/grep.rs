@@ -1,0 +1,256 @@
+//! The `grep` tool: regex search over a gitignore-aware walk with ripgrep's
+//! engine, listing files, counts, or matching lines with context.
+
+use std::path::Path;
+
+use futures::future::BoxFuture;
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+
+use crate::output::{self, blocking, cut_line};
+use crate::truncate::Keep;
+use crate::walk::{self, NameGlob};
+use crate::{Tool, ToolContext, ToolError, ToolOutput, args, paths};
+
+const MAX_FILES: usize = 200;
+const MAX_LINES: usize = 500;
+const MAX_LINE_CHARS: usize = 500;
+
+/// What `grep` prints.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum OutputMode {
+    /// Paths of matching files.
+    #[default]
+    FilesWithMatches,
+    /// Matching lines as `path:line:text`.
+    Content,
+    /// Matching lines per file as `path:count`.
+    Count,
+}
+
+/// Arguments of `grep`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct GrepArgs {
+    /// Regular expression (Rust regex syntax).
+    pattern: String,
+    /// File or directory to search (default: working directory).
+    #[serde(default)]
+    path: Option<String>,
+    /// Only search files matching this glob, e.g. `*.rs` or `*.{ts,tsx}`.
+    #[serde(default)]
+    glob: Option<String>,
+    /// files_with_matches (default), content, or count.
+    #[serde(default)]
+    output_mode: Option<OutputMode>,
+    /// Ignore case.
+    #[serde(default)]
+    case_insensitive: Option<bool>,
+    /// Lines of context around each match (content mode).
+    #[serde(default)]
+    context: Option<usize>,
+}
+
+/// Searches file contents.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct GrepTool;
+
+impl Tool for GrepTool {
+    fn name(&self) -> &'static str {
+        "grep"
+    }
+
+    fn spec(&self) -> ToolSpec {
+        args::spec::<GrepArgs>(
+            self.name(),
+            "Search file contents with a regex (ripgrep engine), honouring .gitignore. \
+             Lists matching files newest first unless output_mode asks for lines or counts.",
+        )
+    }
+
+    fn kind(&self) -> ToolKind {
+        ToolKind::ReadOnly
+    }
+
+    fn run<'a>(
+        &'a self,
+        args: serde_json::Value,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(async move {
+            let a: GrepArgs = args::parse(args)?;
+            let ctx = ctx.clone();
+            blocking(move || grep(&a, &ctx)).await
+        })
+    }
+}
+
+fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    let matcher = RegexMatcherBuilder::new()
+        .case_insensitive(a.case_insensitive.unwrap_or(false))
+        .build(&a.pattern)
+        .map_err(|e| ToolError::InvalidArgs(format!("invalid regex: {e}")))?;
+    let glob = a.glob.as_deref().map(NameGlob::new).transpose()?;
+    let root = walk::search_root(&ctx.cwd, a.path.as_deref())?;
+    let files = if root.is_file() {
+        vec![root.clone()]
+    } else {
+        walk::files(&root, false, |rel| glob.as_ref().is_none_or(|g| g.is_match(rel)))
+    };
+    let mode = a.output_mode.unwrap_or_default();
+    let context = match mode {
+        OutputMode::Content => a.context.unwrap_or(0).min(20),
+        OutputMode::FilesWithMatches | OutputMode::Count => 0,
+    };
+    let mut searcher = SearcherBuilder::new()
+        .binary_detection(BinaryDetection::quit(0))
+        .line_number(true)
+        .before_context(context)
+        .after_context(context)
+        .build();
+
+    let mut text = String::new();
+    let mut files_matched = 0usize;
+    let mut total_matches = 0u64;
+    let mut lines_out = 0usize;
+    let mut capped = false;
+    for file in &files {
+        let shown = paths::display(&ctx.cwd, file);
+        let mut sink = Collect::new(mode == OutputMode::FilesWithMatches);
+        if searcher.search_path(&matcher, file, &mut sink).is_err() || sink.matches == 0 {
+            continue;
+        }
+        files_matched += 1;
+        total_matches += sink.matches;
+        if capped {
+            continue;
+        }
+        match mode {
+            OutputMode::FilesWithMatches => text.push_str(&format!("{shown}\n")),
+            OutputMode::Count => text.push_str(&format!("{shown}:{}\n", sink.matches)),
+            OutputMode::Content => {
+                if context > 0 && lines_out > 0 {
+                    text.push_str("--\n");
+                }
+                for line in &sink.lines {
+                    match line {
+                        Line::Break => text.push_str("--\n"),
+                        Line::Text { number, matched, text: t } => {
+                            let sep = if *matched { ':' } else { '-' };
+                            text.push_str(&format!(
+                                "{shown}{sep}{number}{sep}{}\n",
+                                cut_line(t, MAX_LINE_CHARS)
+                            ));
+                        }
+                    }
+                    lines_out += 1;
+                }
+            }
+        }
+        capped = match mode {
+            OutputMode::Content => lines_out >= MAX_LINES,
+            OutputMode::FilesWithMatches | OutputMode::Count => files_matched >= MAX_FILES,
+        };
+    }
+    if files_matched == 0 {
+        return Ok(ToolOutput {
+            content: format!("No matches for {}", a.pattern),
+            display: ToolDisplay {
+                summary: "0 matches".into(),
+                ..ToolDisplay::default()
+            },
+        });
+    }
+    if capped {
+        text.push_str(&format!(
+            "[results capped: {total_matches} matching lines in {files_matched} files in all; \
+             narrow the pattern, path or glob]\n"
+        ));
+    }
+    let summary = match mode {
+        OutputMode::FilesWithMatches => format!("{files_matched} files"),
+        OutputMode::Content | OutputMode::Count => format!("{total_matches} matches"),
+    };
+    Ok(ToolOutput {
+        content: output::finish(&text, &ctx.limits, Keep::Head, None).content,
+        display: ToolDisplay {
+            summary,
+            ..ToolDisplay::default()
+        },
+    })
+}
+
+enum Line {
+    Text {
+        number: u64,
+        matched: bool,
+        text: String,
+    },
+    Break,
+}
+
+/// Collects matching and context lines of one file.
+struct Collect {
+    first_only: bool,
+    matches: u64,
+    lines: Vec<Line>,
+}
+
+impl Collect {
+    fn new(first_only: bool) -> Self {
+        Self {
+            first_only,
+            matches: 0,
+            lines: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, number: Option<u64>, matched: bool, bytes: &[u8]) {
+        if self.lines.len() > MAX_LINES {
+            return;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        self.lines.push(Line::Text {
+            number: number.unwrap_or(0),
+            matched,
+            text: text.trim_end_matches(['\n', '\r']).to_owned(),
+        });
+    }
+}
+
+impl Sink for Collect {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, Self::Error> {
+        self.matches += 1;
+        if self.first_only {
+            return Ok(false);
+        }
+        self.push(mat.line_number(), true, mat.bytes());
+        Ok(true)
+    }
+
+    fn context(&mut self, _: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, Self::Error> {
+        self.push(ctx.line_number(), false, ctx.bytes());
+        Ok(true)
+    }
+
+    fn context_break(&mut self, _: &Searcher) -> Result<bool, Self::Error> {
+        self.lines.push(Line::Break);
+        Ok(true)
+    }
+}
+
+/// Whether `path` is something grep can search at all (used by tests).
+#[cfg(test)]
+fn searchable(matcher: &RegexMatcher, path: &Path) -> bool {
+    let mut sink = Collect::new(true);
+    Searcher::new().search_path(matcher, path, &mut sink).is_ok()
+}
+
+#[cfg(test)]
+#[path = "grep_tests.rs"]
+mod tests;

@@ -1,0 +1,83 @@
+//! The registry of built-in tools, in the stable order their specs are sent.
+
+use wright_protocol::ToolSpec;
+
+use crate::{BashTool, EditTool, GlobTool, GrepTool, LsTool, ReadTool, Tool, WriteTool};
+
+/// A set of tools looked up by name.
+pub struct ToolRegistry {
+    tools: Vec<Box<dyn Tool>>,
+}
+
+impl ToolRegistry {
+    /// All seven built-in tools.
+    pub fn builtin() -> Self {
+        Self {
+            tools: vec![
+                Box::new(ReadTool),
+                Box::new(WriteTool),
+                Box::new(EditTool),
+                Box::new(BashTool),
+                Box::new(GlobTool),
+                Box::new(GrepTool),
+                Box::new(LsTool),
+            ],
+        }
+    }
+
+    /// The tool called `name`.
+    pub fn get(&self, name: &str) -> Option<&dyn Tool> {
+        self.tools
+            .iter()
+            .find(|t| t.name() == name)
+            .map(|t| t.as_ref())
+    }
+
+    /// Specs of all tools, in registry order.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        self.tools.iter().map(|t| t.spec()).collect()
+    }
+
+    /// Names of all tools, in registry order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.tools.iter().map(|t| t.name()).collect()
+    }
+}
+
+impl std::fmt::Debug for ToolRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolRegistry")
+            .field("tools", &self.names())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wright_protocol::ToolKind;
+
+    #[test]
+    fn builtin_has_seven_in_order() {
+        let r = ToolRegistry::builtin();
+        assert_eq!(r.names(), ["read", "write", "edit", "bash", "glob", "grep", "ls"]);
+        assert!(r.get("nope").is_none());
+        let kinds: Vec<ToolKind> = r.names().iter().map(|n| r.get(n).unwrap().kind()).collect();
+        use ToolKind::*;
+        assert_eq!(kinds, [ReadOnly, Edit, Edit, Exec, ReadOnly, ReadOnly, ReadOnly]);
+    }
+
+    #[test]
+    fn specs_are_small_objects() {
+        let specs = ToolRegistry::builtin().specs();
+        let json = serde_json::to_string(&specs).unwrap();
+        assert!(json.len() < 6 * 1024, "{} bytes: {json}", json.len());
+        for s in &specs {
+            assert_eq!(s.input_schema["type"], "object", "{}", s.name);
+            assert!(!s.description.is_empty());
+        }
+        let grep = specs.iter().find(|s| s.name == "grep").unwrap();
+        let modes = grep.input_schema.to_string();
+        assert!(modes.contains("files_with_matches") && modes.contains("count"), "{modes}");
+    }
+}
