@@ -15,39 +15,44 @@ pub struct Args {
     pub print: Option<String>,
 
     /// Wire protocol of the model server.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, global = true)]
     pub provider: Option<ProviderArg>,
 
     /// Server base URL (Anthropic: without /v1; OpenAI: including /v1).
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", global = true)]
     pub base_url: Option<String>,
 
     /// Model name.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub model: Option<String>,
 
     /// Output token cap per model request.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), global = true)]
     pub max_tokens: Option<u32>,
 
     /// Model requests allowed per task.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), global = true)]
     pub max_turns: Option<u32>,
 
     /// What may run without asking.
-    #[arg(long, value_enum, value_name = "MODE")]
+    #[arg(long, value_enum, value_name = "MODE", global = true)]
     pub permission_mode: Option<ModeArg>,
 
     /// Replace the built-in system prompt.
-    #[arg(long, value_name = "TEXT", conflicts_with = "system_prompt_file")]
+    #[arg(
+        long,
+        value_name = "TEXT",
+        conflicts_with = "system_prompt_file",
+        global = true
+    )]
     pub system_prompt: Option<String>,
 
     /// Replace the built-in system prompt with a file's contents.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", global = true)]
     pub system_prompt_file: Option<PathBuf>,
 
     /// Text appended to the system prompt.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", global = true)]
     pub append_system_prompt: Option<String>,
 
     /// Show more detail about tool calls on stderr.

@@ -132,4 +132,3 @@ fn read_stdin() -> anyhow::Result<String> {
         .context("cannot read stdin")?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
-

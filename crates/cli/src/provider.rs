@@ -114,7 +114,8 @@ pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, Setup
             })
         }
         Provider::OpenaiResponses => Err(SetupError(
-            "--provider openai-responses is not available in this build yet; use openai-chat.".to_owned(),
+            "--provider openai-responses is not available in this build yet; use openai-chat."
+                .to_owned(),
         )),
     }
 }

@@ -60,7 +60,11 @@ pub async fn start(
     })
 }
 
-fn system_prompt(settings: &Settings, cwd: &Path, project_root: &Path) -> Result<String, SetupError> {
+fn system_prompt(
+    settings: &Settings,
+    cwd: &Path,
+    project_root: &Path,
+) -> Result<String, SetupError> {
     let base_override = match (&settings.system_prompt, &settings.system_prompt_file) {
         (Some(text), _) => Some(("--system-prompt".to_owned(), text.clone())),
         (None, Some(path)) => {

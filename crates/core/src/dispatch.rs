@@ -108,10 +108,7 @@ fn prepare<'a>(
     let args = parse_arguments(arguments).map_err(|e| (ToolCallStatus::Failed, e.to_string()))?;
     match permissions::check(ctx.options.permission_mode, name, tool.kind()) {
         Decision::Allow => Ok((tool, args)),
-        Decision::Deny(why) => Err((
-            ToolCallStatus::Denied,
-            ToolError::Denied(why).to_string(),
-        )),
+        Decision::Deny(why) => Err((ToolCallStatus::Denied, ToolError::Denied(why).to_string())),
     }
 }
 
@@ -143,7 +140,15 @@ async fn execute(
             ToolCallStatus::Cancelled,
             "Cancelled by user before it ran.".to_owned(),
         );
-        let block = finish(&ctx.emitter, &r.item_id, &r.call_id, name, Some(r.tool), &r.arguments, outcome);
+        let block = finish(
+            &ctx.emitter,
+            &r.item_id,
+            &r.call_id,
+            name,
+            Some(r.tool),
+            &r.arguments,
+            outcome,
+        );
         return (r.index, block);
     }
     let sink_emitter = ctx.emitter.clone();
@@ -160,7 +165,15 @@ async fn execute(
     let started = Instant::now();
     let result = r.tool.run(r.args, &tool_ctx).await;
     let outcome = Outcome::from_result(result, started);
-    let block = finish(&ctx.emitter, &r.item_id, &r.call_id, name, Some(r.tool), &r.arguments, outcome);
+    let block = finish(
+        &ctx.emitter,
+        &r.item_id,
+        &r.call_id,
+        name,
+        Some(r.tool),
+        &r.arguments,
+        outcome,
+    );
     (r.index, block)
 }
 

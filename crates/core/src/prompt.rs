@@ -80,10 +80,7 @@ pub fn assemble(inputs: &PromptInputs<'_>) -> Vec<PromptPart> {
             let text = text.trim();
             if !text.is_empty() {
                 parts.push(PromptPart {
-                    text: format!(
-                        "Project instructions from {}:\n\n{text}",
-                        path.display()
-                    ),
+                    text: format!("Project instructions from {}:\n\n{text}", path.display()),
                     source: path.display().to_string(),
                 });
             }

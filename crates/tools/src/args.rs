@@ -23,19 +23,63 @@ pub(crate) fn parse<T: DeserializeOwned>(args: serde_json::Value) -> Result<T, T
 }
 
 /// A tool spec whose schema is derived from `T` and trimmed of what the model
-/// does not need (`$schema`, `title`, integer formats, `null` in optional types).
+/// does not need (`$schema`, `title`, the struct's own doc, integer formats,
+/// `null` in optional types); `$ref`s are inlined because small local models
+/// handle flat schemas better.
 pub(crate) fn spec<T: JsonSchema>(name: &str, description: &str) -> ToolSpec {
     let schema = schemars::schema_for!(T);
     let mut value = schema.to_value();
+    let defs = value
+        .as_object_mut()
+        .and_then(|o| o.remove("$defs"))
+        .unwrap_or_default();
+    inline_refs(&mut value, &defs);
     compact(&mut value);
     if let Some(obj) = value.as_object_mut() {
         obj.remove("$schema");
         obj.remove("title");
+        obj.remove("description");
     }
     ToolSpec {
         name: name.to_owned(),
         description: description.to_owned(),
         input_schema: value,
+    }
+}
+
+fn inline_refs(value: &mut serde_json::Value, defs: &serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            // `Option<Enum>` comes out as anyOf [$ref, null]: keep the first.
+            if let Some(Value::Array(any)) = map.get("anyOf")
+                && any.len() == 2
+                && any[1].get("type").and_then(Value::as_str) == Some("null")
+            {
+                let first = any[0].clone();
+                map.remove("anyOf");
+                if let Value::Object(inner) = first {
+                    for (k, v) in inner {
+                        map.entry(k).or_insert(v);
+                    }
+                }
+            }
+            if let Some(target) = map
+                .remove("$ref")
+                .and_then(|r| r.as_str().map(str::to_owned))
+                && let Some(Value::Object(def)) =
+                    target.strip_prefix("#/$defs/").and_then(|n| defs.get(n))
+            {
+                for (k, v) in def.clone() {
+                    map.entry(k).or_insert(v);
+                }
+            }
+            for v in map.values_mut() {
+                inline_refs(v, defs);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| inline_refs(v, defs)),
+        _ => {}
     }
 }
 

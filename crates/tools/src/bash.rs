@@ -90,7 +90,11 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
     let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let (status_line, summary, exit_code) = match done.ended {
         Ended::Cancelled => return Err(ToolError::Cancelled),
-        Ended::Exited(code) => (format!("exit code {code}"), format!("exit {code}"), Some(code)),
+        Ended::Exited(code) => (
+            format!("exit code {code}"),
+            format!("exit {code}"),
+            Some(code),
+        ),
         Ended::TimedOut => (
             format!(
                 "Command timed out after {} s and was killed (with its child processes)",

@@ -99,7 +99,10 @@ pub(crate) async fn run(
     };
     if matches!(ended, Ended::TimedOut | Ended::Cancelled) {
         signal_group(pgid, "TERM").await;
-        if tokio::time::timeout(TERM_GRACE, child.wait()).await.is_err() {
+        if tokio::time::timeout(TERM_GRACE, child.wait())
+            .await
+            .is_err()
+        {
             signal_group(pgid, "KILL").await;
             let _ = child.wait().await;
         }

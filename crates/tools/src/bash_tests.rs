@@ -11,7 +11,10 @@ async fn runs_in_cwd_and_reports_exit_code() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("marker.txt"), "").unwrap();
     let out = BashTool
-        .run(json!({"command": "ls; echo err >&2; exit 3", "description": "x"}), &ctx(dir.path()))
+        .run(
+            json!({"command": "ls; echo err >&2; exit 3", "description": "x"}),
+            &ctx(dir.path()),
+        )
         .await
         .unwrap();
     assert!(out.content.contains("marker.txt"), "{}", out.content);
@@ -24,7 +27,10 @@ async fn runs_in_cwd_and_reports_exit_code() {
 #[tokio::test]
 async fn no_output_is_said() {
     let dir = tempfile::tempdir().unwrap();
-    let out = BashTool.run(json!({"command": "true"}), &ctx(dir.path())).await.unwrap();
+    let out = BashTool
+        .run(json!({"command": "true"}), &ctx(dir.path()))
+        .await
+        .unwrap();
     assert_eq!(out.content, "(no output)\nexit code 0");
 }
 
@@ -34,9 +40,14 @@ async fn streams_to_sink() {
     let seen = Arc::new(Mutex::new(String::new()));
     let s2 = seen.clone();
     let mut c = ctx(dir.path());
-    c.output = Some(Arc::new(move |chunk: &str| s2.lock().unwrap().push_str(chunk)));
+    c.output = Some(Arc::new(move |chunk: &str| {
+        s2.lock().unwrap().push_str(chunk)
+    }));
     BashTool
-        .run(json!({"command": "echo one; echo two >&2; printf 'é日'"}), &c)
+        .run(
+            json!({"command": "echo one; echo two >&2; printf 'é日'"}),
+            &c,
+        )
         .await
         .unwrap();
     assert_eq!(*seen.lock().unwrap(), "one\ntwo\né日");
@@ -47,7 +58,10 @@ async fn large_output_is_truncated_and_spilled() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = ctx(dir.path());
     c.limits.max_lines = 20;
-    let out = BashTool.run(json!({"command": "seq 1 1000"}), &c).await.unwrap();
+    let out = BashTool
+        .run(json!({"command": "seq 1 1000"}), &c)
+        .await
+        .unwrap();
     assert!(out.content.starts_with("1\n2\n"), "{}", out.content);
     assert!(out.content.contains("1000\n"), "{}", out.content);
     assert!(!out.content.contains("\n500\n"));
@@ -66,11 +80,18 @@ async fn timeout_kills_the_group() {
     c.limits.bash_max_timeout = Duration::from_secs(1);
     // The background child would keep the pipe open if the group survived.
     let out = BashTool
-        .run(json!({"command": "echo started; sleep 30 & sleep 30", "timeout_secs": 100}), &c)
+        .run(
+            json!({"command": "echo started; sleep 30 & sleep 30", "timeout_secs": 100}),
+            &c,
+        )
         .await
         .unwrap();
     assert!(out.content.contains("started"));
-    assert!(out.content.contains("timed out after 1 s"), "{}", out.content);
+    assert!(
+        out.content.contains("timed out after 1 s"),
+        "{}",
+        out.content
+    );
     assert_eq!(out.display.exit_code, None);
 }
 
@@ -115,17 +136,28 @@ async fn background_job_does_not_hang_the_call() {
 async fn guard_blocks_before_running() {
     let dir = tempfile::tempdir().unwrap();
     let err = BashTool
-        .run(json!({"command": "touch ran && rm -rf /"}), &ctx(dir.path()))
+        .run(
+            json!({"command": "touch ran && rm -rf /"}),
+            &ctx(dir.path()),
+        )
         .await
         .unwrap_err();
-    assert!(err.to_string().starts_with("Blocked by guard: recursive rm"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("Blocked by guard: recursive rm"),
+        "{err}"
+    );
     assert!(!dir.path().join("ran").exists());
 }
 
 #[tokio::test]
 async fn invalid_args() {
     let dir = tempfile::tempdir().unwrap();
-    for args in [json!({}), json!({"command": ""}), json!({"command": "ls", "timeout_secs": "x"})] {
+    for args in [
+        json!({}),
+        json!({"command": ""}),
+        json!({"command": "ls", "timeout_secs": "x"}),
+    ] {
         let err = BashTool.run(args, &ctx(dir.path())).await.unwrap_err();
         assert!(matches!(err, ToolError::InvalidArgs(_)), "{err}");
     }

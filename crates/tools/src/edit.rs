@@ -142,7 +142,10 @@ fn edit_file(path: &Path, shown: &str, a: &EditArgs) -> Result<ToolOutput, ToolE
         .map_err(|e| ToolError::Failed(format!("Cannot write {shown}: {e}")))?;
 
     let plural = if applied.count == 1 { "" } else { "s" };
-    let mut content = format!("Edited {shown}: replaced {} occurrence{plural}", applied.count);
+    let mut content = format!(
+        "Edited {shown}: replaced {} occurrence{plural}",
+        applied.count
+    );
     if applied.kind == MatchKind::Whitespace {
         content.push_str(" (matched after normalizing whitespace)");
     }

@@ -48,7 +48,12 @@ impl Level {
 }
 
 /// Replaces `old` with `new` in `text` per the rules in the module doc.
-pub(crate) fn apply(text: &str, old: &str, new: &str, replace_all: bool) -> Result<Applied, MatchError> {
+pub(crate) fn apply(
+    text: &str,
+    old: &str,
+    new: &str,
+    replace_all: bool,
+) -> Result<Applied, MatchError> {
     let count = text.matches(old).count();
     if count > 1 && !replace_all {
         return Err(MatchError::NotUnique {
@@ -207,7 +212,10 @@ pub(crate) fn closest_region(text: &str, old: &str) -> Option<String> {
             .iter()
             .map(|&i| {
                 let line = file.get(i + first).copied().unwrap_or("");
-                (similarity(old_lines.get(first).copied().unwrap_or(""), line), i)
+                (
+                    similarity(old_lines.get(first).copied().unwrap_or(""), line),
+                    i,
+                )
             })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -242,7 +250,10 @@ mod tests {
     #[test]
     fn exact_unique_and_not_unique() {
         let a = apply("a b a", "b", "c", false).unwrap();
-        assert_eq!((a.text.as_str(), a.count, a.kind), ("a c a", 1, MatchKind::Exact));
+        assert_eq!(
+            (a.text.as_str(), a.count, a.kind),
+            ("a c a", 1, MatchKind::Exact)
+        );
         assert_eq!(
             apply("a b a", "a", "c", false).unwrap_err(),
             MatchError::NotUnique {

@@ -35,7 +35,10 @@ async fn unique_replacement_with_diff() {
     assert_eq!(out.content, "Edited a.rs: replaced 1 occurrence");
     assert_eq!(f.get("a.rs"), "fn main() {\n    new();\n}\n");
     let d = out.display.diff.unwrap();
-    assert!(d.contains("-    old();") && d.contains("+    new();"), "{d}");
+    assert!(
+        d.contains("-    old();") && d.contains("+    new();"),
+        "{d}"
+    );
 }
 
 #[tokio::test]
@@ -122,7 +125,10 @@ async fn errors_for_bad_input() {
         .await
         .unwrap_err();
     assert!(matches!(err, ToolError::InvalidArgs(_)));
-    let err = f.edit(json!({"path": "a", "old_string": "x"})).await.unwrap_err();
+    let err = f
+        .edit(json!({"path": "a", "old_string": "x"}))
+        .await
+        .unwrap_err();
     assert!(matches!(err, ToolError::InvalidArgs(m) if m.contains("new_string")));
     let err = f
         .edit(json!({"path": "missing.txt", "old_string": "x", "new_string": "y"}))

@@ -131,12 +131,21 @@ mod tests {
         touch(&d.join("notes.md"), 5);
         std::fs::write(d.join(".gitignore"), "target/\n").unwrap();
         let ctx = ToolContext::new(d, d.join(".spill"));
-        let out = GlobTool.run(json!({"pattern": "**/*.rs"}), &ctx).await.unwrap();
+        let out = GlobTool
+            .run(json!({"pattern": "**/*.rs"}), &ctx)
+            .await
+            .unwrap();
         assert_eq!(out.content, "src/new.rs\nold.rs\n");
         assert_eq!(out.display.summary, "2 files");
-        let out = GlobTool.run(json!({"pattern": "*.rs", "path": "src"}), &ctx).await.unwrap();
+        let out = GlobTool
+            .run(json!({"pattern": "*.rs", "path": "src"}), &ctx)
+            .await
+            .unwrap();
         assert_eq!(out.content, "src/new.rs\n");
-        let out = GlobTool.run(json!({"pattern": ".hidden/*.rs"}), &ctx).await.unwrap();
+        let out = GlobTool
+            .run(json!({"pattern": ".hidden/*.rs"}), &ctx)
+            .await
+            .unwrap();
         assert_eq!(out.content, ".hidden/h.rs\n");
     }
 
@@ -147,10 +156,16 @@ mod tests {
             std::fs::write(dir.path().join(format!("f{i}.txt")), "").unwrap();
         }
         let ctx = ToolContext::new(dir.path(), dir.path().join(".spill"));
-        let out = GlobTool.run(json!({"pattern": "*.txt"}), &ctx).await.unwrap();
+        let out = GlobTool
+            .run(json!({"pattern": "*.txt"}), &ctx)
+            .await
+            .unwrap();
         assert!(out.content.contains("10 more files not shown"));
         assert_eq!(out.content.lines().count(), 201);
-        let out = GlobTool.run(json!({"pattern": "*.zig"}), &ctx).await.unwrap();
+        let out = GlobTool
+            .run(json!({"pattern": "*.zig"}), &ctx)
+            .await
+            .unwrap();
         assert!(out.content.starts_with("No files match"));
     }
 
@@ -160,7 +175,10 @@ mod tests {
         let ctx = ToolContext::new(dir.path(), dir.path().join(".spill"));
         let err = GlobTool.run(json!({}), &ctx).await.unwrap_err();
         assert!(matches!(err, ToolError::InvalidArgs(_)));
-        let err = GlobTool.run(json!({"pattern": "a["}), &ctx).await.unwrap_err();
+        let err = GlobTool
+            .run(json!({"pattern": "a["}), &ctx)
+            .await
+            .unwrap_err();
         assert!(matches!(err, ToolError::InvalidArgs(_)));
         let err = GlobTool
             .run(json!({"pattern": "*", "path": "nope"}), &ctx)

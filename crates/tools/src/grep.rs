@@ -1,10 +1,8 @@
 //! The `grep` tool: regex search over a gitignore-aware walk with ripgrep's
 //! engine, listing files, counts, or matching lines with context.
 
-use std::path::Path;
-
 use futures::future::BoxFuture;
-use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_regex::RegexMatcherBuilder;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -19,16 +17,14 @@ const MAX_FILES: usize = 200;
 const MAX_LINES: usize = 500;
 const MAX_LINE_CHARS: usize = 500;
 
-/// What `grep` prints.
+/// What `grep` prints: file paths, `path:line:text` lines, or `path:count`.
+// Variants carry no doc comments so the schema is a plain string enum.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum OutputMode {
-    /// Paths of matching files.
     #[default]
     FilesWithMatches,
-    /// Matching lines as `path:line:text`.
     Content,
-    /// Matching lines per file as `path:count`.
     Count,
 }
 
@@ -98,7 +94,9 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let files = if root.is_file() {
         vec![root.clone()]
     } else {
-        walk::files(&root, false, |rel| glob.as_ref().is_none_or(|g| g.is_match(rel)))
+        walk::files(&root, false, |rel| {
+            glob.as_ref().is_none_or(|g| g.is_match(rel))
+        })
     };
     let mode = a.output_mode.unwrap_or_default();
     let context = match mode {
@@ -138,7 +136,11 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
                 for line in &sink.lines {
                     match line {
                         Line::Break => text.push_str("--\n"),
-                        Line::Text { number, matched, text: t } => {
+                        Line::Text {
+                            number,
+                            matched,
+                            text: t,
+                        } => {
                             let sep = if *matched { ':' } else { '-' };
                             text.push_str(&format!(
                                 "{shown}{sep}{number}{sep}{}\n",
@@ -242,13 +244,6 @@ impl Sink for Collect {
         self.lines.push(Line::Break);
         Ok(true)
     }
-}
-
-/// Whether `path` is something grep can search at all (used by tests).
-#[cfg(test)]
-fn searchable(matcher: &RegexMatcher, path: &Path) -> bool {
-    let mut sink = Collect::new(true);
-    Searcher::new().search_path(matcher, path, &mut sink).is_ok()
 }
 
 #[cfg(test)]

@@ -1,11 +1,24 @@
 use super::*;
+use grep_regex::RegexMatcher;
 use serde_json::json;
+use std::path::Path;
+
+fn searchable(matcher: &RegexMatcher, path: &Path) -> bool {
+    let mut sink = Collect::new(true);
+    Searcher::new()
+        .search_path(matcher, path, &mut sink)
+        .is_ok()
+}
 
 fn setup() -> (tempfile::TempDir, ToolContext) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::create_dir_all(d.join("src")).unwrap();
-    std::fs::write(d.join("src/a.rs"), "fn alpha() {}\nlet x = 1;\nfn beta() {}\n").unwrap();
+    std::fs::write(
+        d.join("src/a.rs"),
+        "fn alpha() {}\nlet x = 1;\nfn beta() {}\n",
+    )
+    .unwrap();
     std::fs::write(d.join("src/b.py"), "def alpha():\n    pass\n").unwrap();
     std::fs::write(d.join("ignored.rs"), "fn alpha() {}\n").unwrap();
     std::fs::write(d.join(".gitignore"), "ignored.rs\n").unwrap();
@@ -17,7 +30,10 @@ fn setup() -> (tempfile::TempDir, ToolContext) {
 #[tokio::test]
 async fn files_with_matches_default() {
     let (_d, ctx) = setup();
-    let out = GrepTool.run(json!({"pattern": "alpha"}), &ctx).await.unwrap();
+    let out = GrepTool
+        .run(json!({"pattern": "alpha"}), &ctx)
+        .await
+        .unwrap();
     let mut lines: Vec<&str> = out.content.lines().collect();
     lines.sort();
     assert_eq!(lines, vec!["src/a.rs", "src/b.py"], "{}", out.content);
@@ -28,10 +44,16 @@ async fn files_with_matches_default() {
 async fn content_mode_with_glob_and_context() {
     let (_d, ctx) = setup();
     let out = GrepTool
-        .run(json!({"pattern": "^fn", "glob": "*.rs", "output_mode": "content"}), &ctx)
+        .run(
+            json!({"pattern": "^fn", "glob": "*.rs", "output_mode": "content"}),
+            &ctx,
+        )
         .await
         .unwrap();
-    assert_eq!(out.content, "src/a.rs:1:fn alpha() {}\nsrc/a.rs:3:fn beta() {}\n");
+    assert_eq!(
+        out.content,
+        "src/a.rs:1:fn alpha() {}\nsrc/a.rs:3:fn beta() {}\n"
+    );
     let out = GrepTool
         .run(
             json!({"pattern": "BETA", "case_insensitive": true, "output_mode": "content", "context": 1}),
@@ -39,14 +61,20 @@ async fn content_mode_with_glob_and_context() {
         )
         .await
         .unwrap();
-    assert_eq!(out.content, "src/a.rs-2-let x = 1;\nsrc/a.rs:3:fn beta() {}\n");
+    assert_eq!(
+        out.content,
+        "src/a.rs-2-let x = 1;\nsrc/a.rs:3:fn beta() {}\n"
+    );
 }
 
 #[tokio::test]
 async fn count_mode_and_single_file() {
     let (_d, ctx) = setup();
     let out = GrepTool
-        .run(json!({"pattern": "fn", "path": "src/a.rs", "output_mode": "count"}), &ctx)
+        .run(
+            json!({"pattern": "fn", "path": "src/a.rs", "output_mode": "count"}),
+            &ctx,
+        )
         .await
         .unwrap();
     assert_eq!(out.content, "src/a.rs:2\n");
@@ -58,7 +86,10 @@ async fn no_matches_and_errors() {
     let (_d, ctx) = setup();
     let out = GrepTool.run(json!({"pattern": "zzz"}), &ctx).await.unwrap();
     assert_eq!(out.content, "No matches for zzz");
-    let err = GrepTool.run(json!({"pattern": "("}), &ctx).await.unwrap_err();
+    let err = GrepTool
+        .run(json!({"pattern": "("}), &ctx)
+        .await
+        .unwrap_err();
     assert!(matches!(err, ToolError::InvalidArgs(m) if m.contains("invalid regex")));
     let err = GrepTool
         .run(json!({"pattern": "a", "output_mode": "lines"}), &ctx)
@@ -84,7 +115,11 @@ async fn content_is_capped() {
         .run(json!({"pattern": "hit", "output_mode": "content"}), &ctx)
         .await
         .unwrap();
-    assert!(out.content.contains("[results capped: 800 matching lines"), "{}", &out.content[out.content.len() - 200..]);
+    assert!(
+        out.content.contains("[results capped: 800 matching lines"),
+        "{}",
+        &out.content[out.content.len() - 200..]
+    );
     assert!(out.content.lines().count() <= MAX_LINES + 3);
 }
 

@@ -107,7 +107,11 @@ fn strip_wrappers(words: &[String]) -> &[String] {
                 w = &w[1..];
                 break;
             } else if opt.starts_with('-') && opt.len() > 1 {
-                let skip = if takes_arg.contains(&opt.as_str()) { 2 } else { 1 };
+                let skip = if takes_arg.contains(&opt.as_str()) {
+                    2
+                } else {
+                    1
+                };
                 w = &w[skip.min(w.len())..];
             } else {
                 break;
@@ -276,8 +280,7 @@ fn is_critical_path(target: &str) -> bool {
             break;
         }
     }
-    t.is_empty() || t == "/" || t == "/*" || t == "~" || t == "*" && target.starts_with('/')
-        || SYSTEM_DIRS.contains(&t.as_str())
+    t.is_empty() || t == "/" || t == "~" || SYSTEM_DIRS.contains(&t.as_str())
 }
 
 const DISK_PREFIXES: &[&str] = &[
@@ -296,12 +299,13 @@ fn check_fork_bomb(script: &str) -> Result<(), String> {
     while let Some(pos) = s[from..].find("(){") {
         let at = from + pos;
         let name_start = s[..at]
-            .rfind(|c: char| matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}'))
+            .rfind([';', '&', '|', '(', ')', '{', '}'])
             .map_or(0, |i| i + 1);
         let name = s[name_start..at].trim_start_matches("function");
         let body = &s[at + 3..];
         if !name.is_empty()
-            && (body.contains(&format!("{name}|{name}")) || body.contains(&format!("{name}&{name}")))
+            && (body.contains(&format!("{name}|{name}"))
+                || body.contains(&format!("{name}&{name}")))
         {
             return Err("fork bomb".into());
         }

@@ -209,7 +209,10 @@ fn balanced(chars: &[char], start: usize) -> (String, usize) {
         }
         i += 1;
     }
-    (chars[start.min(chars.len())..].iter().collect(), chars.len())
+    (
+        chars[start.min(chars.len())..].iter().collect(),
+        chars.len(),
+    )
 }
 
 fn backticks(chars: &[char], start: usize) -> (String, usize) {
@@ -257,14 +260,20 @@ mod tests {
 
     #[test]
     fn removes_quotes_and_escapes() {
-        assert_eq!(words(r#"rm -rf "/" '~' \/ "a\"b""#), vec![vec!["rm", "-rf", "/", "~", "/", "a\"b"]]);
+        assert_eq!(
+            words(r#"rm -rf "/" '~' \/ "a\"b""#),
+            vec![vec!["rm", "-rf", "/", "~", "/", "a\"b"]]
+        );
     }
 
     #[test]
     fn redirects_are_separate() {
         let l = lex("cat x > /dev/sda 2>/dev/null &>out");
         assert_eq!(l.commands[0].words, vec!["cat", "x"]);
-        assert_eq!(l.commands[0].redirects, vec!["/dev/sda", "/dev/null", "out"]);
+        assert_eq!(
+            l.commands[0].redirects,
+            vec!["/dev/sda", "/dev/null", "out"]
+        );
     }
 
     #[test]

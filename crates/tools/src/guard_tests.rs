@@ -120,7 +120,11 @@ fn safe_look_alikes_are_allowed() {
 fn reasons_name_the_problem() {
     assert_eq!(check_command("rm -rf /"), Err("recursive rm of /".into()));
     assert_eq!(check_command(":(){ :|:& };:"), Err("fork bomb".into()));
-    assert!(check_command("git push -f").unwrap_err().contains("force-with-lease"));
+    assert!(
+        check_command("git push -f")
+            .unwrap_err()
+            .contains("force-with-lease")
+    );
 }
 
 #[test]

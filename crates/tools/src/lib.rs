@@ -13,16 +13,16 @@ mod diff;
 mod edit;
 mod edit_match;
 mod glob;
+mod grep;
 pub mod guard;
 mod guard_lex;
-mod grep;
 mod ls;
-mod walk;
 mod output;
 pub mod paths;
 mod read;
 mod registry;
 pub mod truncate;
+mod walk;
 mod write;
 
 use std::path::PathBuf;

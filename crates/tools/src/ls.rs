@@ -144,7 +144,10 @@ mod tests {
         assert_eq!(out.display.summary, "505 entries");
         let err = LsTool.run(json!({"path": "f001"}), &ctx).await.unwrap_err();
         assert!(err.to_string().contains("use the read tool"));
-        let err = LsTool.run(json!({"path": "f1000"}), &ctx).await.unwrap_err();
+        let err = LsTool
+            .run(json!({"path": "f1000"}), &ctx)
+            .await
+            .unwrap_err();
         assert!(err.to_string().starts_with("Directory not found: f1000"));
         let err = LsTool.run(json!({"path": 5}), &ctx).await.unwrap_err();
         assert!(matches!(err, ToolError::InvalidArgs(_)));

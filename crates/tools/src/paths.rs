@@ -94,7 +94,10 @@ mod tests {
     #[test]
     fn resolves_relative_and_dots() {
         let cwd = Path::new("/work/proj");
-        assert_eq!(resolve(cwd, "src/a.rs"), PathBuf::from("/work/proj/src/a.rs"));
+        assert_eq!(
+            resolve(cwd, "src/a.rs"),
+            PathBuf::from("/work/proj/src/a.rs")
+        );
         assert_eq!(resolve(cwd, "./x/../b"), PathBuf::from("/work/proj/b"));
         assert_eq!(resolve(cwd, "/etc/hosts"), PathBuf::from("/etc/hosts"));
         assert_eq!(resolve(cwd, "../other"), PathBuf::from("/work/other"));

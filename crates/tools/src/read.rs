@@ -17,6 +17,7 @@ use crate::{OutputLimits, Tool, ToolContext, ToolError, ToolOutput, args, paths}
 const DEFAULT_LIMIT: usize = 2000;
 const MAX_LINE_CHARS: usize = 2000;
 const SNIFF_BYTES: usize = 8192;
+const NOTE_RESERVE: usize = 120;
 
 /// Arguments of `read`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -95,7 +96,8 @@ fn read_file(
             "{shown} is a directory; use the ls tool to list it"
         )));
     }
-    let file = File::open(path).map_err(|e| ToolError::Failed(format!("Cannot read {shown}: {e}")))?;
+    let file =
+        File::open(path).map_err(|e| ToolError::Failed(format!("Cannot read {shown}: {e}")))?;
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     let head = reader
         .fill_buf()
@@ -109,7 +111,10 @@ fn read_file(
     }
 
     let offset = a.offset.unwrap_or(1);
-    let limit = a.limit.unwrap_or(DEFAULT_LIMIT).min(limits.max_lines.max(1));
+    let limit = a
+        .limit
+        .unwrap_or(DEFAULT_LIMIT)
+        .min(limits.max_lines.max(1));
     let mut out = String::new();
     let mut buf = Vec::new();
     let mut line_no = 0usize;
@@ -132,7 +137,8 @@ fn read_file(
         let raw = String::from_utf8_lossy(&buf);
         let line = raw.trim_end_matches('\n').trim_end_matches('\r');
         let numbered = format!("{line_no:>6}\t{}\n", cut_line(line, MAX_LINE_CHARS));
-        if out.len() + numbered.len() > limits.max_bytes && shown_lines > 0 {
+        // Room is kept for the note, so the final truncation never eats it.
+        if out.len() + numbered.len() + NOTE_RESERVE > limits.max_bytes && shown_lines > 0 {
             stopped_by_bytes = true;
             continue;
         }
@@ -153,7 +159,7 @@ fn read_file(
     let remaining = total - last_shown;
     if remaining > 0 {
         let why = if stopped_by_bytes {
-            format!(" (output capped at {} bytes)", limits.max_bytes)
+            format!("; output capped at {} bytes", limits.max_bytes)
         } else {
             String::new()
         };

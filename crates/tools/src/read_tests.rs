@@ -27,15 +27,25 @@ async fn offset_and_limit_with_note() {
     let out = run(dir.path(), json!({"path": abs, "offset": 3, "limit": 2}))
         .await
         .unwrap();
-    assert!(out.content.starts_with("     3\tl3\n     4\tl4\n"), "{}", out.content);
-    assert!(out.content.contains("6 more lines; use offset=5"), "{}", out.content);
+    assert!(
+        out.content.starts_with("     3\tl3\n     4\tl4\n"),
+        "{}",
+        out.content
+    );
+    assert!(
+        out.content.contains("6 more lines; use offset=5"),
+        "{}",
+        out.content
+    );
 }
 
 #[tokio::test]
 async fn offset_past_end() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "x\n").unwrap();
-    let out = run(dir.path(), json!({"path": "a.txt", "offset": 9})).await.unwrap();
+    let out = run(dir.path(), json!({"path": "a.txt", "offset": 9}))
+        .await
+        .unwrap();
     assert!(out.content.contains("past the end"));
 }
 
@@ -55,14 +65,20 @@ async fn byte_cap_says_where_to_continue() {
     let mut c = ctx(dir.path());
     c.limits.max_bytes = 600;
     let out = ReadTool.run(json!({"path": "a.txt"}), &c).await.unwrap();
-    assert!(out.content.contains("capped at 600 bytes; use offset="), "{}", out.content);
+    assert!(
+        out.content.contains("capped at 600 bytes; use offset="),
+        "{}",
+        out.content
+    );
 }
 
 #[tokio::test]
 async fn missing_file_suggests_similar() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("config.toml"), "x").unwrap();
-    let err = run(dir.path(), json!({"path": "confg.toml"})).await.unwrap_err();
+    let err = run(dir.path(), json!({"path": "confg.toml"}))
+        .await
+        .unwrap_err();
     let msg = err.to_string();
     assert!(msg.starts_with("File not found: confg.toml"), "{msg}");
     assert!(msg.contains("config.toml"), "{msg}");
@@ -94,7 +110,11 @@ async fn empty_file() {
 #[tokio::test]
 async fn invalid_args() {
     let dir = tempfile::tempdir().unwrap();
-    for args in [json!({}), json!({"path": 1}), json!({"path": "a", "offset": 0})] {
+    for args in [
+        json!({}),
+        json!({"path": 1}),
+        json!({"path": "a", "offset": 0}),
+    ] {
         let err = run(dir.path(), args).await.unwrap_err();
         assert!(matches!(err, ToolError::InvalidArgs(_)), "{err}");
     }

@@ -60,11 +60,17 @@ mod tests {
     #[test]
     fn builtin_has_seven_in_order() {
         let r = ToolRegistry::builtin();
-        assert_eq!(r.names(), ["read", "write", "edit", "bash", "glob", "grep", "ls"]);
+        assert_eq!(
+            r.names(),
+            ["read", "write", "edit", "bash", "glob", "grep", "ls"]
+        );
         assert!(r.get("nope").is_none());
         let kinds: Vec<ToolKind> = r.names().iter().map(|n| r.get(n).unwrap().kind()).collect();
         use ToolKind::*;
-        assert_eq!(kinds, [ReadOnly, Edit, Edit, Exec, ReadOnly, ReadOnly, ReadOnly]);
+        assert_eq!(
+            kinds,
+            [ReadOnly, Edit, Edit, Exec, ReadOnly, ReadOnly, ReadOnly]
+        );
     }
 
     #[test]
@@ -72,12 +78,18 @@ mod tests {
         let specs = ToolRegistry::builtin().specs();
         let json = serde_json::to_string(&specs).unwrap();
         assert!(json.len() < 6 * 1024, "{} bytes: {json}", json.len());
+        for noise in ["$ref", "$defs", "anyOf", "null", "$schema", "Arguments of"] {
+            assert!(!json.contains(noise), "{noise} in {json}");
+        }
         for s in &specs {
             assert_eq!(s.input_schema["type"], "object", "{}", s.name);
             assert!(!s.description.is_empty());
         }
         let grep = specs.iter().find(|s| s.name == "grep").unwrap();
         let modes = grep.input_schema.to_string();
-        assert!(modes.contains("files_with_matches") && modes.contains("count"), "{modes}");
+        assert!(
+            modes.contains("files_with_matches") && modes.contains("count"),
+            "{modes}"
+        );
     }
 }

@@ -130,8 +130,7 @@ fn tail_start(
     max_bytes: usize,
 ) -> usize {
     let mut start = text.len();
-    let mut taken = 0;
-    for &line_start in starts.iter().rev() {
+    for (taken, &line_start) in starts.iter().rev().enumerate() {
         if taken >= max_lines || line_start < floor {
             break;
         }
@@ -140,7 +139,6 @@ fn tail_start(
             return if taken == 0 { cut } else { start };
         }
         start = line_start;
-        taken += 1;
     }
     start
 }
@@ -195,7 +193,11 @@ mod tests {
         let text = lines(1000);
         let t = truncate(&text, 100_000, 200, Keep::HeadTail);
         assert!(t.was_truncated());
-        let note_len = t.text.lines().find(|l| l.starts_with("[...")).map_or(0, str::len);
+        let note_len = t
+            .text
+            .lines()
+            .find(|l| l.starts_with("[..."))
+            .map_or(0, str::len);
         assert!(t.text.len() <= 200 + note_len + 2);
         assert_eq!(t.omitted_bytes + t.text.len() - note_len - 1, text.len());
     }

@@ -101,7 +101,10 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(out.content, "Created a/b/c.txt (2 lines)");
-        assert_eq!(std::fs::read_to_string(dir.path().join("a/b/c.txt")).unwrap(), "x\ny\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a/b/c.txt")).unwrap(),
+            "x\ny\n"
+        );
         let out = WriteTool
             .run(json!({"path": "a/b/c.txt", "content": "x\nz\n"}), &ctx)
             .await

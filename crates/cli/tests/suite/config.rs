@@ -7,7 +7,10 @@ use super::{Env, stderr, stdout};
 #[test]
 fn config_show_names_the_source_of_each_value() {
     let env = Env::new();
-    env.write(".wright/config.toml", "model = \"from-project\"\nmax_turns = 7\n");
+    env.write(
+        ".wright/config.toml",
+        "model = \"from-project\"\nmax_turns = 7\n",
+    );
     let out = env
         .wright()
         .args(["config", "show", "--permission-mode", "plan"])
@@ -24,7 +27,10 @@ fn config_show_names_the_source_of_each_value() {
     };
     assert!(line("model").contains("from-project") && line("model").contains("config.toml"));
     assert!(line("max_turns").contains('9') && line("max_turns").contains("WRIGHT_MAX_TURNS"));
-    assert!(line("permission_mode").contains("plan") && line("permission_mode").contains("--permission-mode"));
+    assert!(
+        line("permission_mode").contains("plan")
+            && line("permission_mode").contains("--permission-mode")
+    );
 }
 
 #[test]
@@ -34,7 +40,10 @@ fn a_bad_config_file_names_file_line_and_key() {
     let out = env.wright().args(["-p", "hi"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("config.toml") && err.contains(":2") && err.contains("modle"), "{err}");
+    assert!(
+        err.contains("config.toml") && err.contains(":2") && err.contains("modle"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -43,7 +52,10 @@ fn project_config_selects_the_provider() {
     let server = MockServer::start(vec![MockResponse::sse(anthropic::text("configured"))]).unwrap();
     env.write(
         ".wright/config.toml",
-        &format!("provider = \"anthropic\"\nbase_url = \"{}\"\nmodel = \"claude-test\"\n", server.url()),
+        &format!(
+            "provider = \"anthropic\"\nbase_url = \"{}\"\nmodel = \"claude-test\"\n",
+            server.url()
+        ),
     );
     let out = env
         .wright()

@@ -20,13 +20,20 @@ fn malformed_tool_arguments_become_an_error_result_and_the_loop_goes_on() {
         };
         let server =
             MockServer::start(vec![MockResponse::sse(broken), MockResponse::sse(answer)]).unwrap();
-        let out = env.wright_p(provider, &server.url(), "read a.txt").output().unwrap();
+        let out = env
+            .wright_p(provider, &server.url(), "read a.txt")
+            .output()
+            .unwrap();
         assert_clean(&out);
         assert!(out.status.success(), "{provider}: {}", stderr(&out));
         assert!(stdout(&out).contains("recovered"));
         let results = tool_results(provider, &server.requests()[1]);
         assert_eq!(results[0].0, "call_bad");
-        assert!(results[0].1.starts_with("Invalid arguments"), "{:?}", results[0]);
+        assert!(
+            results[0].1.starts_with("Invalid arguments"),
+            "{:?}",
+            results[0]
+        );
         // The broken call still went back to the server in a form it accepts.
         let body = server.requests()[1].json();
         if provider == "anthropic" {
@@ -48,14 +55,25 @@ fn unknown_tool_and_missing_arguments_are_reported_to_the_model() {
         MockResponse::sse(anthropic::text("ok")),
     ])
     .unwrap();
-    let out = env.wright_p("anthropic", &server.url(), "go").output().unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .output()
+        .unwrap();
     assert_clean(&out);
     assert!(out.status.success(), "{}", stderr(&out));
     let results = tool_results("anthropic", &server.requests()[1]);
-    assert!(results[0].1.contains("Unknown tool `frobnicate`"), "{:?}", results[0]);
+    assert!(
+        results[0].1.contains("Unknown tool `frobnicate`"),
+        "{:?}",
+        results[0]
+    );
     assert!(results[0].1.contains("read"));
     assert!(results[0].2);
-    assert!(results[1].1.starts_with("Invalid arguments"), "{:?}", results[1]);
+    assert!(
+        results[1].1.starts_with("Invalid arguments"),
+        "{:?}",
+        results[1]
+    );
 }
 
 #[test]
@@ -67,7 +85,10 @@ fn server_error_is_shown_clearly_without_the_key() {
             json!({"type": "error", "error": {"type": "api_error", "message": format!("internal failure for key {FAKE_KEY}")}}),
         )])
         .unwrap();
-        let out = env.wright_p(provider, &server.url(), "hi").output().unwrap();
+        let out = env
+            .wright_p(provider, &server.url(), "hi")
+            .output()
+            .unwrap();
         assert_clean(&out);
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         let err = stderr(&out);
@@ -86,7 +107,10 @@ fn dropped_connection_mid_stream_is_an_error_not_a_hang() {
         };
         let cut = body.len() / 2;
         let server = MockServer::start(vec![MockResponse::sse(body).drop_after(cut)]).unwrap();
-        let out = env.wright_p(provider, &server.url(), "hi").output().unwrap();
+        let out = env
+            .wright_p(provider, &server.url(), "hi")
+            .output()
+            .unwrap();
         assert_clean(&out);
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         assert!(stderr(&out).contains("error:"), "{}", stderr(&out));
@@ -119,7 +143,10 @@ fn error_event_mid_stream_is_reported() {
         "Overloaded",
     ))])
     .unwrap();
-    let out = env.wright_p("anthropic", &server.url(), "hi").output().unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "hi")
+        .output()
+        .unwrap();
     assert_clean(&out);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("Overloaded"), "{}", stderr(&out));
@@ -128,10 +155,22 @@ fn error_event_mid_stream_is_reported() {
 #[test]
 fn missing_key_says_which_variable_to_set() {
     let env = Env::new();
-    let out = env.wright().args(["-p", "hi", "--provider", "anthropic"]).output().unwrap();
+    let out = env
+        .wright()
+        .args(["-p", "hi", "--provider", "anthropic"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("ANTHROPIC_API_KEY"), "{}", stderr(&out));
-    let out = env.wright().args(["-p", "hi", "--provider", "openai-chat"]).output().unwrap();
+    assert!(
+        stderr(&out).contains("ANTHROPIC_API_KEY"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env
+        .wright()
+        .args(["-p", "hi", "--provider", "openai-chat"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("OPENAI_API_KEY"), "{}", stderr(&out));
 }
@@ -160,7 +199,11 @@ fn a_local_server_is_detected_when_nothing_is_configured() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("local hi"));
-    assert!(stderr(&out).contains(&format!("127.0.0.1:{port}")), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("127.0.0.1:{port}")),
+        "{}",
+        stderr(&out)
+    );
     let r = &server.requests()[0];
     assert_eq!(r.path, "/v1/chat/completions");
     assert_eq!(r.json()["model"], "llama3");

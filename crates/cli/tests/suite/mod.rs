@@ -2,6 +2,8 @@
 
 mod config;
 mod errors;
+mod interactive;
+mod interrupt;
 mod prompt;
 mod scenarios;
 
@@ -36,7 +38,17 @@ impl Env {
 
     /// `wright` with a clean environment: no keys, no user config, no colour.
     pub fn wright(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_wright"));
+        Command::from_std(self.std_wright())
+    }
+
+    /// `wright -p PROMPT` against a mock speaking `provider`.
+    pub fn wright_p(&self, provider: &str, url: &str, prompt: &str) -> Command {
+        Command::from_std(self.std_wright_p(provider, url, prompt))
+    }
+
+    /// [`Env::wright`] as a plain `std::process::Command`, for tests that spawn.
+    pub fn std_wright(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_wright"));
         cmd.env_clear()
             .current_dir(self.project.path())
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -49,10 +61,18 @@ impl Env {
         cmd
     }
 
-    /// `wright -p PROMPT` against a mock speaking `provider`.
-    pub fn wright_p(&self, provider: &str, url: &str, prompt: &str) -> Command {
-        let mut cmd = self.wright();
-        cmd.args(["-p", prompt, "--provider", provider, "--base-url"]);
+    /// [`Env::wright_p`] as a plain `std::process::Command`.
+    pub fn std_wright_p(&self, provider: &str, url: &str, prompt: &str) -> std::process::Command {
+        let mut cmd = self.std_wright();
+        cmd.args([
+            "-p",
+            prompt,
+            "--provider",
+            provider,
+            "--model",
+            "test-model",
+            "--base-url",
+        ]);
         match provider {
             "anthropic" => {
                 cmd.arg(url).env("ANTHROPIC_API_KEY", FAKE_KEY);

@@ -9,11 +9,11 @@ fn agents_md_goes_into_the_system_prompt() {
     let env = Env::new();
     env.write(".git/HEAD", "ref: refs/heads/main\n");
     env.write("AGENTS.md", "Always answer in haiku. MARKER-7731");
-    let server = MockServer::start(vec![
-        MockResponse::sse(anthropic::text("ok")),
-    ])
-    .unwrap();
-    let out = env.wright_p("anthropic", &server.url(), "hi").output().unwrap();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("ok"))]).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "hi")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let body = server.requests()[0].json();
     let system = body["system"].to_string();
@@ -26,13 +26,19 @@ fn agents_md_goes_into_the_system_prompt() {
 fn first_request_is_small() {
     let env = Env::new();
     let server = MockServer::start(vec![MockResponse::sse(openai_chat::text("ok"))]).unwrap();
-    let out = env.wright_p("openai-chat", &server.url(), "hi").output().unwrap();
+    let out = env
+        .wright_p("openai-chat", &server.url(), "hi")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let body = server.requests()[0].json();
     let system = body["messages"][0]["content"].as_str().unwrap().len();
     let tools = body["tools"].to_string().len();
     assert_eq!(body["tools"].as_array().unwrap().len(), 7);
-    assert!(system + tools < 12 * 1024, "system {system} + tools {tools} bytes");
+    assert!(
+        system + tools < 12 * 1024,
+        "system {system} + tools {tools} bytes"
+    );
 }
 
 #[test]
@@ -46,7 +52,12 @@ fn system_prompt_flags_replace_and_append() {
     .unwrap();
     let out = env
         .wright_p("anthropic", &server.url(), "hi")
-        .args(["--system-prompt", "CUSTOM-BASE", "--append-system-prompt", "TAIL-BIT"])
+        .args([
+            "--system-prompt",
+            "CUSTOM-BASE",
+            "--append-system-prompt",
+            "TAIL-BIT",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -60,5 +71,9 @@ fn system_prompt_flags_replace_and_append() {
     let first = requests[0].json()["system"].to_string();
     assert!(first.contains("CUSTOM-BASE") && first.contains("TAIL-BIT"));
     assert!(!first.contains("You are wright"));
-    assert!(requests[1].json()["system"].to_string().contains("FILE-PROMPT"));
+    assert!(
+        requests[1].json()["system"]
+            .to_string()
+            .contains("FILE-PROMPT")
+    );
 }

@@ -97,7 +97,11 @@ fn shell_command_scenario_completes_for_both_providers() {
         assert_clean(&out);
         assert!(out.status.success(), "{provider}: {}", stderr(&out));
         assert_eq!(read(&env.path("out.txt")), "hello\n");
-        assert!(stdout(&out).contains("The file says: hello"), "{}", stdout(&out));
+        assert!(
+            stdout(&out).contains("The file says: hello"),
+            "{}",
+            stdout(&out)
+        );
         let requests = server.requests();
         assert_eq!(requests.len(), 2, "{provider}");
         for r in &requests {
@@ -128,7 +132,10 @@ fn provider_headers_carry_the_key_the_right_way() {
     for provider in PROVIDERS {
         let env = Env::new();
         let server = MockServer::start(vec![text(provider, "hi")]).unwrap();
-        let out = env.wright_p(provider, &server.url(), "say hi").output().unwrap();
+        let out = env
+            .wright_p(provider, &server.url(), "say hi")
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{}", stderr(&out));
         let r = &server.requests()[0];
         match provider {
@@ -154,7 +161,10 @@ fn read_then_write_then_answer_for_both_providers() {
         let env = Env::new();
         env.write("input.txt", "alpha\nbeta\n");
         let server = MockServer::start(vec![
-            tool_calls(provider, &[("call_r", "read", json!({"path": "input.txt"}))]),
+            tool_calls(
+                provider,
+                &[("call_r", "read", json!({"path": "input.txt"}))],
+            ),
             tool_calls(
                 provider,
                 &[(
@@ -167,7 +177,11 @@ fn read_then_write_then_answer_for_both_providers() {
         ])
         .unwrap();
         let out = env
-            .wright_p(provider, &server.url(), "copy input.txt upper-cased to sub/output.txt")
+            .wright_p(
+                provider,
+                &server.url(),
+                "copy input.txt upper-cased to sub/output.txt",
+            )
             .args(["--permission-mode", "bypass"])
             .output()
             .unwrap();
@@ -205,7 +219,10 @@ fn parallel_reads_each_get_their_result_in_order() {
             text(provider, "ok"),
         ])
         .unwrap();
-        let out = env.wright_p(provider, &server.url(), "read both").output().unwrap();
+        let out = env
+            .wright_p(provider, &server.url(), "read both")
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{}", stderr(&out));
         let results = tool_results(provider, &server.requests()[1]);
         let ids: Vec<&str> = results.iter().map(|r| r.0.as_str()).collect();
@@ -221,19 +238,36 @@ fn default_mode_denies_commands_and_the_model_is_told() {
     for provider in PROVIDERS {
         let env = Env::new();
         let server = MockServer::start(vec![
-            tool_calls(provider, &[("call_1", "bash", json!({"command": "touch made.txt"}))]),
-            tool_calls(provider, &[("call_2", "write", json!({"path": "w.txt", "content": "x"}))]),
+            tool_calls(
+                provider,
+                &[("call_1", "bash", json!({"command": "touch made.txt"}))],
+            ),
+            tool_calls(
+                provider,
+                &[("call_2", "write", json!({"path": "w.txt", "content": "x"}))],
+            ),
             text(provider, "I could not."),
         ])
         .unwrap();
-        let out = env.wright_p(provider, &server.url(), "make a file").output().unwrap();
+        let out = env
+            .wright_p(provider, &server.url(), "make a file")
+            .output()
+            .unwrap();
         assert_clean(&out);
         assert!(out.status.success(), "{}", stderr(&out));
         assert!(!env.path("made.txt").exists());
         assert!(!env.path("w.txt").exists());
         let results = tool_results(provider, &server.requests()[2]);
-        assert!(results[0].1.starts_with("Permission denied"), "{:?}", results[0]);
-        assert!(results[1].1.starts_with("Permission denied"), "{:?}", results[1]);
+        assert!(
+            results[0].1.starts_with("Permission denied"),
+            "{:?}",
+            results[0]
+        );
+        assert!(
+            results[1].1.starts_with("Permission denied"),
+            "{:?}",
+            results[1]
+        );
         assert!(results[0].2);
         assert!(stderr(&out).contains("refused"), "{}", stderr(&out));
     }
@@ -244,7 +278,14 @@ fn destructive_command_is_blocked_even_in_bypass() {
     let env = Env::new();
     let provider = "anthropic";
     let server = MockServer::start(vec![
-        tool_calls(provider, &[("call_1", "bash", json!({"command": "rm  -fr  / --no-preserve-root"}))]),
+        tool_calls(
+            provider,
+            &[(
+                "call_1",
+                "bash",
+                json!({"command": "rm  -fr  / --no-preserve-root"}),
+            )],
+        ),
         text(provider, "Refused."),
     ])
     .unwrap();
@@ -255,7 +296,11 @@ fn destructive_command_is_blocked_even_in_bypass() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let results = tool_results(provider, &server.requests()[1]);
-    assert!(results[0].1.starts_with("Blocked by guard"), "{:?}", results[0]);
+    assert!(
+        results[0].1.starts_with("Blocked by guard"),
+        "{:?}",
+        results[0]
+    );
 }
 
 #[test]
@@ -281,17 +326,17 @@ fn edit_tool_changes_a_file_in_accept_edits_mode() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(read(&env.path("src/lib.rs")), "fn main() {\n    println!(\"new\");\n}\n");
+    assert_eq!(
+        read(&env.path("src/lib.rs")),
+        "fn main() {\n    println!(\"new\");\n}\n"
+    );
 }
 
 #[test]
 fn prompt_from_stdin_alone_and_as_context() {
     let env = Env::new();
-    let server = MockServer::start(vec![
-        text("anthropic", "one"),
-        text("anthropic", "two"),
-    ])
-    .unwrap();
+    let server =
+        MockServer::start(vec![text("anthropic", "one"), text("anthropic", "two")]).unwrap();
     let mut cmd = env.wright();
     cmd.args(["--provider", "anthropic", "--base-url", &server.url()])
         .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
@@ -309,7 +354,10 @@ fn prompt_from_stdin_alone_and_as_context() {
     let first = requests[0].json()["messages"][0].to_string();
     assert!(first.contains("what is piped"));
     let second = requests[1].json()["messages"][0].to_string();
-    assert!(second.contains("summarize this") && second.contains("LOG LINE 42"), "{second}");
+    assert!(
+        second.contains("summarize this") && second.contains("LOG LINE 42"),
+        "{second}"
+    );
 }
 
 #[test]
