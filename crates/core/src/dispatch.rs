@@ -153,15 +153,12 @@ async fn execute(
     }
     let sink_emitter = ctx.emitter.clone();
     let sink_item = r.item_id.clone();
-    let tool_ctx = ToolContext {
-        cwd: ctx.options.cwd.clone(),
-        cancel: cancel.clone(),
-        output: Some(Arc::new(move |chunk: &str| {
-            sink_emitter.item_delta(&sink_item, ItemDelta::ToolOutput(chunk.to_owned()));
-        })),
-        spill_dir: ctx.options.spill_dir.clone(),
-        limits: ctx.options.limits,
-    };
+    let mut tool_ctx = ToolContext::new(&ctx.options.cwd, &ctx.options.spill_dir);
+    tool_ctx.cancel = cancel.clone();
+    tool_ctx.limits = ctx.options.limits;
+    tool_ctx.output = Some(Arc::new(move |chunk: &str| {
+        sink_emitter.item_delta(&sink_item, ItemDelta::ToolOutput(chunk.to_owned()));
+    }));
     let started = Instant::now();
     let result = r.tool.run(r.args, &tool_ctx).await;
     let outcome = Outcome::from_result(result, started);

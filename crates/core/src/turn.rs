@@ -91,6 +91,7 @@ async fn stream_one(
         messages: history.to_vec(),
         tools: ctx.tools.specs(),
         max_tokens: ctx.options.max_tokens,
+        ..ModelRequest::default()
     };
     let mut stream = ctx.client.stream(request, cancel.child_token());
     let mut open = OpenItems::default();

@@ -21,7 +21,7 @@ pub trait ModelClient: Send + Sync {
 }
 
 /// Everything one model request carries, in canonical form.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ModelRequest {
     /// Model name as the provider knows it.
     pub model: String,

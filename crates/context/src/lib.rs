@@ -1,0 +1,1 @@
+//! wright-context (in progress).

@@ -1,0 +1,1 @@
+//! wright-permissions (in progress).

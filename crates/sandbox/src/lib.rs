@@ -1,0 +1,1 @@
+//! wright-sandbox (in progress).

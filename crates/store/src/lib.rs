@@ -1,0 +1,1 @@
+//! wright-store (in progress).
