@@ -59,6 +59,22 @@ pub struct Args {
     #[arg(long)]
     pub verbose: bool,
 
+    /// Print-mode output: text, one JSON result, or NDJSON events.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
+    pub output_format: OutputFormat,
+
+    /// Print-mode input: the prompt as text, or NDJSON user messages on stdin.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
+    pub input_format: InputFormat,
+
+    /// With stream-json output, also emit streaming deltas.
+    #[arg(long)]
+    pub include_partial_messages: bool,
+
+    /// Stop when the session's cost passes this many US dollars.
+    #[arg(long, value_name = "USD")]
+    pub max_budget_usd: Option<f64>,
+
     /// A subcommand instead of a task.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -73,6 +89,12 @@ pub enum Command {
         #[command(subcommand)]
         action: ConfigAction,
     },
+    /// Check the installation: config, provider, key, sandbox, tools.
+    Doctor {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// `wright config …`
@@ -82,6 +104,32 @@ pub enum ConfigAction {
     Show,
     /// Print the configuration files wright reads, in order.
     Path,
+    /// Check every configuration file and report problems.
+    Validate {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `--output-format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// The answer as text on stdout; activity on stderr.
+    Text,
+    /// One JSON result object.
+    Json,
+    /// NDJSON events, result last.
+    StreamJson,
+}
+
+/// `--input-format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// A prompt.
+    Text,
+    /// NDJSON user messages.
+    StreamJson,
 }
 
 /// `--provider` values.

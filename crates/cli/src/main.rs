@@ -2,10 +2,13 @@
 //! chosen front end (print mode, interactive line mode, or a subcommand).
 
 mod args;
+mod doctor;
 mod modes;
 mod provider;
 mod render;
 mod setup;
+mod stream_json;
+mod summary;
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -14,7 +17,8 @@ use anyhow::Context;
 use clap::Parser;
 use wright_config::{ConfigLoader, find_project_root};
 
-use crate::args::{Args, Command, ConfigAction};
+use crate::args::{Args, Command, ConfigAction, InputFormat, OutputFormat};
+use crate::modes::headless::{Format, Input};
 use crate::modes::print::exit;
 use crate::render::Detail;
 
@@ -64,8 +68,10 @@ struct UsageError(String);
 async fn run_inner(args: Args) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let loader = ConfigLoader::from_environment(&cwd);
-    if let Some(Command::Config { action }) = &args.command {
-        return config_command(&loader, &args, action);
+    match &args.command {
+        Some(Command::Config { action }) => return config_command(&loader, &args, action),
+        Some(Command::Doctor { json }) => return Ok(doctor::run(&loader, &args, *json).await),
+        None => {}
     }
     let resolved = loader.load(&args.overrides())?;
     let settings = resolved.settings;
@@ -75,6 +81,30 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     } else {
         Detail::Normal
     };
+    if let Some(budget) = args.max_budget_usd
+        && !(budget.is_finite() && budget > 0.0)
+    {
+        return Err(UsageError(format!(
+            "--max-budget-usd must be a positive number, got {budget}"
+        ))
+        .into());
+    }
+    let launch = setup::Launch {
+        max_budget_usd: args.max_budget_usd,
+    };
+    if args.input_format == InputFormat::StreamJson {
+        if args.output_format != OutputFormat::StreamJson {
+            return Err(UsageError(
+                "--input-format stream-json needs --output-format stream-json".to_owned(),
+            )
+            .into());
+        }
+        let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
+        let format = Format::StreamJson {
+            partial: args.include_partial_messages,
+        };
+        return Ok(modes::headless::run(started, Input::StreamJson, format).await);
+    }
     let stdin_is_terminal = std::io::stdin().is_terminal();
     let prompt = match (&args.print, stdin_is_terminal) {
         (Some(prompt), true) => Some(prompt.clone()),
@@ -82,22 +112,34 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         (None, false) => Some(read_stdin()?),
         (None, true) => None,
     };
-    match prompt {
-        Some(prompt) => {
-            if prompt.trim().is_empty() {
-                return Err(UsageError(
-                    "no prompt: pass one with -p \"…\" or pipe it on stdin".to_owned(),
-                )
-                .into());
-            }
-            let started = setup::start(&settings, &cwd, &project_root).await?;
-            Ok(modes::print::run(started, prompt, detail).await)
+    let Some(prompt) = prompt else {
+        if args.output_format != OutputFormat::Text {
+            return Err(UsageError(
+                "--output-format json|stream-json needs a prompt (-p \"…\" or stdin)".to_owned(),
+            )
+            .into());
         }
-        None => {
-            let started = setup::start(&settings, &cwd, &project_root).await?;
-            Ok(modes::interactive::run(started, detail).await)
-        }
+        let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
+        return Ok(modes::interactive::run(started, detail).await);
+    };
+    if prompt.trim().is_empty() {
+        return Err(
+            UsageError("no prompt: pass one with -p \"…\" or pipe it on stdin".to_owned()).into(),
+        );
     }
+    let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
+    Ok(match args.output_format {
+        OutputFormat::Text => modes::print::run(started, prompt, detail).await,
+        OutputFormat::Json => {
+            modes::headless::run(started, Input::Prompt(prompt), Format::Json).await
+        }
+        OutputFormat::StreamJson => {
+            let format = Format::StreamJson {
+                partial: args.include_partial_messages,
+            };
+            modes::headless::run(started, Input::Prompt(prompt), format).await
+        }
+    })
 }
 
 fn config_command(loader: &ConfigLoader, args: &Args, action: &ConfigAction) -> anyhow::Result<u8> {
@@ -112,6 +154,7 @@ fn config_command(loader: &ConfigLoader, args: &Args, action: &ConfigAction) -> 
                 println!("{}{state}", path.display());
             }
         }
+        ConfigAction::Validate { json } => return Ok(doctor::validate(loader, args, *json)),
     }
     Ok(exit::SUCCESS)
 }

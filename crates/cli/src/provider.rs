@@ -32,6 +32,22 @@ pub struct Resolved {
     pub notice: Option<String>,
 }
 
+/// Which server, protocol, model and key a run uses (before a client exists).
+pub struct Choice {
+    /// Wire protocol.
+    pub provider: Provider,
+    /// Base URL as the adapter expects it.
+    pub base_url: String,
+    /// Model name.
+    pub model: String,
+    /// The key, if any.
+    pub key: Option<String>,
+    /// The variable the key comes from, for messages.
+    pub key_var: &'static str,
+    /// A line to tell the user.
+    pub notice: Option<String>,
+}
+
 /// A provider could not be set up; the message says what to set.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -60,68 +76,82 @@ impl Keys {
 /// Chooses and builds the client.
 pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, SetupError> {
     let http = wright_llm::http_client().map_err(|e| SetupError(e.to_string()))?;
+    let choice = choose(settings, keys, &http).await?;
+    let client: Arc<dyn ModelClient> = match choice.provider {
+        Provider::Anthropic => Arc::new(AnthropicClient::new(http, choice.base_url, choice.key)),
+        Provider::OpenaiChat => Arc::new(OpenAiChatClient::new(http, choice.base_url, choice.key)),
+        Provider::OpenaiResponses => {
+            return Err(SetupError(
+                "--provider openai-responses is not available in this build yet; use openai-chat."
+                    .to_owned(),
+            ));
+        }
+    };
+    Ok(Resolved {
+        client,
+        model: choice.model,
+        notice: choice.notice,
+    })
+}
+
+/// Picks protocol, server, key and model from settings and environment.
+pub async fn choose(
+    settings: &Settings,
+    keys: &Keys,
+    http: &reqwest::Client,
+) -> Result<Choice, SetupError> {
     let provider = match settings.provider {
         Some(p) => p,
         None if keys.anthropic.is_some() => Provider::Anthropic,
         None if keys.openai.is_some() || settings.base_url.is_some() => Provider::OpenaiChat,
         None => return detect_local(settings, http).await,
     };
-    match provider {
-        Provider::Anthropic => {
-            let base = settings
-                .base_url
-                .clone()
-                .unwrap_or_else(|| ANTHROPIC_DEFAULT_BASE.to_owned());
-            if keys.anthropic.is_none() && base == ANTHROPIC_DEFAULT_BASE {
-                return Err(SetupError(
-                    "No Anthropic API key: set ANTHROPIC_API_KEY (or point --base-url / ANTHROPIC_BASE_URL at a server that needs none)."
-                        .to_owned(),
-                ));
-            }
-            Ok(Resolved {
-                client: Arc::new(AnthropicClient::new(http, base, keys.anthropic.clone())),
-                model: settings
-                    .model
-                    .clone()
-                    .unwrap_or_else(|| ANTHROPIC_DEFAULT_MODEL.to_owned()),
-                notice: None,
-            })
-        }
-        Provider::OpenaiChat => {
-            let base = settings
-                .base_url
-                .clone()
-                .unwrap_or_else(|| OPENAI_DEFAULT_BASE.to_owned());
-            if keys.openai.is_none() && base == OPENAI_DEFAULT_BASE {
-                return Err(SetupError(
-                    "No OpenAI API key: set OPENAI_API_KEY (or point --base-url / OPENAI_BASE_URL at a local server such as http://localhost:11434/v1)."
-                        .to_owned(),
-                ));
-            }
-            let model = match &settings.model {
-                Some(model) => model.clone(),
-                None if base == OPENAI_DEFAULT_BASE => OPENAI_DEFAULT_MODEL.to_owned(),
-                None => first_served_model(&http, &base).await.ok_or_else(|| {
-                    SetupError(format!(
-                        "No model given and {base}/models lists none: pass --model NAME (or set WRIGHT_MODEL)."
-                    ))
-                })?,
-            };
-            Ok(Resolved {
-                client: Arc::new(OpenAiChatClient::new(http, base, keys.openai.clone())),
-                model,
-                notice: None,
-            })
-        }
-        Provider::OpenaiResponses => Err(SetupError(
-            "--provider openai-responses is not available in this build yet; use openai-chat."
-                .to_owned(),
-        )),
+    let (default_base, key, key_var, base_var) = match provider {
+        Provider::Anthropic => (
+            ANTHROPIC_DEFAULT_BASE,
+            keys.anthropic.clone(),
+            "ANTHROPIC_API_KEY",
+            "ANTHROPIC_BASE_URL",
+        ),
+        Provider::OpenaiChat | Provider::OpenaiResponses => (
+            OPENAI_DEFAULT_BASE,
+            keys.openai.clone(),
+            "OPENAI_API_KEY",
+            "OPENAI_BASE_URL",
+        ),
+    };
+    let base_url = settings
+        .base_url
+        .clone()
+        .unwrap_or_else(|| default_base.to_owned());
+    if key.is_none() && base_url == default_base {
+        return Err(SetupError(format!(
+            "No API key for {}: set {key_var} (or point --base-url / {base_var} at a server that needs none, e.g. a local http://localhost:11434/v1).",
+            provider.as_str()
+        )));
     }
+    let model = match (&settings.model, provider) {
+        (Some(model), _) => model.clone(),
+        (None, Provider::Anthropic) => ANTHROPIC_DEFAULT_MODEL.to_owned(),
+        (None, _) if base_url == OPENAI_DEFAULT_BASE => OPENAI_DEFAULT_MODEL.to_owned(),
+        (None, _) => first_served_model(http, &base_url).await.ok_or_else(|| {
+            SetupError(format!(
+                "No model given and {base_url}/models lists none: pass --model NAME (or set WRIGHT_MODEL)."
+            ))
+        })?,
+    };
+    Ok(Choice {
+        provider,
+        base_url,
+        model,
+        key,
+        key_var,
+        notice: None,
+    })
 }
 
 /// Nothing configured: use a local OpenAI-compatible server if one answers.
-async fn detect_local(settings: &Settings, http: reqwest::Client) -> Result<Resolved, SetupError> {
+async fn detect_local(settings: &Settings, http: &reqwest::Client) -> Result<Choice, SetupError> {
     let candidates = local_candidates();
     let found = tokio::task::spawn_blocking(move || {
         candidates.into_iter().find(|(_, port)| {
@@ -141,21 +171,24 @@ async fn detect_local(settings: &Settings, http: reqwest::Client) -> Result<Reso
                 .to_owned(),
         ));
     };
-    let base = format!("http://127.0.0.1:{port}/v1");
+    let base_url = format!("http://127.0.0.1:{port}/v1");
     let model = match &settings.model {
         Some(model) => model.clone(),
-        None => first_served_model(&http, &base).await.ok_or_else(|| {
+        None => first_served_model(http, &base_url).await.ok_or_else(|| {
             SetupError(format!(
                 "Found {name} on port {port}, but it lists no model: pass --model NAME."
             ))
         })?,
     };
-    Ok(Resolved {
-        client: Arc::new(OpenAiChatClient::new(http, base.clone(), None)),
+    Ok(Choice {
+        provider: Provider::OpenaiChat,
         notice: Some(format!(
-            "No provider configured; using {name} at {base} with model {model}."
+            "No provider configured; using {name} at {base_url} with model {model}."
         )),
+        base_url,
         model,
+        key: None,
+        key_var: "OPENAI_API_KEY",
     })
 }
 
@@ -180,7 +213,7 @@ fn local_candidates() -> Vec<(&'static str, u16)> {
 
 /// Asks a local server which model it serves (`GET {base}/models`). Only
 /// used when the user named no model, so the request is one they caused.
-async fn first_served_model(http: &reqwest::Client, base: &str) -> Option<String> {
+pub async fn first_served_model(http: &reqwest::Client, base: &str) -> Option<String> {
     let url = format!("{}/models", base.trim_end_matches('/'));
     let response = http
         .get(url)

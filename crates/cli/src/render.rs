@@ -4,9 +4,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use wright_protocol::{
-    Event, EventKind, ItemDelta, ItemKind, ToolCallStatus, TurnEndReason, Usage,
-};
+use wright_protocol::{Event, EventKind, ItemDelta, ItemKind, ToolCallStatus, TurnEndReason};
 
 /// How much to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,12 +24,6 @@ pub struct Renderer {
     stdout_at_line_start: bool,
     /// Whether the last streamed stderr output ended with a newline.
     stderr_at_line_start: bool,
-    /// Session usage total as last reported.
-    pub total_usage: Usage,
-    /// Model requests made.
-    pub model_requests: u32,
-    /// Final text of the last assistant message.
-    pub last_text: String,
 }
 
 impl Renderer {
@@ -43,9 +35,6 @@ impl Renderer {
             color: !no_color && std::io::stderr().is_terminal(),
             stdout_at_line_start: true,
             stderr_at_line_start: true,
-            total_usage: Usage::default(),
-            model_requests: 0,
-            last_text: String::new(),
         }
     }
 
@@ -75,10 +64,7 @@ impl Renderer {
                 }
             }
             EventKind::ItemCompleted { item } => match &item.kind {
-                ItemKind::AgentMessage { text, .. } => {
-                    self.last_text.clone_from(text);
-                    self.end_stdout_line();
-                }
+                ItemKind::AgentMessage { .. } => self.end_stdout_line(),
                 ItemKind::ToolCall {
                     status,
                     output,
@@ -105,7 +91,6 @@ impl Renderer {
                 }
                 ItemKind::Reasoning { .. } | ItemKind::Error { .. } => {}
             },
-            EventKind::Usage { total, .. } => self.total_usage = *total,
             EventKind::Error { message } => {
                 let line = format!("error: {message}");
                 self.err_line(&self.paint(&line, "31"));
@@ -122,33 +107,21 @@ impl Renderer {
                 let line = format!("retrying ({attempt}) in {delay_ms} ms: {reason}");
                 self.err_line(&self.paint(&line, "33"));
             }
-            EventKind::TurnCompleted {
-                reason,
-                model_requests,
-            } => {
-                self.model_requests += model_requests;
+            EventKind::TurnCompleted { reason, .. } => {
                 self.end_stdout_line();
                 return Some(*reason);
             }
-            EventKind::ApprovalRequested { .. }
+            EventKind::Usage { .. }
+            | EventKind::ApprovalRequested { .. }
             | EventKind::SessionConfigured { .. }
             | EventKind::TurnStarted => {}
         }
         None
     }
 
-    /// The closing usage line.
-    pub fn usage_line(&self) -> String {
-        let u = &self.total_usage;
-        let line = format!(
-            "{} model request(s) · tokens: {} in ({} cache read, {} cache write), {} out",
-            self.model_requests,
-            u.input_tokens,
-            u.cache_read_input_tokens,
-            u.cache_creation_input_tokens,
-            u.output_tokens
-        );
-        self.paint(&line, "2")
+    /// `text` dimmed when colour is on.
+    pub fn dim(&self, text: &str) -> String {
+        self.paint(text, "2")
     }
 
     /// Writes a full line to stderr.

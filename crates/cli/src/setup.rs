@@ -28,9 +28,17 @@ pub struct Started {
 #[error("{0}")]
 pub struct SetupError(pub String);
 
+/// Per-run choices that are flags only, not configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Launch {
+    /// `--max-budget-usd`.
+    pub max_budget_usd: Option<f64>,
+}
+
 /// Resolves the provider, assembles the prompt and starts the session.
 pub async fn start(
     settings: &Settings,
+    launch: &Launch,
     cwd: &Path,
     project_root: &Path,
 ) -> Result<Started, SetupError> {
@@ -47,6 +55,7 @@ pub async fn start(
         system_prompt,
         max_tokens: settings.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
         max_turns: settings.max_turns,
+        max_budget_usd: launch.max_budget_usd,
         permission_mode: settings.permission_mode,
         limits: OutputLimits {
             bash_default_timeout: Duration::from_secs(settings.bash_timeout_secs),

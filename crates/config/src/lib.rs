@@ -70,7 +70,7 @@ pub use env::ENV_VARS;
 pub use error::{ConfigError, Origin};
 pub use kinds::{PermissionMode, Provider};
 pub use loader::{
-    CONFIG_FILE, ConfigLoader, LOCAL_CONFIG_FILE, PROJECT_DIR, default_user_config_dir,
+    CONFIG_FILE, ConfigLoader, LOCAL_CONFIG_FILE, LayerCheck, PROJECT_DIR, default_user_config_dir,
     find_project_root,
 };
 pub use overrides::Overrides;

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::env::{ENV_VARS, env_base_url, env_layer};
 use crate::error::ConfigError;
 use crate::file::parse_file;
+use crate::kinds::Provider;
 use crate::overrides::Overrides;
 use crate::resolved::Resolved;
 use crate::source::Source;
@@ -107,6 +108,44 @@ impl ConfigLoader {
         Ok(resolved)
     }
 
+    /// Checks every layer on its own, so one bad file does not hide the
+    /// problems of another. The environment is reported as one entry.
+    pub fn validate(&self) -> Vec<LayerCheck> {
+        let mut checks: Vec<LayerCheck> = self
+            .layered_files()
+            .into_iter()
+            .map(|(path, base_dir)| {
+                let result = match read_optional(&path) {
+                    Ok(None) => Ok(false),
+                    Ok(Some(text)) => parse_file(&path, &text, &base_dir).map(|_| true),
+                    Err(e) => Err(e),
+                };
+                match result {
+                    Ok(exists) => LayerCheck {
+                        layer: path.display().to_string(),
+                        exists,
+                        error: None,
+                    },
+                    Err(e) => LayerCheck {
+                        layer: path.display().to_string(),
+                        exists: true,
+                        error: Some(e),
+                    },
+                }
+            })
+            .collect();
+        let env_error = env_layer(&self.env)
+            .err()
+            .or_else(|| env_base_url(&self.env, Some(Provider::Anthropic)).err())
+            .or_else(|| env_base_url(&self.env, Some(Provider::OpenaiChat)).err());
+        checks.push(LayerCheck {
+            layer: "environment".to_owned(),
+            exists: true,
+            error: env_error,
+        });
+        checks
+    }
+
     /// Each file with the directory its relative paths resolve against:
     /// the user dir for the user file, the project root for project files.
     fn layered_files(&self) -> Vec<(PathBuf, PathBuf)> {
@@ -118,6 +157,17 @@ impl ConfigLoader {
         files.push((self.local_file(), self.project_root.clone()));
         files
     }
+}
+
+/// The outcome of checking one configuration layer.
+#[derive(Debug)]
+pub struct LayerCheck {
+    /// The file path, or `environment`.
+    pub layer: String,
+    /// Whether the file exists (always true for the environment).
+    pub exists: bool,
+    /// The first problem found, if any.
+    pub error: Option<ConfigError>,
 }
 
 /// The user config dir: `$XDG_CONFIG_HOME/wright` when that is set to an

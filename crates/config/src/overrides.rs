@@ -36,6 +36,11 @@ pub struct Overrides {
 
 impl Overrides {
     /// The flags as validated assignments, each tagged with its flag.
+    /// Checks the flag values the way `load` would, without loading files.
+    pub fn validate_flags(&self) -> Result<(), ConfigError> {
+        self.layer().map(|_| ())
+    }
+
     pub(crate) fn layer(&self) -> Result<Vec<(Assign, Source)>, ConfigError> {
         let mut out = Vec::new();
         let flag = |name: &str| Source::Flag(name.to_owned());

@@ -24,41 +24,69 @@ struct Runnable<'a> {
     args: serde_json::Value,
 }
 
-/// Runs every tool call in `message` and returns the tool-result blocks in
-/// call order.
+/// A tool call the model asked for, announced to the front end.
+pub(crate) struct PendingCall {
+    item_id: String,
+    call_id: String,
+    name: String,
+    arguments: String,
+}
+
+/// Emits an `ItemStarted` for every tool call of a finished response, so
+/// front ends see the whole response before any tool runs.
+pub(crate) fn announce_tool_calls(ctx: &TurnContext, message: &Message) -> Vec<PendingCall> {
+    message
+        .tool_calls()
+        .map(|(call_id, name, arguments)| {
+            let item_id = ctx.emitter.next_item_id();
+            ctx.emitter.item_started(Item {
+                id: item_id.clone(),
+                kind: tool_item(
+                    call_id,
+                    name,
+                    ctx.tools.get(name),
+                    arguments,
+                    ToolCallStatus::InProgress,
+                ),
+            });
+            PendingCall {
+                item_id,
+                call_id: call_id.to_owned(),
+                name: name.to_owned(),
+                arguments: arguments.to_owned(),
+            }
+        })
+        .collect()
+}
+
+/// Runs the announced calls and returns the tool-result blocks in call order.
 pub(crate) async fn run_tool_calls(
     ctx: &TurnContext,
-    message: &Message,
+    calls: Vec<PendingCall>,
     cancel: &CancellationToken,
 ) -> Vec<ContentBlock> {
-    let calls: Vec<(&str, &str, &str)> = message.tool_calls().collect();
     let mut results: Vec<Option<ContentBlock>> = vec![None; calls.len()];
     let mut batch: Vec<Runnable<'_>> = Vec::new();
-    for (index, (call_id, name, arguments)) in calls.into_iter().enumerate() {
-        let item_id = ctx.emitter.next_item_id();
-        let tool = ctx.tools.get(name);
-        ctx.emitter.item_started(Item {
-            id: item_id.clone(),
-            kind: tool_item(call_id, name, tool, arguments, ToolCallStatus::InProgress),
-        });
-        match prepare(ctx, name, tool, arguments) {
+    for (index, call) in calls.into_iter().enumerate() {
+        let tool = ctx.tools.get(&call.name);
+        match prepare(ctx, &call.name, tool, &call.arguments) {
             Err((status, text)) => {
                 results[index] = Some(finish(
                     &ctx.emitter,
-                    &item_id,
-                    call_id,
-                    name,
+                    &call.item_id,
+                    &call.call_id,
+                    &call.name,
                     tool,
-                    arguments,
+                    &call.arguments,
                     Outcome::refused(status, text),
                 ));
             }
             Ok((tool, args)) => {
                 let runnable = Runnable {
                     index,
-                    call_id: call_id.to_owned(),
-                    arguments: arguments.to_owned(),
-                    item_id,
+                    call_id: call.call_id,
+                    arguments: call.arguments,
+                    item_id: call.item_id,
                     tool,
                     args,
                 };

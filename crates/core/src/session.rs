@@ -13,7 +13,7 @@ use wright_protocol::{AgentPath, Event, EventKind, Message, Op};
 use wright_tools::{OutputLimits, ToolRegistry};
 
 use crate::emitter::Emitter;
-use crate::turn::{TurnContext, run_turn};
+use crate::turn::{Totals, TurnContext, run_turn};
 
 /// Everything a session needs besides its services.
 #[derive(Debug, Clone)]
@@ -30,6 +30,8 @@ pub struct SessionOptions {
     pub max_tokens: u32,
     /// Model requests allowed per user turn.
     pub max_turns: u32,
+    /// Stop before the next request once the session has cost this much (USD).
+    pub max_budget_usd: Option<f64>,
     /// Permission mode in force.
     pub permission_mode: PermissionMode,
     /// Output limits and timeouts for tools.
@@ -84,7 +86,7 @@ pub fn spawn_session(
             client,
             tools,
             emitter,
-            total_usage: std::sync::Mutex::new(wright_protocol::Usage::default()),
+            totals: std::sync::Mutex::new(Totals::default()),
         },
         history: Vec::new(),
     };

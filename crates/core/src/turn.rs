@@ -4,6 +4,7 @@
 //! the conversation stays valid for the next request whatever happened.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
@@ -14,7 +15,7 @@ use wright_protocol::{
 };
 use wright_tools::ToolRegistry;
 
-use crate::dispatch::run_tool_calls;
+use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
 use crate::session::SessionOptions;
 
@@ -24,8 +25,15 @@ pub(crate) struct TurnContext {
     pub(crate) client: Arc<dyn ModelClient>,
     pub(crate) tools: Arc<ToolRegistry>,
     pub(crate) emitter: Emitter,
-    /// Session total across turns.
-    pub(crate) total_usage: std::sync::Mutex<Usage>,
+    /// Session totals across turns.
+    pub(crate) totals: std::sync::Mutex<Totals>,
+}
+
+/// Usage and cost summed over the session.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Totals {
+    pub(crate) usage: Usage,
+    pub(crate) cost_usd: f64,
 }
 
 /// Runs one user turn to its end, appending to `history`.
@@ -48,22 +56,32 @@ pub(crate) async fn run_turn(
             ));
             break TurnEndReason::MaxTurns;
         }
+        if let Some(budget) = ctx.options.max_budget_usd {
+            let spent = ctx.totals.lock().map(|t| t.cost_usd).unwrap_or(0.0);
+            if spent >= budget {
+                emitter.warning(format!(
+                    "Stopped: the session has cost ${spent:.4}, over --max-budget-usd {budget}."
+                ));
+                break TurnEndReason::MaxBudget;
+            }
+        }
         requests += 1;
-        let message = match stream_one(ctx, history, &cancel).await {
-            Ok(message) => message,
+        let started = Instant::now();
+        let response = match stream_one(ctx, history, &cancel).await {
+            Ok(response) => response,
             Err(LlmError::Cancelled) => break TurnEndReason::Interrupted,
             Err(err) => {
                 emitter.error(err.to_string());
                 break TurnEndReason::Failed;
             }
         };
-        let has_calls = message.tool_calls().next().is_some();
-        history.push(message);
-        if !has_calls {
+        let calls = announce_tool_calls(ctx, &response.message);
+        report_usage(ctx, response.usage, started);
+        history.push(response.message);
+        if calls.is_empty() {
             break TurnEndReason::Completed;
         }
-        let last = history.len() - 1;
-        let results = run_tool_calls(ctx, &history[last], &cancel).await;
+        let results = run_tool_calls(ctx, calls, &cancel).await;
         history.push(Message {
             role: Role::User,
             content: results,
@@ -78,13 +96,19 @@ pub(crate) async fn run_turn(
     });
 }
 
+/// A complete model response.
+struct Response {
+    message: Message,
+    usage: Usage,
+}
+
 /// Streams one model response, emitting message and reasoning items as they
 /// arrive, and returns the assembled assistant message.
 async fn stream_one(
     ctx: &TurnContext,
     history: &[Message],
     cancel: &CancellationToken,
-) -> Result<Message, LlmError> {
+) -> Result<Response, LlmError> {
     let request = ModelRequest {
         model: ctx.options.model.clone(),
         system: ctx.options.system_prompt.clone(),
@@ -125,14 +149,16 @@ async fn stream_one(
                 usage,
             })) => {
                 open.close(emitter, Some(stop_reason));
-                report_usage(ctx, usage);
                 if stop_reason == StopReason::MaxTokens {
                     emitter.warning(format!(
                         "The response was cut off at the output limit ({} tokens); raise --max-tokens for longer answers.",
                         ctx.options.max_tokens
                     ));
                 }
-                return Ok(without_empty_text(message));
+                return Ok(Response {
+                    message: without_empty_text(message),
+                    usage,
+                });
             }
             Some(Err(err)) => {
                 open.close(emitter, None);
@@ -148,17 +174,22 @@ async fn stream_one(
     }
 }
 
-fn report_usage(ctx: &TurnContext, usage: Usage) {
-    let total = match ctx.total_usage.lock() {
-        Ok(mut total) => {
-            total.add(&usage);
-            *total
+fn report_usage(ctx: &TurnContext, usage: Usage, started: Instant) {
+    let cost_usd = 0.0;
+    let totals = match ctx.totals.lock() {
+        Ok(mut totals) => {
+            totals.usage.add(&usage);
+            totals.cost_usd += cost_usd;
+            *totals
         }
-        Err(_) => usage,
+        Err(_) => Totals { usage, cost_usd },
     };
     ctx.emitter.emit(EventKind::Usage {
         request: usage,
-        total,
+        total: totals.usage,
+        cost_usd,
+        total_cost_usd: totals.cost_usd,
+        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
     });
 }
 

@@ -122,12 +122,19 @@ pub enum EventKind {
         /// Why approval is needed.
         reason: String,
     },
-    /// Usage of one model request.
+    /// Usage of one model request, sent when its response is complete
+    /// (after the response's items have started, before its tools run).
     Usage {
         /// This request.
         request: Usage,
         /// Session total so far.
         total: Usage,
+        /// Cost of this request in USD (0 when the model's prices are unknown).
+        cost_usd: f64,
+        /// Session cost so far in USD.
+        total_cost_usd: f64,
+        /// Wall time of this request, from sending it to its last event.
+        duration_ms: u64,
     },
     /// A model request is being retried.
     Retrying {
@@ -165,6 +172,8 @@ pub enum TurnEndReason {
     Completed,
     /// `--max-turns` model requests were made.
     MaxTurns,
+    /// `--max-budget-usd` was spent.
+    MaxBudget,
     /// The user interrupted.
     Interrupted,
     /// An error ended it (see the preceding `Error` event).

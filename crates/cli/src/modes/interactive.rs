@@ -9,11 +9,13 @@ use wright_protocol::Op;
 
 use crate::render::{Detail, Renderer};
 use crate::setup::Started;
+use crate::summary::RunSummary;
 
 /// Runs the read–eval loop until the user leaves; returns the exit code.
 pub async fn run(started: Started, detail: Detail) -> u8 {
     let Started { mut handle, notice } = started;
     let mut renderer = Renderer::new(detail);
+    let mut summary = RunSummary::new();
     if let Some(notice) = notice {
         renderer.err_line(&notice);
     }
@@ -53,16 +55,15 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
             let Some(event) = event else {
                 return 1;
             };
+            summary.observe(&event);
             if renderer.event(&event).is_some() {
                 break;
             }
         }
     }
     let _ = handle.submit(Op::Shutdown).await;
-    if renderer.model_requests > 0 {
-        let line = renderer.usage_line();
-        renderer.err_line(&line);
-    }
+    let line = renderer.dim(&summary.usage_line());
+    renderer.err_line(&line);
     0
 }
 

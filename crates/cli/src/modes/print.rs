@@ -1,10 +1,12 @@
-//! Print mode: run one task, stream the answer to stdout, exit with a code
-//! that says how it ended.
+//! Print mode (text format): run one task, stream the answer to stdout,
+//! exit with a code that says how it ended.
 
-use wright_protocol::{Op, TurnEndReason};
+use tokio::sync::mpsc;
+use wright_protocol::{EventKind, Op, TurnEndReason};
 
 use crate::render::{Detail, Renderer};
 use crate::setup::Started;
+use crate::summary::RunSummary;
 
 /// Exit codes of CLI.md.
 pub mod exit {
@@ -16,20 +18,26 @@ pub mod exit {
     pub const USAGE: u8 = 2;
     /// `--max-turns` reached.
     pub const MAX_TURNS: u8 = 3;
+    /// `--max-budget-usd` reached.
+    pub const MAX_BUDGET: u8 = 4;
     /// Interrupted by the user.
     pub const INTERRUPTED: u8 = 130;
 }
 
-/// Runs `prompt` as one task and returns the exit code.
-pub async fn run(started: Started, prompt: String, detail: Detail) -> u8 {
-    let Started { mut handle, notice } = started;
-    let mut renderer = Renderer::new(detail);
-    if let Some(notice) = notice {
-        renderer.err_line(&notice);
+/// The exit code for how a turn ended.
+pub fn exit_code(reason: TurnEndReason) -> u8 {
+    match reason {
+        TurnEndReason::Completed => exit::SUCCESS,
+        TurnEndReason::MaxTurns => exit::MAX_TURNS,
+        TurnEndReason::MaxBudget => exit::MAX_BUDGET,
+        TurnEndReason::Interrupted => exit::INTERRUPTED,
+        TurnEndReason::Failed => exit::ERROR,
     }
-    let ops = handle.op_sender();
+}
+
+/// First Ctrl-C stops the turn cleanly; a second one leaves at once.
+pub fn spawn_interrupt_handler(ops: mpsc::Sender<Op>) {
     tokio::spawn(async move {
-        // First Ctrl-C stops the turn cleanly; a second one leaves at once.
         if tokio::signal::ctrl_c().await.is_ok() {
             let _ = ops.send(Op::Interrupt).await;
             if tokio::signal::ctrl_c().await.is_ok() {
@@ -37,25 +45,31 @@ pub async fn run(started: Started, prompt: String, detail: Detail) -> u8 {
             }
         }
     });
+}
+
+/// Runs `prompt` as one task and returns the exit code.
+pub async fn run(started: Started, prompt: String, detail: Detail) -> u8 {
+    let Started { mut handle, notice } = started;
+    let mut renderer = Renderer::new(detail);
+    let mut summary = RunSummary::new();
+    if let Some(notice) = notice {
+        renderer.err_line(&notice);
+    }
+    spawn_interrupt_handler(handle.op_sender());
     if handle.submit(Op::UserTurn { text: prompt }).await.is_err() {
         return exit::ERROR;
     }
     let mut reason = TurnEndReason::Failed;
     while let Some(event) = handle.events.recv().await {
-        if let Some(end) = renderer.event(&event) {
+        summary.observe(&event);
+        renderer.event(&event);
+        if let EventKind::TurnCompleted { reason: end, .. } = event.kind {
             reason = end;
             break;
         }
     }
     let _ = handle.submit(Op::Shutdown).await;
-    if detail == Detail::Verbose || renderer.model_requests > 0 {
-        let line = renderer.usage_line();
-        renderer.err_line(&line);
-    }
-    match reason {
-        TurnEndReason::Completed => exit::SUCCESS,
-        TurnEndReason::MaxTurns => exit::MAX_TURNS,
-        TurnEndReason::Interrupted => exit::INTERRUPTED,
-        TurnEndReason::Failed => exit::ERROR,
-    }
+    let line = renderer.dim(&summary.usage_line());
+    renderer.err_line(&line);
+    exit_code(reason)
 }

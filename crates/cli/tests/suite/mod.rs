@@ -2,6 +2,7 @@
 
 mod config;
 mod errors;
+mod headless;
 mod interactive;
 mod interrupt;
 mod prompt;

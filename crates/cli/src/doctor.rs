@@ -1,0 +1,216 @@
+//! `wright doctor` and `wright config validate`: checks of the installation
+//! that print what is wrong and what to do, as text or JSON. Keys are only
+//! ever reported as set or unset.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use wright_config::{ConfigLoader, Provider};
+
+use crate::args::Args;
+use crate::modes::print::exit;
+use crate::provider::{self, Keys};
+
+/// One line of the report.
+struct Check {
+    name: &'static str,
+    ok: bool,
+    detail: String,
+}
+
+/// Runs every check; exit code 0 when all pass, 1 otherwise.
+pub async fn run(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
+    let mut checks = config_checks(loader);
+    match loader.load(&args.overrides()) {
+        Ok(resolved) => checks.extend(provider_checks(&resolved.settings).await),
+        Err(e) => checks.push(Check {
+            name: "provider",
+            ok: false,
+            detail: format!("not checked: the configuration does not load ({e})"),
+        }),
+    }
+    checks.push(Check {
+        name: "sandbox",
+        ok: true,
+        detail: "no OS sandbox in this build: commands are limited by the permission mode only"
+            .to_owned(),
+    });
+    checks.push(tool_check());
+    checks.push(Check {
+        name: "mcp",
+        ok: true,
+        detail: "no MCP servers configured".to_owned(),
+    });
+    report(&checks, as_json)
+}
+
+/// `wright config validate`: every configuration layer on its own.
+pub fn validate(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
+    let mut checks = config_checks(loader);
+    if let Err(e) = args.overrides().validate_flags() {
+        checks.push(Check {
+            name: "config",
+            ok: false,
+            detail: e.to_string(),
+        });
+    }
+    report(&checks, as_json)
+}
+
+fn config_checks(loader: &ConfigLoader) -> Vec<Check> {
+    loader
+        .validate()
+        .into_iter()
+        .map(|layer| Check {
+            name: "config",
+            ok: layer.error.is_none(),
+            detail: match (&layer.error, layer.exists) {
+                (Some(e), _) => e.to_string(),
+                (None, true) => format!("{}: ok", layer.layer),
+                (None, false) => format!("{}: not present", layer.layer),
+            },
+        })
+        .collect()
+}
+
+async fn provider_checks(settings: &wright_config::Settings) -> Vec<Check> {
+    let keys = Keys::from_env();
+    let http = match wright_llm::http_client() {
+        Ok(http) => http,
+        Err(e) => {
+            return vec![Check {
+                name: "provider",
+                ok: false,
+                detail: e.to_string(),
+            }];
+        }
+    };
+    let choice = match provider::choose(settings, &keys, &http).await {
+        Ok(choice) => choice,
+        Err(e) => {
+            return vec![Check {
+                name: "provider",
+                ok: false,
+                detail: e.to_string(),
+            }];
+        }
+    };
+    let mut checks = vec![
+        Check {
+            name: "provider",
+            ok: true,
+            detail: format!(
+                "{} at {}, model {}",
+                choice.provider.as_str(),
+                choice.base_url,
+                choice.model
+            ),
+        },
+        Check {
+            name: "key",
+            ok: true,
+            detail: match &choice.key {
+                Some(_) => format!("{} is set", choice.key_var),
+                None => format!("{} is not set (not needed for this server)", choice.key_var),
+            },
+        },
+    ];
+    checks.push(reachability(&http, &choice).await);
+    checks
+}
+
+/// A cheap authenticated request: the server's model list.
+async fn reachability(http: &reqwest::Client, choice: &provider::Choice) -> Check {
+    let base = choice.base_url.trim_end_matches('/');
+    let mut request = match choice.provider {
+        Provider::Anthropic => http
+            .get(format!("{base}/v1/models"))
+            .header("anthropic-version", "2023-06-01"),
+        Provider::OpenaiChat | Provider::OpenaiResponses => http.get(format!("{base}/models")),
+    };
+    if let Some(key) = &choice.key {
+        request = match choice.provider {
+            Provider::Anthropic => request.header("x-api-key", key),
+            Provider::OpenaiChat | Provider::OpenaiResponses => request.bearer_auth(key),
+        };
+    }
+    let started = Instant::now();
+    let (ok, detail) = match request.timeout(Duration::from_secs(5)).send().await {
+        Ok(response) => {
+            let status = response.status();
+            let ms = started.elapsed().as_millis();
+            match status.as_u16() {
+                200..=299 => (true, format!("answered {status} in {ms} ms")),
+                401 | 403 => (
+                    false,
+                    format!(
+                        "answered {status}: the key was rejected; check {}",
+                        choice.key_var
+                    ),
+                ),
+                404 => (
+                    true,
+                    format!("reachable ({status} for the model list, which some servers lack)"),
+                ),
+                _ => (false, format!("answered {status} in {ms} ms")),
+            }
+        }
+        Err(e) => {
+            let what = if e.is_timeout() {
+                "timed out after 5 s".to_owned()
+            } else if e.is_connect() {
+                "connection failed".to_owned()
+            } else {
+                "request failed".to_owned()
+            };
+            (false, format!("{base}: {what}"))
+        }
+    };
+    Check {
+        name: "reachable",
+        ok,
+        detail,
+    }
+}
+
+fn tool_check() -> Check {
+    let names = wright_tools::ToolRegistry::builtin().names().join(", ");
+    let bash = which("bash");
+    Check {
+        name: "tools",
+        ok: bash.is_some(),
+        detail: match bash {
+            Some(path) => format!("{names}; bash at {path}"),
+            None => format!("{names}; bash NOT found on PATH: the bash tool cannot run"),
+        },
+    }
+}
+
+fn which(program: &str) -> Option<String> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+        .map(|p| p.display().to_string())
+}
+
+fn report(checks: &[Check], as_json: bool) -> u8 {
+    let ok = checks.iter().all(|c| c.ok);
+    if as_json {
+        let items: Vec<Value> = checks
+            .iter()
+            .map(|c| json!({"name": c.name, "ok": c.ok, "detail": c.detail}))
+            .collect();
+        println!(
+            "{}",
+            json!({"version": env!("CARGO_PKG_VERSION"), "ok": ok, "checks": items})
+        );
+    } else {
+        println!("wright {}", env!("CARGO_PKG_VERSION"));
+        for c in checks {
+            let mark = if c.ok { "ok  " } else { "FAIL" };
+            println!("{mark} {:<10} {}", c.name, c.detail);
+        }
+    }
+    if ok { exit::SUCCESS } else { exit::ERROR }
+}

@@ -1,0 +1,149 @@
+//! Collects what a run's final `result` object reports (the `json` and
+//! `stream-json` formats share it): turns, usage, cost, timings, the last
+//! answer, refused tool calls and errors.
+
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use wright_protocol::{Event, EventKind, ItemKind, ToolCallStatus, TurnEndReason, Usage};
+
+/// Running totals for one print-mode run.
+pub struct RunSummary {
+    started: Instant,
+    session_id: String,
+    model: String,
+    num_turns: u32,
+    api_ms: u64,
+    usage: Usage,
+    cost_usd: f64,
+    /// Text of the last assistant message of the current turn.
+    last_text: String,
+    denials: Vec<Value>,
+    errors: Vec<String>,
+}
+
+impl RunSummary {
+    /// Starts the clock.
+    pub fn new() -> Self {
+        Self {
+            started: Instant::now(),
+            session_id: String::new(),
+            model: String::new(),
+            num_turns: 0,
+            api_ms: 0,
+            usage: Usage::default(),
+            cost_usd: 0.0,
+            last_text: String::new(),
+            denials: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Takes in one event.
+    pub fn observe(&mut self, event: &Event) {
+        if self.session_id.is_empty() {
+            self.session_id.clone_from(&event.session_id);
+        }
+        match &event.kind {
+            EventKind::SessionConfigured { model, .. } => self.model.clone_from(model),
+            EventKind::TurnStarted => self.last_text.clear(),
+            EventKind::Usage {
+                total,
+                total_cost_usd,
+                duration_ms,
+                ..
+            } => {
+                self.num_turns += 1;
+                self.usage = *total;
+                self.cost_usd = *total_cost_usd;
+                self.api_ms += duration_ms;
+            }
+            EventKind::ItemCompleted { item } => match &item.kind {
+                ItemKind::AgentMessage { text, .. } if !text.is_empty() => {
+                    self.last_text.clone_from(text);
+                }
+                ItemKind::ToolCall {
+                    call_id,
+                    name,
+                    arguments,
+                    status: ToolCallStatus::Denied,
+                    output,
+                    ..
+                } => self.denials.push(json!({
+                    "tool_name": name,
+                    "tool_use_id": call_id,
+                    "tool_input": parse_input(arguments),
+                    "reason": output.clone().unwrap_or_default(),
+                })),
+                _ => {}
+            },
+            EventKind::Error { message } => self.errors.push(message.clone()),
+            _ => {}
+        }
+    }
+
+    /// The session id, once known.
+    pub fn session_id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// The `result` object (CLI.md "Machine output").
+    pub fn result(&self, reason: TurnEndReason) -> Value {
+        let subtype = match reason {
+            TurnEndReason::Completed => "success",
+            TurnEndReason::MaxTurns => "error_max_turns",
+            TurnEndReason::MaxBudget => "error_max_budget",
+            TurnEndReason::Interrupted | TurnEndReason::Failed => "error_during_execution",
+        };
+        let mut result = json!({
+            "type": "result",
+            "subtype": subtype,
+            "is_error": reason != TurnEndReason::Completed,
+            "result": self.last_text,
+            "session_id": self.session_id,
+            "num_turns": self.num_turns,
+            "duration_ms": millis(self.started),
+            "duration_api_ms": self.api_ms,
+            "total_cost_usd": self.cost_usd,
+            "usage": {
+                "input_tokens": self.usage.input_tokens,
+                "output_tokens": self.usage.output_tokens,
+                "cache_creation_input_tokens": self.usage.cache_creation_input_tokens,
+                "cache_read_input_tokens": self.usage.cache_read_input_tokens,
+            },
+            "model": self.model,
+            "permission_denials": self.denials,
+        });
+        if !self.errors.is_empty() {
+            result["errors"] = json!(self.errors);
+        }
+        if reason == TurnEndReason::Interrupted {
+            result["errors"] = json!(["interrupted by the user"]);
+        }
+        result
+    }
+
+    /// Totals for the text mode's closing line.
+    pub fn usage_line(&self) -> String {
+        let u = &self.usage;
+        format!(
+            "{} model request(s) · {} in ({} cache read, {} cache write) · {} out · ${:.4} · {:.1}s",
+            self.num_turns,
+            u.input_tokens,
+            u.cache_read_input_tokens,
+            u.cache_creation_input_tokens,
+            u.output_tokens,
+            self.cost_usd,
+            self.started.elapsed().as_secs_f64()
+        )
+    }
+}
+
+/// Tool arguments as JSON; raw text when the model sent malformed JSON.
+pub fn parse_input(arguments: &str) -> Value {
+    serde_json::from_str(arguments).unwrap_or_else(|_| Value::String(arguments.to_owned()))
+}
+
+fn millis(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
