@@ -140,3 +140,7 @@ impl Actor {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;
