@@ -1,7 +1,7 @@
 //! Turn-loop tests against a scripted in-process model client.
 
-use std::sync::{Arc, Mutex};
 use futures::StreamExt;
+use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 use wright_config::PermissionMode;
 use wright_llm::{EventStream, LlmError, ModelClient, ModelRequest, StreamEvent};
@@ -156,7 +156,10 @@ async fn collect(h: &mut Harness) -> (Vec<Event>, TurnEndReason) {
 
 /// Every tool call in `messages` is answered by exactly one result.
 fn assert_paired(messages: &[Message]) {
-    let calls: Vec<&str> = messages.iter().flat_map(|m| m.tool_calls().map(|c| c.0)).collect();
+    let calls: Vec<&str> = messages
+        .iter()
+        .flat_map(|m| m.tool_calls().map(|c| c.0))
+        .collect();
     let results: Vec<&str> = messages
         .iter()
         .flat_map(|m| m.content.iter())
@@ -192,7 +195,15 @@ async fn events_are_ordered_and_stamped() {
         .collect();
     assert_eq!(
         kinds,
-        ["configured", "turn_started", "item_started", "delta", "item_completed", "usage", "turn_completed"]
+        [
+            "configured",
+            "turn_started",
+            "item_started",
+            "delta",
+            "item_completed",
+            "usage",
+            "turn_completed"
+        ]
     );
 }
 
@@ -220,11 +231,16 @@ async fn each_call_gets_one_result_even_when_refused_or_broken() {
         .content
         .iter()
         .filter_map(|b| match b {
-            ContentBlock::ToolResult { content, is_error, .. } => Some((content.clone(), *is_error)),
+            ContentBlock::ToolResult {
+                content, is_error, ..
+            } => Some((content.clone(), *is_error)),
             _ => None,
         })
         .collect();
-    assert!(results[0].0.contains("not found") || results[0].0.contains("File not found"), "{results:?}");
+    assert!(
+        results[0].0.contains("not found") || results[0].0.contains("File not found"),
+        "{results:?}"
+    );
     assert!(results[1].0.starts_with("Permission denied"));
     assert!(results[2].0.starts_with("Unknown tool"));
     assert!(results[3].0.starts_with("Invalid arguments"));
@@ -233,9 +249,15 @@ async fn each_call_gets_one_result_even_when_refused_or_broken() {
 
 #[tokio::test]
 async fn interrupt_while_streaming_ends_the_turn_and_the_session_goes_on() {
-    let mut h = start(vec![Reply::Stall, text("after")], PermissionMode::Default, 5);
+    let mut h = start(
+        vec![Reply::Stall, text("after")],
+        PermissionMode::Default,
+        5,
+    );
     h.handle
-        .submit(Op::UserTurn { text: "first".into() })
+        .submit(Op::UserTurn {
+            text: "first".into(),
+        })
         .await
         .unwrap();
     // Wait until the request is in flight, then interrupt.
@@ -301,7 +323,11 @@ async fn stream_error_fails_the_turn_with_a_clear_event() {
     );
     let (events, reason) = turn(&mut h, "hi").await;
     assert_eq!(reason, TurnEndReason::Failed);
-    assert!(events.iter().any(|e| matches!(&e.kind, EventKind::Error { message } if message.contains("fake"))));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::Error { message } if message.contains("fake")))
+    );
 }
 
 #[tokio::test]
