@@ -181,6 +181,7 @@ impl Args {
             system_prompt: self.system_prompt.clone(),
             system_prompt_file: self.system_prompt_file.clone(),
             append_system_prompt: self.append_system_prompt.clone(),
+            ..Overrides::default()
         }
     }
 }

@@ -1,1 +1,45 @@
-//! wright-context (in progress).
+//! wright-context: everything the model sees besides the conversation, and
+//! how a long conversation is shrunk to fit.
+//!
+//! - [`assemble`] builds the system prompt as labelled [`Part`]s in a fixed
+//!   order (base prompt → environment → instructions → skills → memory →
+//!   appended text), so `wright context` can show every byte with its source.
+//! - [`instructions`] gathers `AGENTS.md` files, rules and `@path` imports
+//!   under a character budget.
+//! - [`skills`] and [`memory`] discover `SKILL.md` files and memory notes
+//!   (markdown with YAML frontmatter); only their index enters the prompt.
+//! - [`compaction`] holds the pure functions of conversation compaction; the
+//!   caller makes the model call for the summary.
+//! - [`report`] renders what `wright context` prints.
+//!
+//! Everything here is synchronous, small I/O and no model calls.
+
+mod assemble;
+mod base;
+pub mod compaction;
+pub mod environment;
+mod frontmatter;
+mod imports;
+pub mod instructions;
+pub mod memory;
+pub mod report;
+pub mod skills;
+mod summary;
+mod warning;
+
+pub use assemble::{BaseOverride, Context, ContextInputs, Part, PartKind, assemble};
+pub use base::BASE_PROMPT;
+pub use environment::{Environment, GitProbe, GitSnapshot};
+pub use instructions::{DEFAULT_INSTRUCTION_BUDGET, InstructionOptions};
+pub use memory::{
+    MemoryDir, MemoryError, MemoryNote, MemoryScope, MemoryStore, MemoryType, NewNote,
+};
+pub use report::{ContextReport, render_report, report};
+pub use skills::{Skill, discover_skills};
+pub use warning::Warning;
+
+/// Token estimate used everywhere a provider count is not available:
+/// characters divided by four, rounded up.
+pub fn estimate_tokens_for_chars(chars: usize) -> usize {
+    chars.div_ceil(4)
+}

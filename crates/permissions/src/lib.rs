@@ -1,1 +1,20 @@
-//! wright-permissions (in progress).
+//! wright-permissions: the permission engine (DESIGN.md §5, issue 4).
+//!
+//! Pure and fast: [`Engine::check`] turns one tool call into a [`Verdict`]
+//! (allow, ask with a suggested rule, or deny with a reason for the model),
+//! from the permission [`Mode`], Claude Code-style [`Rule`]s, session grants
+//! and hard guards (destructive commands, writes outside the workspace,
+//! secret files). Shell commands are normalized first (quoting, wrappers,
+//! chains, substitutions, `bash -c`, `eval`) so a rule must allow every part.
+
+mod classify;
+mod command;
+mod engine;
+mod paths;
+mod persist;
+mod rule;
+mod shell;
+
+pub use engine::{CallInfo, CanAsk, DeniedBy, Engine, Mode, PolicyInput, RuleSet, Verdict};
+pub use persist::append_allow_rule;
+pub use rule::{Rule, RuleError};

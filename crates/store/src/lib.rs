@@ -1,1 +1,38 @@
-//! wright-store (in progress).
+//! wright's session store: one append-only JSONL file per session, whose
+//! entries form a tree (forks and rewinds are new branches; nothing is
+//! rewritten), with large blobs beside the file, an OS lock against two
+//! live writers, and loading that survives `kill -9`.
+//!
+//! Layout: `<data_dir>/wright/sessions/<project-slug>/<id>.jsonl`, blobs in
+//! `<id>.blobs/`, the lock in `<id>.lock`.
+//!
+//! Forks are copy-by-reference: the new file's header names the parent
+//! session and entry, and loading reads the parent's path up to that entry
+//! before the fork's own entries. The parent file is never changed; if it
+//! is removed, the fork still loads (with a warning) from its own entries.
+
+mod blob;
+mod entry;
+mod error;
+mod export;
+mod list;
+mod load;
+mod lock;
+mod repair;
+mod slug;
+mod store;
+mod writer;
+
+pub use blob::INLINE_MAX;
+pub use entry::{AbsentTag, Entry, EntryBody, EntryId, FORMAT_VERSION, ForkRef, Header, Snapshot};
+pub use error::{Result, StoreError};
+pub use export::{EXPORT_TRUNCATE, ExportFormat, export_loaded};
+pub use list::{SearchHit, SearchOptions, SessionSummary};
+pub use load::{LoadedSession, UserTurn};
+pub use repair::MISSING_RESULT;
+pub use slug::project_slug;
+pub use store::{ResolvedSession, SessionMeta, SessionStore};
+pub use writer::{
+    RestoreAction, RestoredFile, RewindOutcome, RewindPoint, RewindScope, SessionWriter,
+    UNTRACKED_NOTE,
+};

@@ -1,6 +1,8 @@
 //! The `bash` tool: run a command after the destructive-command guard,
 //! stream its output, and give the model the head and tail of it with the
-//! exit code; the full output is spilled to a file when cut.
+//! exit code; the full output is spilled to a file when cut. With a sandbox
+//! in the context the command runs through `wright_sandbox`'s helper, and a
+//! failure the sandbox explains gets a "Blocked by sandbox" line for the model.
 
 use std::time::{Duration, Instant};
 
@@ -80,7 +82,7 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
         .max(Duration::from_secs(1));
     let started = Instant::now();
     let done = bash_proc::run(
-        &a.command,
+        shell_command(ctx, &a.command)?,
         &ctx.cwd,
         timeout,
         &ctx.cancel,
@@ -126,6 +128,13 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
         ));
     }
     content.push_str(&status_line);
+    if let Some(sb) = &ctx.sandbox
+        && exit_code.is_some()
+        && let Some(hint) = wright_sandbox::denial_hint(&sb.policy, exit_code, &content)
+    {
+        content.push('\n');
+        content.push_str(&hint);
+    }
     Ok(ToolOutput {
         content,
         display: ToolDisplay {
@@ -136,6 +145,19 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
             ..ToolDisplay::default()
         },
     })
+}
+
+/// `bash -c <command>`, through the sandbox helper when the context has one.
+fn shell_command(ctx: &ToolContext, command: &str) -> Result<std::process::Command, ToolError> {
+    match &ctx.sandbox {
+        Some(sb) => wright_sandbox::command(&sb.policy, command, &sb.helper_exe)
+            .map_err(|e| ToolError::Failed(format!("Cannot start the sandbox: {e}"))),
+        None => {
+            let mut cmd = std::process::Command::new("bash");
+            cmd.arg("-c").arg(command);
+            Ok(cmd)
+        }
+    }
 }
 
 #[cfg(test)]

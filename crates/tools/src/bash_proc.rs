@@ -36,9 +36,10 @@ pub(crate) struct Finished {
     pub ended: Ended,
 }
 
-/// Runs `command` with `bash -c` in `cwd`.
+/// Runs `command` (a `bash -c` invocation, possibly wrapped by the sandbox
+/// helper, which `exec`s bash so the pid and group stay the same) in `cwd`.
 pub(crate) async fn run(
-    command: &str,
+    command: std::process::Command,
     cwd: &Path,
     timeout: Duration,
     cancel: &CancellationToken,
@@ -47,10 +48,8 @@ pub(crate) async fn run(
     let failed = |e: std::io::Error| ToolError::Failed(format!("Cannot start bash: {e}"));
     let (tx, mut rx) = tokio::net::unix::pipe::pipe().map_err(failed)?;
     let write_end = tx.into_blocking_fd().map_err(failed)?;
-    let mut cmd = tokio::process::Command::new("bash");
-    cmd.arg("-c")
-        .arg(command)
-        .current_dir(cwd)
+    let mut cmd = tokio::process::Command::from(command);
+    cmd.current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(write_end.try_clone().map_err(failed)?)
         .stderr(write_end)

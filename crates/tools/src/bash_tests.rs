@@ -162,3 +162,103 @@ async fn invalid_args() {
         assert!(matches!(err, ToolError::InvalidArgs(_)), "{err}");
     }
 }
+
+/// A context whose sandbox "helper" is `/bin/sh` reading a script named
+/// `__sandbox-exec` in the cwd: it logs the policy and `exec`s the command
+/// like the real helper, without executing a freshly written file (which
+/// races with concurrent forks into ETXTBSY). The real helper is tested in
+/// the wright-sandbox crate.
+fn sandboxed_ctx(dir: &std::path::Path, mode: wright_sandbox::SandboxMode) -> ToolContext {
+    let log = dir.join("helper.log");
+    std::fs::write(
+        dir.join(wright_sandbox::HELPER_ARG),
+        format!(
+            "printf '%s' \"$1\" > '{}'\n[ \"$2\" = -- ] || exit 99\nshift 2\nexec \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let mut c = ctx(dir);
+    let mut policy = wright_sandbox::SandboxPolicy::workspace_write(vec![dir.to_path_buf()]);
+    policy.mode = mode;
+    c.sandbox = Some(wright_sandbox::SandboxContext {
+        policy,
+        helper_exe: "/bin/sh".into(),
+    });
+    c
+}
+
+const DENIED: &str = "echo \"touch: cannot touch '/srv/x': Permission denied\" >&2; exit 1";
+
+#[tokio::test]
+async fn sandboxed_commands_go_through_the_helper() {
+    use wright_sandbox::SandboxMode;
+    let dir = tempfile::tempdir().unwrap();
+    let c = sandboxed_ctx(dir.path(), SandboxMode::WorkspaceWrite);
+    let out = BashTool
+        .run(json!({"command": "echo \"$0\"; pwd"}), &c)
+        .await
+        .unwrap();
+    assert!(out.content.starts_with("bash\n"), "{}", out.content);
+    assert!(out.content.ends_with("exit code 0"), "{}", out.content);
+    let logged = std::fs::read_to_string(dir.path().join("helper.log")).unwrap();
+    let policy = wright_sandbox::SandboxPolicy::from_json(&logged).unwrap();
+    assert_eq!(policy, c.sandbox.as_ref().unwrap().policy);
+}
+
+#[tokio::test]
+async fn sandbox_denials_are_explained_to_the_model() {
+    use wright_sandbox::SandboxMode;
+    let dir = tempfile::tempdir().unwrap();
+    let c = sandboxed_ctx(dir.path(), SandboxMode::WorkspaceWrite);
+    let out = BashTool.run(json!({"command": DENIED}), &c).await.unwrap();
+    assert!(
+        out.content
+            .ends_with("exit code 1\nBlocked by sandbox: the command tried to write outside the workspace — ask the user for wider permission (`--sandbox full` or an extra writable root) instead of working around it."),
+        "{}",
+        out.content
+    );
+    let out = BashTool
+        .run(
+            json!({"command": "echo 'bash: socket: Operation not permitted' >&2; exit 1"}),
+            &c,
+        )
+        .await
+        .unwrap();
+    assert!(out.content.contains("network = true"), "{}", out.content);
+}
+
+#[tokio::test]
+async fn no_sandbox_hint_without_a_sandbox_or_in_full_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = sandboxed_ctx(dir.path(), wright_sandbox::SandboxMode::Full);
+    for c in [ctx(dir.path()), full] {
+        let out = BashTool.run(json!({"command": DENIED}), &c).await.unwrap();
+        assert!(out.content.ends_with("exit code 1"), "{}", out.content);
+    }
+}
+
+#[tokio::test]
+async fn timeout_kills_the_group_through_the_helper() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = sandboxed_ctx(dir.path(), wright_sandbox::SandboxMode::WorkspaceWrite);
+    c.limits.bash_max_timeout = Duration::from_secs(1);
+    let out = BashTool
+        .run(
+            json!({"command": "echo started; sleep 30 & sleep 30", "timeout_secs": 100}),
+            &c,
+        )
+        .await
+        .unwrap();
+    assert!(out.content.contains("started"), "{}", out.content);
+    assert!(
+        out.content.contains("timed out after 1 s"),
+        "{}",
+        out.content
+    );
+    assert!(
+        !out.content.contains("Blocked by sandbox"),
+        "{}",
+        out.content
+    );
+}

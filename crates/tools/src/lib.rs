@@ -74,6 +74,8 @@ pub struct ToolContext {
     pub spill_dir: PathBuf,
     /// Size limits of what goes back to the model.
     pub limits: OutputLimits,
+    /// The OS sandbox `bash` runs commands under; `None` runs them directly.
+    pub sandbox: Option<wright_sandbox::SandboxContext>,
 }
 
 impl ToolContext {
@@ -85,6 +87,7 @@ impl ToolContext {
             output: None,
             spill_dir: spill_dir.into(),
             limits: OutputLimits::default(),
+            sandbox: None,
         }
     }
 }
@@ -97,6 +100,7 @@ impl std::fmt::Debug for ToolContext {
             .field("output", &self.output.is_some())
             .field("spill_dir", &self.spill_dir)
             .field("limits", &self.limits)
+            .field("sandbox", &self.sandbox)
             .finish()
     }
 }

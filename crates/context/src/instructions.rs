@@ -1,0 +1,323 @@
+//! Gathers instruction files in their documented order and applies the
+//! character budget.
+//!
+//! Order: configured user-level files, then each configured name (default
+//! `AGENTS.md`) in every directory from the project root down to the cwd,
+//! then `.wright/rules/*.md` sorted by name. Each file is followed by the
+//! files it imports with `@path` (depth-first), so what a file pulls in sits
+//! next to it. A file is loaded once even when reached twice.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::imports::find_imports;
+use crate::warning::Warning;
+
+/// Default total size of all instruction files, in characters.
+pub const DEFAULT_INSTRUCTION_BUDGET: usize = 40_000;
+
+/// How deep `@path` imports may nest below a top-level file.
+pub const IMPORT_DEPTH_LIMIT: usize = 5;
+
+/// Which instruction files to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstructionOptions {
+    /// File names looked for from the project root down to the cwd
+    /// (config `context.instruction_files`, default `["AGENTS.md"]`).
+    pub file_names: Vec<String>,
+    /// User-level files read first, only when config lists them (for
+    /// example `$XDG_CONFIG_HOME/wright/AGENTS.md`). Empty by default.
+    pub user_files: Vec<PathBuf>,
+    /// Total characters of instruction text; the file that crosses it is
+    /// cut at a line boundary with a visible note and later files are left
+    /// out.
+    pub budget_chars: usize,
+}
+
+impl Default for InstructionOptions {
+    fn default() -> Self {
+        Self {
+            file_names: vec!["AGENTS.md".to_owned()],
+            user_files: Vec::new(),
+            budget_chars: DEFAULT_INSTRUCTION_BUDGET,
+        }
+    }
+}
+
+/// Why an instruction file was loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Origin {
+    /// A user-level file named in config.
+    User,
+    /// A project file found between the root and the cwd.
+    Project,
+    /// A file of `.wright/rules/`.
+    Rule,
+    /// Imported with `@path` by another file.
+    Import {
+        /// The importing file.
+        by: PathBuf,
+    },
+}
+
+/// One loaded instruction file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstructionFile {
+    /// Canonical path.
+    pub path: PathBuf,
+    /// Why it was loaded.
+    pub origin: Origin,
+    /// Its text, trimmed, possibly cut by the budget (with the note).
+    pub text: String,
+}
+
+/// Reads the instruction files for `cwd` inside `project_root`.
+pub fn gather(
+    project_root: &Path,
+    cwd: &Path,
+    options: &InstructionOptions,
+) -> (Vec<InstructionFile>, Vec<Warning>) {
+    let root = canonical_or_same(project_root);
+    let cwd = canonical_or_same(cwd);
+    let mut loader = Loader::default();
+    for path in &options.user_files {
+        match path.canonicalize() {
+            Ok(canon) => {
+                let boundary = canon.parent().map(Path::to_path_buf).unwrap_or_default();
+                loader.load(&canon, Origin::User, &boundary, 0);
+            }
+            Err(e) => loader.warnings.push(Warning::at(
+                path,
+                format!("configured instruction file not read: {e}"),
+            )),
+        }
+    }
+    for path in project_paths(&root, &cwd, &options.file_names) {
+        loader.load(&path, Origin::Project, &root, 0);
+    }
+    for path in rule_paths(&root) {
+        loader.load(&path, Origin::Rule, &root, 0);
+    }
+    let Loader {
+        files,
+        mut warnings,
+        ..
+    } = loader;
+    let files = apply_budget(files, options.budget_chars, &mut warnings);
+    (files, warnings)
+}
+
+fn canonical_or_same(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Configured names in each directory from `root` down to `cwd`.
+fn project_paths(root: &Path, cwd: &Path, names: &[String]) -> Vec<PathBuf> {
+    let mut dirs: Vec<&Path> = cwd
+        .ancestors()
+        .take_while(|d| d.starts_with(root))
+        .collect();
+    if dirs.is_empty() {
+        dirs.push(cwd);
+    }
+    dirs.reverse();
+    dirs.iter()
+        .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+fn rule_paths(root: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(root.join(".wright").join("rules")) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+#[derive(Default)]
+struct Loader {
+    files: Vec<InstructionFile>,
+    warnings: Vec<Warning>,
+    seen: HashSet<PathBuf>,
+    stack: Vec<PathBuf>,
+}
+
+impl Loader {
+    /// Loads `path` (canonical) and, after it, what it imports.
+    fn load(&mut self, path: &Path, origin: Origin, boundary: &Path, depth: usize) {
+        if !self.seen.insert(path.to_path_buf()) {
+            return;
+        }
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                self.warnings
+                    .push(Warning::at(path, format!("instruction file not read: {e}")));
+                return;
+            }
+        };
+        let imports = find_imports(&text);
+        let text = text.trim().to_owned();
+        if !text.is_empty() {
+            self.files.push(InstructionFile {
+                path: path.to_path_buf(),
+                origin,
+                text,
+            });
+        }
+        self.stack.push(path.to_path_buf());
+        for token in imports {
+            if let Some(target) = self.resolve(path, &token, boundary, depth) {
+                let by = path.to_path_buf();
+                self.load(&target, Origin::Import { by }, boundary, depth + 1);
+            }
+        }
+        self.stack.pop();
+    }
+
+    /// The canonical file an import names, or `None` with a warning (or
+    /// silently when it was already loaded elsewhere).
+    fn resolve(
+        &mut self,
+        from: &Path,
+        token: &str,
+        boundary: &Path,
+        depth: usize,
+    ) -> Option<PathBuf> {
+        let mut warn = |message: String| {
+            self.warnings.push(Warning::at(from, message));
+        };
+        if token.starts_with('~') {
+            warn(format!(
+                "import @{token} not loaded: paths outside the repository are not imported"
+            ));
+            return None;
+        }
+        let dir = from.parent().unwrap_or(boundary);
+        let candidate = dir.join(token);
+        let Ok(target) = candidate.canonicalize() else {
+            warn(format!(
+                "import @{token} not found ({})",
+                candidate.display()
+            ));
+            return None;
+        };
+        if !target.starts_with(boundary) {
+            warn(format!(
+                "import @{token} not loaded: {} is outside {}",
+                target.display(),
+                boundary.display()
+            ));
+            return None;
+        }
+        if !target.is_file() {
+            warn(format!("import @{token} is not a file"));
+            return None;
+        }
+        if let Some(start) = self.stack.iter().position(|p| *p == target) {
+            let chain: Vec<String> = self.stack[start..]
+                .iter()
+                .chain(std::iter::once(&target))
+                .map(|p| p.display().to_string())
+                .collect();
+            self.warnings.push(Warning::at(
+                from,
+                format!("import cycle, not followed: {}", chain.join(" → ")),
+            ));
+            return None;
+        }
+        if self.seen.contains(&target) {
+            return None;
+        }
+        if depth + 1 > IMPORT_DEPTH_LIMIT {
+            self.warnings.push(Warning::at(
+                from,
+                format!(
+                    "import @{token} not loaded: imports nest at most {IMPORT_DEPTH_LIMIT} deep"
+                ),
+            ));
+            return None;
+        }
+        Some(target)
+    }
+}
+
+/// Keeps files in order until `budget` characters; the file that crosses it
+/// is cut at a line boundary and ends with a note the model can see.
+fn apply_budget(
+    files: Vec<InstructionFile>,
+    budget: usize,
+    warnings: &mut Vec<Warning>,
+) -> Vec<InstructionFile> {
+    let total = files.len();
+    let mut used = 0;
+    let mut out = Vec::with_capacity(total);
+    let mut iter = files.into_iter().enumerate();
+    while let Some((i, mut file)) = iter.next() {
+        let chars = file.text.chars().count();
+        if used + chars <= budget {
+            used += chars;
+            out.push(file);
+            continue;
+        }
+        let kept = cut_at_line(&file.text, budget - used);
+        let omitted_chars = chars - kept.chars().count();
+        let later: Vec<PathBuf> = iter.by_ref().map(|(_, f)| f.path).collect();
+        let mut note = format!(
+            "[wright: the {budget}-character budget for instruction files was reached here; \
+             the remaining {omitted_chars} characters of this file"
+        );
+        if !later.is_empty() {
+            note.push_str(&format!(" and {} later file(s)", total - i - 1));
+        }
+        note.push_str(" were not loaded.]");
+        warnings.push(Warning::at(
+            &file.path,
+            format!(
+                "instruction budget of {budget} characters reached: {omitted_chars} characters cut"
+            ),
+        ));
+        for path in later {
+            warnings.push(Warning::at(
+                path,
+                format!("instruction budget of {budget} characters reached: file not loaded"),
+            ));
+        }
+        file.text = if kept.is_empty() {
+            note
+        } else {
+            format!("{}\n{note}", kept.trim_end())
+        };
+        out.push(file);
+        break;
+    }
+    out
+}
+
+/// The longest prefix of whole lines of `text` within `max_chars`.
+fn cut_at_line(text: &str, max_chars: usize) -> &str {
+    let mut chars = 0;
+    let mut end = 0;
+    for line in text.split_inclusive('\n') {
+        let n = line.chars().count();
+        if chars + n > max_chars {
+            break;
+        }
+        chars += n;
+        end += line.len();
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+#[path = "instructions_tests.rs"]
+mod tests;

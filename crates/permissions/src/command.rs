@@ -1,0 +1,359 @@
+//! Normalizing a shell command into the parts that actually run.
+//!
+//! Every simple command of a script becomes a [`Part`]: chains, pipes,
+//! substitutions, `bash -c '…'`, `eval "…"` and `find -exec … ;` are all
+//! flattened, and wrappers that only run their arguments (`env VAR=x`,
+//! `VAR=x cmd`, `sudo`, `timeout N`, `nice`, `nohup`, `xargs`, `command`,
+//! `exec`, `time`, …) are peeled. A rule must allow every part; a deny rule
+//! matching any part denies the whole command.
+
+use crate::shell::{Redirect, Simple, Word, lex};
+
+const MAX_DEPTH: usize = 8;
+
+/// Variables whose assignment in front of a command cannot change what runs.
+const SAFE_ENV: &[&str] = &[
+    "CI",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "CLICOLOR",
+    "TERM",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "NODE_ENV",
+    "RUST_LOG",
+    "RUST_BACKTRACE",
+    "CARGO_TERM_COLOR",
+    "PYTHONUNBUFFERED",
+    "PYTHONDONTWRITEBYTECODE",
+    "DEBUG",
+    "VERBOSE",
+    "COLUMNS",
+    "LINES",
+];
+
+/// One command that will run.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Part {
+    /// The command after wrappers were peeled.
+    pub argv: Vec<Word>,
+    /// The command as written, wrappers and assignments included.
+    pub raw: Vec<Word>,
+    /// Why the part cannot be matched against rules, if it cannot.
+    pub opaque: Option<&'static str>,
+    /// `sudo`/`doas` was peeled.
+    pub privileged: bool,
+    /// A variable outside [`SAFE_ENV`] was assigned (`PATH=…`, `GIT_…=…`).
+    pub unsafe_env: bool,
+    /// Redirections of this command.
+    pub redirects: Vec<Redirect>,
+}
+
+impl Part {
+    /// The program name, if known.
+    pub fn program(&self) -> Option<&str> {
+        self.argv.first().map(|w| w.text.as_str())
+    }
+
+    /// The arguments after the program name.
+    pub fn args(&self) -> impl Iterator<Item = &str> {
+        self.argv.iter().skip(1).map(|w| w.text.as_str())
+    }
+
+    /// The command as one line, for messages.
+    pub fn display(&self) -> String {
+        let words = if self.raw.is_empty() {
+            &self.argv
+        } else {
+            &self.raw
+        };
+        words
+            .iter()
+            .map(|w| w.text.replace(crate::shell::SUBST, "$(…)"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Every part of `script`.
+pub(crate) fn parts(script: &str) -> Vec<Part> {
+    let mut out = Vec::new();
+    collect(script, 0, &mut out);
+    out
+}
+
+fn collect(script: &str, depth: usize, out: &mut Vec<Part>) {
+    if depth > MAX_DEPTH {
+        out.push(Part {
+            opaque: Some("it nests commands too deeply to check"),
+            ..Part::default()
+        });
+        return;
+    }
+    let lexed = lex(script);
+    for nested in &lexed.nested {
+        collect(nested, depth + 1, out);
+    }
+    for cmd in lexed.commands {
+        simple(cmd, depth, out);
+    }
+}
+
+fn is_assignment(word: &Word) -> Option<&str> {
+    let (name, _) = word.text.split_once('=')?;
+    let ok = !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    ok.then_some(name)
+}
+
+fn base(word: &Word) -> &str {
+    word.text.rsplit('/').next().unwrap_or(&word.text)
+}
+
+fn simple(cmd: Simple, depth: usize, out: &mut Vec<Part>) {
+    let mut part = Part {
+        raw: cmd.words.clone(),
+        redirects: cmd.redirects,
+        ..Part::default()
+    };
+    let mut w: &[Word] = &cmd.words;
+    while let Some(first) = w.first() {
+        if let Some(name) = is_assignment(first) {
+            part.unsafe_env |= !SAFE_ENV.contains(&name) && !name.starts_with("LC_");
+            w = &w[1..];
+            continue;
+        }
+        if first.dynamic || first.glob {
+            break;
+        }
+        let name = base(first);
+        let takes_arg: &[&str] = match name {
+            "for" | "case" | "select" | "function" | "fi" | "done" | "esac" | "in" => {
+                // Loop headers and closers run nothing themselves; their
+                // substitutions were collected already.
+                if !matches!(name, "fi" | "done" | "esac") || w.len() == 1 {
+                    w = &[];
+                    break;
+                }
+                &[]
+            }
+            "sudo" | "doas" => {
+                part.privileged = true;
+                &[
+                    "-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "--user", "--group",
+                ]
+            }
+            "env" => {
+                if w.iter()
+                    .any(|a| a.text == "-S" || a.text.starts_with("--split-string"))
+                {
+                    part.opaque = Some("`env -S` splits a string into a command");
+                }
+                &["-u", "-C", "--unset", "--chdir"]
+            }
+            "nice" => &["-n", "--adjustment"],
+            "ionice" => &["-c", "-n", "-p"],
+            "xargs" => &[
+                "-n",
+                "-I",
+                "-L",
+                "-P",
+                "-d",
+                "-E",
+                "-s",
+                "-a",
+                "-i",
+                "--max-args",
+                "--delimiter",
+            ],
+            "timeout" => &["-s", "-k", "--signal", "--kill-after"],
+            "stdbuf" => &["-i", "-o", "-e"],
+            "watch" => &["-n", "--interval", "-d"],
+            "exec" => &["-a"],
+            "command" | "builtin" | "nohup" | "time" | "then" | "do" | "else" | "if" | "elif"
+            | "while" | "until" | "!" | "setsid" | "unbuffer" | "{" | "}" => &[],
+            _ => break,
+        };
+        let rest = &w[1..];
+        let mut r = rest;
+        while let Some(opt) = r.first() {
+            if name == "env" && is_assignment(opt).is_some() {
+                if let Some(n) = is_assignment(opt) {
+                    part.unsafe_env |= !SAFE_ENV.contains(&n);
+                }
+                r = &r[1..];
+            } else if opt.text == "--" {
+                r = &r[1..];
+                break;
+            } else if opt.text.starts_with('-') && opt.text.len() > 1 {
+                let skip = if takes_arg.contains(&opt.text.as_str()) {
+                    2
+                } else {
+                    1
+                };
+                r = &r[skip.min(r.len())..];
+            } else {
+                break;
+            }
+        }
+        if name == "timeout" && !r.is_empty() {
+            r = &r[1..];
+        }
+        if r.is_empty() {
+            // `sudo -i`, bare `env`, `time`: the wrapper is the command.
+            break;
+        }
+        w = r;
+    }
+    part.argv = w.to_vec();
+    if let Some(first) = part.argv.first()
+        && (first.dynamic || first.glob)
+    {
+        part.opaque = Some("its command name is computed when it runs");
+    }
+    if part.opaque.is_none() && expand_nested(&mut part, depth, out) {
+        return;
+    }
+    let nothing_runs = part.argv.is_empty() && part.redirects.is_empty() && !part.unsafe_env;
+    if part.opaque.is_some() || part.privileged || !nothing_runs {
+        out.push(part);
+    }
+}
+
+/// Replaces shells with `-c`, `eval` and `find -exec` by what they run.
+/// Returns true when the part itself was replaced.
+fn expand_nested(part: &mut Part, depth: usize, out: &mut Vec<Part>) -> bool {
+    let Some(first) = part.argv.first() else {
+        return false;
+    };
+    let name = base(first).to_owned();
+    let args = &part.argv[1..];
+    match name.as_str() {
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "fish" => {
+            let Some(script) = shell_script(args) else {
+                return false;
+            };
+            if script.dynamic {
+                part.opaque = Some("its `-c` script is computed when it runs");
+                return false;
+            }
+            let text = script.text.clone();
+            collect(&text, depth + 1, out);
+        }
+        "eval" => {
+            if args.iter().any(|a| a.dynamic) {
+                part.opaque = Some("`eval` of text computed when it runs");
+                return false;
+            }
+            let text = args
+                .iter()
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            collect(&text, depth + 1, out);
+        }
+        "find" => {
+            let mut i = 0;
+            while i < args.len() {
+                if matches!(
+                    args[i].text.as_str(),
+                    "-exec" | "-execdir" | "-ok" | "-okdir"
+                ) {
+                    let end = args[i + 1..]
+                        .iter()
+                        .position(|a| a.text == ";" || a.text == "+")
+                        .map_or(args.len(), |p| i + 1 + p);
+                    let inner = Simple {
+                        words: args[i + 1..end].to_vec(),
+                        redirects: Vec::new(),
+                    };
+                    simple(inner, depth + 1, out);
+                    i = end;
+                }
+                i += 1;
+            }
+            return false;
+        }
+        _ => return false,
+    }
+    // The shell or eval itself is gone; keep its redirections checked.
+    if !part.redirects.is_empty() || part.unsafe_env || part.privileged {
+        out.push(Part {
+            argv: Vec::new(),
+            ..std::mem::take(part)
+        });
+    }
+    true
+}
+
+/// The script of `bash -c SCRIPT` (also `-lc`, `-ec`, …).
+fn shell_script(args: &[Word]) -> Option<&Word> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let t = a.text.as_str();
+        if t.starts_with('-') && !t.starts_with("--") && t.contains('c') {
+            return it.find(|s| !s.text.starts_with('-'));
+        }
+        if !t.starts_with('-') && !t.starts_with('+') {
+            return None;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argvs(script: &str) -> Vec<String> {
+        parts(script)
+            .iter()
+            .map(|p| match p.opaque {
+                Some(_) => "<opaque>".to_owned(),
+                None => p
+                    .argv
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn peels_wrappers() {
+        assert_eq!(
+            argvs("sudo -u bob env A=1 timeout -s KILL 5 nice -n 3 nohup git status"),
+            vec!["git status"]
+        );
+        assert_eq!(argvs("X=1 xargs -n 1 rm -f"), vec!["rm -f"]);
+        assert_eq!(argvs("command -v ls; time ls"), vec!["ls", "ls"]);
+        assert_eq!(argvs("sudo -i"), vec!["sudo -i"]);
+    }
+
+    #[test]
+    fn flattens_nested_shells() {
+        assert_eq!(argvs("bash -c 'a; b | c'"), vec!["a", "b", "c"]);
+        assert_eq!(argvs("eval \"x && y\""), vec!["x", "y"]);
+        assert_eq!(
+            argvs("echo $(rm a) `rm b`"),
+            vec!["rm a", "rm b", "echo \u{1} \u{1}"]
+        );
+        assert_eq!(
+            argvs("find . -name x -exec rm {} \\;"),
+            vec!["rm {}", "find . -name x -exec rm {} ;"]
+        );
+        assert_eq!(argvs("for f in a b; do rm $f; done"), vec!["rm $f"]);
+    }
+
+    #[test]
+    fn dynamic_names_are_opaque() {
+        assert_eq!(argvs("X=rm; $X -rf a"), vec!["", "<opaque>"]);
+        assert_eq!(argvs("bash -c \"$CMD\""), vec!["<opaque>"]);
+        assert_eq!(argvs("{rm,-rf,a}"), vec!["<opaque>"]);
+        assert!(parts("PATH=/tmp/x git status")[0].unsafe_env);
+        assert!(!parts("RUST_LOG=debug cargo test")[0].unsafe_env);
+    }
+}

@@ -1,0 +1,554 @@
+//! The decision engine: one verdict per tool call.
+//!
+//! Order (DESIGN.md §5): hard guards → deny rules → plan mode → ask rules →
+//! allow rules and session grants → mode. The strictest answer wins. A
+//! guard's deny is final; the secret-file guard alone can be lifted, and
+//! only by an allow rule (or session grant) that names the file.
+
+use std::path::{Path, PathBuf};
+
+use wright_protocol::ToolKind;
+
+use crate::classify;
+use crate::command::{Part, parts};
+use crate::paths::{self, Resolved};
+use crate::rule::{Rule, RuleError, Spec, canonical_tool};
+use crate::shell::{RedirectKind, Word};
+
+pub use wright_config::PermissionMode as Mode;
+
+/// Whether someone can answer an approval prompt in this run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CanAsk {
+    /// An interactive front end will answer `ApprovalRequested`.
+    #[default]
+    Yes,
+    /// Headless: every "ask" becomes a deny the model is told about.
+    No,
+}
+
+/// Allow, ask and deny rules, from config and flags.
+#[derive(Debug, Clone, Default)]
+pub struct RuleSet {
+    /// Calls these match run without asking (after guards and deny/ask rules).
+    pub allow: Vec<Rule>,
+    /// Calls these match always ask.
+    pub ask: Vec<Rule>,
+    /// Calls these match never run.
+    pub deny: Vec<Rule>,
+}
+
+impl RuleSet {
+    /// Parses the three lists; the first bad rule is the error.
+    pub fn parse<S: AsRef<str>>(allow: &[S], ask: &[S], deny: &[S]) -> Result<Self, RuleError> {
+        let p = |v: &[S]| {
+            v.iter()
+                .map(|s| s.as_ref().parse())
+                .collect::<Result<Vec<Rule>, _>>()
+        };
+        Ok(RuleSet {
+            allow: p(allow)?,
+            ask: p(ask)?,
+            deny: p(deny)?,
+        })
+    }
+}
+
+/// Everything the engine needs, as plain data.
+#[derive(Debug, Clone, Default)]
+pub struct PolicyInput {
+    /// The permission mode.
+    pub mode: Mode,
+    /// Rules from config and flags.
+    pub rules: RuleSet,
+    /// Where edits may land: the project root first, then extra roots.
+    pub workspace_roots: Vec<PathBuf>,
+    /// Whether approvals can be asked for.
+    pub can_ask: CanAsk,
+    /// The home directory, for `~/` rules and `~/.ssh`-style secrets.
+    pub home: Option<PathBuf>,
+    /// Where shell redirections may also write without an edit permission
+    /// (pass `std::env::temp_dir()`); the edit tools stay inside the roots.
+    pub temp_roots: Vec<PathBuf>,
+}
+
+/// One tool call to decide on.
+#[derive(Debug, Clone, Copy)]
+pub struct CallInfo<'a> {
+    /// The tool's name (`bash`, `edit`, `mcp__github__create_issue`, …).
+    pub tool: &'a str,
+    /// What the tool does.
+    pub kind: ToolKind,
+    /// The call's JSON arguments.
+    pub args: &'a serde_json::Value,
+    /// The session's working directory.
+    pub cwd: &'a Path,
+}
+
+/// Who refused a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeniedBy {
+    /// A hard guard (destructive command, write outside the workspace, secret file).
+    Guard,
+    /// A deny rule.
+    Rule,
+    /// The permission mode (an approval was needed).
+    Mode,
+    /// Plan mode: the call would change something.
+    Plan,
+    /// An approval was needed and this run cannot ask.
+    NoApproval,
+}
+
+/// The decision for one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Run it.
+    Allow,
+    /// Ask the user; `suggestion` is what "always allow" should store.
+    Ask {
+        /// Why approval is needed, phrased for the user and the model.
+        reason: String,
+        /// The narrow rule that would allow this call.
+        suggestion: Rule,
+    },
+    /// Do not run it; `reason` goes to the model (the core adds the prefix).
+    Deny {
+        /// Why, with what the user can do about it.
+        reason: String,
+        /// Who refused.
+        by: DeniedBy,
+    },
+}
+
+/// A shell command and what it touches.
+struct Cmd {
+    text: String,
+    parts: Vec<Part>,
+    /// Files written by redirections: (part index, path).
+    writes: Vec<(usize, Resolved)>,
+    /// Files named as arguments or read by `<`: (part index, path).
+    reads: Vec<(usize, Resolved)>,
+    /// Globs that could expand to a secret: (part index, word).
+    secret_globs: Vec<(usize, PathBuf)>,
+}
+
+/// What a call touches.
+enum Target {
+    Command(Cmd),
+    Path(Resolved, Access),
+    Url(String),
+    Other,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Read,
+    Write,
+}
+
+/// A secret file a call reads or writes.
+struct SecretHit {
+    path: PathBuf,
+    why: &'static str,
+    access: Access,
+}
+
+/// The permission engine. Cheap to query; build it once per session.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    mode: Mode,
+    rules: RuleSet,
+    session: Vec<Rule>,
+    roots: Vec<PathBuf>,
+    scratch: Vec<PathBuf>,
+    home: Option<PathBuf>,
+    can_ask: CanAsk,
+    deny_has_commands: bool,
+}
+
+impl Engine {
+    /// Builds an engine; roots are resolved through symlinks once here.
+    pub fn new(input: PolicyInput) -> Self {
+        let canon = |p: &PathBuf| std::fs::canonicalize(p).unwrap_or_else(|_| paths::normalize(p));
+        let scratch = input.temp_roots.iter().map(canon).collect();
+        let deny_has_commands = input
+            .rules
+            .deny
+            .iter()
+            .any(|r| r.covers_tool("bash") && matches!(r.spec(), Some(Spec::Command(_))));
+        Engine {
+            mode: input.mode,
+            roots: input.workspace_roots.iter().map(canon).collect(),
+            home: input.home.as_ref().map(canon),
+            rules: input.rules,
+            session: Vec::new(),
+            scratch,
+            can_ask: input.can_ask,
+            deny_has_commands,
+        }
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Switches mode (the interactive `/mode` command).
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+    }
+
+    /// Allows calls matching `rule` for the rest of the session.
+    pub fn grant_session(&mut self, rule: Rule) {
+        if !self.session.contains(&rule) {
+            self.session.push(rule);
+        }
+    }
+
+    /// Decides on one call.
+    pub fn check(&self, call: &CallInfo<'_>) -> Verdict {
+        let tool = canonical_tool(call.tool);
+        let target = self.target(call, &tool);
+        let verdict = self.decide(call, &tool, &target);
+        match (verdict, self.can_ask) {
+            (Verdict::Ask { reason, suggestion }, CanAsk::No) => Verdict::Deny {
+                by: DeniedBy::NoApproval,
+                reason: format!(
+                    "{reason}, and this run cannot ask for approval. The user can allow it with \
+                     `--allow '{suggestion}'`{}.",
+                    mode_hint(call.kind, &target)
+                ),
+            },
+            (v, _) => v,
+        }
+    }
+
+    fn decide(&self, call: &CallInfo<'_>, tool: &str, target: &Target) -> Verdict {
+        let ask = |reason: String| Verdict::Ask {
+            reason,
+            suggestion: self.suggest_for(call, tool, target),
+        };
+        // 1. Hard guards.
+        if let Some(reason) = self.hard_guard(target) {
+            return Verdict::Deny {
+                reason,
+                by: DeniedBy::Guard,
+            };
+        }
+        let mut pending: Option<Verdict> = None;
+        let secrets = self.secrets(target);
+        if let Some(hit) = secrets.iter().find(|h| !self.secret_lifted(h, target)) {
+            let verb = if hit.access == Access::Write {
+                "writes"
+            } else {
+                "reads"
+            };
+            let rule_tool = if hit.access == Access::Write {
+                "Edit"
+            } else {
+                "Read"
+            };
+            let suggestion = Rule::exact_path(rule_tool, &hit.path, &self.roots);
+            let reason = format!(
+                "it {verb} {}, which is {}; secret files need an allow rule naming them",
+                hit.path.display(),
+                hit.why
+            );
+            if self.can_ask == CanAsk::No {
+                return Verdict::Deny {
+                    reason: format!(
+                        "{reason}. The user can allow it with `--allow '{suggestion}'`."
+                    ),
+                    by: DeniedBy::Guard,
+                };
+            }
+            pending = Some(Verdict::Ask { reason, suggestion });
+        }
+        // 2. Deny rules.
+        for rule in self.rules.deny.iter().filter(|r| r.covers_tool(tool)) {
+            if self.rule_matches(rule, target, MatchFor::Deny) {
+                return Verdict::Deny {
+                    reason: format!("`{}` is denied by the rule `{rule}`", what(call, target)),
+                    by: DeniedBy::Rule,
+                };
+            }
+        }
+        if let Target::Command(c) = target
+            && let Some(rule) = self.command_paths_denied(c)
+        {
+            return Verdict::Deny {
+                reason: format!(
+                    "`{}` touches a file denied by the rule `{rule}`",
+                    c.text.trim()
+                ),
+                by: DeniedBy::Rule,
+            };
+        }
+        if let Target::Command(c) = target
+            && self.deny_has_commands
+            && let Some(p) = c.parts.iter().find(|p| p.opaque.is_some())
+            && pending.is_none()
+        {
+            pending = Some(ask(format!(
+                "`{}` cannot be checked against the deny rules: {}",
+                p.display(),
+                p.opaque.unwrap_or_default()
+            )));
+        }
+        // 3. Plan mode changes nothing.
+        if self.mode == Mode::Plan && !self.read_only(call.kind, target) {
+            return Verdict::Deny {
+                reason: format!(
+                    "`{}` was not run: plan mode is read-only. Describe the change in the plan \
+                     instead of making it; the user can leave plan mode to carry it out",
+                    what(call, target)
+                ),
+                by: DeniedBy::Plan,
+            };
+        }
+        // 4. Ask rules.
+        for rule in self.rules.ask.iter().filter(|r| r.covers_tool(tool)) {
+            if self.rule_matches(rule, target, MatchFor::Deny) {
+                return ask(format!(
+                    "the rule `{rule}` requires approval for `{}`",
+                    what(call, target)
+                ));
+            }
+        }
+        // 5. Allow rules and session grants; 6. the mode.
+        let verdict = if self.allowed_by_rules(tool, target) {
+            Verdict::Allow
+        } else {
+            self.by_mode(call, target).map_or(Verdict::Allow, ask)
+        };
+        match (verdict, pending) {
+            (Verdict::Allow, Some(p)) => p,
+            (v, _) => v,
+        }
+    }
+
+    /// `Some(reason)` when the mode wants approval.
+    fn by_mode(&self, call: &CallInfo<'_>, target: &Target) -> Option<String> {
+        let what = what(call, target);
+        let needs = |noun: &str| {
+            Some(format!(
+                "{noun} `{what}` needs approval in `{}` mode",
+                self.mode
+            ))
+        };
+        match (self.mode, call.kind) {
+            (Mode::Bypass, _) => None,
+            (Mode::Auto, _) => match target {
+                Target::Command(c) => c.parts.iter().find_map(|p| {
+                    classify::danger(p)
+                        .or_else(|| {
+                            self.unknown_write(p)
+                                .then(|| "it writes to a file named at run time".into())
+                        })
+                        .map(|why| format!("`{}` needs approval because {why}", p.display()))
+                }),
+                _ => None,
+            },
+            (_, ToolKind::ReadOnly) => None,
+            (Mode::Plan, ToolKind::Exec) if self.read_only(call.kind, target) => None,
+            (Mode::AcceptEdits, ToolKind::Edit) => None,
+            (_, ToolKind::Edit) => needs("the edit"),
+            (_, ToolKind::Exec) => needs("running"),
+            (_, ToolKind::Network) => needs("network access"),
+        }
+    }
+
+    fn read_only(&self, kind: ToolKind, target: &Target) -> bool {
+        match target {
+            Target::Command(c) => c.parts.iter().all(|p| {
+                classify::is_read_only(p)
+                    && p.redirects
+                        .iter()
+                        .all(|r| r.kind != RedirectKind::Write || is_sink(&r.target))
+            }),
+            _ => kind == ToolKind::ReadOnly || kind == ToolKind::Network,
+        }
+    }
+
+    fn unknown_write(&self, p: &Part) -> bool {
+        p.redirects
+            .iter()
+            .any(|r| r.kind == RedirectKind::Write && r.target.dynamic)
+    }
+
+    fn target(&self, call: &CallInfo<'_>, tool: &str) -> Target {
+        let s = |k: &str| call.args.get(k).and_then(|v| v.as_str());
+        let home = self.home.as_deref();
+        match tool {
+            "bash" => Target::Command(command_target(
+                s("command").unwrap_or_default(),
+                call.cwd,
+                home,
+            )),
+            "read" | "edit" | "write" | "glob" | "grep" | "ls" => {
+                let access = if matches!(tool, "edit" | "write") {
+                    Access::Write
+                } else {
+                    Access::Read
+                };
+                match s("path").or_else(|| s("file_path")) {
+                    Some(p) => Target::Path(paths::resolve(call.cwd, p, home), access),
+                    None if access == Access::Read => {
+                        Target::Path(paths::resolve(call.cwd, ".", home), access)
+                    }
+                    None => Target::Other,
+                }
+            }
+            "webfetch" => Target::Url(s("url").map(host_of).unwrap_or_default()),
+            _ => Target::Other,
+        }
+    }
+
+    fn hard_guard(&self, target: &Target) -> Option<String> {
+        match target {
+            Target::Command(c) => {
+                if let Err(why) = wright_tools::guard::check_command(&c.text) {
+                    return Some(format!("this command is refused in every mode ({why})"));
+                }
+                let outside = c.writes.iter().find(|(_, r)| {
+                    !paths::inside(&r.real, &self.roots) && !paths::inside(&r.real, &self.scratch)
+                })?;
+                Some(format!(
+                    "it redirects output to {}, outside the workspace ({}) and the temp \
+                     directory; writes there are refused. The user can add the directory to \
+                     `[permissions] additional_roots`",
+                    outside.1.real.display(),
+                    self.roots_text()
+                ))
+            }
+            Target::Path(r, Access::Write) if !paths::inside(&r.real, &self.roots) => {
+                Some(format!(
+                    "{} is outside the workspace ({}); writes there are refused. The user can add \
+                 the directory to `[permissions] additional_roots`",
+                    r.real.display(),
+                    self.roots_text()
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    fn roots_text(&self) -> String {
+        self.roots
+            .iter()
+            .map(|r| r.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn command_target(text: &str, cwd: &Path, home: Option<&Path>) -> Cmd {
+    let ps = parts(text);
+    let mut c = Cmd {
+        text: text.to_owned(),
+        parts: Vec::new(),
+        writes: Vec::new(),
+        reads: Vec::new(),
+        secret_globs: Vec::new(),
+    };
+    for (i, p) in ps.iter().enumerate() {
+        for r in &p.redirects {
+            let t = &r.target;
+            let known = !t.dynamic || paths::expand_home(&t.text, home).is_some();
+            match r.kind {
+                RedirectKind::Write if known && !is_sink(t) => {
+                    c.writes.push((i, paths::resolve(cwd, &t.text, home)));
+                }
+                RedirectKind::Read if known => {
+                    c.reads.push((i, paths::resolve(cwd, &t.text, home)))
+                }
+                _ => {}
+            }
+        }
+        for w in p.raw.iter().chain(p.argv.iter()) {
+            for text in path_candidates(w, home) {
+                if w.glob {
+                    if paths::glob_may_name_secret(text) {
+                        c.secret_globs.push((i, cwd.join(text)));
+                    }
+                } else {
+                    c.reads.push((i, paths::resolve(cwd, text, home)));
+                }
+            }
+        }
+    }
+    c.parts = ps;
+    c
+}
+
+/// The texts in a shell word that may be paths: the word, or the value of
+/// `--opt=VALUE`/`KEY=VALUE`.
+fn path_candidates<'a>(w: &'a Word, home: Option<&Path>) -> Vec<&'a str> {
+    let t = w.text.as_str();
+    if t.is_empty() || (w.dynamic && paths::expand_home(t, home).is_none()) {
+        return Vec::new();
+    }
+    match t.split_once('=') {
+        Some((_, v)) if !v.is_empty() => vec![v],
+        _ if t.starts_with('-') => Vec::new(),
+        _ => vec![t],
+    }
+}
+
+/// `/dev/null` and friends: writing there changes nothing.
+fn is_sink(w: &Word) -> bool {
+    matches!(
+        w.text.as_str(),
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
+    ) || w.text.starts_with("/dev/fd/")
+}
+
+/// How a call reads in messages: the command, the path, or the tool name.
+fn what(call: &CallInfo<'_>, target: &Target) -> String {
+    match target {
+        Target::Command(c) => c.text.trim().to_owned(),
+        Target::Path(r, _) => format!("{} {}", call.tool, r.lexical.display()),
+        Target::Url(host) => format!("{} {host}", call.tool),
+        Target::Other => call.tool.to_owned(),
+    }
+}
+
+fn mode_hint(kind: ToolKind, target: &Target) -> &'static str {
+    match (kind, target) {
+        (ToolKind::Edit, _) => " or `--permission-mode accept-edits`",
+        (_, Target::Command(..)) => " or `--permission-mode auto`",
+        _ => " or `--permission-mode bypass`",
+    }
+}
+
+/// The host of a URL, lower case, without user info or port.
+fn host_of(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit('@').next().unwrap_or("");
+    let host = if host.starts_with('[') {
+        host.split(']')
+            .next()
+            .map(|h| format!("{h}]"))
+            .unwrap_or_default()
+    } else {
+        host.split(':').next().unwrap_or("").to_owned()
+    };
+    host.to_ascii_lowercase()
+}
+
+/// Which list a rule is matched for: allow rules must match every part and
+/// are not fooled by wrappers; deny and ask rules match any part in any form.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MatchFor {
+    Allow,
+    Deny,
+}
+
+#[path = "engine_match.rs"]
+mod matching;
+
+#[cfg(test)]
+#[path = "engine_tests.rs"]
+mod tests;

@@ -1,0 +1,134 @@
+//! The helper entry point: `wright __sandbox-exec <policy-json> -- <cmd…>`.
+//! It confines itself and then `exec`s the command, or refuses with exit
+//! status 126; it never runs the command unconfined unless the policy is
+//! `full`.
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::process::Command;
+
+use crate::{HELPER_ARG, HELPER_ERROR_PREFIX, HELPER_REFUSED_EXIT, SandboxError, SandboxPolicy};
+
+/// Becomes the helper if this process was started as one; returns otherwise.
+/// Call it first thing in `main`, before any thread (or async runtime) starts.
+pub fn maybe_exec_helper() {
+    if std::env::args_os().nth(1).is_some_and(|a| a == HELPER_ARG) {
+        exec_helper(std::env::args_os().skip(1).collect());
+    }
+}
+
+/// Runs the helper with `args` = `[__sandbox-exec, <json>, --, cmd, args…]`
+/// and exits with the refusal status if the command cannot be run confined.
+pub fn exec_helper(args: Vec<OsString>) -> ! {
+    std::process::exit(run_helper(args))
+}
+
+/// Like [`exec_helper`] but returns the exit status on failure. On success it
+/// does not return: the process image is replaced by the command.
+pub fn run_helper(args: Vec<OsString>) -> i32 {
+    let err = match parse(args) {
+        Ok((policy, cmd)) => match apply(&policy) {
+            Ok(()) => exec(cmd),
+            Err(e) => e,
+        },
+        Err(e) => e,
+    };
+    eprintln!("{HELPER_ERROR_PREFIX} {err}; the command was not run");
+    match err {
+        SandboxError::Exec { ref source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            127
+        }
+        _ => HELPER_REFUSED_EXIT,
+    }
+}
+
+fn parse(args: Vec<OsString>) -> Result<(SandboxPolicy, Vec<OsString>), SandboxError> {
+    let mut it = args.into_iter();
+    if it.next().is_none_or(|a| a != HELPER_ARG) {
+        return Err(SandboxError::BadArgs(format!(
+            "expected `{HELPER_ARG} <policy-json> -- <command…>`"
+        )));
+    }
+    let json = it
+        .next()
+        .ok_or_else(|| SandboxError::BadArgs("missing policy".to_owned()))?;
+    let json = json
+        .to_str()
+        .ok_or_else(|| SandboxError::BadArgs("policy is not UTF-8".to_owned()))?;
+    let policy = SandboxPolicy::from_json(json)?;
+    if it.next().is_none_or(|a| a != "--") {
+        return Err(SandboxError::BadArgs(
+            "missing `--` before the command".to_owned(),
+        ));
+    }
+    let cmd: Vec<OsString> = it.collect();
+    if cmd.is_empty() {
+        return Err(SandboxError::BadArgs("missing command".to_owned()));
+    }
+    Ok((policy, cmd))
+}
+
+fn apply(policy: &SandboxPolicy) -> Result<(), SandboxError> {
+    #[cfg(target_os = "linux")]
+    {
+        crate::linux::apply(policy)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        if policy.mode == crate::SandboxMode::Full {
+            Ok(())
+        } else {
+            Err(SandboxError::Unsupported(
+                "the OS sandbox is only implemented on Linux".to_owned(),
+            ))
+        }
+    }
+}
+
+/// Replaces this process with `cmd` (PATH lookup like `execvp`); returns only
+/// on failure.
+fn exec(cmd: Vec<OsString>) -> SandboxError {
+    let mut it = cmd.into_iter();
+    let Some(program) = it.next() else {
+        return SandboxError::BadArgs("missing command".to_owned());
+    };
+    let source = Command::new(&program).args(it).exec();
+    SandboxError::Exec {
+        program: program.to_string_lossy().into_owned(),
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn parses_a_well_formed_command_line() {
+        let json = SandboxPolicy::read_only().to_json().unwrap();
+        let (p, cmd) = parse(os(&[HELPER_ARG, &json, "--", "bash", "-c", "ls"])).unwrap();
+        assert_eq!(p, SandboxPolicy::read_only());
+        assert_eq!(cmd, os(&["bash", "-c", "ls"]));
+    }
+
+    #[test]
+    fn refuses_malformed_command_lines() {
+        let json = SandboxPolicy::read_only().to_json().unwrap();
+        for bad in [
+            os(&[]),
+            os(&["other"]),
+            os(&[HELPER_ARG]),
+            os(&[HELPER_ARG, "{not json", "--", "ls"]),
+            os(&[HELPER_ARG, &json, "ls"]),
+            os(&[HELPER_ARG, &json, "--"]),
+        ] {
+            assert!(parse(bad.clone()).is_err(), "{bad:?}");
+            // Fails before confining the test thread, so this is safe to run here.
+            assert_eq!(run_helper(bad), HELPER_REFUSED_EXIT);
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! What a sandboxed command may do: the mode, the writable roots and the
+//! network switch, plus the exact set of paths the helper makes writable.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::SandboxError;
+
+/// How much a shell command may change (`--sandbox read-only|workspace-write|full`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SandboxMode {
+    /// Read anything, write nothing (only `/dev/null` and terminals).
+    ReadOnly,
+    /// Write only in the writable roots and the temp dir.
+    #[default]
+    WorkspaceWrite,
+    /// No OS sandbox.
+    Full,
+}
+
+impl SandboxMode {
+    /// The spelling used by the CLI flag and config.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ReadOnly => "read-only",
+            Self::WorkspaceWrite => "workspace-write",
+            Self::Full => "full",
+        }
+    }
+}
+
+impl fmt::Display for SandboxMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for SandboxMode {
+    type Err = SandboxError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "read-only" => Ok(Self::ReadOnly),
+            "workspace-write" => Ok(Self::WorkspaceWrite),
+            "full" | "danger-full-access" => Ok(Self::Full),
+            other => Err(SandboxError::Policy(format!(
+                "unknown sandbox mode `{other}` (expected read-only, workspace-write or full)"
+            ))),
+        }
+    }
+}
+
+/// Device files every mode may write, since ordinary tools need them
+/// (`2>/dev/null`, progress on a terminal). Missing ones are skipped.
+pub const DEVICE_PATHS: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/tty",
+    "/dev/ptmx",
+    "/dev/pts",
+];
+
+/// What a sandboxed command may do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SandboxPolicy {
+    /// How much it may change.
+    pub mode: SandboxMode,
+    /// Where it may write in [`SandboxMode::WorkspaceWrite`]: the workspace and
+    /// configured extra roots. The temp dir is added by the helper.
+    #[serde(default)]
+    pub writable_roots: Vec<PathBuf>,
+    /// Whether it may open IP sockets.
+    #[serde(default)]
+    pub network: bool,
+}
+
+impl SandboxPolicy {
+    /// No sandbox at all.
+    pub fn full() -> Self {
+        Self {
+            mode: SandboxMode::Full,
+            writable_roots: Vec::new(),
+            network: true,
+        }
+    }
+
+    /// Reads everywhere, writes nowhere, no network.
+    pub fn read_only() -> Self {
+        Self {
+            mode: SandboxMode::ReadOnly,
+            writable_roots: Vec::new(),
+            network: false,
+        }
+    }
+
+    /// Writes in `roots` (and the temp dir), no network.
+    pub fn workspace_write(roots: Vec<PathBuf>) -> Self {
+        Self {
+            mode: SandboxMode::WorkspaceWrite,
+            writable_roots: roots,
+            network: false,
+        }
+    }
+
+    /// Encodes the policy as the helper's single JSON argument.
+    pub fn to_json(&self) -> Result<String, SandboxError> {
+        serde_json::to_string(self).map_err(|e| SandboxError::Policy(e.to_string()))
+    }
+
+    /// Decodes the helper's JSON argument.
+    pub fn from_json(s: &str) -> Result<Self, SandboxError> {
+        serde_json::from_str(s).map_err(|e| SandboxError::Policy(e.to_string()))
+    }
+
+    /// Every directory the command may write beneath (device files not
+    /// included): nothing in read-only mode; the roots, the temp dir, `/tmp`
+    /// and `/dev/shm` in workspace-write mode.
+    pub fn effective_writable_roots(&self) -> Vec<PathBuf> {
+        match self.mode {
+            SandboxMode::ReadOnly | SandboxMode::Full => Vec::new(),
+            SandboxMode::WorkspaceWrite => {
+                let mut roots = self.writable_roots.clone();
+                for extra in [
+                    std::env::temp_dir(),
+                    PathBuf::from("/tmp"),
+                    PathBuf::from("/dev/shm"),
+                ] {
+                    if !roots.contains(&extra) {
+                        roots.push(extra);
+                    }
+                }
+                roots
+            }
+        }
+    }
+
+    /// Whether a write to `path` (absolute) is allowed by this policy.
+    pub fn allows_write(&self, path: &Path) -> bool {
+        if self.mode == SandboxMode::Full {
+            return true;
+        }
+        if DEVICE_PATHS.iter().any(|d| path.starts_with(d)) {
+            return true;
+        }
+        self.effective_writable_roots()
+            .iter()
+            .any(|root| path.starts_with(root) || canonical_starts_with(path, root))
+    }
+}
+
+/// Compares with symlinks resolved (e.g. `/tmp` → `/private/tmp`), best effort.
+fn canonical_starts_with(path: &Path, root: &Path) -> bool {
+    let Ok(root) = root.canonicalize() else {
+        return false;
+    };
+    // The path itself may not exist (it was not created); resolve its parent.
+    let resolved = path.canonicalize().or_else(|_| {
+        let parent = path.parent().unwrap_or(path).canonicalize()?;
+        Ok::<_, std::io::Error>(parent.join(path.file_name().unwrap_or_default()))
+    });
+    resolved.is_ok_and(|p| p.starts_with(&root))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_parse_and_print() {
+        for m in [
+            SandboxMode::ReadOnly,
+            SandboxMode::WorkspaceWrite,
+            SandboxMode::Full,
+        ] {
+            assert_eq!(m.as_str().parse::<SandboxMode>().unwrap(), m);
+        }
+        assert!("loose".parse::<SandboxMode>().is_err());
+        assert_eq!(
+            serde_json::to_string(&SandboxMode::WorkspaceWrite).unwrap(),
+            "\"workspace-write\""
+        );
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let p = SandboxPolicy {
+            mode: SandboxMode::WorkspaceWrite,
+            writable_roots: vec!["/ws".into(), "/a b/\"q\"".into()],
+            network: true,
+        };
+        assert_eq!(SandboxPolicy::from_json(&p.to_json().unwrap()).unwrap(), p);
+        assert!(SandboxPolicy::from_json("{").is_err());
+        let minimal = SandboxPolicy::from_json(r#"{"mode":"read-only"}"#).unwrap();
+        assert_eq!(minimal, SandboxPolicy::read_only());
+    }
+
+    #[test]
+    fn writable_roots_by_mode() {
+        let ws = SandboxPolicy::workspace_write(vec!["/ws".into()]);
+        let roots = ws.effective_writable_roots();
+        assert!(roots.contains(&PathBuf::from("/ws")));
+        assert!(roots.contains(&std::env::temp_dir()));
+        assert!(ws.allows_write(Path::new("/ws/src/a.rs")));
+        assert!(ws.allows_write(Path::new("/dev/null")));
+        assert!(!ws.allows_write(Path::new("/etc/passwd")));
+
+        let mut ro = SandboxPolicy::read_only();
+        ro.writable_roots = vec!["/ws".into()];
+        assert!(ro.effective_writable_roots().is_empty());
+        assert!(!ro.allows_write(Path::new("/ws/a")));
+        assert!(SandboxPolicy::full().allows_write(Path::new("/etc/passwd")));
+    }
+}

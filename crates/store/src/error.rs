@@ -1,0 +1,83 @@
+//! The store's error type. Messages are written for the person at the
+//! terminal: they name the session and say what to do next.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in the session store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A file operation failed.
+    #[error("{action} {}: {source}", path.display())]
+    Io {
+        /// What the store was doing ("reading", "creating", …).
+        action: &'static str,
+        /// The file or directory involved.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Another live process holds the session's lock.
+    #[error("session {id} is in use by another wright process{}", pid.map(|p| format!(" (pid {p})")).unwrap_or_default())]
+    Locked {
+        /// The session id.
+        id: String,
+        /// The holder's pid, when it recorded one.
+        pid: Option<u32>,
+    },
+    /// No session matches the id or prefix.
+    #[error(
+        "no session matches '{prefix}'{}",
+        list_candidates("recent sessions here", candidates)
+    )]
+    NotFound {
+        /// What the user typed.
+        prefix: String,
+        /// A few recent session ids, to help the user pick.
+        candidates: Vec<String>,
+    },
+    /// The prefix matches more than one session.
+    #[error("'{prefix}' matches {} sessions; type more of the id{}", candidates.len(), list_candidates("candidates", candidates))]
+    Ambiguous {
+        /// What the user typed.
+        prefix: String,
+        /// The matching session ids.
+        candidates: Vec<String>,
+    },
+    /// An entry id does not exist on this session's tree.
+    #[error("session {session} has no entry '{entry}'")]
+    UnknownEntry {
+        /// The session id.
+        session: String,
+        /// The entry id asked for.
+        entry: String,
+    },
+    /// An entry could not be serialized (an `Unknown` entry cannot be written back).
+    #[error("cannot write entry: {0}")]
+    Encode(String),
+}
+
+fn list_candidates(label: &str, ids: &[String]) -> String {
+    if ids.is_empty() {
+        " (see `wright sessions list --all`)".to_string()
+    } else {
+        format!("; {label}: {}", ids.join(", "))
+    }
+}
+
+impl StoreError {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+        source: std::io::Error,
+    ) -> Self {
+        Self::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Result alias of the store.
+pub type Result<T> = std::result::Result<T, StoreError>;

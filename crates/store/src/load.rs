@@ -1,0 +1,386 @@
+//! Reading a session file back: tolerant parsing (torn or corrupt lines
+//! become warnings), fork ancestry, and the views the core needs: the
+//! conversation on the current branch, the user turns, the usage total.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use wright_protocol::{ContentBlock, Message, Role, Usage};
+
+use crate::blob;
+use crate::entry::{Entry, EntryBody, EntryId, FORMAT_VERSION, Header, KNOWN_TYPES, Line, Probe};
+use crate::error::{Result, StoreError};
+use crate::repair::repair;
+
+/// How deep a chain of forks may go before loading stops (guards cycles).
+const MAX_FORK_DEPTH: usize = 64;
+
+/// A session as read from disk.
+#[derive(Debug, Clone)]
+pub struct LoadedSession {
+    /// The header line.
+    pub header: Header,
+    /// The session file.
+    pub path: PathBuf,
+    /// This file's entries, in file order (blobs restored).
+    pub entries: Vec<Entry>,
+    /// For a fork: the parent's entries from its root to the fork point.
+    pub inherited: Vec<Entry>,
+    /// What was skipped or repaired, for the user to see.
+    pub warnings: Vec<String>,
+    /// Blob directories, this session's first, then its fork ancestors'.
+    pub(crate) blob_dirs: Vec<PathBuf>,
+}
+
+/// One user prompt, for a rewind picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserTurn {
+    /// The message entry.
+    pub entry: EntryId,
+    /// The entry before it (where "rewind to before this turn" returns).
+    pub parent_id: Option<EntryId>,
+    /// The prompt text.
+    pub text: String,
+    /// When it was sent.
+    pub ts: String,
+}
+
+/// Whether a message is a prompt typed by the user (not tool results).
+pub(crate) fn is_user_prompt(message: &Message) -> bool {
+    message.role == Role::User
+        && !message
+            .content
+            .iter()
+            .any(|b| matches!(b, ContentBlock::ToolResult { .. }))
+        && message
+            .content
+            .iter()
+            .any(|b| matches!(b, ContentBlock::Text { .. }))
+}
+
+impl LoadedSession {
+    /// The session id.
+    pub fn id(&self) -> &str {
+        &self.header.id
+    }
+
+    /// The current leaf: the last entry of this file, or the fork point.
+    pub fn leaf(&self) -> Option<&EntryId> {
+        self.entries
+            .last()
+            .map(|e| &e.id)
+            .or_else(|| self.header.parent.as_ref().and_then(|p| p.entry.as_ref()))
+    }
+
+    fn index(&self) -> HashMap<&str, &Entry> {
+        self.inherited
+            .iter()
+            .chain(&self.entries)
+            .map(|e| (e.id.as_str(), e))
+            .collect()
+    }
+
+    /// An entry of this session's tree (inherited ones included).
+    pub fn get(&self, id: &str) -> Option<&Entry> {
+        self.entries
+            .iter()
+            .rev()
+            .chain(self.inherited.iter().rev())
+            .find(|e| e.id == id)
+    }
+
+    /// The entries from the root to `id` inclusive (empty for `None` or an unknown id).
+    pub fn path_to(&self, id: Option<&str>) -> Vec<&Entry> {
+        let index = self.index();
+        let mut path = Vec::new();
+        let mut cursor = id;
+        while let Some(current) = cursor {
+            let Some(entry) = index.get(current) else {
+                break;
+            };
+            path.push(*entry);
+            if path.len() > index.len() {
+                // A parent cycle can only come from a hand-edited file.
+                break;
+            }
+            cursor = entry.parent_id.as_deref();
+        }
+        path.reverse();
+        path
+    }
+
+    /// The entries from the root to the current leaf.
+    pub fn current_path(&self) -> Vec<&Entry> {
+        self.path_to(self.leaf().map(String::as_str))
+    }
+
+    /// The conversation to send next: the current branch's messages, with
+    /// the latest compaction applied and dangling tool calls answered.
+    pub fn history(&self) -> Vec<Message> {
+        messages_on(&self.current_path())
+    }
+
+    /// The conversation as it stood at `entry`.
+    pub fn history_at(&self, entry: &str) -> Vec<Message> {
+        messages_on(&self.path_to(Some(entry)))
+    }
+
+    /// The user prompts on the current branch, oldest first.
+    pub fn user_turns(&self) -> Vec<UserTurn> {
+        self.current_path()
+            .into_iter()
+            .filter_map(|e| match &e.body {
+                EntryBody::Message { message } if is_user_prompt(message) => Some(UserTurn {
+                    entry: e.id.clone(),
+                    parent_id: e.parent_id.clone(),
+                    text: message.text(),
+                    ts: e.ts.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Usage and cost summed over every usage entry of this file.
+    pub fn usage_total(&self) -> (Usage, f64) {
+        let mut total = Usage::default();
+        let mut cost = 0.0;
+        for e in &self.entries {
+            if let EntryBody::Usage {
+                usage, cost_usd, ..
+            } = &e.body
+            {
+                total.add(usage);
+                cost += cost_usd.unwrap_or(0.0);
+            }
+        }
+        (total, cost)
+    }
+}
+
+/// The messages of a root-first path, compaction applied, repaired.
+fn messages_on(path: &[&Entry]) -> Vec<Message> {
+    let collect = |entries: &[&Entry]| -> Vec<Message> {
+        entries
+            .iter()
+            .filter_map(|e| match &e.body {
+                EntryBody::Message { message } => Some(message.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let compaction = path
+        .iter()
+        .rposition(|e| matches!(e.body, EntryBody::Compaction { .. }));
+    let messages = match compaction {
+        Some(at) => {
+            let EntryBody::Compaction {
+                summary,
+                first_kept,
+                ..
+            } = &path[at].body
+            else {
+                return Vec::new();
+            };
+            let kept_from = first_kept
+                .as_deref()
+                .and_then(|k| path[..at].iter().position(|e| e.id == k))
+                .unwrap_or(at);
+            let mut out = vec![Message::user_text(summary.clone())];
+            out.extend(collect(&path[kept_from..at]));
+            out.extend(collect(&path[at + 1..]));
+            out
+        }
+        None => collect(path),
+    };
+    repair(messages)
+}
+
+/// The blob directory beside a session file: `<id>.blobs`.
+pub(crate) fn blob_dir_of(path: &Path) -> PathBuf {
+    path.with_extension("blobs")
+}
+
+/// Parses one session file (no fork ancestry). Never fails on content,
+/// only on I/O: bad lines become warnings.
+pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>)> {
+    let bytes = std::fs::read(path).map_err(|e| StoreError::io("reading", path, e))?;
+    let mut warnings = Vec::new();
+    let blob_dirs = vec![blob_dir_of(path)];
+    let terminated = bytes.last() == Some(&b'\n');
+    let mut lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    if terminated {
+        lines.pop();
+    }
+    let count = lines.len();
+    let file_id = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut header = None;
+    let mut entries = Vec::with_capacity(count);
+    for (index, raw) in lines.into_iter().enumerate() {
+        let number = index + 1;
+        let torn = !terminated && number == count;
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if index == 0 {
+            match serde_json::from_slice::<Header>(raw) {
+                Ok(h) if h.kind == "session" => {
+                    if h.version > FORMAT_VERSION {
+                        warnings.push(format!(
+                            "session written by a newer wright (format {}); unknown parts are ignored",
+                            h.version
+                        ));
+                    }
+                    header = Some(h);
+                    continue;
+                }
+                _ => warnings.push("line 1: the session header is unreadable".to_string()),
+            }
+        }
+        match parse_entry(raw, &blob_dirs, &mut warnings) {
+            Some(entry) => entries.push(entry),
+            None if torn => warnings.push(format!(
+                "line {number}: skipped an incomplete last line (the session was interrupted while writing)"
+            )),
+            None => warnings.push(format!("line {number}: skipped a corrupt line")),
+        }
+    }
+    let header = header.unwrap_or_else(|| Header {
+        kind: "session".to_string(),
+        version: FORMAT_VERSION,
+        id: file_id.clone(),
+        cwd: PathBuf::new(),
+        created: String::new(),
+        model: String::new(),
+        provider: String::new(),
+        parent: None,
+    });
+    let header = if header.id == file_id || file_id.is_empty() {
+        header
+    } else {
+        // The file name is what users resume by; it wins over a copied header.
+        Header {
+            id: file_id,
+            ..header
+        }
+    };
+    Ok((header, entries, warnings))
+}
+
+fn parse_entry(raw: &[u8], blob_dirs: &[PathBuf], warnings: &mut Vec<String>) -> Option<Entry> {
+    match serde_json::from_slice::<Line>(raw) {
+        Ok(line) => {
+            let mut body = line.body;
+            if !line.blobs.is_empty()
+                && let EntryBody::Message { message } = &mut body
+            {
+                blob::restore(message, &line.blobs, blob_dirs, warnings);
+            }
+            Some(Entry {
+                id: line.id,
+                parent_id: line.parent_id,
+                ts: line.ts,
+                body,
+            })
+        }
+        Err(_) => {
+            let probe = serde_json::from_slice::<Probe>(raw).ok()?;
+            if KNOWN_TYPES.contains(&probe.kind.as_str()) {
+                return None;
+            }
+            let raw = serde_json::from_slice(raw).ok()?;
+            Some(Entry {
+                id: probe.id,
+                parent_id: probe.parent_id,
+                ts: probe.ts,
+                body: EntryBody::Unknown {
+                    kind: probe.kind,
+                    raw,
+                },
+            })
+        }
+    }
+}
+
+/// Loads a session and, for a fork, the parent path it continues.
+/// `locate` maps a session id to its file.
+pub(crate) fn load_tree(
+    path: &Path,
+    locate: &dyn Fn(&str) -> Option<PathBuf>,
+) -> Result<LoadedSession> {
+    load_depth(path, locate, 0)
+}
+
+fn load_depth(
+    path: &Path,
+    locate: &dyn Fn(&str) -> Option<PathBuf>,
+    depth: usize,
+) -> Result<LoadedSession> {
+    let (header, entries, warnings) = parse_file(path)?;
+    Ok(attach_parent(
+        header, path, entries, warnings, locate, depth,
+    ))
+}
+
+/// A session whose header is not on disk yet (a fresh fork).
+pub(crate) fn load_unwritten(
+    header: Header,
+    path: &Path,
+    locate: &dyn Fn(&str) -> Option<PathBuf>,
+) -> LoadedSession {
+    attach_parent(header, path, Vec::new(), Vec::new(), locate, 0)
+}
+
+fn attach_parent(
+    header: Header,
+    path: &Path,
+    entries: Vec<Entry>,
+    mut warnings: Vec<String>,
+    locate: &dyn Fn(&str) -> Option<PathBuf>,
+    depth: usize,
+) -> LoadedSession {
+    let mut blob_dirs = vec![blob_dir_of(path)];
+    let mut inherited = Vec::new();
+    if let Some(fork) = &header.parent {
+        let parent = if depth >= MAX_FORK_DEPTH {
+            None
+        } else {
+            locate(&fork.session).and_then(|p| load_depth(&p, locate, depth + 1).ok())
+        };
+        match parent {
+            Some(parent) => {
+                if let Some(at) = &fork.entry {
+                    if parent.get(at).is_none() {
+                        warnings.push(format!(
+                            "fork point {at} is missing from parent session {}",
+                            fork.session
+                        ));
+                    }
+                    inherited = parent.path_to(Some(at)).into_iter().cloned().collect();
+                }
+                warnings.extend(
+                    parent
+                        .warnings
+                        .into_iter()
+                        .map(|w| format!("parent {}: {w}", fork.session)),
+                );
+                blob_dirs.extend(parent.blob_dirs);
+            }
+            None => warnings.push(format!(
+                "parent session {} is missing; the history before the fork is lost",
+                fork.session
+            )),
+        }
+    }
+    LoadedSession {
+        header,
+        path: path.to_path_buf(),
+        entries,
+        inherited,
+        warnings,
+        blob_dirs,
+    }
+}

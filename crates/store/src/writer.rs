@@ -1,0 +1,425 @@
+//! The append side of a session: one writer per session, holding its lock.
+//!
+//! Each entry is one `write_all` of a complete line plus newline on an
+//! `O_APPEND` file, so a crash loses at most the line in flight. The header
+//! is written together with the first entry, so a run that never gets a
+//! prompt leaves no empty session behind.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use wright_protocol::Message;
+
+use crate::blob;
+use crate::entry::{BlobRef, EntryBody, EntryId, Header, Snapshot, new_entry_id, now_ts};
+use crate::error::{Result, StoreError};
+use crate::load::{LoadedSession, UserTurn, load_tree, load_unwritten};
+use crate::lock::SessionLock;
+use crate::store::SessionStore;
+
+/// Shown with every rewind: only wright's own edits are checkpointed.
+pub const UNTRACKED_NOTE: &str =
+    "Changes made by shell commands are not tracked and were not restored.";
+
+/// Where a rewind returns to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RewindPoint {
+    /// To just before this user-message entry (as a picker of user turns offers).
+    BeforeTurn(EntryId),
+    /// To just after this entry.
+    AfterEntry(EntryId),
+}
+
+/// What a rewind restores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RewindScope {
+    /// Files and conversation.
+    FilesAndConversation,
+    /// Only the conversation; files stay as they are.
+    ConversationOnly,
+    /// Only files; the conversation continues from the current leaf.
+    FilesOnly,
+}
+
+/// What happened to one file during a rewind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RestoreAction {
+    /// Its earlier content was written back.
+    Restored,
+    /// It did not exist at that point and was deleted.
+    Deleted,
+    /// It could not be restored; the reason says why.
+    Failed(String),
+}
+
+/// One file a rewind touched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RestoredFile {
+    /// The file.
+    pub path: PathBuf,
+    /// What was done.
+    pub action: RestoreAction,
+}
+
+/// The result of a rewind.
+#[derive(Debug, Clone)]
+pub struct RewindOutcome {
+    /// The `rewind` entry appended (the new leaf), if the conversation moved.
+    pub entry: Option<EntryId>,
+    /// Files restored or deleted.
+    pub files: Vec<RestoredFile>,
+    /// The conversation from here on.
+    pub history: Vec<Message>,
+}
+
+/// The writer of one session. Holds the session lock until dropped.
+#[derive(Debug)]
+pub struct SessionWriter {
+    store: SessionStore,
+    header: Header,
+    path: PathBuf,
+    file: Option<File>,
+    pending_header: bool,
+    len: u64,
+    leaf: Option<EntryId>,
+    unsynced_blobs: Vec<File>,
+    lock_path: PathBuf,
+    _lock: SessionLock,
+}
+
+#[derive(Serialize)]
+struct LineRef<'a> {
+    id: &'a str,
+    parent_id: Option<&'a str>,
+    ts: &'a str,
+    #[serde(flatten)]
+    body: BodyRef<'a>,
+    #[serde(skip_serializing_if = "<[BlobRef]>::is_empty")]
+    blobs: &'a [BlobRef],
+}
+
+/// A body to serialize; messages are borrowed as they are, not cloned into an `EntryBody`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum BodyRef<'a> {
+    Entry(&'a EntryBody),
+    Message(MessageRef<'a>),
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "message")]
+struct MessageRef<'a> {
+    message: &'a Message,
+}
+
+/// How a writer starts.
+pub(crate) struct WriterParts {
+    pub store: SessionStore,
+    pub header: Header,
+    pub path: PathBuf,
+    pub file: Option<File>,
+    pub len: u64,
+    pub leaf: Option<EntryId>,
+    pub lock_path: PathBuf,
+    pub lock: SessionLock,
+}
+
+impl SessionWriter {
+    pub(crate) fn from_parts(parts: WriterParts) -> Self {
+        Self {
+            store: parts.store,
+            pending_header: parts.file.is_none(),
+            header: parts.header,
+            path: parts.path,
+            file: parts.file,
+            len: parts.len,
+            leaf: parts.leaf,
+            unsynced_blobs: Vec::new(),
+            lock_path: parts.lock_path,
+            _lock: parts.lock,
+        }
+    }
+
+    /// The session id.
+    pub fn id(&self) -> &str {
+        &self.header.id
+    }
+
+    /// The header (written with the first entry).
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The session file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The current leaf: new entries attach here.
+    pub fn leaf(&self) -> Option<&EntryId> {
+        self.leaf.as_ref()
+    }
+
+    fn blob_dir(&self) -> PathBuf {
+        crate::load::blob_dir_of(&self.path)
+    }
+
+    /// Appends an entry after the current leaf and makes it the leaf.
+    pub fn append(&mut self, body: &EntryBody) -> Result<EntryId> {
+        let parent = self.leaf.clone();
+        let id = self.append_with_parent(parent.as_deref(), body)?;
+        self.leaf = Some(id.clone());
+        Ok(id)
+    }
+
+    /// Appends a conversation message (same as `append` of
+    /// [`EntryBody::Message`], without cloning the message).
+    pub fn append_message(&mut self, message: &Message) -> Result<EntryId> {
+        let parent = self.leaf.clone();
+        let id = self.append_message_with_parent(parent.as_deref(), message)?;
+        self.leaf = Some(id.clone());
+        Ok(id)
+    }
+
+    fn append_message_with_parent(
+        &mut self,
+        parent: Option<&str>,
+        message: &Message,
+    ) -> Result<EntryId> {
+        let out = blob::externalize(message, &self.blob_dir())?;
+        self.unsynced_blobs.extend(out.files);
+        let stored = out.message.as_ref().unwrap_or(message);
+        self.write_line(
+            parent,
+            BodyRef::Message(MessageRef { message: stored }),
+            &out.refs,
+        )
+    }
+
+    fn append_with_parent(&mut self, parent: Option<&str>, body: &EntryBody) -> Result<EntryId> {
+        match body {
+            EntryBody::Unknown { kind, .. } => Err(StoreError::Encode(format!(
+                "entries of unknown type '{kind}' are read-only"
+            ))),
+            EntryBody::Message { message } => self.append_message_with_parent(parent, message),
+            _ => self.write_line(parent, BodyRef::Entry(body), &[]),
+        }
+    }
+
+    fn write_line(
+        &mut self,
+        parent: Option<&str>,
+        body: BodyRef<'_>,
+        blobs: &[BlobRef],
+    ) -> Result<EntryId> {
+        let id = new_entry_id();
+        let ts = now_ts();
+        let line = LineRef {
+            id: &id,
+            parent_id: parent,
+            ts: &ts,
+            body,
+            blobs,
+        };
+        let mut buf = Vec::with_capacity(256);
+        if self.pending_header {
+            serde_json::to_writer(&mut buf, &self.header)
+                .map_err(|e| StoreError::Encode(e.to_string()))?;
+            buf.push(b'\n');
+        }
+        serde_json::to_writer(&mut buf, &line).map_err(|e| StoreError::Encode(e.to_string()))?;
+        buf.push(b'\n');
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => {
+                let file = File::options()
+                    .append(true)
+                    .create_new(true)
+                    .open(&self.path)
+                    .map_err(|e| StoreError::io("creating", &self.path, e))?;
+                self.file.insert(file)
+            }
+        };
+        if let Err(e) = file.write_all(&buf).and_then(|()| file.flush()) {
+            // Cut a partial line off so later appends do not glue onto it.
+            let _ = file.set_len(self.len);
+            return Err(StoreError::io("writing", &self.path, e));
+        }
+        self.len += buf.len() as u64;
+        self.pending_header = false;
+        Ok(id)
+    }
+
+    /// Makes everything appended so far durable (blobs first, then the
+    /// file). Call before running a tool with side effects.
+    pub fn sync(&mut self) -> Result<()> {
+        for blob in self.unsynced_blobs.drain(..) {
+            blob.sync_data()
+                .map_err(|e| StoreError::io("syncing", crate::load::blob_dir_of(&self.path), e))?;
+        }
+        if let Some(file) = &self.file {
+            file.sync_data()
+                .map_err(|e| StoreError::io("syncing", &self.path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Reads this session back from disk (fork ancestry included).
+    pub fn load(&self) -> Result<LoadedSession> {
+        let locate = |id: &str| self.store.locate(id);
+        if self.file.is_none() {
+            return Ok(load_unwritten(self.header.clone(), &self.path, &locate));
+        }
+        load_tree(&self.path, &locate)
+    }
+
+    /// The user prompts on the current branch, for a rewind picker.
+    pub fn user_turns(&self) -> Result<Vec<UserTurn>> {
+        Ok(self.load()?.user_turns())
+    }
+
+    /// Records a file's current content (or its absence) before wright
+    /// changes it, so a rewind can put it back.
+    pub fn record_file_before_edit(&mut self, path: &Path) -> Result<EntryId> {
+        let before = match std::fs::read(path) {
+            Ok(bytes) => {
+                let (blob, file) = blob::write_blob(&self.blob_dir(), &bytes)?;
+                self.unsynced_blobs.push(file);
+                Snapshot::Blob {
+                    blob,
+                    size: bytes.len() as u64,
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Snapshot::ABSENT,
+            Err(e) => return Err(StoreError::io("reading", path, e)),
+        };
+        self.append(&EntryBody::Checkpoint {
+            path: path.to_path_buf(),
+            before,
+        })
+    }
+
+    /// Restores every file wright changed after `to_entry` and moves the
+    /// conversation back to it, as a new branch (nothing is deleted).
+    pub fn rewind_files(&mut self, to_entry: &str) -> Result<Vec<RestoredFile>> {
+        let outcome = self.rewind(
+            &RewindPoint::AfterEntry(to_entry.to_string()),
+            RewindScope::FilesAndConversation,
+        )?;
+        Ok(outcome.files)
+    }
+
+    /// Rewinds files and/or the conversation to `point`. Files changed
+    /// after it are snapshotted first (on the abandoned branch), then
+    /// restored; the conversation continues from `point` as a new branch.
+    /// Changes made by shell commands are not tracked ([`UNTRACKED_NOTE`]).
+    pub fn rewind(&mut self, point: &RewindPoint, scope: RewindScope) -> Result<RewindOutcome> {
+        let loaded = self.load()?;
+        let target: Option<EntryId> = match point {
+            RewindPoint::BeforeTurn(id) => loaded.get(id).map(|e| e.parent_id.clone()),
+            RewindPoint::AfterEntry(id) => loaded.get(id).map(|e| Some(e.id.clone())),
+        }
+        .ok_or_else(|| StoreError::UnknownEntry {
+            session: self.id().to_string(),
+            entry: match point {
+                RewindPoint::BeforeTurn(id) | RewindPoint::AfterEntry(id) => id.clone(),
+            },
+        })?;
+        let path = loaded.current_path();
+        let start = match &target {
+            None => 0,
+            Some(t) => match path.iter().position(|e| &e.id == t) {
+                Some(i) => i + 1,
+                None => {
+                    return Err(StoreError::UnknownEntry {
+                        session: self.id().to_string(),
+                        entry: format!("{t} (not on the current branch)"),
+                    });
+                }
+            },
+        };
+        let mut files = Vec::new();
+        if scope != RewindScope::ConversationOnly {
+            let mut seen = HashSet::new();
+            let mut plan = Vec::new();
+            for e in &path[start..] {
+                if let EntryBody::Checkpoint { path, before } = &e.body
+                    && seen.insert(path.clone())
+                {
+                    plan.push((path.clone(), before.clone()));
+                }
+            }
+            for (path, before) in plan {
+                // Keep the abandoned branch's version too: nothing is lost.
+                self.record_file_before_edit(&path)?;
+                files.push(restore_file(&path, &before, &loaded));
+            }
+        }
+        if scope == RewindScope::FilesOnly {
+            return Ok(RewindOutcome {
+                entry: None,
+                files,
+                history: loaded.history(),
+            });
+        }
+        let body = EntryBody::Rewind {
+            restored: files
+                .iter()
+                .filter(|f| !matches!(f.action, RestoreAction::Failed(_)))
+                .map(|f| f.path.clone())
+                .collect(),
+        };
+        let id = self.append_with_parent(target.as_deref(), &body)?;
+        self.leaf = Some(id.clone());
+        let history = match &target {
+            Some(t) => loaded.history_at(t),
+            None => Vec::new(),
+        };
+        Ok(RewindOutcome {
+            entry: Some(id),
+            files,
+            history,
+        })
+    }
+}
+
+fn restore_file(path: &Path, before: &Snapshot, loaded: &LoadedSession) -> RestoredFile {
+    let action = match before {
+        Snapshot::Absent(_) => match std::fs::remove_file(path) {
+            Ok(()) => RestoreAction::Deleted,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => RestoreAction::Deleted,
+            Err(e) => RestoreAction::Failed(format!("could not delete it: {e}")),
+        },
+        Snapshot::Blob { blob, .. } => match blob::find_blob(blob, &loaded.blob_dirs) {
+            None => RestoreAction::Failed(format!("its snapshot {blob} is missing")),
+            Some(source) => {
+                let written = std::fs::read(&source).and_then(|bytes| {
+                    if let Some(dir) = path.parent() {
+                        std::fs::create_dir_all(dir)?;
+                    }
+                    std::fs::write(path, bytes)
+                });
+                match written {
+                    Ok(()) => RestoreAction::Restored,
+                    Err(e) => RestoreAction::Failed(format!("could not write it: {e}")),
+                }
+            }
+        },
+    };
+    RestoredFile {
+        path: path.to_path_buf(),
+        action,
+    }
+}
+
+impl Drop for SessionWriter {
+    fn drop(&mut self) {
+        if self.pending_header {
+            // Nothing was ever written: leave no trace of this session.
+            let _ = std::fs::remove_file(&self.lock_path);
+        }
+    }
+}
