@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use wright_config::{Overrides, PermissionMode, Provider};
+use wright_config::{Overrides, PermissionMode, Provider, ReasoningEffort, SandboxMode};
 
 /// wright: a coding agent for the terminal.
 #[derive(Debug, Parser)]
@@ -55,6 +55,30 @@ pub struct Args {
     #[arg(long, value_name = "TEXT", global = true)]
     pub append_system_prompt: Option<String>,
 
+    /// Let matching tool calls run without asking (repeatable), e.g. 'Bash(npm run test:*)'.
+    #[arg(long, value_name = "RULE", global = true)]
+    pub allow: Vec<String>,
+
+    /// Never run matching tool calls (repeatable), e.g. 'Read(.env*)'.
+    #[arg(long, value_name = "RULE", global = true)]
+    pub deny: Vec<String>,
+
+    /// OS sandbox for shell commands.
+    #[arg(long, value_enum, value_name = "MODE", global = true)]
+    pub sandbox: Option<SandboxArg>,
+
+    /// Reasoning effort for models that take one.
+    #[arg(long, value_enum, value_name = "LEVEL", global = true)]
+    pub reasoning_effort: Option<EffortArg>,
+
+    /// Extended-thinking budget in tokens (Anthropic), at least 1024.
+    #[arg(long, value_name = "TOKENS", global = true)]
+    pub thinking: Option<u32>,
+
+    /// Model to switch to (with a notice) after repeated overload errors.
+    #[arg(long, value_name = "NAME", global = true)]
+    pub fallback_model: Option<String>,
+
     /// Show more detail about tool calls on stderr.
     #[arg(long)]
     pub verbose: bool,
@@ -70,6 +94,23 @@ pub struct Args {
     /// With stream-json output, also emit streaming deltas.
     #[arg(long)]
     pub include_partial_messages: bool,
+
+    /// Continue the latest session of this directory.
+    #[arg(short = 'c', long = "continue")]
+    pub continue_latest: bool,
+
+    /// Continue the session with this id (a unique prefix is enough).
+    #[arg(
+        short = 'r',
+        long,
+        value_name = "ID",
+        conflicts_with = "continue_latest"
+    )]
+    pub resume: Option<String>,
+
+    /// With --continue or --resume: continue in a new session that starts as a copy.
+    #[arg(long)]
+    pub fork_session: bool,
 
     /// Stop when the session's cost passes this many US dollars.
     #[arg(long, value_name = "USD")]
@@ -88,6 +129,53 @@ pub enum Command {
         /// What to do.
         #[command(subcommand)]
         action: ConfigAction,
+    },
+    /// Print everything the model sees, part by part, with sources and sizes.
+    Context {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List known models with context window, output limit and prices.
+    Models {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Skills found in .wright/skills and configured directories.
+    Skills {
+        /// What to do.
+        #[command(subcommand)]
+        action: SkillsAction,
+    },
+    /// Notes the model can read: list, show, add, remove.
+    Memory {
+        /// What to do.
+        #[command(subcommand)]
+        action: MemoryAction,
+    },
+    /// List, show, search, export or remove recorded sessions.
+    Sessions {
+        /// What to do.
+        #[command(subcommand)]
+        action: SessionsAction,
+    },
+    /// Go back to before an earlier turn: restore edited files and the conversation.
+    Rewind {
+        /// Session id or prefix (default: the latest of this directory).
+        id: Option<String>,
+        /// The user turn to return to (before it); without it, list the turns.
+        #[arg(long, value_name = "N")]
+        to: Option<usize>,
+        /// Restore files only; the conversation goes on where it is.
+        #[arg(long, conflicts_with = "conversation_only")]
+        files_only: bool,
+        /// Rewind the conversation only; files stay as they are.
+        #[arg(long)]
+        conversation_only: bool,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
     },
     /// Check the installation: config, provider, key, sandbox, tools.
     Doctor {
@@ -112,6 +200,110 @@ pub enum ConfigAction {
     },
 }
 
+/// `wright skills …`
+#[derive(Debug, Subcommand)]
+pub enum SkillsAction {
+    /// Name, description and path of each skill.
+    List {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `wright memory …`
+#[derive(Debug, Subcommand)]
+pub enum MemoryAction {
+    /// Every note with its type and description.
+    List {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One note in full.
+    Show {
+        /// Note name.
+        name: String,
+    },
+    /// Write a new note (the body is read from --body or stdin).
+    Add {
+        /// Note name.
+        name: String,
+        /// One line saying when the note matters.
+        #[arg(long)]
+        description: String,
+        /// user, feedback, project or reference.
+        #[arg(long = "type", default_value = "project")]
+        kind: String,
+        /// The note's text.
+        #[arg(long)]
+        body: Option<String>,
+        /// Store in the user's notes instead of the project's.
+        #[arg(long)]
+        user: bool,
+    },
+    /// Delete a note.
+    Rm {
+        /// Note name.
+        name: String,
+    },
+}
+
+/// `wright sessions …`
+#[derive(Debug, Subcommand)]
+pub enum SessionsAction {
+    /// Sessions of this directory (or all), newest first.
+    List {
+        /// Every project's sessions.
+        #[arg(long)]
+        all: bool,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A readable transcript of one session.
+    Show {
+        /// Session id or prefix.
+        id: String,
+        /// The transcript as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Find text in sessions.
+    Search {
+        /// Text to find (case-insensitive).
+        text: String,
+        /// Search every project's sessions.
+        #[arg(long)]
+        all: bool,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a transcript to stdout.
+    Export {
+        /// Session id or prefix.
+        id: String,
+        /// Transcript format.
+        #[arg(long, value_enum, default_value = "markdown")]
+        format: ExportFormatArg,
+    },
+    /// Delete a session and its blobs.
+    Rm {
+        /// Session id or prefix.
+        id: String,
+    },
+}
+
+/// `sessions export --format` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ExportFormatArg {
+    /// Readable transcript.
+    Markdown,
+    /// Entries as JSON.
+    Json,
+}
+
 /// `--output-format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -130,6 +322,28 @@ pub enum InputFormat {
     Text,
     /// NDJSON user messages.
     StreamJson,
+}
+
+/// `--sandbox` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SandboxArg {
+    /// Commands may not write anywhere.
+    ReadOnly,
+    /// Commands may write in the workspace and temp dirs; no network.
+    WorkspaceWrite,
+    /// No OS sandbox.
+    Full,
+}
+
+/// `--reasoning-effort` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum EffortArg {
+    /// Least reasoning.
+    Low,
+    /// The usual.
+    Medium,
+    /// Most reasoning.
+    High,
 }
 
 /// `--provider` values.
@@ -181,7 +395,20 @@ impl Args {
             system_prompt: self.system_prompt.clone(),
             system_prompt_file: self.system_prompt_file.clone(),
             append_system_prompt: self.append_system_prompt.clone(),
-            ..Overrides::default()
+            allow: self.allow.clone(),
+            deny: self.deny.clone(),
+            sandbox: self.sandbox.map(|s| match s {
+                SandboxArg::ReadOnly => SandboxMode::ReadOnly,
+                SandboxArg::WorkspaceWrite => SandboxMode::WorkspaceWrite,
+                SandboxArg::Full => SandboxMode::Full,
+            }),
+            reasoning_effort: self.reasoning_effort.map(|e| match e {
+                EffortArg::Low => ReasoningEffort::Low,
+                EffortArg::Medium => ReasoningEffort::Medium,
+                EffortArg::High => ReasoningEffort::High,
+            }),
+            thinking_budget: self.thinking,
+            fallback_model: self.fallback_model.clone(),
         }
     }
 }

@@ -3,9 +3,13 @@
 
 mod args;
 mod doctor;
+mod inspect;
+mod models;
 mod modes;
 mod provider;
 mod render;
+mod safety;
+mod sessions;
 mod setup;
 mod stream_json;
 mod summary;
@@ -23,6 +27,9 @@ use crate::modes::print::exit;
 use crate::render::Detail;
 
 fn main() -> ExitCode {
+    // The re-executed sandbox helper confines itself and execs the command;
+    // it must run before anything else, while the process has one thread.
+    wright_sandbox::maybe_exec_helper();
     let args = Args::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -71,11 +78,60 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     match &args.command {
         Some(Command::Config { action }) => return config_command(&loader, &args, action),
         Some(Command::Doctor { json }) => return Ok(doctor::run(&loader, &args, *json).await),
-        None => {}
+        Some(Command::Sessions { action }) => return Ok(sessions::command(action, &cwd)?),
+        Some(Command::Rewind {
+            id,
+            to,
+            files_only,
+            conversation_only,
+            json,
+        }) => {
+            let scope = if *files_only {
+                wright_store::RewindScope::FilesOnly
+            } else if *conversation_only {
+                wright_store::RewindScope::ConversationOnly
+            } else {
+                wright_store::RewindScope::FilesAndConversation
+            };
+            let request = sessions::RewindRequest {
+                id: id.as_deref(),
+                to: *to,
+                scope,
+                json: *json,
+            };
+            return Ok(sessions::rewind(&request, &cwd)?);
+        }
+        // These need the loaded configuration; handled below.
+        Some(
+            Command::Context { .. }
+            | Command::Models { .. }
+            | Command::Skills { .. }
+            | Command::Memory { .. },
+        )
+        | None => {}
     }
     let resolved = loader.load(&args.overrides())?;
     let settings = resolved.settings;
     let project_root = find_project_root(&cwd);
+    match &args.command {
+        Some(Command::Context { json }) => {
+            return Ok(inspect::context(&settings, &cwd, &project_root, *json)?);
+        }
+        Some(Command::Models { json }) => return Ok(models::list(&settings, *json)),
+        Some(Command::Skills { action }) => {
+            return Ok(inspect::skills(&settings, &cwd, &project_root, action)?);
+        }
+        Some(Command::Memory { action }) => {
+            return Ok(inspect::memory(&settings, &project_root, action)?);
+        }
+        Some(
+            Command::Config { .. }
+            | Command::Doctor { .. }
+            | Command::Sessions { .. }
+            | Command::Rewind { .. },
+        )
+        | None => {}
+    }
     let detail = if args.verbose {
         Detail::Verbose
     } else {
@@ -89,9 +145,18 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         ))
         .into());
     }
-    let launch = setup::Launch {
+    let mut launch = setup::Launch {
         max_budget_usd: args.max_budget_usd,
+        can_ask: wright_permissions::CanAsk::No,
+        session: sessions::SessionChoice {
+            continue_latest: args.continue_latest,
+            resume: args.resume.clone(),
+            fork: args.fork_session,
+        },
     };
+    if args.fork_session && !args.continue_latest && args.resume.is_none() {
+        return Err(UsageError("--fork-session needs --continue or --resume ID".to_owned()).into());
+    }
     if args.input_format == InputFormat::StreamJson {
         if args.output_format != OutputFormat::StreamJson {
             return Err(UsageError(
@@ -119,6 +184,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             )
             .into());
         }
+        launch.can_ask = wright_permissions::CanAsk::Yes;
         let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
         return Ok(modes::interactive::run(started, detail).await);
     };

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use wright_config::{Provider, Settings};
-use wright_llm::{AnthropicClient, ModelClient, OpenAiChatClient};
+use wright_llm::{
+    AnthropicClient, ChatCompat, ModelClient, OpenAiChatClient, OpenAiResponsesClient,
+};
 
 const ANTHROPIC_DEFAULT_BASE: &str = "https://api.anthropic.com";
 const OPENAI_DEFAULT_BASE: &str = "https://api.openai.com/v1";
@@ -79,13 +81,15 @@ pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, Setup
     let choice = choose(settings, keys, &http).await?;
     let client: Arc<dyn ModelClient> = match choice.provider {
         Provider::Anthropic => Arc::new(AnthropicClient::new(http, choice.base_url, choice.key)),
-        Provider::OpenaiChat => Arc::new(OpenAiChatClient::new(http, choice.base_url, choice.key)),
-        Provider::OpenaiResponses => {
-            return Err(SetupError(
-                "--provider openai-responses is not available in this build yet; use openai-chat."
-                    .to_owned(),
-            ));
+        Provider::OpenaiChat => {
+            let compat = ChatCompat::for_server(&choice.base_url, &choice.model);
+            Arc::new(OpenAiChatClient::new(http, choice.base_url, choice.key).with_compat(compat))
         }
+        Provider::OpenaiResponses => Arc::new(OpenAiResponsesClient::new(
+            http,
+            choice.base_url,
+            choice.key,
+        )),
     };
     Ok(Resolved {
         client,

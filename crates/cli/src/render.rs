@@ -89,6 +89,16 @@ impl Renderer {
                         self.err_line(&self.paint(output, "2"));
                     }
                 }
+                ItemKind::Compaction {
+                    tokens_before,
+                    tokens_after,
+                    trigger,
+                } => {
+                    let line = format!(
+                        "compacted the conversation ({trigger}): ~{tokens_before} → ~{tokens_after} tokens"
+                    );
+                    self.err_line(&self.paint(&line, "33"));
+                }
                 ItemKind::Reasoning { .. } | ItemKind::Error { .. } => {}
             },
             EventKind::Error { message } => {
@@ -111,8 +121,23 @@ impl Renderer {
                 self.end_stdout_line();
                 return Some(*reason);
             }
+            EventKind::ApprovalRequested {
+                tool,
+                arguments,
+                reason,
+                suggested_rule,
+                ..
+            } => {
+                let line = format!(
+                    "? {tool}({}) needs approval: {reason}",
+                    short_args(tool, arguments)
+                );
+                self.err_line(&self.paint(&line, "35"));
+                if let Some(rule) = suggested_rule {
+                    self.err_line(&self.paint(&format!("  \"always\" would allow: {rule}"), "2"));
+                }
+            }
             EventKind::Usage { .. }
-            | EventKind::ApprovalRequested { .. }
             | EventKind::SessionConfigured { .. }
             | EventKind::TurnStarted => {}
         }

@@ -1,16 +1,25 @@
-//! Builds a running session from settings: system prompt, tools, limits,
-//! provider client.
+//! Builds a running session from settings: provider client, session file,
+//! context inputs, safety policy, catalog, limits.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use wright_config::Settings;
-use wright_core::prompt::{self, PromptInputs};
-use wright_core::{SessionHandle, SessionOptions, spawn_session};
+use wright_context::{
+    BaseOverride, ContextInputs, Environment, GitProbe, GitSnapshot, MemoryStore,
+};
+use wright_core::{
+    CompactionOptions, Persistence, SessionHandle, SessionOptions, SystemPrompt, spawn_session,
+};
+use wright_llm::{ReasoningEffort, RetryPolicy};
+use wright_permissions::CanAsk;
 use wright_tools::{OutputLimits, ToolRegistry};
 
+use crate::models;
 use crate::provider::{self, Keys};
+use crate::safety;
+use crate::sessions::{self, SessionChoice};
 
 /// Default output cap per request when none is configured.
 const DEFAULT_MAX_TOKENS: u32 = 8192;
@@ -19,7 +28,7 @@ const DEFAULT_MAX_TOKENS: u32 = 8192;
 pub struct Started {
     /// The session.
     pub handle: SessionHandle,
-    /// A notice for the user (e.g. a detected local server).
+    /// Notices for the user (a detected local server, warnings).
     pub notice: Option<String>,
 }
 
@@ -33,9 +42,13 @@ pub struct SetupError(pub String);
 pub struct Launch {
     /// `--max-budget-usd`.
     pub max_budget_usd: Option<f64>,
+    /// Whether a person can answer approval requests (interactive mode).
+    pub can_ask: CanAsk,
+    /// Which session to write to.
+    pub session: SessionChoice,
 }
 
-/// Resolves the provider, assembles the prompt and starts the session.
+/// Resolves the provider, opens the session file and starts the session.
 pub async fn start(
     settings: &Settings,
     launch: &Launch,
@@ -45,37 +58,99 @@ pub async fn start(
     let resolved = provider::resolve(settings, &Keys::from_env())
         .await
         .map_err(|e| SetupError(e.0))?;
-    let system_prompt = system_prompt(settings, cwd, project_root)?;
-    let session_id = uuid::Uuid::now_v7().to_string();
+    let inputs = context_inputs(settings, cwd, project_root)?;
+    let safety = safety::build(settings, project_root, launch.can_ask)?;
+    let catalog = models::catalog(settings);
+    let mut notice: Vec<String> = resolved.notice.into_iter().collect();
+    notice.extend(safety.warning.map(|w| format!("warning: {w}")));
+    notice.extend(
+        models::unknown_model_warning(&catalog, &resolved.model).map(|w| format!("warning: {w}")),
+    );
+    let info = catalog.lookup(&resolved.model).info().clone();
+    let opened = sessions::open(
+        &launch.session,
+        cwd,
+        &resolved.model,
+        resolved.client.provider(),
+    )?;
+    notice.extend(opened.warnings.iter().map(|w| format!("warning: {w}")));
+    let session_id = opened.writer.id().to_owned();
+    let max_tokens = settings
+        .max_tokens
+        .unwrap_or_else(|| DEFAULT_MAX_TOKENS.min(info.max_output.max(1)));
+    let context = &settings.context;
     let options = SessionOptions {
         spill_dir: spill_dir(&session_id),
         session_id,
         model: resolved.model,
         cwd: cwd.to_path_buf(),
-        system_prompt,
-        max_tokens: settings.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+        system_prompt: SystemPrompt::Assembled(Box::new(inputs)),
+        catalog: Arc::new(catalog),
+        retry: retry_policy(),
+        fallback_model: settings.fallback_model.clone(),
+        reasoning_effort: settings
+            .reasoning_effort
+            .and_then(|e| e.as_str().parse::<ReasoningEffort>().ok()),
+        thinking_budget: settings.thinking_budget,
+        compaction: CompactionOptions {
+            auto: context.auto_compact,
+            context_window: info.context_window,
+            keep_recent_tokens: context.keep_recent_tokens.unwrap_or_else(|| {
+                wright_context::compaction::keep_recent_for_window(info.context_window)
+            }),
+            margin_percent: context.compact_margin_percent,
+        },
+        max_tokens,
         max_turns: settings.max_turns,
         max_budget_usd: launch.max_budget_usd,
-        permission_mode: settings.permission_mode,
+        policy: safety.policy,
+        local_config: project_root.join(".wright").join("config.local.toml"),
+        sandbox: safety.sandbox,
         limits: OutputLimits {
             bash_default_timeout: Duration::from_secs(settings.bash_timeout_secs),
             ..OutputLimits::default()
         },
     };
-    let handle = spawn_session(options, resolved.client, Arc::new(ToolRegistry::builtin()));
+    let persistence = Persistence {
+        writer: Some(opened.writer),
+        history: opened.history,
+    };
+    let handle = spawn_session(
+        options,
+        resolved.client,
+        Arc::new(ToolRegistry::builtin()),
+        persistence,
+    );
     Ok(Started {
         handle,
-        notice: resolved.notice,
+        notice: (!notice.is_empty()).then(|| notice.join("\n")),
     })
 }
 
-fn system_prompt(
+/// The default retry policy; `WRIGHT_MAX_RETRIES` changes how many retries
+/// (0 turns them off, e.g. for CI runs that should fail fast).
+fn retry_policy() -> RetryPolicy {
+    let mut policy = RetryPolicy::default();
+    if let Some(n) = std::env::var("WRIGHT_MAX_RETRIES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+    {
+        policy.max_retries = n;
+    }
+    policy
+}
+
+/// What the system prompt is assembled from (also used by `wright context`).
+pub fn context_inputs(
     settings: &Settings,
     cwd: &Path,
     project_root: &Path,
-) -> Result<String, SetupError> {
+) -> Result<ContextInputs, SetupError> {
     let base_override = match (&settings.system_prompt, &settings.system_prompt_file) {
-        (Some(text), _) => Some(("--system-prompt".to_owned(), text.clone())),
+        (Some(text), _) => Some(BaseOverride {
+            source: "--system-prompt".to_owned(),
+            text: text.clone(),
+        }),
         (None, Some(path)) => {
             let path = cwd.join(path);
             let text = std::fs::read_to_string(&path).map_err(|e| {
@@ -84,19 +159,46 @@ fn system_prompt(
                     path.display()
                 ))
             })?;
-            Some((path.display().to_string(), text))
+            Some(BaseOverride {
+                source: path.display().to_string(),
+                text,
+            })
         }
         (None, None) => None,
     };
-    let parts = prompt::assemble(&PromptInputs {
-        cwd,
+    // Git status is taken once per session: a status that changed every turn
+    // would change the system prompt and defeat the provider's prompt cache.
+    let git = GitSnapshot::probe(
         project_root,
-        base_override,
-        append: settings.append_system_prompt.clone(),
-        instruction_files: &settings.instruction_files,
-        date: chrono::Local::now().format("%Y-%m-%d").to_string(),
-    });
-    Ok(prompt::render(&parts))
+        GitProbe::WithStatus {
+            timeout: Duration::from_millis(500),
+        },
+    );
+    let date = chrono::Local::now().format("%Y-%m-%d").to_string();
+    let mut inputs = ContextInputs::new(
+        cwd.to_path_buf(),
+        project_root.to_path_buf(),
+        Environment::detect(date, git),
+    );
+    let context = &settings.context;
+    inputs.base_override = base_override;
+    inputs.append = settings.append_system_prompt.clone();
+    inputs.instructions.file_names = settings.instruction_files.clone();
+    inputs.instructions.user_files = context.user_instruction_files.clone();
+    inputs.instructions.budget_chars = context.instruction_budget;
+    inputs.skill_dirs.extend(context.skill_dirs.iter().cloned());
+    inputs.memory = Some(memory_store(settings, project_root));
+    Ok(inputs)
+}
+
+/// Project memory, plus the user's when config opts in.
+pub fn memory_store(settings: &Settings, project_root: &Path) -> MemoryStore {
+    let user = settings
+        .context
+        .user_memory
+        .then(|| dirs::data_dir().map(|d| d.join("wright").join("memory")))
+        .flatten();
+    MemoryStore::new(project_root.join(".wright").join("memory"), user)
 }
 
 /// Where tools put full outputs too large for the model. Under the user's

@@ -1,7 +1,8 @@
 //! Maps core events to `stream-json` lines in Claude Code's shape: a
 //! `system`/`init` line, one `assistant` line per model response (text,
 //! thinking and `tool_use` blocks), one `user` line per tool result, and
-//! wright's own line types (`warning`, `error`, `retry`,
+//! a `system`/`compact_boundary` line per compaction, and wright's own
+//! line types (`warning`, `error`, `retry`,
 //! `approval_requested`, `tool_progress`, `stream_event` with
 //! `--include-partial-messages`). The `result` line is written by the caller.
 
@@ -147,6 +148,20 @@ impl StreamJson {
                 ItemKind::Error { message } => {
                     out.push(json!({"type": "error", "session_id": sid, "message": message}));
                 }
+                ItemKind::Compaction {
+                    tokens_before,
+                    tokens_after,
+                    trigger,
+                } => out.push(json!({
+                    "type": "system",
+                    "subtype": "compact_boundary",
+                    "session_id": sid,
+                    "compact_metadata": {
+                        "trigger": trigger,
+                        "pre_tokens": tokens_before,
+                        "post_tokens": tokens_after,
+                    },
+                })),
             },
             EventKind::Usage { request, .. } => {
                 if let Some(line) = self.flush_assistant(sid, Some(request)) {
@@ -158,6 +173,7 @@ impl StreamJson {
                 tool,
                 arguments,
                 reason,
+                suggested_rule,
             } => out.push(json!({
                 "type": "approval_requested",
                 "session_id": sid,
@@ -165,18 +181,24 @@ impl StreamJson {
                 "tool_name": tool,
                 "tool_input": parse_input(arguments),
                 "reason": reason,
+                "suggested_rule": suggested_rule,
             })),
             EventKind::Retrying {
                 attempt,
                 delay_ms,
                 reason,
-            } => out.push(json!({
+            } => {
+                // What streamed before the failure is not part of the answer.
+                self.pending.clear();
+                self.block_index = 0;
+                out.push(json!({
                 "type": "retry",
                 "session_id": sid,
                 "attempt": attempt,
                 "delay_ms": delay_ms,
                 "reason": reason,
-            })),
+                }));
+            }
             EventKind::Warning { message } => {
                 out.push(json!({"type": "warning", "session_id": sid, "message": message}));
             }

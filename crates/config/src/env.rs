@@ -6,13 +6,13 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use crate::assign::{Assign, Range, check_text};
 use crate::error::{ConfigError, Origin, shorten};
-use crate::kinds::{PermissionMode, Provider};
-use crate::settings::{Assign, Range, check_text};
+use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::source::Source;
 
 /// Every environment variable config reads.
-pub const ENV_VARS: [&str; 9] = [
+pub const ENV_VARS: [&str; 12] = [
     "WRIGHT_PROVIDER",
     "WRIGHT_MODEL",
     "WRIGHT_MAX_TURNS",
@@ -20,6 +20,9 @@ pub const ENV_VARS: [&str; 9] = [
     "WRIGHT_PERMISSION_MODE",
     "WRIGHT_SYSTEM_PROMPT",
     "WRIGHT_SYSTEM_PROMPT_FILE",
+    "WRIGHT_REASONING_EFFORT",
+    "WRIGHT_FALLBACK_MODEL",
+    "WRIGHT_SANDBOX",
     ANTHROPIC_BASE_URL,
     OPENAI_BASE_URL,
 ];
@@ -82,6 +85,26 @@ pub(crate) fn env_layer(
             "WRIGHT_SYSTEM_PROMPT_FILE",
             Assign::SystemPromptFile(PathBuf::from(v)),
         );
+    }
+    if let Some(v) = get("WRIGHT_REASONING_EFFORT") {
+        let e = ReasoningEffort::parse(v.trim()).map_err(|_| {
+            invalid(
+                "WRIGHT_REASONING_EFFORT",
+                "reasoning_effort",
+                v,
+                ReasoningEffort::expected(),
+            )
+        })?;
+        push("WRIGHT_REASONING_EFFORT", Assign::ReasoningEffort(e));
+    }
+    if let Some(v) = get("WRIGHT_FALLBACK_MODEL") {
+        let m = text("WRIGHT_FALLBACK_MODEL", "fallback_model", v)?;
+        push("WRIGHT_FALLBACK_MODEL", Assign::FallbackModel(m));
+    }
+    if let Some(v) = get("WRIGHT_SANDBOX") {
+        let m = SandboxMode::parse(v.trim())
+            .map_err(|_| invalid("WRIGHT_SANDBOX", "sandbox.mode", v, SandboxMode::expected()))?;
+        push("WRIGHT_SANDBOX", Assign::SandboxMode(m));
     }
     Ok(out)
 }
@@ -194,6 +217,47 @@ mod tests {
             "env WRIGHT_PROVIDER: invalid value `gemini` for `provider`: \
              expected one of: anthropic, openai-chat, openai-responses"
         );
+    }
+
+    #[test]
+    fn reads_effort_fallback_and_sandbox() {
+        let e = env(&[
+            ("WRIGHT_REASONING_EFFORT", "high"),
+            ("WRIGHT_FALLBACK_MODEL", "claude-haiku-4-5"),
+            ("WRIGHT_SANDBOX", " read-only "),
+        ]);
+        let got: Vec<(Assign, String)> = env_layer(&e)
+            .unwrap()
+            .into_iter()
+            .map(|(a, s)| (a, s.to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Assign::ReasoningEffort(ReasoningEffort::High),
+                    "env WRIGHT_REASONING_EFFORT".into()
+                ),
+                (
+                    Assign::FallbackModel("claude-haiku-4-5".into()),
+                    "env WRIGHT_FALLBACK_MODEL".into()
+                ),
+                (
+                    Assign::SandboxMode(SandboxMode::ReadOnly),
+                    "env WRIGHT_SANDBOX".into()
+                ),
+            ]
+        );
+        let e = env(&[("WRIGHT_SANDBOX", "off")]);
+        assert_eq!(
+            env_layer(&e).unwrap_err().to_string(),
+            "env WRIGHT_SANDBOX: invalid value `off` for `sandbox.mode`: \
+             expected one of: read-only, workspace-write, full"
+        );
+        let e = env(&[("WRIGHT_REASONING_EFFORT", "max")]);
+        assert!(env_layer(&e).is_err());
+        let e = env(&[("WRIGHT_FALLBACK_MODEL", "  ")]);
+        assert!(env_layer(&e).is_err());
     }
 
     #[test]

@@ -6,21 +6,20 @@
 //! tree (syntax, and the key spans needed to locate later errors), a walk
 //! for unknown keys (so every typo is reported at its own line in file
 //! order), then serde into [`FileDoc`] for types, with the error's span
-//! mapped back to the key that holds it.
+//! mapped back to the key that holds it. Value checks live in `doc.rs`.
 
 use std::ops::Range as Span;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::Deserialize;
-use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::assign::{Assign, PRICE_EXPECTED, Range};
+use crate::doc::{FileDoc, build, key_segment};
 use crate::error::{ConfigError, Origin, shorten};
-use crate::kinds::{PermissionMode, Provider};
-use crate::settings::{Assign, Range, check_text};
+use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 
 /// Keys allowed at the top level of a file.
-const TOP_KEYS: [&str; 11] = [
+const TOP_KEYS: [&str; 17] = [
     "provider",
     "model",
     "base_url",
@@ -30,43 +29,43 @@ const TOP_KEYS: [&str; 11] = [
     "system_prompt",
     "system_prompt_file",
     "append_system_prompt",
+    "reasoning_effort",
+    "thinking_budget",
+    "fallback_model",
     "tools",
     "context",
+    "permissions",
+    "sandbox",
+    "models",
 ];
 /// Keys allowed in `[tools]`.
 const TOOLS_KEYS: [&str; 1] = ["bash_timeout_secs"];
 /// Keys allowed in `[context]`.
-const CONTEXT_KEYS: [&str; 1] = ["instruction_files"];
+const CONTEXT_KEYS: [&str; 8] = [
+    "instruction_files",
+    "instruction_budget",
+    "user_instruction_files",
+    "skill_dirs",
+    "user_memory",
+    "auto_compact",
+    "keep_recent_tokens",
+    "compact_margin_percent",
+];
+/// Keys allowed in `[permissions]`.
+const PERMISSIONS_KEYS: [&str; 4] = ["allow", "ask", "deny", "additional_roots"];
+/// Keys allowed in `[sandbox]`.
+const SANDBOX_KEYS: [&str; 3] = ["mode", "network", "writable_roots"];
+/// Keys allowed in each `[models."name"]`.
+const MODEL_KEYS: [&str; 6] = [
+    "context_window",
+    "max_output",
+    "input_price",
+    "output_price",
+    "cache_read_price",
+    "cache_write_price",
+];
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileDoc {
-    provider: Option<Spanned<String>>,
-    model: Option<Spanned<String>>,
-    base_url: Option<Spanned<String>>,
-    max_tokens: Option<Spanned<i64>>,
-    max_turns: Option<Spanned<i64>>,
-    permission_mode: Option<Spanned<String>>,
-    system_prompt: Option<Spanned<String>>,
-    system_prompt_file: Option<Spanned<String>>,
-    append_system_prompt: Option<Spanned<String>>,
-    tools: Option<ToolsDoc>,
-    context: Option<ContextDoc>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ToolsDoc {
-    bash_timeout_secs: Option<Spanned<i64>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ContextDoc {
-    instruction_files: Option<Spanned<Vec<String>>>,
-}
-
-/// Parses one file's text. `base_dir` anchors a relative `system_prompt_file`.
+/// Parses one file's text. `base_dir` anchors relative paths in it.
 pub(crate) fn parse_file(
     path: &Path,
     text: &str,
@@ -101,12 +100,12 @@ pub(crate) fn parse_file(
     }
     let doc: FileDoc = toml::from_str(text).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
-        match locate(tree.get_ref(), offset, "") {
+        match locate(tree.get_ref(), offset, &[]) {
             Some(found) => ConfigError::Invalid {
                 origin: at(found.value_span.start),
                 value: shorten(text.get(found.value_span.clone()).unwrap_or("")),
-                message: format!("{}, found {}", expected_for(&found.key), found.found),
-                key: found.key,
+                message: format!("{}, found {}", expected_for(&found.path), found.found),
+                key: found.key(),
             },
             None => {
                 let (line, column) = position(text, offset);
@@ -122,155 +121,90 @@ pub(crate) fn parse_file(
     build(doc, base_dir, &at)
 }
 
-/// Validates the typed document and turns it into assignments in key order.
-fn build(
-    doc: FileDoc,
-    base_dir: &Path,
-    at: &dyn Fn(usize) -> Origin,
-) -> Result<Vec<Assign>, ConfigError> {
-    let invalid =
-        |key: &str, span: Span<usize>, value: String, message: String| ConfigError::Invalid {
-            origin: at(span.start),
-            key: key.to_owned(),
-            value: shorten(&value),
-            message,
-        };
-    let text = |key: &str, v: Spanned<String>| -> Result<String, ConfigError> {
-        let span = v.span();
-        let v = v.into_inner();
-        match check_text(key, &v) {
-            Ok(()) => Ok(v),
-            Err(m) => Err(invalid(key, span, v, m)),
-        }
-    };
-    let int = |key: &str, v: Spanned<i64>, range: Range| -> Result<i64, ConfigError> {
-        let span = v.span();
-        let n = v.into_inner();
-        range
-            .check(n)
-            .map_err(|m| invalid(key, span, n.to_string(), m))
-    };
-    let to_u32 = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
-    let to_u64 = |n: i64| u64::try_from(n).unwrap_or(0);
-
-    if let (Some(p), Some(f)) = (&doc.system_prompt, &doc.system_prompt_file) {
-        let (first, second, span) = if p.span().start < f.span().start {
-            ("system_prompt", "system_prompt_file", f.span())
-        } else {
-            ("system_prompt_file", "system_prompt", p.span())
-        };
-        return Err(ConfigError::Conflict {
-            origin: at(span.start),
-            first: format!("`{first}`"),
-            second: format!("`{second}`"),
-        });
+/// The keys allowed in the table at `path` (segments as written, unquoted);
+/// `None` where any key is allowed (model names) or nothing is a table.
+fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
+    match path {
+        [] => Some(&TOP_KEYS),
+        ["tools"] => Some(&TOOLS_KEYS),
+        ["context"] => Some(&CONTEXT_KEYS),
+        ["permissions"] => Some(&PERMISSIONS_KEYS),
+        ["sandbox"] => Some(&SANDBOX_KEYS),
+        ["models", _] => Some(&MODEL_KEYS),
+        _ => None,
     }
-
-    let mut out = Vec::new();
-    if let Some(v) = doc.provider {
-        let span = v.span();
-        let v = v.into_inner();
-        let p =
-            Provider::parse(&v).map_err(|_| invalid("provider", span, v, Provider::expected()))?;
-        out.push(Assign::Provider(p));
-    }
-    if let Some(v) = doc.model {
-        out.push(Assign::Model(text("model", v)?));
-    }
-    if let Some(v) = doc.base_url {
-        out.push(Assign::BaseUrl(text("base_url", v)?));
-    }
-    if let Some(v) = doc.max_tokens {
-        let n = int("max_tokens", v, Range::POSITIVE_U32)?;
-        out.push(Assign::MaxTokens(to_u32(n)));
-    }
-    if let Some(v) = doc.max_turns {
-        let n = int("max_turns", v, Range::POSITIVE_U32)?;
-        out.push(Assign::MaxTurns(to_u32(n)));
-    }
-    if let Some(v) = doc.permission_mode {
-        let span = v.span();
-        let v = v.into_inner();
-        let m = PermissionMode::parse(&v)
-            .map_err(|_| invalid("permission_mode", span, v, PermissionMode::expected()))?;
-        out.push(Assign::PermissionMode(m));
-    }
-    if let Some(v) = doc.system_prompt {
-        out.push(Assign::SystemPrompt(text("system_prompt", v)?));
-    }
-    if let Some(v) = doc.system_prompt_file {
-        let file = PathBuf::from(text("system_prompt_file", v)?);
-        out.push(Assign::SystemPromptFile(base_dir.join(file)));
-    }
-    if let Some(v) = doc.append_system_prompt {
-        out.push(Assign::AppendSystemPrompt(text("append_system_prompt", v)?));
-    }
-    if let Some(v) = doc.tools.and_then(|t| t.bash_timeout_secs) {
-        let n = int("tools.bash_timeout_secs", v, Range::BASH_TIMEOUT)?;
-        out.push(Assign::BashTimeoutSecs(to_u64(n)));
-    }
-    if let Some(v) = doc.context.and_then(|c| c.instruction_files) {
-        let span = v.span();
-        let files = v.into_inner();
-        if let Some(bad) = files.iter().find(|f| f.trim().is_empty()) {
-            return Err(invalid(
-                "context.instruction_files",
-                span,
-                format!("{bad:?}"),
-                "expected an array of non-empty file names".to_owned(),
-            ));
-        }
-        out.push(Assign::InstructionFiles(files));
-    }
-    Ok(out)
 }
 
+type Unknown = (String, Span<usize>, &'static [&'static str]);
+
 /// The unknown key that comes first in the file, with the keys valid there.
-fn first_unknown_key(root: &DeTable<'_>) -> Option<(String, Span<usize>, &'static [&'static str])> {
-    let mut unknown: Vec<(String, Span<usize>, &'static [&'static str])> = Vec::new();
-    for (key, value) in root.iter() {
+fn first_unknown_key(root: &DeTable<'_>) -> Option<Unknown> {
+    let mut unknown = Vec::new();
+    collect_unknown(root, &mut Vec::new(), &mut unknown);
+    unknown.into_iter().min_by_key(|(_, span, _)| span.start)
+}
+
+/// Walks the tables the schema knows (top, its tables, `models` and each
+/// model), recording every key not allowed where it stands.
+fn collect_unknown<'a>(table: &'a DeTable<'_>, path: &mut Vec<&'a str>, out: &mut Vec<Unknown>) {
+    let allowed = allowed_keys(path);
+    for (key, value) in table.iter() {
         let name: &str = key.get_ref();
-        if !TOP_KEYS.contains(&name) {
-            unknown.push((name.to_owned(), key.span(), &TOP_KEYS));
+        if let Some(allowed) = allowed
+            && !allowed.contains(&name)
+        {
+            let mut dotted = dotted_path(path);
+            if !dotted.is_empty() {
+                dotted.push('.');
+            }
+            dotted.push_str(&key_segment(name));
+            out.push((dotted, key.span(), allowed));
             continue;
         }
-        let allowed: &'static [&'static str] = match name {
-            "tools" => &TOOLS_KEYS,
-            "context" => &CONTEXT_KEYS,
-            _ => continue,
-        };
-        if let DeValue::Table(table) = value.get_ref() {
-            for (sub, _) in table.iter() {
-                let sub_name: &str = sub.get_ref();
-                if !allowed.contains(&sub_name) {
-                    unknown.push((format!("{name}.{sub_name}"), sub.span(), allowed));
-                }
-            }
+        // Only tables the schema describes are searched; deeper values are
+        // left to serde, which reports them as the wrong type.
+        let descend = matches!(path.as_slice(), [] | ["models"]);
+        if descend && let DeValue::Table(inner) = value.get_ref() {
+            path.push(name);
+            collect_unknown(inner, path, out);
+            path.pop();
         }
     }
-    unknown.into_iter().min_by_key(|(_, span, _)| span.start)
+}
+
+/// Segments joined with dots, each quoted when TOML needs it.
+fn dotted_path(path: &[&str]) -> String {
+    path.iter()
+        .map(|s| key_segment(s))
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// The value holding a serde error, found by its span.
 struct Located {
-    key: String,
+    /// Segments as written, unquoted.
+    path: Vec<String>,
     value_span: Span<usize>,
     found: String,
 }
 
+impl Located {
+    fn key(&self) -> String {
+        let path: Vec<&str> = self.path.iter().map(String::as_str).collect();
+        dotted_path(&path)
+    }
+}
+
 /// Finds the innermost key whose key or value span contains `offset`.
-fn locate(table: &DeTable<'_>, offset: usize, prefix: &str) -> Option<Located> {
+fn locate(table: &DeTable<'_>, offset: usize, prefix: &[String]) -> Option<Located> {
     for (key, value) in table.iter() {
         let k: &str = key.get_ref();
-        let dotted = if prefix.is_empty() {
-            k.to_owned()
-        } else {
-            format!("{prefix}.{k}")
-        };
+        let mut path = prefix.to_vec();
+        path.push(k.to_owned());
         // A `[table]`'s span covers only its header, not its body, so
         // tables are searched whatever their span says.
         if let DeValue::Table(inner) = value.get_ref()
-            && let Some(found) = locate(inner, offset, &dotted)
+            && let Some(found) = locate(inner, offset, &path)
         {
             return Some(found);
         }
@@ -286,7 +220,7 @@ fn locate(table: &DeTable<'_>, offset: usize, prefix: &str) -> Option<Located> {
             other => other.type_str().to_owned(),
         };
         return Some(Located {
-            key: dotted,
+            path,
             value_span: value.span(),
             found,
         });
@@ -294,15 +228,33 @@ fn locate(table: &DeTable<'_>, offset: usize, prefix: &str) -> Option<Located> {
     None
 }
 
-/// "expected …" for a dotted key, used when its value has the wrong type.
-fn expected_for(key: &str) -> String {
-    match key {
-        "provider" => Provider::expected(),
-        "permission_mode" => PermissionMode::expected(),
-        "max_tokens" | "max_turns" => Range::POSITIVE_U32.describe(),
-        "tools.bash_timeout_secs" => Range::BASH_TIMEOUT.describe(),
-        "context.instruction_files" => "expected an array of strings".to_owned(),
-        "tools" | "context" => "expected a table".to_owned(),
+/// "expected …" for a key (segments), used when its value has the wrong type.
+fn expected_for(path: &[String]) -> String {
+    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    let range = |r: Range| r.describe();
+    match path.as_slice() {
+        ["provider"] => Provider::expected(),
+        ["permission_mode"] => PermissionMode::expected(),
+        ["reasoning_effort"] => ReasoningEffort::expected(),
+        ["sandbox", "mode"] => SandboxMode::expected(),
+        ["max_tokens" | "max_turns"] => range(Range::POSITIVE_U32),
+        ["thinking_budget"] => range(Range::THINKING_BUDGET),
+        ["tools", "bash_timeout_secs"] => range(Range::BASH_TIMEOUT),
+        ["context", "instruction_budget"] => range(Range::INSTRUCTION_BUDGET),
+        ["context", "keep_recent_tokens"] => range(Range::KEEP_RECENT_TOKENS),
+        ["context", "compact_margin_percent"] => range(Range::COMPACT_MARGIN),
+        ["context", "user_memory" | "auto_compact"] | ["sandbox", "network"] => {
+            "expected true or false".to_owned()
+        }
+        ["context", _] | ["permissions", _] | ["sandbox", "writable_roots"] => {
+            "expected an array of strings".to_owned()
+        }
+        ["models", _, "context_window"] => range(Range::CONTEXT_WINDOW),
+        ["models", _, "max_output"] => range(Range::POSITIVE_U32),
+        ["models", _, _] => PRICE_EXPECTED.to_owned(),
+        ["tools" | "context" | "permissions" | "sandbox" | "models"] | ["models", _] => {
+            "expected a table".to_owned()
+        }
         _ => "expected a string".to_owned(),
     }
 }

@@ -1,11 +1,61 @@
 //! The closed sets of choices in config: which wire protocol to speak
-//! ([`Provider`]) and how tool calls are approved ([`PermissionMode`]).
+//! ([`Provider`]), how tool calls are approved ([`PermissionMode`]), how
+//! hard the model reasons ([`ReasoningEffort`]) and how shell commands are
+//! confined ([`SandboxMode`]).
 //!
-//! Both parse from and print as the kebab-case words users type, and a bad
+//! All parse from and print as the kebab-case words users type, and a bad
 //! word is rejected with the full list of valid ones.
 
 use std::fmt;
 use std::str::FromStr;
+
+/// The shared word plumbing of every choice enum: `ALL`, `as_str`,
+/// `parse`, `expected`, `Display` and `FromStr`, so the four enums cannot
+/// drift apart in how they spell or reject words.
+macro_rules! words {
+    ($ty:ident, $what:literal, [$($variant:ident => $word:literal),+ $(,)?]) => {
+        impl $ty {
+            /// Every choice, in the order they are listed to users.
+            pub const ALL: [$ty; words!(@count $($variant)+)] = [$($ty::$variant),+];
+
+            /// The word used in config files, flags and environment variables.
+            pub fn as_str(&self) -> &'static str {
+                match self {
+                    $($ty::$variant => $word),+
+                }
+            }
+
+            /// Parses the word users type; the error lists the valid words.
+            pub fn parse(s: &str) -> Result<Self, String> {
+                Self::ALL
+                    .into_iter()
+                    .find(|v| v.as_str() == s)
+                    .ok_or_else(|| format!(concat!("unknown ", $what, " `{}`; {}"), s, Self::expected()))
+            }
+
+            /// "expected one of: …" for error messages.
+            pub(crate) fn expected() -> String {
+                expected_list(Self::ALL.iter().map(Self::as_str))
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                Self::parse(s)
+            }
+        }
+    };
+    (@count $($t:ident)+) => { <[()]>::len(&[$(words!(@unit $t)),+]) };
+    (@unit $t:ident) => { () };
+}
 
 /// The wire protocol wright speaks to the model server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
@@ -19,50 +69,11 @@ pub enum Provider {
     OpenaiResponses,
 }
 
-impl Provider {
-    /// Every provider, in the order they are listed to users.
-    pub const ALL: [Provider; 3] = [
-        Provider::Anthropic,
-        Provider::OpenaiChat,
-        Provider::OpenaiResponses,
-    ];
-
-    /// The word used in config files, flags and environment variables.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Provider::Anthropic => "anthropic",
-            Provider::OpenaiChat => "openai-chat",
-            Provider::OpenaiResponses => "openai-responses",
-        }
-    }
-
-    /// Parses the word users type; the error lists the valid words.
-    pub fn parse(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|p| p.as_str() == s)
-            .ok_or_else(|| format!("unknown provider `{s}`; {}", Self::expected()))
-    }
-
-    /// "expected one of: …" for error messages.
-    pub(crate) fn expected() -> String {
-        expected_list(Self::ALL.iter().map(Self::as_str))
-    }
-}
-
-impl fmt::Display for Provider {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Provider {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::parse(s)
-    }
-}
+words!(Provider, "provider", [
+    Anthropic => "anthropic",
+    OpenaiChat => "openai-chat",
+    OpenaiResponses => "openai-responses",
+]);
 
 /// How tool calls are approved (see DESIGN.md §5).
 #[derive(
@@ -83,54 +94,53 @@ pub enum PermissionMode {
     Bypass,
 }
 
-impl PermissionMode {
-    /// Every mode, in the order they are listed to users.
-    pub const ALL: [PermissionMode; 5] = [
-        PermissionMode::Default,
-        PermissionMode::AcceptEdits,
-        PermissionMode::Plan,
-        PermissionMode::Auto,
-        PermissionMode::Bypass,
-    ];
+words!(PermissionMode, "permission mode", [
+    Default => "default",
+    AcceptEdits => "accept-edits",
+    Plan => "plan",
+    Auto => "auto",
+    Bypass => "bypass",
+]);
 
-    /// The word used in config files, flags and environment variables.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            PermissionMode::Default => "default",
-            PermissionMode::AcceptEdits => "accept-edits",
-            PermissionMode::Plan => "plan",
-            PermissionMode::Auto => "auto",
-            PermissionMode::Bypass => "bypass",
-        }
-    }
-
-    /// Parses the word users type; the error lists the valid words.
-    pub fn parse(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|m| m.as_str() == s)
-            .ok_or_else(|| format!("unknown permission mode `{s}`; {}", Self::expected()))
-    }
-
-    /// "expected one of: …" for error messages.
-    pub(crate) fn expected() -> String {
-        expected_list(Self::ALL.iter().map(Self::as_str))
-    }
+/// How much the model should reason before answering (OpenAI
+/// `reasoning.effort`; Anthropic maps it to a thinking budget).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReasoningEffort {
+    /// Little reasoning, fastest.
+    Low,
+    /// The providers' usual default.
+    Medium,
+    /// Most reasoning, slowest.
+    High,
 }
 
-impl fmt::Display for PermissionMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
+words!(ReasoningEffort, "reasoning effort", [
+    Low => "low",
+    Medium => "medium",
+    High => "high",
+]);
+
+/// How the OS sandbox confines shell commands.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SandboxMode {
+    /// Commands may read but not write anywhere.
+    ReadOnly,
+    /// Commands may write inside the workspace roots and the temp dir.
+    #[default]
+    WorkspaceWrite,
+    /// No sandbox.
+    Full,
 }
 
-impl FromStr for PermissionMode {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::parse(s)
-    }
-}
+words!(SandboxMode, "sandbox mode", [
+    ReadOnly => "read-only",
+    WorkspaceWrite => "workspace-write",
+    Full => "full",
+]);
 
 fn expected_list<'a>(words: impl Iterator<Item = &'a str>) -> String {
     format!("expected one of: {}", words.collect::<Vec<_>>().join(", "))
@@ -172,14 +182,40 @@ mod tests {
     }
 
     #[test]
+    fn effort_and_sandbox_words() {
+        for e in ReasoningEffort::ALL {
+            assert_eq!(ReasoningEffort::parse(e.as_str()), Ok(e));
+        }
+        for m in SandboxMode::ALL {
+            assert_eq!(m.to_string().parse::<SandboxMode>(), Ok(m));
+        }
+        assert_eq!(SandboxMode::default(), SandboxMode::WorkspaceWrite);
+        assert_eq!(
+            ReasoningEffort::parse("max").unwrap_err(),
+            "unknown reasoning effort `max`; expected one of: low, medium, high"
+        );
+        assert_eq!(
+            SandboxMode::parse("none").unwrap_err(),
+            "unknown sandbox mode `none`; expected one of: read-only, workspace-write, full"
+        );
+    }
+
+    #[test]
     fn serde_uses_the_same_words() {
         #[derive(serde::Deserialize)]
         struct W {
             p: Provider,
             m: PermissionMode,
+            e: ReasoningEffort,
+            s: SandboxMode,
         }
-        let w: W = toml::from_str("p = \"openai-responses\"\nm = \"accept-edits\"").unwrap();
+        let w: W = toml::from_str(
+            "p = \"openai-responses\"\nm = \"accept-edits\"\ne = \"high\"\ns = \"read-only\"",
+        )
+        .unwrap();
         assert_eq!(w.p, Provider::OpenaiResponses);
         assert_eq!(w.m, PermissionMode::AcceptEdits);
+        assert_eq!(w.e, ReasoningEffort::High);
+        assert_eq!(w.s, SandboxMode::ReadOnly);
     }
 }

@@ -1,6 +1,7 @@
 //! wright's layered configuration.
 //!
-//! Layers, lowest first; a higher layer overrides a lower one key by key:
+//! Layers, lowest first; a higher layer overrides a lower one key by key
+//! (except the lists and model tables described below):
 //!
 //! 1. built-in defaults ([`Settings::default`]);
 //! 2. the user file, `$XDG_CONFIG_HOME/wright/config.toml` (else the
@@ -9,7 +10,8 @@
 //! 4. `<project>/.wright/config.local.toml` (not committed);
 //! 5. the environment: `WRIGHT_PROVIDER`, `WRIGHT_MODEL`, `WRIGHT_MAX_TURNS`,
 //!    `WRIGHT_MAX_TOKENS`, `WRIGHT_PERMISSION_MODE`, `WRIGHT_SYSTEM_PROMPT`,
-//!    `WRIGHT_SYSTEM_PROMPT_FILE`, and the base URL: `ANTHROPIC_BASE_URL`
+//!    `WRIGHT_SYSTEM_PROMPT_FILE`, `WRIGHT_REASONING_EFFORT`,
+//!    `WRIGHT_FALLBACK_MODEL`, `WRIGHT_SANDBOX`, and the base URL: `ANTHROPIC_BASE_URL`
 //!    only when the provider (after flags) is `anthropic`, `OPENAI_BASE_URL`
 //!    only when it is `openai-chat` or `openai-responses`. Empty values
 //!    count as unset;
@@ -36,14 +38,53 @@
 //! permission_mode = "default"       # default | accept-edits | plan | auto | bypass
 //! system_prompt_file = "prompts/system.md"
 //! append_system_prompt = "Answer briefly."
+//! reasoning_effort = "medium"       # low | medium | high
+//! thinking_budget = 8000            # tokens, >= 1024
+//! fallback_model = "claude-haiku-4-5"
 //!
 //! [tools]
 //! bash_timeout_secs = 120           # 1..=600
 //!
+//! [permissions]                     # every list is appended across layers
+//! allow = ["Bash(npm run test:*)"]
+//! ask = []
+//! deny = ["Read(.env*)"]
+//! additional_roots = ["../shared"]  # extra workspace roots
+//!
+//! [sandbox]
+//! mode = "workspace-write"          # read-only | workspace-write | full
+//! network = false
+//! writable_roots = []               # appended across layers
+//!
 //! [context]
 //! instruction_files = ["AGENTS.md", "CLAUDE.md"]
+//! instruction_budget = 40000        # characters, >= 1000
+//! user_instruction_files = ["~/.config/wright/AGENTS.md"]
+//! skill_dirs = ["~/.config/wright/skills"]
+//! user_memory = false
+//! auto_compact = true
+//! keep_recent_tokens = 20000        # >= 1000; unset = derived from the window
+//! compact_margin_percent = 10       # 0..=50
+//!
+//! [models."my-local-model"]         # overrides or adds a catalog entry
+//! context_window = 32768            # >= 1024
+//! max_output = 4096                 # >= 1
+//! input_price = 0.0                 # USD per million tokens, >= 0
+//! output_price = 0.0
+//! cache_read_price = 0.0
+//! cache_write_price = 0.0
 //! ```
 //!
+//! - `permissions.allow`, `.ask`, `.deny`, `.additional_roots` and
+//!   `sandbox.writable_roots` are appended layer after layer (user,
+//!   project, local, then `--allow` / `--deny`), duplicates dropped keeping
+//!   the first. Their [`Source`] is the highest layer that added an item.
+//! - A `[models."name"]` table in a higher layer overrides only the fields
+//!   it sets; [`Settings::models`] is ordered by name, and the source of
+//!   `models` is the highest layer that wrote any model table.
+//! - Paths in `additional_roots`, `writable_roots`, `user_instruction_files`
+//!   and `skill_dirs`: `~` and `~/…` are under the home directory; other
+//!   relative paths resolve like `system_prompt_file` below.
 //! - A relative `system_prompt_file` in a project file resolves against
 //!   the project root (not `.wright/`), so it names the same file as it
 //!   would from a shell at the root; in the user file it resolves against
@@ -56,6 +97,8 @@
 //!   ([`ConfigError`]) naming the file, line, column and key; a bad enum
 //!   word lists the valid ones.
 
+mod assign;
+mod doc;
 mod env;
 mod error;
 mod file;
@@ -68,7 +111,7 @@ mod source;
 
 pub use env::ENV_VARS;
 pub use error::{ConfigError, Origin};
-pub use kinds::{PermissionMode, Provider};
+pub use kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 pub use loader::{
     CONFIG_FILE, ConfigLoader, LOCAL_CONFIG_FILE, LayerCheck, PROJECT_DIR, default_user_config_dir,
     find_project_root,
@@ -76,7 +119,8 @@ pub use loader::{
 pub use overrides::Overrides;
 pub use resolved::{Entry, Resolved};
 pub use settings::{
-    DEFAULT_BASH_TIMEOUT_SECS, DEFAULT_INSTRUCTION_FILE, DEFAULT_MAX_TURNS, KEYS,
-    MAX_BASH_TIMEOUT_SECS, Settings,
+    ContextSettings, DEFAULT_BASH_TIMEOUT_SECS, DEFAULT_COMPACT_MARGIN_PERCENT,
+    DEFAULT_INSTRUCTION_BUDGET, DEFAULT_INSTRUCTION_FILE, DEFAULT_MAX_TURNS, KEYS,
+    MAX_BASH_TIMEOUT_SECS, ModelOverride, PermissionSettings, SandboxSettings, Settings,
 };
 pub use source::Source;

@@ -3,15 +3,17 @@
 
 use std::path::PathBuf;
 
+use crate::assign::{Assign, Range, check_text};
 use crate::error::{ConfigError, Origin, shorten};
-use crate::kinds::{PermissionMode, Provider};
-use crate::settings::{Assign, Range, check_text};
+use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::source::Source;
 
 /// Command-line overrides (the highest layer). All optional.
 ///
 /// A relative `system_prompt_file` is kept as given, i.e. relative to the
 /// process's working directory, which is what a user typing a flag means.
+/// `allow` and `deny` are appended after every file's rules. Build it with
+/// `..Overrides::default()` so new fields do not break callers.
 #[derive(Debug, Clone, Default)]
 pub struct Overrides {
     /// `--provider`.
@@ -32,6 +34,18 @@ pub struct Overrides {
     pub system_prompt_file: Option<PathBuf>,
     /// `--append-system-prompt`.
     pub append_system_prompt: Option<String>,
+    /// `--allow RULE`, repeatable; appended to `permissions.allow`.
+    pub allow: Vec<String>,
+    /// `--deny RULE`, repeatable; appended to `permissions.deny`.
+    pub deny: Vec<String>,
+    /// `--sandbox`.
+    pub sandbox: Option<SandboxMode>,
+    /// `--reasoning-effort`.
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// `--thinking TOKENS` (>= 1024).
+    pub thinking_budget: Option<u32>,
+    /// `--fallback-model`.
+    pub fallback_model: Option<String>,
 }
 
 impl Overrides {
@@ -96,6 +110,30 @@ impl Overrides {
                 flag("--append-system-prompt"),
             ));
         }
+        if let Some(e) = self.reasoning_effort {
+            out.push((Assign::ReasoningEffort(e), flag("--reasoning-effort")));
+        }
+        if let Some(n) = self.thinking_budget {
+            Range::THINKING_BUDGET
+                .check(i64::from(n))
+                .map_err(|m| invalid("--thinking", "thinking_budget", &n.to_string(), m))?;
+            out.push((Assign::ThinkingBudget(n), flag("--thinking")));
+        }
+        if let Some(v) = &self.fallback_model {
+            let v = text("--fallback-model", "fallback_model", v)?;
+            out.push((Assign::FallbackModel(v), flag("--fallback-model")));
+        }
+        if let Some(m) = self.sandbox {
+            out.push((Assign::SandboxMode(m), flag("--sandbox")));
+        }
+        if !self.allow.is_empty() {
+            let rules = rules("--allow", "permissions.allow", &self.allow)?;
+            out.push((Assign::Allow(rules), flag("--allow")));
+        }
+        if !self.deny.is_empty() {
+            let rules = rules("--deny", "permissions.deny", &self.deny)?;
+            out.push((Assign::Deny(rules), flag("--deny")));
+        }
         Ok(out)
     }
 }
@@ -113,6 +151,13 @@ fn text(flag: &str, key: &str, value: &str) -> Result<String, ConfigError> {
     check_text(key, value)
         .map(|()| value.to_owned())
         .map_err(|m| invalid(flag, key, value, m))
+}
+
+fn rules(flag: &str, key: &str, rules: &[String]) -> Result<Vec<String>, ConfigError> {
+    for rule in rules {
+        check_text(key, rule).map_err(|m| invalid(flag, key, rule, m))?;
+    }
+    Ok(rules.to_vec())
 }
 
 fn positive(flag: &str, key: &str, n: u32) -> Result<(), ConfigError> {
@@ -169,6 +214,73 @@ mod tests {
         );
         let o = Overrides {
             system_prompt_file: Some(PathBuf::new()),
+            ..Overrides::default()
+        };
+        assert!(o.layer().is_err());
+    }
+
+    #[test]
+    fn new_flags_are_validated_and_tagged() {
+        let o = Overrides {
+            allow: vec!["Bash(git diff)".into()],
+            deny: vec!["Read(.env*)".into()],
+            sandbox: Some(SandboxMode::ReadOnly),
+            reasoning_effort: Some(ReasoningEffort::Low),
+            thinking_budget: Some(1024),
+            fallback_model: Some("small".into()),
+            ..Overrides::default()
+        };
+        let got: Vec<(Assign, String)> = o
+            .layer()
+            .unwrap()
+            .into_iter()
+            .map(|(a, s)| (a, s.to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Assign::ReasoningEffort(ReasoningEffort::Low),
+                    "flag --reasoning-effort".into()
+                ),
+                (Assign::ThinkingBudget(1024), "flag --thinking".into()),
+                (
+                    Assign::FallbackModel("small".into()),
+                    "flag --fallback-model".into()
+                ),
+                (
+                    Assign::SandboxMode(SandboxMode::ReadOnly),
+                    "flag --sandbox".into()
+                ),
+                (
+                    Assign::Allow(vec!["Bash(git diff)".into()]),
+                    "flag --allow".into()
+                ),
+                (
+                    Assign::Deny(vec!["Read(.env*)".into()]),
+                    "flag --deny".into()
+                ),
+            ]
+        );
+        let o = Overrides {
+            thinking_budget: Some(1023),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            o.layer().unwrap_err().to_string(),
+            "flag --thinking: invalid value `1023` for `thinking_budget`: \
+             expected an integer from 1024 to 4294967295"
+        );
+        let o = Overrides {
+            allow: vec!["Read".into(), " ".into()],
+            ..Overrides::default()
+        };
+        assert_eq!(
+            o.layer().unwrap_err().to_string(),
+            "flag --allow: invalid value ` ` for `permissions.allow`: expected a non-empty string"
+        );
+        let o = Overrides {
+            fallback_model: Some(String::new()),
             ..Overrides::default()
         };
         assert!(o.layer().is_err());

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::settings::{Assign, KEYS, Settings};
+use crate::assign::Assign;
+use crate::doc::{key_segment, model_key};
+use crate::settings::{KEYS, Settings};
 use crate::source::Source;
 
 /// Merged settings and where each value came from.
@@ -44,9 +46,14 @@ impl Default for Resolved {
 }
 
 impl Resolved {
-    /// Applies one assignment on top of what is there.
+    /// Applies one assignment on top of what is there. For the appended
+    /// lists and `models`, the source is the highest layer that added
+    /// something.
     pub(crate) fn set(&mut self, assign: Assign, source: Source) {
         let key = assign.key();
+        if !assign.contributes() {
+            return;
+        }
         if let Some(displaced) = assign.apply(&mut self.settings) {
             self.sources.insert(displaced, source.clone());
         }
@@ -70,11 +77,26 @@ impl Resolved {
     }
 
     /// Human-readable merged config: one `key = value  # source` line per
-    /// key, values in TOML syntax (so the lines are valid TOML), unset keys
-    /// commented out as `# key  (not set)`.
+    /// key, values in TOML syntax (so the whole text is valid TOML), unset
+    /// keys commented out as `# key  (not set)`. Each model override gets
+    /// its own `models.<name> = { … }` line; with none, `models = {}`.
     pub fn render(&self) -> String {
         let mut out = String::new();
         for entry in self.entries() {
+            if entry.key == "models" && !self.settings.models.is_empty() {
+                for m in &self.settings.models {
+                    let fields = toml::Value::Table(m.to_table());
+                    // Writing to a String cannot fail.
+                    let _ = writeln!(
+                        out,
+                        "{} = {}  # {}",
+                        model_key(&m.name),
+                        toml_value(&fields),
+                        entry.source
+                    );
+                }
+                continue;
+            }
             // Writing to a String cannot fail.
             let _ = match (&entry.value, &entry.source) {
                 (Some(value), source) => {
@@ -99,11 +121,20 @@ fn toml_value(value: &toml::Value) -> String {
             let items: Vec<String> = items.iter().map(toml_value).collect();
             format!("[{}]", items.join(", "))
         }
+        toml::Value::Table(table) if table.is_empty() => "{}".to_owned(),
+        toml::Value::Table(table) => {
+            let items: Vec<String> = table
+                .iter()
+                .map(|(k, v)| format!("{} = {}", key_segment(k), toml_value(v)))
+                .collect();
+            format!("{{ {} }}", items.join(", "))
+        }
         other => other.to_string(),
     }
 }
 
-fn quote(s: &str) -> String {
+/// A TOML basic string with every character that needs it escaped.
+pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -142,8 +173,26 @@ permission_mode = \"default\"  # default
 # system_prompt  (not set)
 # system_prompt_file  (not set)
 # append_system_prompt  (not set)
+# reasoning_effort  (not set)
+# thinking_budget  (not set)
+# fallback_model  (not set)
 tools.bash_timeout_secs = 120  # default
 context.instruction_files = [\"AGENTS.md\"]  # default
+context.instruction_budget = 40000  # default
+context.user_instruction_files = []  # default
+context.skill_dirs = []  # default
+context.user_memory = false  # default
+context.auto_compact = true  # default
+# context.keep_recent_tokens  (not set)
+context.compact_margin_percent = 10  # default
+permissions.allow = []  # default
+permissions.ask = []  # default
+permissions.deny = []  # default
+permissions.additional_roots = []  # default
+sandbox.mode = \"workspace-write\"  # default
+sandbox.network = false  # default
+sandbox.writable_roots = []  # default
+models = {}  # default
 "
         );
         assert_eq!(r.source("max_turns"), Some(&Source::Default));
@@ -191,6 +240,55 @@ context.instruction_files = [\"AGENTS.md\"]  # default
         let parsed: toml::Table = toml::from_str(&r.render()).unwrap();
         assert_eq!(parsed["system_prompt"].as_str(), Some("x\u{1}y\t\""));
         assert_eq!(parsed["tools"]["bash_timeout_secs"].as_integer(), Some(120));
+    }
+
+    #[test]
+    fn models_and_lists_render_as_toml_that_parses_back() {
+        use crate::settings::ModelOverride;
+        let mut r = Resolved::default();
+        let src = Source::File("/p/c.toml".into());
+        r.set(
+            Assign::Allow(vec!["Bash(npm run test:*)".into()]),
+            src.clone(),
+        );
+        r.set(Assign::WritableRoots(vec!["/tmp/w".into()]), src.clone());
+        r.set(Assign::Allow(vec![]), Source::Flag("--allow".into()));
+        for (name, window) in [("gpt-4.1", 1024), ("my-local-model", 32768)] {
+            r.set(
+                Assign::ModelOverride(ModelOverride {
+                    name: name.into(),
+                    context_window: Some(window),
+                    input_price: Some(0.0),
+                    cache_write_price: Some(3.75),
+                    ..ModelOverride::default()
+                }),
+                src.clone(),
+            );
+        }
+        let text = r.render();
+        assert!(text.contains("models.my-local-model = { "), "{text}");
+        assert!(text.contains("models.\"gpt-4.1\" = { "), "{text}");
+        assert!(!text.contains("models = {}"), "{text}");
+        let parsed: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(
+            parsed["permissions"]["allow"].as_array().unwrap()[0].as_str(),
+            Some("Bash(npm run test:*)")
+        );
+        assert_eq!(
+            parsed["sandbox"]["writable_roots"][0].as_str(),
+            Some("/tmp/w")
+        );
+        let m = &parsed["models"]["my-local-model"];
+        assert_eq!(m["context_window"].as_integer(), Some(32768));
+        assert_eq!(m["input_price"].as_float(), Some(0.0));
+        assert_eq!(m["cache_write_price"].as_float(), Some(3.75));
+        assert_eq!(
+            parsed["models"]["gpt-4.1"]["context_window"].as_integer(),
+            Some(1024)
+        );
+        // An empty list adds nothing, so it takes no credit.
+        assert_eq!(r.source("permissions.allow"), Some(&src));
+        assert_eq!(r.source("models"), Some(&src));
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! [`Settings`], the merged result, and [`Assign`], one value set by one
-//! layer. Merging is applying each layer's assignments in order, lowest
-//! layer first, so the last writer wins.
+//! [`Settings`], the merged result, its table-shaped parts
+//! ([`PermissionSettings`], [`SandboxSettings`], [`ContextSettings`],
+//! [`ModelOverride`]), their defaults, and [`Settings::get`], the one
+//! place that turns a key into its value for display.
 
 use std::path::PathBuf;
 
-use crate::kinds::{PermissionMode, Provider};
+use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 
 /// Default for [`Settings::max_turns`].
 pub const DEFAULT_MAX_TURNS: u32 = 50;
@@ -14,9 +15,14 @@ pub const DEFAULT_BASH_TIMEOUT_SECS: u64 = 120;
 pub const MAX_BASH_TIMEOUT_SECS: u64 = 600;
 /// Default for [`Settings::instruction_files`].
 pub const DEFAULT_INSTRUCTION_FILE: &str = "AGENTS.md";
+/// Default for [`ContextSettings::instruction_budget`], in characters.
+pub const DEFAULT_INSTRUCTION_BUDGET: usize = 40_000;
+/// Default for [`ContextSettings::compact_margin_percent`].
+pub const DEFAULT_COMPACT_MARGIN_PERCENT: u8 = 10;
 
 /// Every setting's key as written in TOML (dotted for tables), in display order.
-pub const KEYS: [&str; 11] = [
+/// `models` stands for the whole `[models."name"]` table of tables.
+pub const KEYS: [&str; 29] = [
     "provider",
     "model",
     "base_url",
@@ -26,8 +32,26 @@ pub const KEYS: [&str; 11] = [
     "system_prompt",
     "system_prompt_file",
     "append_system_prompt",
+    "reasoning_effort",
+    "thinking_budget",
+    "fallback_model",
     "tools.bash_timeout_secs",
     "context.instruction_files",
+    "context.instruction_budget",
+    "context.user_instruction_files",
+    "context.skill_dirs",
+    "context.user_memory",
+    "context.auto_compact",
+    "context.keep_recent_tokens",
+    "context.compact_margin_percent",
+    "permissions.allow",
+    "permissions.ask",
+    "permissions.deny",
+    "permissions.additional_roots",
+    "sandbox.mode",
+    "sandbox.network",
+    "sandbox.writable_roots",
+    "models",
 ];
 
 /// The fully resolved settings.
@@ -55,6 +79,141 @@ pub struct Settings {
     pub bash_timeout_secs: u64,
     /// Names of instruction files gathered from the repository root down to cwd.
     pub instruction_files: Vec<String>,
+    /// Reasoning effort requested from models that support it.
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Extended-thinking budget in tokens (>= 1024); `None` leaves thinking off
+    /// unless `reasoning_effort` implies it.
+    pub thinking_budget: Option<u32>,
+    /// Model used after repeated overload errors (announced, never silent).
+    pub fallback_model: Option<String>,
+    /// `[permissions]`: rules and extra workspace roots.
+    pub permissions: PermissionSettings,
+    /// `[sandbox]`: OS confinement of shell commands.
+    pub sandbox: SandboxSettings,
+    /// `[context]` beyond `instruction_files`: budgets, opt-in files, compaction.
+    pub context: ContextSettings,
+    /// `[models."name"]` overrides of the model catalog, ordered by name.
+    pub models: Vec<ModelOverride>,
+}
+
+/// `[permissions]`. Every list is appended across layers (user, project,
+/// local, then flags) with duplicates removed, keeping the first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PermissionSettings {
+    /// Rules that allow a tool call without asking (`Bash(npm run test:*)`).
+    pub allow: Vec<String>,
+    /// Rules that always ask.
+    pub ask: Vec<String>,
+    /// Rules that always deny; deny beats ask beats allow.
+    pub deny: Vec<String>,
+    /// Workspace roots besides the project root, absolute once resolved.
+    pub additional_roots: Vec<PathBuf>,
+}
+
+/// `[sandbox]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SandboxSettings {
+    /// How shell commands are confined.
+    pub mode: SandboxMode,
+    /// Whether sandboxed commands may use the network.
+    pub network: bool,
+    /// Extra writable directories; appended across layers.
+    pub writable_roots: Vec<PathBuf>,
+}
+
+/// The `[context]` keys other than `instruction_files`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContextSettings {
+    /// Total characters of project instructions before truncation (>= 1000).
+    pub instruction_budget: usize,
+    /// User-level instruction files, loaded only because config lists them.
+    pub user_instruction_files: Vec<PathBuf>,
+    /// User skill directories opted into, besides `.wright/skills/`.
+    pub skill_dirs: Vec<PathBuf>,
+    /// Whether the user-level memory is loaded.
+    pub user_memory: bool,
+    /// Whether the conversation is compacted automatically near the window.
+    pub auto_compact: bool,
+    /// Tokens of recent turns kept verbatim by compaction; `None` derives it
+    /// from the model's window.
+    pub keep_recent_tokens: Option<u64>,
+    /// Safety margin below the window, in percent (0..=50), at which
+    /// automatic compaction starts.
+    pub compact_margin_percent: u8,
+}
+
+impl Default for ContextSettings {
+    fn default() -> Self {
+        ContextSettings {
+            instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
+            user_instruction_files: Vec::new(),
+            skill_dirs: Vec::new(),
+            user_memory: false,
+            auto_compact: true,
+            keep_recent_tokens: None,
+            compact_margin_percent: DEFAULT_COMPACT_MARGIN_PERCENT,
+        }
+    }
+}
+
+/// One `[models."name"]` table: catalog values the user overrides or adds.
+/// Unset fields fall back to the catalog (or a lower config layer).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelOverride {
+    /// The model name, as sent to the provider.
+    pub name: String,
+    /// Context window in tokens (>= 1024).
+    pub context_window: Option<u64>,
+    /// Largest output per request in tokens (>= 1).
+    pub max_output: Option<u32>,
+    /// USD per million input tokens.
+    pub input_price: Option<f64>,
+    /// USD per million output tokens.
+    pub output_price: Option<f64>,
+    /// USD per million cache-read tokens.
+    pub cache_read_price: Option<f64>,
+    /// USD per million cache-write tokens.
+    pub cache_write_price: Option<f64>,
+}
+
+impl ModelOverride {
+    /// Overwrites the fields `higher` sets, keeping the others.
+    pub(crate) fn merge(&mut self, higher: ModelOverride) {
+        fn take<T>(mine: &mut Option<T>, theirs: Option<T>) {
+            if theirs.is_some() {
+                *mine = theirs;
+            }
+        }
+        take(&mut self.context_window, higher.context_window);
+        take(&mut self.max_output, higher.max_output);
+        take(&mut self.input_price, higher.input_price);
+        take(&mut self.output_price, higher.output_price);
+        take(&mut self.cache_read_price, higher.cache_read_price);
+        take(&mut self.cache_write_price, higher.cache_write_price);
+    }
+
+    /// The set fields as a TOML table, in declaration order.
+    pub(crate) fn to_table(&self) -> toml::Table {
+        let mut t = toml::Table::new();
+        let mut int = |k: &str, v: Option<u64>| {
+            if let Some(v) = v {
+                t.insert(k.into(), toml::Value::Integer(int_value(v)));
+            }
+        };
+        int("context_window", self.context_window);
+        int("max_output", self.max_output.map(u64::from));
+        for (k, v) in [
+            ("input_price", self.input_price),
+            ("output_price", self.output_price),
+            ("cache_read_price", self.cache_read_price),
+            ("cache_write_price", self.cache_write_price),
+        ] {
+            if let Some(v) = v {
+                t.insert(k.into(), toml::Value::Float(v));
+            }
+        }
+        t
+    }
 }
 
 impl Default for Settings {
@@ -71,153 +230,99 @@ impl Default for Settings {
             append_system_prompt: None,
             bash_timeout_secs: DEFAULT_BASH_TIMEOUT_SECS,
             instruction_files: vec![DEFAULT_INSTRUCTION_FILE.to_owned()],
+            reasoning_effort: None,
+            thinking_budget: None,
+            fallback_model: None,
+            permissions: PermissionSettings::default(),
+            sandbox: SandboxSettings::default(),
+            context: ContextSettings::default(),
+            models: Vec::new(),
         }
     }
 }
 
 impl Settings {
     /// The value of `key` (one of [`KEYS`]) as TOML, `None` when unset or unknown.
+    /// `models` is a table of tables keyed by model name.
     pub fn get(&self, key: &str) -> Option<toml::Value> {
-        fn s(v: &Option<String>) -> Option<toml::Value> {
-            v.clone().map(toml::Value::String)
+        use toml::Value;
+        fn s(v: &Option<String>) -> Option<Value> {
+            v.clone().map(Value::String)
         }
+        fn int(n: impl TryInto<u64>) -> Value {
+            Value::Integer(int_value(n.try_into().unwrap_or(u64::MAX)))
+        }
+        fn strings<'a>(items: impl IntoIterator<Item = &'a String>) -> Option<Value> {
+            Some(Value::Array(
+                items
+                    .into_iter()
+                    .map(|f| Value::String(f.clone()))
+                    .collect(),
+            ))
+        }
+        fn paths(items: &[PathBuf]) -> Option<Value> {
+            Some(Value::Array(
+                items
+                    .iter()
+                    .map(|p| Value::String(p.to_string_lossy().into_owned()))
+                    .collect(),
+            ))
+        }
+        let c = &self.context;
         match key {
-            "provider" => self
-                .provider
-                .map(|p| toml::Value::String(p.as_str().into())),
+            "provider" => self.provider.map(|p| Value::String(p.as_str().into())),
             "model" => s(&self.model),
             "base_url" => s(&self.base_url),
-            "max_tokens" => self.max_tokens.map(|n| toml::Value::Integer(n.into())),
-            "max_turns" => Some(toml::Value::Integer(self.max_turns.into())),
-            "permission_mode" => Some(toml::Value::String(self.permission_mode.as_str().into())),
+            "max_tokens" => self.max_tokens.map(int),
+            "max_turns" => Some(int(self.max_turns)),
+            "permission_mode" => Some(Value::String(self.permission_mode.as_str().into())),
             "system_prompt" => s(&self.system_prompt),
             "system_prompt_file" => self
                 .system_prompt_file
                 .as_ref()
-                .map(|p| toml::Value::String(p.to_string_lossy().into_owned())),
+                .map(|p| Value::String(p.to_string_lossy().into_owned())),
             "append_system_prompt" => s(&self.append_system_prompt),
-            "tools.bash_timeout_secs" => Some(toml::Value::Integer(
-                i64::try_from(self.bash_timeout_secs).unwrap_or(i64::MAX),
-            )),
-            "context.instruction_files" => Some(toml::Value::Array(
-                self.instruction_files
+            "reasoning_effort" => self
+                .reasoning_effort
+                .map(|e| Value::String(e.as_str().into())),
+            "thinking_budget" => self.thinking_budget.map(int),
+            "fallback_model" => s(&self.fallback_model),
+            "tools.bash_timeout_secs" => Some(int(self.bash_timeout_secs)),
+            "context.instruction_files" => strings(&self.instruction_files),
+            "context.instruction_budget" => Some(int(c.instruction_budget)),
+            "context.user_instruction_files" => paths(&c.user_instruction_files),
+            "context.skill_dirs" => paths(&c.skill_dirs),
+            "context.user_memory" => Some(Value::Boolean(c.user_memory)),
+            "context.auto_compact" => Some(Value::Boolean(c.auto_compact)),
+            "context.keep_recent_tokens" => c.keep_recent_tokens.map(int),
+            "context.compact_margin_percent" => Some(int(c.compact_margin_percent)),
+            "permissions.allow" => strings(&self.permissions.allow),
+            "permissions.ask" => strings(&self.permissions.ask),
+            "permissions.deny" => strings(&self.permissions.deny),
+            "permissions.additional_roots" => paths(&self.permissions.additional_roots),
+            "sandbox.mode" => Some(Value::String(self.sandbox.mode.as_str().into())),
+            "sandbox.network" => Some(Value::Boolean(self.sandbox.network)),
+            "sandbox.writable_roots" => paths(&self.sandbox.writable_roots),
+            "models" => Some(Value::Table(
+                self.models
                     .iter()
-                    .map(|f| toml::Value::String(f.clone()))
+                    .map(|m| (m.name.clone(), Value::Table(m.to_table())))
                     .collect(),
             )),
             _ => None,
         }
     }
-}
 
-/// One already-validated value set by one layer.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Assign {
-    Provider(Provider),
-    Model(String),
-    BaseUrl(String),
-    MaxTokens(u32),
-    MaxTurns(u32),
-    PermissionMode(PermissionMode),
-    SystemPrompt(String),
-    SystemPromptFile(PathBuf),
-    AppendSystemPrompt(String),
-    BashTimeoutSecs(u64),
-    InstructionFiles(Vec<String>),
-}
-
-impl Assign {
-    /// The TOML key this assignment sets.
-    pub(crate) fn key(&self) -> &'static str {
-        match self {
-            Assign::Provider(_) => "provider",
-            Assign::Model(_) => "model",
-            Assign::BaseUrl(_) => "base_url",
-            Assign::MaxTokens(_) => "max_tokens",
-            Assign::MaxTurns(_) => "max_turns",
-            Assign::PermissionMode(_) => "permission_mode",
-            Assign::SystemPrompt(_) => "system_prompt",
-            Assign::SystemPromptFile(_) => "system_prompt_file",
-            Assign::AppendSystemPrompt(_) => "append_system_prompt",
-            Assign::BashTimeoutSecs(_) => "tools.bash_timeout_secs",
-            Assign::InstructionFiles(_) => "context.instruction_files",
-        }
-    }
-
-    /// Writes the value into `settings`. Returns the key of a setting this
-    /// one displaces: a prompt and a prompt file exclude each other, so a
-    /// higher layer setting one clears the other from lower layers.
-    pub(crate) fn apply(self, settings: &mut Settings) -> Option<&'static str> {
-        match self {
-            Assign::Provider(v) => settings.provider = Some(v),
-            Assign::Model(v) => settings.model = Some(v),
-            Assign::BaseUrl(v) => settings.base_url = Some(v),
-            Assign::MaxTokens(v) => settings.max_tokens = Some(v),
-            Assign::MaxTurns(v) => settings.max_turns = v,
-            Assign::PermissionMode(v) => settings.permission_mode = v,
-            Assign::SystemPrompt(v) => {
-                settings.system_prompt = Some(v);
-                if settings.system_prompt_file.take().is_some() {
-                    return Some("system_prompt_file");
-                }
-            }
-            Assign::SystemPromptFile(v) => {
-                settings.system_prompt_file = Some(v);
-                if settings.system_prompt.take().is_some() {
-                    return Some("system_prompt");
-                }
-            }
-            Assign::AppendSystemPrompt(v) => settings.append_system_prompt = Some(v),
-            Assign::BashTimeoutSecs(v) => settings.bash_timeout_secs = v,
-            Assign::InstructionFiles(v) => settings.instruction_files = v,
-        }
-        None
+    /// The override for `name`, if config has one.
+    pub fn model_override(&self, name: &str) -> Option<&ModelOverride> {
+        self.models.iter().find(|m| m.name == name)
     }
 }
 
-/// What a numeric setting accepts, for validation and messages.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Range {
-    pub(crate) min: i64,
-    pub(crate) max: i64,
-}
-
-impl Range {
-    pub(crate) const POSITIVE_U32: Range = Range {
-        min: 1,
-        max: u32::MAX as i64,
-    };
-    pub(crate) const BASH_TIMEOUT: Range = Range {
-        min: 1,
-        max: MAX_BASH_TIMEOUT_SECS as i64,
-    };
-
-    pub(crate) fn describe(&self) -> String {
-        if self.max == u32::MAX as i64 {
-            "expected a positive integer".to_owned()
-        } else {
-            format!("expected an integer from {} to {}", self.min, self.max)
-        }
-    }
-
-    pub(crate) fn check(&self, n: i64) -> Result<i64, String> {
-        if (self.min..=self.max).contains(&n) {
-            Ok(n)
-        } else {
-            Err(self.describe())
-        }
-    }
-}
-
-/// Checks a string setting's value; `Err` is the "expected …" message.
-pub(crate) fn check_text(key: &str, value: &str) -> Result<(), String> {
-    if value.trim().is_empty() {
-        return Err("expected a non-empty string".to_owned());
-    }
-    if key == "base_url" && !(value.starts_with("http://") || value.starts_with("https://")) {
-        return Err("expected an http:// or https:// URL".to_owned());
-    }
-    Ok(())
+/// TOML integers are i64; values beyond that only come from huge u64
+/// settings, which are capped rather than wrapped negative.
+fn int_value(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]
@@ -232,61 +337,65 @@ mod tests {
         assert_eq!(s.permission_mode, PermissionMode::Default);
         assert_eq!(s.instruction_files, vec!["AGENTS.md".to_owned()]);
         assert_eq!(s.provider, None);
+        assert_eq!(s.reasoning_effort, None);
+        assert_eq!(s.thinking_budget, None);
+        assert_eq!(s.fallback_model, None);
+        assert_eq!(s.permissions, PermissionSettings::default());
+        assert_eq!(s.sandbox.mode, SandboxMode::WorkspaceWrite);
+        assert!(!s.sandbox.network);
+        assert!(s.sandbox.writable_roots.is_empty());
+        assert_eq!(s.context.instruction_budget, 40_000);
+        assert!(s.context.user_instruction_files.is_empty());
+        assert!(s.context.skill_dirs.is_empty());
+        assert!(!s.context.user_memory);
+        assert!(s.context.auto_compact);
+        assert_eq!(s.context.keep_recent_tokens, None);
+        assert_eq!(s.context.compact_margin_percent, 10);
+        assert!(s.models.is_empty());
     }
 
     #[test]
-    fn every_key_is_readable_and_assign_keys_are_known() {
+    fn every_key_has_a_default_reading() {
         let s = Settings::default();
-        assert!(s.get("max_turns").is_some());
-        assert!(s.get("nope").is_none());
-        let all = [
-            Assign::Provider(Provider::Anthropic),
-            Assign::Model("m".into()),
-            Assign::BaseUrl("http://x".into()),
-            Assign::MaxTokens(1),
-            Assign::MaxTurns(1),
-            Assign::PermissionMode(PermissionMode::Plan),
-            Assign::SystemPrompt("p".into()),
-            Assign::SystemPromptFile("f".into()),
-            Assign::AppendSystemPrompt("a".into()),
-            Assign::BashTimeoutSecs(1),
-            Assign::InstructionFiles(vec![]),
+        let unset = [
+            "provider",
+            "model",
+            "base_url",
+            "max_tokens",
+            "system_prompt",
+            "system_prompt_file",
+            "append_system_prompt",
+            "reasoning_effort",
+            "thinking_budget",
+            "fallback_model",
+            "context.keep_recent_tokens",
         ];
-        let mut s = Settings::default();
-        for a in all {
-            let key = a.key();
-            assert!(KEYS.contains(&key), "{key}");
-            a.apply(&mut s);
-            assert!(s.get(key).is_some(), "{key}");
+        for key in KEYS {
+            assert_eq!(s.get(key).is_none(), unset.contains(&key), "{key}");
         }
+        assert!(s.get("nope").is_none());
     }
 
     #[test]
-    fn prompt_and_prompt_file_displace_each_other() {
-        let mut s = Settings::default();
-        assert_eq!(Assign::SystemPrompt("p".into()).apply(&mut s), None);
-        assert_eq!(
-            Assign::SystemPromptFile("f".into()).apply(&mut s),
-            Some("system_prompt")
-        );
-        assert_eq!(s.system_prompt, None);
-        assert_eq!(
-            Assign::SystemPrompt("q".into()).apply(&mut s),
-            Some("system_prompt_file")
-        );
-        assert_eq!(s.system_prompt_file, None);
-    }
-
-    #[test]
-    fn ranges_and_text_checks() {
-        assert!(Range::POSITIVE_U32.check(0).is_err());
-        assert_eq!(Range::POSITIVE_U32.check(1), Ok(1));
-        assert_eq!(
-            Range::BASH_TIMEOUT.check(601),
-            Err("expected an integer from 1 to 600".into())
-        );
-        assert!(check_text("model", " ").is_err());
-        assert!(check_text("base_url", "localhost:1").is_err());
-        assert!(check_text("base_url", "http://127.0.0.1:1/v1").is_ok());
+    fn model_merge_is_field_wise_and_table_lists_set_fields() {
+        let mut m = ModelOverride {
+            name: "m".into(),
+            context_window: Some(1024),
+            input_price: Some(1.0),
+            ..ModelOverride::default()
+        };
+        m.merge(ModelOverride {
+            name: "m".into(),
+            input_price: Some(2.5),
+            max_output: Some(7),
+            ..ModelOverride::default()
+        });
+        assert_eq!(m.context_window, Some(1024));
+        assert_eq!(m.input_price, Some(2.5));
+        assert_eq!(m.max_output, Some(7));
+        let t = m.to_table();
+        assert_eq!(t.len(), 3);
+        assert_eq!(t["context_window"].as_integer(), Some(1024));
+        assert_eq!(t["input_price"].as_float(), Some(2.5));
     }
 }

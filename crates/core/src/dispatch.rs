@@ -10,8 +10,8 @@ use tokio_util::sync::CancellationToken;
 use wright_protocol::{ContentBlock, Item, ItemDelta, ItemKind, Message, ToolCallStatus, ToolKind};
 use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 
+use crate::approval::{Refusal, Request};
 use crate::emitter::Emitter;
-use crate::permissions::{self, Decision};
 use crate::turn::TurnContext;
 
 /// One call ready to run.
@@ -69,7 +69,22 @@ pub(crate) async fn run_tool_calls(
     let mut batch: Vec<Runnable<'_>> = Vec::new();
     for (index, call) in calls.into_iter().enumerate() {
         let tool = ctx.tools.get(&call.name);
-        match prepare(ctx, &call.name, tool, &call.arguments) {
+        if cancel.is_cancelled() {
+            results[index] = Some(finish(
+                &ctx.emitter,
+                &call.item_id,
+                &call.call_id,
+                &call.name,
+                tool,
+                &call.arguments,
+                Outcome::refused(
+                    ToolCallStatus::Cancelled,
+                    "Cancelled by user before it ran.".to_owned(),
+                ),
+            ));
+            continue;
+        }
+        match prepare(ctx, &call.name, tool, &call.arguments, cancel).await {
             Err((status, text)) => {
                 results[index] = Some(finish(
                     &ctx.emitter,
@@ -117,13 +132,15 @@ async fn flush<'a>(
     }
 }
 
-/// Checks the tool exists, its arguments parse, and the policy allows it.
-fn prepare<'a>(
+/// Checks the tool exists, its arguments parse, and the policy allows it
+/// (asking the user when it says so).
+async fn prepare<'a>(
     ctx: &'a TurnContext,
     name: &str,
     tool: Option<&'a dyn Tool>,
     arguments: &str,
-) -> Result<(&'a dyn Tool, serde_json::Value), (ToolCallStatus, String)> {
+    cancel: &CancellationToken,
+) -> Result<(&'a dyn Tool, serde_json::Value), Refusal> {
     let Some(tool) = tool else {
         return Err((
             ToolCallStatus::Failed,
@@ -134,10 +151,15 @@ fn prepare<'a>(
         ));
     };
     let args = parse_arguments(arguments).map_err(|e| (ToolCallStatus::Failed, e.to_string()))?;
-    match permissions::check(ctx.options.permission_mode, name, tool.kind()) {
-        Decision::Allow => Ok((tool, args)),
-        Decision::Deny(why) => Err((ToolCallStatus::Denied, ToolError::Denied(why).to_string())),
-    }
+    let request = Request {
+        tool: name,
+        kind: tool.kind(),
+        args: &args,
+        raw_args: arguments,
+        cwd: &ctx.options.cwd,
+    };
+    ctx.gate.decide(&request, &ctx.emitter, cancel).await?;
+    Ok((tool, args))
 }
 
 /// Parses the model's raw argument text. Empty text means "no arguments",
@@ -184,9 +206,19 @@ async fn execute(
     let mut tool_ctx = ToolContext::new(&ctx.options.cwd, &ctx.options.spill_dir);
     tool_ctx.cancel = cancel.clone();
     tool_ctx.limits = ctx.options.limits;
+    tool_ctx.sandbox = ctx.options.sandbox.clone();
     tool_ctx.output = Some(Arc::new(move |chunk: &str| {
         sink_emitter.item_delta(&sink_item, ItemDelta::ToolOutput(chunk.to_owned()));
     }));
+    if r.tool.kind() != ToolKind::ReadOnly {
+        ctx.recorder.sync(&ctx.emitter);
+    }
+    if r.tool.kind() == ToolKind::Edit
+        && let Some(path) = r.args.get("path").and_then(|p| p.as_str())
+    {
+        ctx.recorder
+            .checkpoint(&ctx.emitter, &ctx.options.cwd.join(path));
+    }
     let started = Instant::now();
     let result = r.tool.run(r.args, &tool_ctx).await;
     let outcome = Outcome::from_result(result, started);

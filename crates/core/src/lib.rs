@@ -6,11 +6,13 @@
 //! [`wright_protocol::Op`]s through a [`SessionHandle`] and consume the
 //! [`wright_protocol::Event`]s it emits.
 
+mod approval;
+mod compaction;
 mod dispatch;
 mod emitter;
-pub mod permissions;
-pub mod prompt;
+mod recorder;
 mod session;
 mod turn;
 
-pub use session::{SessionHandle, SessionOptions, spawn_session};
+pub use compaction::CompactionOptions;
+pub use session::{Persistence, SessionHandle, SessionOptions, SystemPrompt, spawn_session};

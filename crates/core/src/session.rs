@@ -7,13 +7,19 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-use wright_config::PermissionMode;
-use wright_llm::ModelClient;
+use wright_context::ContextInputs;
+use wright_llm::{Catalog, ModelClient, ReasoningEffort, RetryPolicy};
+use wright_permissions::{Mode, PolicyInput};
 use wright_protocol::{AgentPath, Event, EventKind, Message, Op};
+use wright_sandbox::SandboxContext;
+use wright_store::SessionWriter;
 use wright_tools::{OutputLimits, ToolRegistry};
 
+use crate::approval::Gate;
+use crate::compaction::CompactionOptions;
 use crate::emitter::Emitter;
-use crate::turn::{Totals, TurnContext, run_turn};
+use crate::recorder::Recorder;
+use crate::turn::{Conversation, Totals, TurnContext, run_turn};
 
 /// Everything a session needs besides its services.
 #[derive(Debug, Clone)]
@@ -24,20 +30,46 @@ pub struct SessionOptions {
     pub model: String,
     /// Working directory; tools resolve relative paths against it.
     pub cwd: PathBuf,
-    /// The assembled system prompt.
-    pub system_prompt: String,
+    /// The system prompt, fixed or re-assembled each turn.
+    pub system_prompt: SystemPrompt,
+    /// Model prices and windows, for cost.
+    pub catalog: Arc<Catalog>,
+    /// When to retry a failed request.
+    pub retry: RetryPolicy,
+    /// Model to switch to after repeated overload errors.
+    pub fallback_model: Option<String>,
+    /// Reasoning effort for models that take one.
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Extended-thinking budget (Anthropic).
+    pub thinking_budget: Option<u32>,
+    /// When and how to compact.
+    pub compaction: CompactionOptions,
     /// Output token cap per request.
     pub max_tokens: u32,
     /// Model requests allowed per user turn.
     pub max_turns: u32,
     /// Stop before the next request once the session has cost this much (USD).
     pub max_budget_usd: Option<f64>,
-    /// Permission mode in force.
-    pub permission_mode: PermissionMode,
+    /// Permission mode, rules, workspace roots and whether approvals can be asked.
+    pub policy: PolicyInput,
+    /// Where "always allow for this project" rules are written.
+    pub local_config: PathBuf,
+    /// The OS sandbox for shell commands, when one applies.
+    pub sandbox: Option<SandboxContext>,
     /// Output limits and timeouts for tools.
     pub limits: OutputLimits,
     /// Where tools spill outputs too large for the model.
     pub spill_dir: PathBuf,
+}
+
+/// Where the system prompt comes from.
+#[derive(Debug, Clone)]
+pub enum SystemPrompt {
+    /// This text, every turn.
+    Fixed(String),
+    /// Assembled from these inputs at the start of every turn, so edits to
+    /// instruction files take effect.
+    Assembled(Box<ContextInputs>),
 }
 
 /// The front end's side of a running session.
@@ -64,11 +96,21 @@ impl SessionHandle {
 #[error("the session has ended")]
 pub struct SessionEnded;
 
+/// Where a session is recorded and what it already holds (for a resume).
+#[derive(Default)]
+pub struct Persistence {
+    /// The session file's writer; `None` keeps the session in memory only.
+    pub writer: Option<SessionWriter>,
+    /// The conversation so far, exactly as last sent.
+    pub history: Vec<Message>,
+}
+
 /// Starts a session actor on the current Tokio runtime.
 pub fn spawn_session(
     options: SessionOptions,
     client: Arc<dyn ModelClient>,
     tools: Arc<ToolRegistry>,
+    persistence: Persistence,
 ) -> SessionHandle {
     let (op_tx, op_rx) = mpsc::channel(64);
     let (ev_tx, ev_rx) = mpsc::unbounded_channel();
@@ -78,17 +120,25 @@ pub fn spawn_session(
         provider: client.provider().to_owned(),
         cwd: options.cwd.display().to_string(),
         tools: tools.names().iter().map(|n| (*n).to_owned()).collect(),
-        permission_mode: options.permission_mode.as_str().to_owned(),
+        permission_mode: options.policy.mode.as_str().to_owned(),
     });
+    let model = options.model.clone();
+    let gate = Gate::new(options.policy.clone(), options.local_config.clone());
     let actor = Actor {
         ctx: TurnContext {
+            gate,
+            recorder: Recorder::new(persistence.writer),
             options,
             client,
             tools,
             emitter,
             totals: std::sync::Mutex::new(Totals::default()),
         },
-        history: Vec::new(),
+        conversation: Conversation {
+            messages: persistence.history,
+            model,
+            ..Conversation::default()
+        },
     };
     tokio::spawn(actor.run(op_rx));
     SessionHandle {
@@ -97,12 +147,27 @@ pub fn spawn_session(
     }
 }
 
+fn set_mode(ctx: &TurnContext, mode: &str) {
+    match Mode::parse(mode) {
+        Ok(mode) => {
+            ctx.gate.set_mode(mode);
+            ctx.emitter
+                .warning(format!("Permission mode is now `{}`.", mode.as_str()));
+        }
+        Err(e) => ctx.emitter.error(e),
+    }
+}
+
 struct Actor {
     ctx: TurnContext,
-    history: Vec<Message>,
+    conversation: Conversation,
 }
 
 impl Actor {
+    fn set_mode(&self, mode: &str) {
+        set_mode(&self.ctx, mode);
+    }
+
     async fn run(mut self, mut ops: mpsc::Receiver<Op>) {
         let mut queued: VecDeque<String> = VecDeque::new();
         loop {
@@ -111,13 +176,17 @@ impl Actor {
                 None => match ops.recv().await {
                     Some(Op::UserTurn { text }) => text,
                     Some(Op::Interrupt | Op::ResolveApproval { .. }) => continue,
+                    Some(Op::SetPermissionMode { mode }) => {
+                        self.set_mode(&mode);
+                        continue;
+                    }
                     Some(Op::Shutdown) | None => return,
                 },
             };
             let cancel = CancellationToken::new();
             let mut shutdown = false;
             {
-                let turn = run_turn(&self.ctx, &mut self.history, text, cancel.clone());
+                let turn = run_turn(&self.ctx, &mut self.conversation, text, cancel.clone());
                 tokio::pin!(turn);
                 loop {
                     tokio::select! {
@@ -125,7 +194,10 @@ impl Actor {
                         op = ops.recv(), if !shutdown => match op {
                             Some(Op::UserTurn { text }) => queued.push_back(text),
                             Some(Op::Interrupt) => cancel.cancel(),
-                            Some(Op::ResolveApproval { .. }) => {}
+                            Some(Op::ResolveApproval { id, decision }) => {
+                                self.ctx.gate.resolve(&id, decision);
+                            }
+                            Some(Op::SetPermissionMode { mode }) => set_mode(&self.ctx, &mode),
                             Some(Op::Shutdown) | None => {
                                 cancel.cancel();
                                 shutdown = true;

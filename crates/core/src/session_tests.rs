@@ -5,12 +5,16 @@ use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 use wright_config::PermissionMode;
 use wright_llm::{EventStream, LlmError, ModelClient, ModelRequest, StreamEvent};
+use wright_permissions::{CanAsk, PolicyInput};
 use wright_protocol::{
-    ContentBlock, Event, EventKind, Message, Op, Role, StopReason, TurnEndReason, Usage,
+    ApprovalDecision, ContentBlock, Event, EventKind, Message, Op, Role, StopReason, TurnEndReason,
+    Usage,
 };
 use wright_tools::{OutputLimits, ToolRegistry};
 
-use super::{SessionHandle, SessionOptions, spawn_session};
+use std::time::Duration;
+
+use super::{SessionHandle, SessionOptions, SystemPrompt, spawn_session};
 
 /// What the fake model does for one request.
 enum Reply {
@@ -32,8 +36,16 @@ impl ModelClient for Scripted {
     }
 
     fn stream(&self, request: ModelRequest, cancel: CancellationToken) -> EventStream {
+        let is_summary = request.tools.is_empty();
         self.requests.lock().unwrap().push(request);
         self.requested.notify_one();
+        if is_summary {
+            // Compaction asks without tools: answer with a summary.
+            let Reply::Events(events) = text("## Goal\nthe summary") else {
+                unreachable!()
+            };
+            return futures::stream::iter(events).boxed();
+        }
         let reply = {
             let mut replies = self.replies.lock().unwrap();
             if replies.is_empty() {
@@ -101,6 +113,15 @@ struct Harness {
 }
 
 fn start(replies: Vec<Reply>, mode: PermissionMode, max_turns: u32) -> Harness {
+    start_with(replies, mode, max_turns, |_| {})
+}
+
+fn start_with(
+    replies: Vec<Reply>,
+    mode: PermissionMode,
+    max_turns: u32,
+    adjust: impl FnOnce(&mut SessionOptions),
+) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let requests = Arc::new(Mutex::new(Vec::new()));
     let requested = Arc::new(tokio::sync::Notify::new());
@@ -113,15 +134,41 @@ fn start(replies: Vec<Reply>, mode: PermissionMode, max_turns: u32) -> Harness {
         session_id: "s1".into(),
         model: "m".into(),
         cwd: dir.path().to_path_buf(),
-        system_prompt: "sys".into(),
+        system_prompt: SystemPrompt::Fixed("sys".into()),
+        catalog: Arc::new(wright_llm::Catalog::builtin()),
+        retry: wright_llm::RetryPolicy {
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(2),
+            max_retry_after: Duration::from_millis(2),
+            ..wright_llm::RetryPolicy::default()
+        },
+        fallback_model: None,
+        reasoning_effort: None,
+        thinking_budget: None,
+        compaction: crate::CompactionOptions::default(),
         max_tokens: 100,
         max_turns,
         max_budget_usd: None,
-        permission_mode: mode,
+        policy: PolicyInput {
+            mode,
+            workspace_roots: vec![dir.path().to_path_buf()],
+            can_ask: CanAsk::No,
+            temp_roots: vec![std::env::temp_dir()],
+            ..PolicyInput::default()
+        },
+        local_config: dir.path().join(".wright/config.local.toml"),
+        sandbox: None,
         limits: OutputLimits::default(),
         spill_dir: dir.path().join("spill"),
     };
-    let handle = spawn_session(options, Arc::new(client), Arc::new(ToolRegistry::builtin()));
+    let mut options = options;
+    adjust(&mut options);
+    let handle = spawn_session(
+        options,
+        Arc::new(client),
+        Arc::new(ToolRegistry::builtin()),
+        super::Persistence::default(),
+    );
     Harness {
         handle,
         requests,
@@ -340,4 +387,230 @@ async fn max_turns_stops_after_n_requests() {
     let (_, reason) = turn(&mut h, "loop").await;
     assert_eq!(reason, TurnEndReason::MaxTurns);
     assert_eq!(h.requests.lock().unwrap().len(), 2);
+}
+
+fn http_error(status: u16, message: &str) -> Reply {
+    Reply::Events(vec![Err(LlmError::Http {
+        provider: "fake",
+        status,
+        message: message.into(),
+        retry_after: None,
+    })])
+}
+
+#[tokio::test]
+async fn transient_errors_are_retried_and_announced() {
+    let mut h = start(
+        vec![
+            http_error(429, "slow down"),
+            http_error(500, "oops"),
+            text("fine"),
+        ],
+        PermissionMode::Default,
+        5,
+    );
+    let (events, reason) = turn(&mut h, "hi").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let attempts: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Retrying { attempt, .. } => Some(*attempt),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attempts, [1, 2]);
+    assert_eq!(h.requests.lock().unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn a_client_error_is_not_retried() {
+    let mut h = start(
+        vec![http_error(400, "bad request")],
+        PermissionMode::Default,
+        5,
+    );
+    let (_, reason) = turn(&mut h, "hi").await;
+    assert_eq!(reason, TurnEndReason::Failed);
+    assert_eq!(h.requests.lock().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn repeated_overload_moves_to_the_fallback_model_and_says_so() {
+    let mut h = start_with(
+        vec![
+            http_error(529, "Overloaded"),
+            http_error(529, "Overloaded"),
+            text("from fallback"),
+        ],
+        PermissionMode::Default,
+        5,
+        |o| o.fallback_model = Some("small-model".into()),
+    );
+    let (events, reason) = turn(&mut h, "hi").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let models: Vec<String> = h
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| r.model.clone())
+        .collect();
+    assert_eq!(models, ["m", "m", "small-model"]);
+    assert!(events.iter().any(
+        |e| matches!(&e.kind, EventKind::Warning { message } if message.contains("fallback"))
+    ));
+}
+
+#[tokio::test]
+async fn pause_turn_is_continued_without_a_new_user_message() {
+    let paused = Reply::Events(vec![Ok(StreamEvent::Completed {
+        message: Message {
+            role: Role::Assistant,
+            content: vec![ContentBlock::Text {
+                text: "part one".into(),
+            }],
+        },
+        stop_reason: StopReason::PauseTurn,
+        usage: Usage::default(),
+    })]);
+    let mut h = start(vec![paused, text("part two")], PermissionMode::Default, 5);
+    let (_, reason) = turn(&mut h, "long job").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap();
+    assert_eq!(requests.len(), 2);
+    let last = requests[1].messages.last().unwrap();
+    assert_eq!(last.role, Role::Assistant);
+    assert_eq!(last.text(), "part one");
+}
+
+#[tokio::test]
+async fn approvals_flow_through_events_and_session_grants_stick() {
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "bash", r#"{"command":"echo one"}"#)]),
+            calls(&[("b", "bash", r#"{"command":"echo one two"}"#)]),
+            calls(&[("c", "bash", r#"{"command":"touch nope"}"#)]),
+            text("done"),
+        ],
+        PermissionMode::Default,
+        10,
+        |o| o.policy.can_ask = CanAsk::Yes,
+    );
+    h.handle
+        .submit(Op::UserTurn { text: "go".into() })
+        .await
+        .unwrap();
+    let mut asked = Vec::new();
+    let reason = loop {
+        let e = h.handle.events.recv().await.unwrap();
+        match &e.kind {
+            EventKind::ApprovalRequested {
+                id,
+                arguments,
+                suggested_rule,
+                ..
+            } => {
+                asked.push(arguments.clone());
+                let decision = if arguments.contains("echo one") {
+                    assert_eq!(suggested_rule.as_deref(), Some("Bash(echo one:*)"));
+                    ApprovalDecision::AllowSession
+                } else {
+                    ApprovalDecision::Deny {
+                        note: Some("not that".into()),
+                    }
+                };
+                h.handle
+                    .submit(Op::ResolveApproval {
+                        id: id.clone(),
+                        decision,
+                    })
+                    .await
+                    .unwrap();
+            }
+            EventKind::TurnCompleted { reason, .. } => break *reason,
+            _ => {}
+        }
+    };
+    assert_eq!(reason, TurnEndReason::Completed);
+    // `echo two` ran under the session grant without asking; `touch` asked and was refused.
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    let requests = h.requests.lock().unwrap();
+    let last = requests.last().unwrap().messages.clone();
+    let results: Vec<String> = last
+        .iter()
+        .flat_map(|m| m.content.iter())
+        .filter_map(|b| match b {
+            ContentBlock::ToolResult { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(results[0].contains("one"));
+    assert!(results[1].contains("two"));
+    assert!(
+        results[2].starts_with("Permission denied") && results[2].contains("not that"),
+        "{results:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_long_session_compacts_more_than_once_and_finishes() {
+    let chatter = "thinking out loud ".repeat(250);
+    let mut script = Vec::new();
+    for i in 0..16 {
+        script.push(Reply::Events(vec![Ok(StreamEvent::Completed {
+            message: Message {
+                role: Role::Assistant,
+                content: vec![
+                    ContentBlock::Text {
+                        text: chatter.clone(),
+                    },
+                    ContentBlock::ToolCall {
+                        id: format!("c{i}"),
+                        name: "bash".into(),
+                        arguments: r#"{"command":"true"}"#.into(),
+                    },
+                ],
+            },
+            stop_reason: StopReason::ToolUse,
+            usage: Usage::default(),
+        })]));
+    }
+    script.push(text("finished"));
+    let mut h = start_with(script, PermissionMode::Bypass, 40, |o| {
+        o.compaction = crate::CompactionOptions {
+            auto: true,
+            context_window: 8_000,
+            keep_recent_tokens: 1_000,
+            margin_percent: 10,
+        };
+        o.max_tokens = 500;
+    });
+    let (events, reason) = turn(&mut h, "do the long task").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let compactions = events
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::ItemCompleted { item } if matches!(item.kind, wright_protocol::ItemKind::Compaction { .. })))
+        .count();
+    assert!(compactions >= 2, "{compactions} compactions");
+    let requests = h.requests.lock().unwrap();
+    let summaries: Vec<&ModelRequest> = requests.iter().filter(|r| r.tools.is_empty()).collect();
+    assert!(summaries.len() >= 2);
+    assert!(
+        summaries[0].messages[0].text().contains("Goal"),
+        "structured prompt"
+    );
+    let last = requests.last().unwrap();
+    assert!(
+        last.messages
+            .iter()
+            .any(|m| m.text().contains("the summary"))
+    );
+    assert!(
+        last.messages
+            .iter()
+            .any(|m| m.text().contains("do the long task"))
+    );
+    for r in requests.iter() {
+        assert_paired(&r.messages);
+    }
 }

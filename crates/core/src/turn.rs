@@ -15,13 +15,18 @@ use wright_protocol::{
 };
 use wright_tools::ToolRegistry;
 
+use crate::approval::Gate;
+use crate::compaction::{self, LastUsage, Trigger};
 use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
-use crate::session::SessionOptions;
+use crate::recorder::Recorder;
+use crate::session::{SessionOptions, SystemPrompt};
 
 /// The services and settings a turn runs with.
 pub(crate) struct TurnContext {
     pub(crate) options: SessionOptions,
+    pub(crate) gate: Gate,
+    pub(crate) recorder: Recorder,
     pub(crate) client: Arc<dyn ModelClient>,
     pub(crate) tools: Arc<ToolRegistry>,
     pub(crate) emitter: Emitter,
@@ -36,17 +41,34 @@ pub(crate) struct Totals {
     pub(crate) cost_usd: f64,
 }
 
-/// Runs one user turn to its end, appending to `history`.
+/// The conversation the actor keeps between turns.
+#[derive(Debug, Default)]
+pub(crate) struct Conversation {
+    /// Messages exactly as they will be sent.
+    pub(crate) messages: Vec<Message>,
+    /// The last provider-reported size, for the compaction estimate.
+    pub(crate) last_usage: LastUsage,
+    /// The model in use (changes after a fallback).
+    pub(crate) model: String,
+    /// Whether context warnings were shown already.
+    pub(crate) warned_context: bool,
+}
+
+/// Runs one user turn to its end, appending to the conversation.
 pub(crate) async fn run_turn(
     ctx: &TurnContext,
-    history: &mut Vec<Message>,
+    conv: &mut Conversation,
     text: String,
     cancel: CancellationToken,
 ) {
     let emitter = &ctx.emitter;
     emitter.begin_turn();
     emitter.emit(EventKind::TurnStarted);
-    history.push(Message::user_text(text));
+    // Re-assembled each turn so edits to AGENTS.md and friends take effect.
+    let system = system_prompt(ctx, conv);
+    let prompt = Message::user_text(text);
+    ctx.recorder.message(emitter, &prompt);
+    conv.messages.push(prompt);
     let mut requests = 0u32;
     let reason = loop {
         if requests >= ctx.options.max_turns {
@@ -65,9 +87,27 @@ pub(crate) async fn run_turn(
                 break TurnEndReason::MaxBudget;
             }
         }
+        let estimate = compaction::estimate(ctx, &conv.messages, &system, conv.last_usage);
+        if compaction::needed(ctx, estimate) {
+            match compaction::compact(
+                ctx,
+                &mut conv.messages,
+                &system,
+                estimate,
+                Trigger::Auto,
+                &cancel,
+            )
+            .await
+            {
+                Ok(_) => conv.last_usage = None,
+                Err(LlmError::Cancelled) => break TurnEndReason::Interrupted,
+                Err(e) => emitter.warning(format!(
+                    "Compaction failed ({e}); continuing with the full conversation."
+                )),
+            }
+        }
         requests += 1;
-        let started = Instant::now();
-        let response = match stream_one(ctx, history, &cancel).await {
+        let response = match respond(ctx, conv, &system, &cancel).await {
             Ok(response) => response,
             Err(LlmError::Cancelled) => break TurnEndReason::Interrupted,
             Err(err) => {
@@ -76,16 +116,27 @@ pub(crate) async fn run_turn(
             }
         };
         let calls = announce_tool_calls(ctx, &response.message);
-        report_usage(ctx, response.usage, started);
-        history.push(response.message);
+        ctx.recorder.message(emitter, &response.message);
+        report_usage(ctx, &conv.model, response.usage, response.started);
+        conv.messages.push(response.message);
+        // Servers that report no usage (some local ones) leave the estimate
+        // to chars/4 of the whole conversation.
+        let reported = response.usage.total_input() + response.usage.output_tokens;
+        conv.last_usage = (reported > 0).then(|| (conv.messages.len() - 1, reported));
         if calls.is_empty() {
+            if response.stop_reason == StopReason::PauseTurn {
+                // The provider paused a long turn: sending the conversation
+                // back as it is lets the model continue.
+                continue;
+            }
             break TurnEndReason::Completed;
         }
-        let results = run_tool_calls(ctx, calls, &cancel).await;
-        history.push(Message {
+        let results = Message {
             role: Role::User,
-            content: results,
-        });
+            content: run_tool_calls(ctx, calls, &cancel).await,
+        };
+        ctx.recorder.message(emitter, &results);
+        conv.messages.push(results);
         if cancel.is_cancelled() {
             break TurnEndReason::Interrupted;
         }
@@ -96,10 +147,104 @@ pub(crate) async fn run_turn(
     });
 }
 
+fn system_prompt(ctx: &TurnContext, conv: &mut Conversation) -> String {
+    match &ctx.options.system_prompt {
+        SystemPrompt::Fixed(text) => text.clone(),
+        SystemPrompt::Assembled(inputs) => {
+            let context = wright_context::assemble(inputs);
+            if !conv.warned_context {
+                conv.warned_context = true;
+                for warning in &context.warnings {
+                    ctx.emitter.warning(warning.to_string());
+                }
+            }
+            context.system_prompt()
+        }
+    }
+}
+
+/// One model response, retried on transient errors (with the attempt
+/// announced), compacted and retried once when the provider says the prompt
+/// is too long, and moved to the fallback model after repeated overloads.
+async fn respond(
+    ctx: &TurnContext,
+    conv: &mut Conversation,
+    system: &str,
+    cancel: &CancellationToken,
+) -> Result<Response, LlmError> {
+    let mut attempt = 0u32;
+    let mut overloads = 0u32;
+    let mut compacted = false;
+    loop {
+        let err = match stream_one(ctx, &conv.messages, system, &conv.model, cancel).await {
+            Ok(response) => return Ok(response),
+            Err(LlmError::Cancelled) => return Err(LlmError::Cancelled),
+            Err(err) => err,
+        };
+        if compaction::is_overflow(&err) && !compacted {
+            compacted = true;
+            let estimate = compaction::estimate(ctx, &conv.messages, system, conv.last_usage);
+            if compaction::compact(
+                ctx,
+                &mut conv.messages,
+                system,
+                estimate,
+                Trigger::Overflow,
+                cancel,
+            )
+            .await?
+            {
+                conv.last_usage = None;
+                continue;
+            }
+            return Err(err);
+        }
+        if is_overload(&err) {
+            overloads += 1;
+            if let Some(fallback) = &ctx.options.fallback_model
+                && overloads >= 2
+                && *fallback != conv.model
+            {
+                ctx.emitter.warning(format!(
+                    "{} is overloaded; switching to the fallback model {fallback} for the rest of the session.",
+                    conv.model
+                ));
+                conv.model.clone_from(fallback);
+                attempt = 0;
+                continue;
+            }
+        }
+        attempt += 1;
+        let Some(delay) = ctx.options.retry.delay_for(attempt, &err) else {
+            return Err(err);
+        };
+        ctx.emitter.emit(EventKind::Retrying {
+            attempt,
+            delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+            reason: err.to_string(),
+        });
+        tokio::select! {
+            () = tokio::time::sleep(delay) => {}
+            () = cancel.cancelled() => return Err(LlmError::Cancelled),
+        }
+    }
+}
+
+/// Overloaded servers: Anthropic's 529 and `overloaded_error`, 503s.
+fn is_overload(err: &LlmError) -> bool {
+    match err {
+        LlmError::Http { status, .. } => matches!(status, 503 | 529),
+        LlmError::Api { message, .. } => message.to_ascii_lowercase().contains("overloaded"),
+        _ => false,
+    }
+}
+
 /// A complete model response.
 struct Response {
     message: Message,
     usage: Usage,
+    stop_reason: StopReason,
+    started: Instant,
 }
 
 /// Streams one model response, emitting message and reasoning items as they
@@ -107,15 +252,20 @@ struct Response {
 async fn stream_one(
     ctx: &TurnContext,
     history: &[Message],
+    system: &str,
+    model: &str,
     cancel: &CancellationToken,
 ) -> Result<Response, LlmError> {
+    let started = Instant::now();
     let request = ModelRequest {
-        model: ctx.options.model.clone(),
-        system: ctx.options.system_prompt.clone(),
+        model: model.to_owned(),
+        system: system.to_owned(),
         messages: history.to_vec(),
         tools: ctx.tools.specs(),
         max_tokens: ctx.options.max_tokens,
-        ..ModelRequest::default()
+        reasoning_effort: ctx.options.reasoning_effort,
+        thinking_budget: ctx.options.thinking_budget,
+        prompt_cache: true,
     };
     let mut stream = ctx.client.stream(request, cancel.child_token());
     let mut open = OpenItems::default();
@@ -158,6 +308,8 @@ async fn stream_one(
                 return Ok(Response {
                     message: without_empty_text(message),
                     usage,
+                    stop_reason,
+                    started,
                 });
             }
             Some(Err(err)) => {
@@ -174,8 +326,15 @@ async fn stream_one(
     }
 }
 
-fn report_usage(ctx: &TurnContext, usage: Usage, started: Instant) {
-    let cost_usd = 0.0;
+fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started: Instant) {
+    let cost_usd = ctx
+        .options
+        .catalog
+        .lookup(model)
+        .info()
+        .pricing
+        .as_ref()
+        .map_or(0.0, |p| wright_llm::cost_usd(&usage, p));
     let totals = match ctx.totals.lock() {
         Ok(mut totals) => {
             totals.usage.add(&usage);
@@ -184,6 +343,7 @@ fn report_usage(ctx: &TurnContext, usage: Usage, started: Instant) {
         }
         Err(_) => Totals { usage, cost_usd },
     };
+    ctx.recorder.usage(&ctx.emitter, usage, model, cost_usd);
     ctx.emitter.emit(EventKind::Usage {
         request: usage,
         total: totals.usage,

@@ -33,6 +33,50 @@ pub struct ModelRequest {
     pub tools: Vec<ToolSpec>,
     /// Output token limit.
     pub max_tokens: u32,
+    /// Reasoning effort for models that take one (OpenAI `reasoning.effort`);
+    /// `None` leaves the provider default.
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Anthropic extended thinking budget in tokens; `None` means off.
+    pub thinking_budget: Option<u32>,
+    /// Mark prompt-cache breakpoints (Anthropic `cache_control`); off by default.
+    pub prompt_cache: bool,
+}
+
+/// How hard a reasoning model should think.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReasoningEffort {
+    /// Fastest, least reasoning.
+    Low,
+    /// The usual default.
+    Medium,
+    /// Most reasoning.
+    High,
+}
+
+impl ReasoningEffort {
+    /// The wire spelling: `low`, `medium` or `high`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReasoningEffort::Low => "low",
+            ReasoningEffort::Medium => "medium",
+            ReasoningEffort::High => "high",
+        }
+    }
+}
+
+impl std::str::FromStr for ReasoningEffort {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "low" => Ok(ReasoningEffort::Low),
+            "medium" => Ok(ReasoningEffort::Medium),
+            "high" => Ok(ReasoningEffort::High),
+            other => Err(format!(
+                "unknown reasoning effort `{other}` (expected low, medium or high)"
+            )),
+        }
+    }
 }
 
 /// One normalized event of a streaming response.

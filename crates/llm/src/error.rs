@@ -56,15 +56,29 @@ pub enum LlmError {
 impl LlmError {
     /// Whether sending the same request again may succeed: HTTP 408, 409,
     /// 429, 5xx (529 included), connection failures, truncated streams, and
-    /// in-stream overload errors (Anthropic's `overloaded_error`, which is
-    /// the in-stream form of HTTP 529).
+    /// in-stream overload and server errors (Anthropic's `overloaded_error`,
+    /// the in-stream form of HTTP 529; the Responses API's `server_error`,
+    /// `rate_limit_exceeded` and `server_is_overloaded` codes).
     pub fn is_retryable(&self) -> bool {
         match self {
             LlmError::Http { status, .. } => {
                 matches!(status, 408 | 409 | 429) || (500..=599).contains(status)
             }
             LlmError::Connection { .. } | LlmError::Truncated { .. } => true,
-            LlmError::Api { message, .. } => message.starts_with("overloaded_error"),
+            LlmError::Api { message, .. } => [
+                "overloaded_error",
+                "api_error",
+                "server_error",
+                "server_is_overloaded",
+                "rate_limit_exceeded",
+                "slow_down",
+            ]
+            .iter()
+            .any(|code| {
+                message
+                    .strip_prefix(code)
+                    .is_some_and(|rest| rest.starts_with(':'))
+            }),
             LlmError::Protocol { .. } | LlmError::Cancelled => false,
         }
     }

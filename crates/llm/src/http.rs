@@ -19,6 +19,9 @@ use crate::sse::{SseEvent, SseParser};
 const ERROR_BODY_CAP: usize = 64 * 1024;
 /// Most characters of a server message we keep in an error.
 const ERROR_MESSAGE_CHARS: usize = 500;
+/// How long a stream may go without a single byte before it is failed as a
+/// (retryable) connection error. Servers send keep-alive pings well within it.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// A provider's pure stream state machine, fed one SSE event at a time.
 pub(crate) trait Decoder: Send + 'static {
@@ -51,8 +54,10 @@ pub(crate) fn drive<D: Decoder>(
     secret: Option<String>,
     decoder: D,
     cancel: CancellationToken,
+    idle_timeout: Duration,
 ) -> EventStream {
     let driver = Driver {
+        idle_timeout,
         provider,
         request: Some(request),
         body: None,
@@ -73,6 +78,8 @@ type ByteStream = futures::stream::BoxStream<'static, reqwest::Result<bytes::Byt
 
 struct Driver<D> {
     provider: &'static str,
+    /// Longest wait for the response head or the next body chunk.
+    idle_timeout: Duration,
     request: Option<reqwest::RequestBuilder>,
     body: Option<ByteStream>,
     parser: SseParser,
@@ -116,7 +123,11 @@ impl<D: Decoder> Driver<D> {
             let sent = tokio::select! {
                 biased;
                 () = cancel.cancelled() => return self.fail(LlmError::Cancelled),
-                sent = request.send() => sent,
+                sent = tokio::time::timeout(self.idle_timeout, request.send()) => sent,
+            };
+            let Ok(sent) = sent else {
+                let error = self.idle_error();
+                return self.fail(error);
             };
             match sent {
                 Err(e) => {
@@ -139,10 +150,14 @@ impl<D: Decoder> Driver<D> {
         let chunk = tokio::select! {
             biased;
             () = cancel.cancelled() => None,
-            chunk = body.next() => Some(chunk),
+            chunk = tokio::time::timeout(self.idle_timeout, body.next()) => Some(chunk),
         };
         let Some(chunk) = chunk else {
             return self.fail(LlmError::Cancelled);
+        };
+        let Ok(chunk) = chunk else {
+            let error = self.idle_error();
+            return self.fail(error);
         };
         match chunk {
             Some(Ok(bytes)) => {
@@ -193,6 +208,18 @@ impl<D: Decoder> Driver<D> {
                 self.fail(e);
                 false
             }
+        }
+    }
+
+    fn idle_error(&self) -> LlmError {
+        let t = self.idle_timeout;
+        LlmError::Connection {
+            provider: self.provider,
+            message: if t.subsec_millis() == 0 {
+                format!("no data for {} s", t.as_secs())
+            } else {
+                format!("no data for {} ms", t.as_millis())
+            },
         }
     }
 

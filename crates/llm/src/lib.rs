@@ -1,6 +1,7 @@
 //! The provider layer of wright: one [`ModelClient`] trait, a hand-written
-//! SSE parser, and streaming wire adapters for the Anthropic Messages API and
-//! the OpenAI Chat Completions API.
+//! SSE parser, streaming wire adapters for the Anthropic Messages API, the
+//! OpenAI Responses API and the OpenAI Chat Completions API, the retry
+//! policy, and the model catalog.
 //!
 //! Each adapter splits into a request-body builder (`wire`), a pure,
 //! synchronous stream decoder (`decode`) that turns SSE events into
@@ -8,17 +9,25 @@
 //! [`sse::SseParser`] into that decoder.
 
 pub mod anthropic;
+pub mod catalog;
 mod client;
 mod error;
 mod http;
+mod ids;
 pub mod openai_chat;
+pub mod openai_responses;
 pub mod redact;
+mod retry;
 pub mod sse;
 #[cfg(test)]
 mod test_fixtures;
 
 pub use anthropic::{AnthropicClient, AnthropicDecoder};
-pub use client::{EventStream, ModelClient, ModelRequest, StreamEvent};
+pub use catalog::{Catalog, Lookup, ModelInfo, Pricing, cost_usd};
+pub use client::{EventStream, ModelClient, ModelRequest, ReasoningEffort, StreamEvent};
 pub use error::LlmError;
-pub use http::http_client;
-pub use openai_chat::{OpenAiChatClient, OpenAiChatDecoder};
+pub use http::{DEFAULT_IDLE_TIMEOUT, http_client};
+pub use ids::normalize_tool_call_id;
+pub use openai_chat::{ChatCompat, OpenAiChatClient, OpenAiChatDecoder};
+pub use openai_responses::{OpenAiResponsesClient, OpenAiResponsesDecoder};
+pub use retry::RetryPolicy;

@@ -92,5 +92,6 @@ pub(crate) fn conversation() -> ModelRequest {
             input_schema: json!({"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}),
         }],
         max_tokens: 1024,
+        ..ModelRequest::default()
     }
 }

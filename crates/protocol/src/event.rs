@@ -27,6 +27,11 @@ pub enum Op {
         /// The answer.
         decision: ApprovalDecision,
     },
+    /// Change the permission mode for the rest of the session.
+    SetPermissionMode {
+        /// `default`, `accept-edits`, `plan`, `auto` or `bypass`.
+        mode: String,
+    },
     /// End the session once the current turn (if any) is stopped.
     Shutdown,
 }
@@ -37,8 +42,10 @@ pub enum Op {
 pub enum ApprovalDecision {
     /// Run it this once.
     AllowOnce,
-    /// Run it and anything matching for the rest of the session.
+    /// Run it and anything matching the suggested rule for the rest of the session.
     AllowSession,
+    /// As `AllowSession`, and write the rule to the project's local settings.
+    AllowProject,
     /// Refuse, with an optional note for the model.
     Deny {
         /// Shown to the model with the refusal.
@@ -121,6 +128,9 @@ pub enum EventKind {
         arguments: String,
         /// Why approval is needed.
         reason: String,
+        /// The rule "always allow" would store, e.g. `Bash(npm run test:*)`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        suggested_rule: Option<String>,
     },
     /// Usage of one model request, sent when its response is complete
     /// (after the response's items have started, before its tools run).
@@ -226,6 +236,15 @@ pub enum ItemKind {
         /// What a front end may show (on completion).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         display: Option<ToolDisplay>,
+    },
+    /// Older turns were summarized to free room in the context window.
+    Compaction {
+        /// Estimated conversation tokens before.
+        tokens_before: u64,
+        /// Estimated conversation tokens after (0 while in progress).
+        tokens_after: u64,
+        /// Why: `auto`, `overflow` (the provider said the context was too long) or `manual`.
+        trigger: String,
     },
     /// An error that belongs in the transcript.
     Error {

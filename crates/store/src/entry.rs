@@ -100,6 +100,12 @@ pub enum EntryBody {
         /// Context size before compaction, for display.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tokens_before: Option<u64>,
+        /// The whole compacted conversation (summary included) is appended
+        /// right after this entry, so history restarts there and the summary
+        /// here is for display only. Lets a writer record exactly what the
+        /// model will see, however it merged the summary into the kept turns.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        messages_follow: bool,
     },
     /// A user-visible bookmark.
     Label {

@@ -177,11 +177,15 @@ fn messages_on(path: &[&Entry]) -> Vec<Message> {
             let EntryBody::Compaction {
                 summary,
                 first_kept,
+                messages_follow,
                 ..
             } = &path[at].body
             else {
                 return Vec::new();
             };
+            if *messages_follow {
+                return repair(collect(&path[at + 1..]));
+            }
             let kept_from = first_kept
                 .as_deref()
                 .and_then(|k| path[..at].iter().position(|e| e.id == k))

@@ -200,6 +200,12 @@ pub(crate) fn write_response(stream: &TcpStream, response: &MockResponse) -> io:
         written += piece.len();
     }
     if response.drop_after.is_some_and(|n| n < response.body.len()) {
+        if response.stall {
+            // Wait for the client to close; its read side ends with it.
+            let mut sink = [0u8; 256];
+            let mut r = stream;
+            while matches!(std::io::Read::read(&mut r, &mut sink), Ok(n) if n > 0) {}
+        }
         return stream.shutdown(Shutdown::Both);
     }
     if response.framing == Framing::Chunked {

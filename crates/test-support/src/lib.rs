@@ -13,6 +13,7 @@
 pub mod anthropic;
 mod http;
 pub mod openai_chat;
+pub mod openai_responses;
 mod request;
 mod response;
 pub mod scenario;

@@ -25,6 +25,7 @@ pub struct MockResponse {
     pub(crate) piece_sizes: Vec<usize>,
     pub(crate) drop_after: Option<usize>,
     pub(crate) hang_up: bool,
+    pub(crate) stall: bool,
 }
 
 impl MockResponse {
@@ -37,6 +38,7 @@ impl MockResponse {
             piece_sizes: Vec::new(),
             drop_after: None,
             hang_up: false,
+            stall: false,
         }
     }
 
@@ -97,6 +99,14 @@ impl MockResponse {
     /// as a dropped stream would.
     pub fn drop_after(mut self, bytes: usize) -> Self {
         self.drop_after = Some(bytes);
+        self
+    }
+
+    /// With `drop_after`: instead of closing, keep the connection open and
+    /// silent until the client goes away (a server that stops mid-stream;
+    /// used to kill the client during a streaming turn).
+    pub fn stall(mut self) -> Self {
+        self.stall = true;
         self
     }
 

@@ -1,12 +1,16 @@
 //! Shared helpers for the end-to-end suite.
 
 mod config;
+mod context;
 mod errors;
 mod headless;
 mod interactive;
 mod interrupt;
 mod prompt;
+mod providers;
+mod safety;
 mod scenarios;
+mod sessions;
 
 use std::path::Path;
 
@@ -58,7 +62,9 @@ impl Env {
             .env("XDG_DATA_HOME", self.home.path().join(".local/share"))
             .env("NO_COLOR", "1")
             // No local server may be picked up by accident.
-            .env("WRIGHT_LOCAL_SERVER_PORTS", "");
+            .env("WRIGHT_LOCAL_SERVER_PORTS", "")
+            // Failures fail at once unless a test is about retries.
+            .env("WRIGHT_MAX_RETRIES", "0");
         cmd
     }
 
@@ -77,6 +83,9 @@ impl Env {
         match provider {
             "anthropic" => {
                 cmd.arg(url).env("ANTHROPIC_API_KEY", FAKE_KEY);
+            }
+            "openai-responses" => {
+                cmd.arg(format!("{url}/v1")).env("OPENAI_API_KEY", FAKE_KEY);
             }
             _ => {
                 cmd.arg(format!("{url}/v1")).env("OPENAI_API_KEY", FAKE_KEY);

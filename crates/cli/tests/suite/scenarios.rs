@@ -1,22 +1,26 @@
 //! The "done when" scenarios of the foundation, for both wire protocols.
 
 use serde_json::{Value, json};
-use wright_test_support::{MockResponse, MockServer, RecordedRequest, anthropic, openai_chat};
+use wright_test_support::{
+    MockResponse, MockServer, RecordedRequest, anthropic, openai_chat, openai_responses,
+};
 
 use super::{Env, assert_clean, read, stderr, stdout};
 
-const PROVIDERS: [&str; 2] = ["anthropic", "openai-chat"];
+pub const PROVIDERS: [&str; 3] = ["anthropic", "openai-chat", "openai-responses"];
 
-fn tool_calls(provider: &str, calls: &[(&str, &str, Value)]) -> MockResponse {
+pub fn tool_calls(provider: &str, calls: &[(&str, &str, Value)]) -> MockResponse {
     MockResponse::sse(match provider {
         "anthropic" => anthropic::tool_calls(calls),
+        "openai-responses" => openai_responses::tool_calls(calls),
         _ => openai_chat::tool_calls(calls),
     })
 }
 
-fn text(provider: &str, text: &str) -> MockResponse {
+pub fn text(provider: &str, text: &str) -> MockResponse {
     MockResponse::sse(match provider {
         "anthropic" => anthropic::text(text),
+        "openai-responses" => openai_responses::text(text),
         _ => openai_chat::text(text),
     })
 }
@@ -24,6 +28,22 @@ fn text(provider: &str, text: &str) -> MockResponse {
 /// (call id, content, is_error) of the tool results in a request, in order.
 pub fn tool_results(provider: &str, request: &RecordedRequest) -> Vec<(String, String, bool)> {
     let body = request.json();
+    if provider == "openai-responses" {
+        return body["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["type"] == "function_call_output")
+            .map(|i| {
+                let content = i["output"].as_str().unwrap_or_default().to_owned();
+                let is_error = content.starts_with("Invalid arguments")
+                    || content.starts_with("Permission denied")
+                    || content.starts_with("Blocked by guard")
+                    || content.starts_with("Unknown tool");
+                (i["call_id"].as_str().unwrap().to_owned(), content, is_error)
+            })
+            .collect();
+    }
     let messages = body["messages"].as_array().unwrap().clone();
     match provider {
         "anthropic" => messages
@@ -65,6 +85,7 @@ pub fn tool_results(provider: &str, request: &RecordedRequest) -> Vec<(String, S
 fn expected_path(provider: &str) -> &'static str {
     match provider {
         "anthropic" => "/v1/messages",
+        "openai-responses" => "/v1/responses",
         _ => "/v1/chat/completions",
     }
 }
@@ -116,7 +137,12 @@ fn shell_command_scenario_completes_for_both_providers() {
         assert!(!results[0].2);
         // The first request carries the prompt as the first user message.
         let first = requests[0].json();
-        let user = first["messages"]
+        let list = if provider == "openai-responses" {
+            &first["input"]
+        } else {
+            &first["messages"]
+        };
+        let user = list
             .as_array()
             .unwrap()
             .iter()
@@ -132,6 +158,7 @@ fn provider_headers_carry_the_key_the_right_way() {
     for provider in PROVIDERS {
         let env = Env::new();
         let server = MockServer::start(vec![text(provider, "hi")]).unwrap();
+        let _ = &server;
         let out = env
             .wright_p(provider, &server.url(), "say hi")
             .output()

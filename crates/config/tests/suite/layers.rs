@@ -301,8 +301,26 @@ permission_mode = \"accept-edits\"  # flag --permission-mode
 # system_prompt  (not set)
 # system_prompt_file  (not set)
 # append_system_prompt  (not set)
+# reasoning_effort  (not set)
+# thinking_budget  (not set)
+# fallback_model  (not set)
 tools.bash_timeout_secs = 120  # default
 context.instruction_files = [\"AGENTS.md\", \"CLAUDE.md\"]  # {p}
+context.instruction_budget = 40000  # default
+context.user_instruction_files = []  # default
+context.skill_dirs = []  # default
+context.user_memory = false  # default
+context.auto_compact = true  # default
+# context.keep_recent_tokens  (not set)
+context.compact_margin_percent = 10  # default
+permissions.allow = []  # default
+permissions.ask = []  # default
+permissions.deny = []  # default
+permissions.additional_roots = []  # default
+sandbox.mode = \"workspace-write\"  # default
+sandbox.network = false  # default
+sandbox.writable_roots = []  # default
+models = {{}}  # default
 "
     );
     assert_eq!(r.render(), expected);

@@ -1,6 +1,7 @@
 //! Test modules and shared fixtures.
 
 mod errors;
+mod keys;
 mod layers;
 mod root;
 

@@ -7,10 +7,12 @@ mod wire;
 pub use decode::AnthropicDecoder;
 pub use wire::request_body;
 
+use std::time::Duration;
+
 use tokio_util::sync::CancellationToken;
 
 use crate::client::{EventStream, ModelClient, ModelRequest};
-use crate::http::drive;
+use crate::http::{DEFAULT_IDLE_TIMEOUT, drive};
 
 const PROVIDER: &str = "anthropic";
 const API_VERSION: &str = "2023-06-01";
@@ -20,6 +22,7 @@ pub struct AnthropicClient {
     http: reqwest::Client,
     base_url: String,
     api_key: Option<String>,
+    idle_timeout: Duration,
 }
 
 impl AnthropicClient {
@@ -30,7 +33,14 @@ impl AnthropicClient {
             http,
             base_url: base_url.trim_end_matches('/').to_owned(),
             api_key: api_key.filter(|k| !k.is_empty()),
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
         }
+    }
+
+    /// Fails a stream that receives no bytes for `timeout`.
+    pub fn with_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
+        self
     }
 
     /// The URL requests are posted to.
@@ -70,6 +80,7 @@ impl ModelClient for AnthropicClient {
             self.api_key.clone(),
             AnthropicDecoder::new(),
             cancel,
+            self.idle_timeout,
         )
     }
 }

@@ -4,23 +4,50 @@ use serde_json::{Map, Value, json};
 use wright_protocol::{ContentBlock, Message, Role};
 
 use crate::client::ModelRequest;
+use crate::ids::normalize_tool_call_id;
+use crate::openai_responses::SIGNATURE_PREFIX;
+
+/// The smallest thinking budget the API accepts.
+pub const MIN_THINKING_BUDGET: u32 = 1024;
 
 /// The JSON body of a streaming Messages request: `{model, max_tokens,
 /// system, messages, tools, stream: true}`, with `system` and `tools`
-/// omitted when empty.
+/// omitted when empty; `thinking` when a budget is set; and, with
+/// `prompt_cache`, `cache_control` breakpoints (at most 4) on the system
+/// prompt, the last tool, and the last block of the latest two user turns.
 pub fn request_body(request: &ModelRequest) -> Value {
+    let cache = request.prompt_cache;
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
-    body.insert("max_tokens".into(), json!(request.max_tokens));
-    if !request.system.is_empty() {
-        body.insert("system".into(), json!(request.system));
+    let mut max_tokens = request.max_tokens;
+    if let Some(budget) = request.thinking_budget {
+        let budget = budget.max(MIN_THINKING_BUDGET);
+        // The budget is part of max_tokens, which must exceed it; leave the
+        // answer the room the caller asked for.
+        if max_tokens <= budget {
+            max_tokens = budget.saturating_add(request.max_tokens.max(1));
+        }
+        body.insert(
+            "thinking".into(),
+            json!({"type": "enabled", "budget_tokens": budget}),
+        );
     }
-    body.insert(
-        "messages".into(),
-        Value::Array(request.messages.iter().map(message).collect()),
-    );
+    body.insert("max_tokens".into(), json!(max_tokens));
+    if !request.system.is_empty() {
+        let system = if cache {
+            json!([{"type": "text", "text": request.system, "cache_control": ephemeral()}])
+        } else {
+            json!(request.system)
+        };
+        body.insert("system".into(), system);
+    }
+    let mut messages: Vec<Value> = request.messages.iter().map(message).collect();
+    if cache {
+        mark_latest_user_turns(&mut messages, 2);
+    }
+    body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
-        let tools = request
+        let mut tools: Vec<Value> = request
             .tools
             .iter()
             .map(|t| {
@@ -31,10 +58,33 @@ pub fn request_body(request: &ModelRequest) -> Value {
                 })
             })
             .collect();
+        if cache && let Some(last) = tools.last_mut() {
+            last["cache_control"] = ephemeral();
+        }
         body.insert("tools".into(), Value::Array(tools));
     }
     body.insert("stream".into(), Value::Bool(true));
     Value::Object(body)
+}
+
+fn ephemeral() -> Value {
+    json!({"type": "ephemeral"})
+}
+
+/// Puts a breakpoint on the last block of the latest `turns` user messages:
+/// the newest caches this request's prefix for the next one, the one before
+/// keeps hitting the cache when a turn added many blocks.
+fn mark_latest_user_turns(messages: &mut [Value], turns: usize) {
+    let latest = messages
+        .iter_mut()
+        .rev()
+        .filter(|m| m["role"] == "user")
+        .take(turns);
+    for m in latest {
+        if let Some(last) = m["content"].as_array_mut().and_then(|c| c.last_mut()) {
+            last["cache_control"] = ephemeral();
+        }
+    }
 }
 
 fn message(message: &Message) -> Value {
@@ -42,10 +92,20 @@ fn message(message: &Message) -> Value {
         Role::User => "user",
         Role::Assistant => "assistant",
     };
-    json!({
-        "role": role,
-        "content": message.content.iter().map(block).collect::<Vec<_>>(),
-    })
+    // Thinking is only valid with an Anthropic signature: unsigned
+    // reasoning (Chat servers) and Responses reasoning items are dropped.
+    let content: Vec<Value> = message
+        .content
+        .iter()
+        .filter(|b| match b {
+            ContentBlock::Thinking { signature, .. } => signature
+                .as_deref()
+                .is_some_and(|s| !s.starts_with(SIGNATURE_PREFIX)),
+            _ => true,
+        })
+        .map(block)
+        .collect();
+    json!({"role": role, "content": content})
 }
 
 fn block(block: &ContentBlock) -> Value {
@@ -74,7 +134,7 @@ fn block(block: &ContentBlock) -> Value {
             arguments,
         } => json!({
             "type": "tool_use",
-            "id": id,
+            "id": normalize_tool_call_id(id),
             "name": name,
             "input": tool_input(arguments),
         }),
@@ -84,7 +144,7 @@ fn block(block: &ContentBlock) -> Value {
             is_error,
         } => json!({
             "type": "tool_result",
-            "tool_use_id": call_id,
+            "tool_use_id": normalize_tool_call_id(call_id),
             "content": content,
             "is_error": is_error,
         }),

@@ -72,3 +72,100 @@ fn unsigned_thinking_has_no_signature_field() {
     });
     assert_eq!(b, json!({"type": "thinking", "thinking": "t"}));
 }
+
+#[test]
+fn prompt_cache_breakpoints() {
+    let mut request = conversation();
+    request.prompt_cache = true;
+    let body = request_body(&request);
+    let eph = json!({"type": "ephemeral"});
+    assert_eq!(
+        body["system"],
+        json!([{"type": "text", "text": "You are wright.", "cache_control": eph}])
+    );
+    assert_eq!(body["tools"][0]["cache_control"], eph);
+    let messages = body["messages"].as_array().unwrap();
+    let marked: Vec<(usize, usize)> = messages
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| {
+            m["content"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.get("cache_control").is_some())
+                .map(move |(j, _)| (i, j))
+        })
+        .collect();
+    // The last block of the latest two user turns.
+    assert_eq!(marked, vec![(2, 1), (4, 1)]);
+    assert_eq!(
+        messages[4]["content"][1],
+        json!({"type": "text", "text": "Thanks.", "cache_control": eph})
+    );
+    let total = 2 + marked.len();
+    assert!(total <= 4);
+}
+
+#[test]
+fn no_cache_control_without_prompt_cache() {
+    let body = request_body(&conversation());
+    assert!(!body.to_string().contains("cache_control"));
+}
+
+#[test]
+fn thinking_budget_raises_max_tokens() {
+    let mut request = conversation();
+    request.thinking_budget = Some(4000);
+    let body = request_body(&request);
+    assert_eq!(
+        body["thinking"],
+        json!({"type": "enabled", "budget_tokens": 4000})
+    );
+    assert_eq!(body["max_tokens"], json!(5024));
+    request.max_tokens = 16_000;
+    assert_eq!(request_body(&request)["max_tokens"], json!(16_000));
+    request.thinking_budget = Some(10);
+    let body = request_body(&request);
+    assert_eq!(body["thinking"]["budget_tokens"], json!(1024));
+}
+
+#[test]
+fn foreign_thinking_is_dropped_and_ids_normalized() {
+    let mut request = conversation();
+    request.messages = vec![
+        Message {
+            role: Role::Assistant,
+            content: vec![
+                ContentBlock::Thinking {
+                    thinking: "summary".into(),
+                    signature: Some(r#"openai-responses:{"id":"rs_1"}"#.into()),
+                },
+                ContentBlock::Thinking {
+                    thinking: "chat reasoning".into(),
+                    signature: None,
+                },
+                ContentBlock::ToolCall {
+                    id: "call.1".into(),
+                    name: "ls".into(),
+                    arguments: "{}".into(),
+                },
+            ],
+        },
+        Message {
+            role: Role::User,
+            content: vec![ContentBlock::ToolResult {
+                call_id: "call.1".into(),
+                content: "ok".into(),
+                is_error: false,
+            }],
+        },
+    ];
+    let body = request_body(&request);
+    let assistant = body["messages"][0]["content"].as_array().unwrap();
+    assert_eq!(assistant.len(), 1);
+    let id = assistant[0]["id"].as_str().unwrap();
+    assert!(id.starts_with("call_1_"), "{id}");
+    assert_eq!(body["messages"][1]["content"][0]["tool_use_id"], json!(id));
+}

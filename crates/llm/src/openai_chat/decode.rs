@@ -6,6 +6,7 @@
 use serde_json::Value;
 use wright_protocol::{ContentBlock, Message, Role, StopReason, Usage};
 
+use super::compat::ChatCompat;
 use crate::client::StreamEvent;
 use crate::error::LlmError;
 use crate::http::Decoder;
@@ -14,13 +15,16 @@ use crate::sse::SseEvent;
 use super::PROVIDER;
 
 /// Assembles one streamed Chat Completions response.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct OpenAiChatDecoder {
     text: String,
     reasoning: String,
     calls: Vec<Call>,
     finish_reason: Option<String>,
     usage: Usage,
+    /// Whether a usage object has arrived.
+    has_usage: bool,
+    compat: ChatCompat,
     complete: bool,
 }
 
@@ -35,12 +39,30 @@ struct Call {
 }
 
 impl OpenAiChatDecoder {
-    /// A decoder at the start of a response.
+    /// A decoder at the start of a response, for the default [`ChatCompat`].
     pub fn new() -> Self {
-        Self::default()
+        Self::with_compat(ChatCompat::default())
     }
 
-    /// Whether the response is complete (`[DONE]` seen, or finished by [`Self::finish`]).
+    /// A decoder for a server with these quirks: reasoning deltas are
+    /// ignored unless `reasoning_field`, and `stream_usage` decides when
+    /// the response is complete without `[DONE]`.
+    pub fn with_compat(compat: ChatCompat) -> Self {
+        Self {
+            text: String::new(),
+            reasoning: String::new(),
+            calls: Vec::new(),
+            finish_reason: None,
+            usage: Usage::default(),
+            has_usage: false,
+            compat,
+            complete: false,
+        }
+    }
+
+    /// Whether the response is complete: `[DONE]` seen, or the
+    /// `finish_reason` and (when stream usage is on) the usage chunk, so a
+    /// server that holds the connection open without `[DONE]` cannot stall us.
     pub fn is_complete(&self) -> bool {
         self.complete
     }
@@ -72,6 +94,7 @@ impl OpenAiChatDecoder {
         }
         if let Some(usage) = json.get("usage").filter(|u| u.is_object()) {
             self.usage = convert_usage(usage);
+            self.has_usage = true;
         }
         let mut out = Vec::new();
         let choices = json.get("choices").and_then(Value::as_array);
@@ -87,6 +110,9 @@ impl OpenAiChatDecoder {
             if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
                 self.finish_reason = Some(reason.to_owned());
             }
+        }
+        if self.finish_reason.is_some() && (self.has_usage || !self.compat.stream_usage) {
+            out.extend(self.complete());
         }
         Ok(out)
     }
@@ -110,7 +136,12 @@ impl OpenAiChatDecoder {
                 .and_then(Value::as_str)
                 .filter(|s| !s.is_empty())
         };
-        if let Some(reasoning) = text("reasoning_content").or_else(|| text("reasoning")) {
+        let reasoning = if self.compat.reasoning_field {
+            text("reasoning_content").or_else(|| text("reasoning"))
+        } else {
+            None
+        };
+        if let Some(reasoning) = reasoning {
             self.reasoning.push_str(reasoning);
             out.push(StreamEvent::ThinkingDelta(reasoning.to_owned()));
         }
@@ -242,6 +273,12 @@ fn start_call(call: &mut Call, position: usize, out: &mut Vec<StreamEvent>) {
         id: call.id.clone(),
         name: call.name.clone(),
     });
+}
+
+impl Default for OpenAiChatDecoder {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Decoder for OpenAiChatDecoder {

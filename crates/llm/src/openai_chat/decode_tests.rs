@@ -308,3 +308,52 @@ fn malformed_json_is_a_protocol_error() {
         "{error:?}"
     );
 }
+
+#[test]
+fn completes_without_done_after_finish_and_usage() {
+    let mut body = chunks(
+        &[(r#"{"content":"Hi"}"#, None), ("{}", Some("stop"))],
+        false,
+    );
+    let mut d = OpenAiChatDecoder::new();
+    let mut parser = crate::sse::SseParser::new();
+    let events: Vec<_> = parser.push(body.as_bytes());
+    for e in &events {
+        d.on_event(e).unwrap();
+    }
+    // Stream usage is on: the usage chunk is still to come.
+    assert!(!d.is_complete());
+    body =
+        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":1}}\n\n".into();
+    let out = d.on_event(&parser.push(body.as_bytes())[0]).unwrap();
+    assert!(d.is_complete());
+    let (message, stop, usage) = completed(&out);
+    assert_eq!(message.text(), "Hi");
+    assert_eq!(stop, StopReason::EndTurn);
+    assert_eq!(usage.input_tokens, 5);
+}
+
+#[test]
+fn completes_at_finish_reason_when_stream_usage_is_off() {
+    let compat = ChatCompat {
+        stream_usage: false,
+        reasoning_field: false,
+        ..ChatCompat::default()
+    };
+    let body = chunks(
+        &[
+            (r#"{"reasoning_content":"hmm"}"#, None),
+            (r#"{"content":"Hi"}"#, Some("stop")),
+        ],
+        false,
+    );
+    let (events, error) = run(OpenAiChatDecoder::with_compat(compat), body.as_bytes(), 7);
+    assert!(error.is_none(), "{error:?}");
+    // Reasoning deltas are ignored for this server.
+    assert_eq!(events[0], StreamEvent::TextDelta("Hi".into()));
+    let (message, _, _) = completed(&events);
+    assert_eq!(
+        message.content,
+        vec![ContentBlock::Text { text: "Hi".into() }]
+    );
+}

@@ -2,16 +2,20 @@
 //! `stream: true`, for OpenAI and the many servers that speak its dialect
 //! (vLLM, Ollama, llama.cpp, LM Studio, OpenRouter).
 
+mod compat;
 mod decode;
 mod wire;
 
+pub use compat::{ChatCompat, MaxTokensField, SystemRole};
 pub use decode::OpenAiChatDecoder;
-pub use wire::request_body;
+pub use wire::{request_body, request_body_with};
+
+use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
 use crate::client::{EventStream, ModelClient, ModelRequest};
-use crate::http::drive;
+use crate::http::{DEFAULT_IDLE_TIMEOUT, drive};
 
 const PROVIDER: &str = "openai-chat";
 
@@ -20,6 +24,8 @@ pub struct OpenAiChatClient {
     http: reqwest::Client,
     base_url: String,
     api_key: Option<String>,
+    idle_timeout: Duration,
+    compat: ChatCompat,
 }
 
 impl OpenAiChatClient {
@@ -31,7 +37,26 @@ impl OpenAiChatClient {
             http,
             base_url: base_url.trim_end_matches('/').to_owned(),
             api_key: api_key.filter(|k| !k.is_empty()),
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            compat: ChatCompat::default(),
         }
+    }
+
+    /// Fails a stream that receives no bytes for `timeout`.
+    pub fn with_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
+        self
+    }
+
+    /// Talks to the server with these quirks (see [`ChatCompat::for_server`]).
+    pub fn with_compat(mut self, compat: ChatCompat) -> Self {
+        self.compat = compat;
+        self
+    }
+
+    /// The quirks in use.
+    pub fn compat(&self) -> ChatCompat {
+        self.compat
     }
 
     /// The URL requests are posted to.
@@ -60,7 +85,7 @@ impl ModelClient for OpenAiChatClient {
             .post(self.endpoint())
             .header("content-type", "application/json")
             .header("accept", "text/event-stream")
-            .json(&request_body(&request));
+            .json(&request_body_with(&request, &self.compat));
         if let Some(key) = &self.api_key {
             builder = builder.bearer_auth(key);
         }
@@ -68,8 +93,9 @@ impl ModelClient for OpenAiChatClient {
             PROVIDER,
             builder,
             self.api_key.clone(),
-            OpenAiChatDecoder::new(),
+            OpenAiChatDecoder::with_compat(self.compat),
             cancel,
+            self.idle_timeout,
         )
     }
 }

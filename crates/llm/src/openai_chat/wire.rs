@@ -3,16 +3,29 @@
 use serde_json::{Map, Value, json};
 use wright_protocol::{ContentBlock, Message, Role};
 
+use super::compat::{ChatCompat, MaxTokensField, SystemRole};
 use crate::client::ModelRequest;
+use crate::ids::normalize_tool_call_id;
+
+/// The JSON body of a streaming Chat Completions request with the default
+/// [`ChatCompat`]; see [`request_body_with`].
+pub fn request_body(request: &ModelRequest) -> Value {
+    request_body_with(request, &ChatCompat::default())
+}
 
 /// The JSON body of a streaming Chat Completions request: `{model,
 /// messages, tools, stream: true, stream_options: {include_usage: true},
 /// max_tokens}`, with `tools` omitted when empty and the system prompt as
-/// the first message.
-pub fn request_body(request: &ModelRequest) -> Value {
+/// the first message; role, limit field, `stream_options` and
+/// `reasoning_effort` follow `compat` and the request options.
+pub fn request_body_with(request: &ModelRequest, compat: &ChatCompat) -> Value {
     let mut messages = Vec::new();
     if !request.system.is_empty() {
-        messages.push(json!({"role": "system", "content": request.system}));
+        let role = match compat.system_role {
+            SystemRole::System => "system",
+            SystemRole::Developer => "developer",
+        };
+        messages.push(json!({"role": role, "content": request.system}));
     }
     for m in &request.messages {
         push_message(&mut messages, m);
@@ -38,8 +51,17 @@ pub fn request_body(request: &ModelRequest) -> Value {
         body.insert("tools".into(), Value::Array(tools));
     }
     body.insert("stream".into(), Value::Bool(true));
-    body.insert("stream_options".into(), json!({"include_usage": true}));
-    body.insert("max_tokens".into(), json!(request.max_tokens));
+    if compat.stream_usage {
+        body.insert("stream_options".into(), json!({"include_usage": true}));
+    }
+    let limit = match compat.max_tokens_field {
+        MaxTokensField::MaxTokens => "max_tokens",
+        MaxTokensField::MaxCompletionTokens => "max_completion_tokens",
+    };
+    body.insert(limit.into(), json!(request.max_tokens));
+    if let Some(effort) = request.reasoning_effort {
+        body.insert("reasoning_effort".into(), json!(effort.as_str()));
+    }
     Value::Object(body)
 }
 
@@ -50,7 +72,11 @@ fn push_message(out: &mut Vec<Value>, message: &Message) {
     let tool_messages = message.content.iter().filter_map(|b| match b {
         ContentBlock::ToolResult {
             call_id, content, ..
-        } => Some(json!({"role": "tool", "tool_call_id": call_id, "content": content})),
+        } => Some(json!({
+            "role": "tool",
+            "tool_call_id": normalize_tool_call_id(call_id),
+            "content": content,
+        })),
         _ => None,
     });
     match message.role {
@@ -118,7 +144,7 @@ fn assistant_message(blocks: &[ContentBlock]) -> Option<Value> {
                 name,
                 arguments,
             } => Some(json!({
-                "id": id,
+                "id": normalize_tool_call_id(id),
                 "type": "function",
                 "function": {"name": name, "arguments": arguments},
             })),

@@ -67,3 +67,60 @@ fn thinking_only_assistant_message_is_dropped() {
     );
     assert!(out.is_empty());
 }
+
+#[test]
+fn compat_shapes_the_body() {
+    use super::super::compat::{ChatCompat, MaxTokensField, SystemRole};
+    let mut request = conversation();
+    request.reasoning_effort = Some(crate::ReasoningEffort::Medium);
+    let compat = ChatCompat {
+        system_role: SystemRole::Developer,
+        max_tokens_field: MaxTokensField::MaxCompletionTokens,
+        stream_usage: false,
+        reasoning_field: false,
+    };
+    let body = request_body_with(&request, &compat);
+    assert_eq!(
+        body["messages"][0],
+        json!({"role": "developer", "content": "You are wright."})
+    );
+    assert_eq!(body["max_completion_tokens"], json!(1024));
+    assert!(body.get("max_tokens").is_none());
+    assert!(body.get("stream_options").is_none());
+    assert_eq!(body["reasoning_effort"], json!("medium"));
+    assert!(
+        request_body(&conversation())
+            .get("reasoning_effort")
+            .is_none()
+    );
+}
+
+#[test]
+fn long_tool_ids_are_shortened_for_call_and_result() {
+    let long = "toolu_01A09q90qw90lq917835lq9-extra-long-id-x";
+    let request = ModelRequest {
+        messages: vec![
+            Message {
+                role: Role::Assistant,
+                content: vec![ContentBlock::ToolCall {
+                    id: long.into(),
+                    name: "ls".into(),
+                    arguments: "{}".into(),
+                }],
+            },
+            Message {
+                role: Role::User,
+                content: vec![ContentBlock::ToolResult {
+                    call_id: long.into(),
+                    content: "ok".into(),
+                    is_error: false,
+                }],
+            },
+        ],
+        ..conversation()
+    };
+    let body = request_body(&request);
+    let id = body["messages"][1]["tool_calls"][0]["id"].as_str().unwrap();
+    assert!(id.len() <= 40, "{id}");
+    assert_eq!(body["messages"][2]["tool_call_id"], json!(id));
+}

@@ -24,6 +24,7 @@ fn request() -> ModelRequest {
         messages: vec![Message::user_text("hi")],
         tools: vec![],
         max_tokens: 100,
+        ..ModelRequest::default()
     }
 }
 

@@ -1,4 +1,5 @@
 //! Integration suites.
 
 mod http;
+mod resilience;
 mod server;

@@ -225,6 +225,7 @@ fn compaction_replaces_old_history_with_the_summary() {
         summary: "summary of turn 1".into(),
         first_kept: Some(kept),
         tokens_before: Some(1000),
+        messages_follow: false,
     })
     .unwrap();
     w.append_message(&Message::user_text("prompt 3")).unwrap();
@@ -236,4 +237,27 @@ fn compaction_replaces_old_history_with_the_summary() {
         texts,
         vec!["summary of turn 1", "prompt 2", "answer 2", "prompt 3"]
     );
+}
+
+#[test]
+fn compaction_with_messages_following_restarts_history_there() {
+    let (dir, store) = store();
+    let mut w = store.create(&meta(dir.path())).unwrap();
+    turn(&mut w, 1);
+    w.append(&EntryBody::Compaction {
+        summary: "for display".into(),
+        first_kept: None,
+        tokens_before: Some(1000),
+        messages_follow: true,
+    })
+    .unwrap();
+    w.append_message(&Message::user_text("summary + prompt 1"))
+        .unwrap();
+    w.append_message(&assistant(vec![text("answer 1")]))
+        .unwrap();
+    let id = w.id().to_string();
+    drop(w);
+    let history = store.load(&id).unwrap().history();
+    let texts: Vec<String> = history.iter().map(Message::text).collect();
+    assert_eq!(texts, vec!["summary + prompt 1", "answer 1"]);
 }

@@ -1,0 +1,165 @@
+//! `wright context`, `wright skills list` and `wright memory …`: what the
+//! model sees and the notes and skills it can draw on.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::{Value, json};
+use wright_config::Settings;
+use wright_context::{MemoryScope, MemoryType, NewNote};
+
+use crate::args::{MemoryAction, SkillsAction};
+use crate::modes::print::exit;
+use crate::setup::{self, SetupError};
+
+/// `wright context [--json]`: the assembled system prompt part by part, then
+/// the tools with their schema sizes.
+pub fn context(
+    settings: &Settings,
+    cwd: &Path,
+    root: &Path,
+    as_json: bool,
+) -> Result<u8, SetupError> {
+    let inputs = setup::context_inputs(settings, cwd, root)?;
+    let context = wright_context::assemble(&inputs);
+    let tools: Vec<(String, usize)> = wright_tools::ToolRegistry::builtin()
+        .specs()
+        .into_iter()
+        .map(|s| {
+            let size = serde_json::to_string(&s).map_or(0, |t| t.len());
+            (s.name, size)
+        })
+        .collect();
+    if as_json {
+        let report = wright_context::report(&context, &tools, None);
+        println!(
+            "{}",
+            serde_json::to_string(&report).map_err(|e| SetupError(e.to_string()))?
+        );
+    } else {
+        print!("{}", wright_context::render_report(&context, &tools, None));
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// `wright skills list`.
+pub fn skills(
+    settings: &Settings,
+    cwd: &Path,
+    root: &Path,
+    action: &SkillsAction,
+) -> Result<u8, SetupError> {
+    let SkillsAction::List { json: as_json } = action;
+    let inputs = setup::context_inputs(settings, cwd, root)?;
+    let (skills, warnings) = wright_context::discover_skills(&inputs.skill_dirs);
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    if *as_json {
+        let items: Vec<Value> = skills
+            .iter()
+            .map(|s| json!({"name": s.name, "description": s.description, "allowed_tools": s.allowed_tools, "path": s.path}))
+            .collect();
+        println!("{}", Value::Array(items));
+    } else if skills.is_empty() {
+        eprintln!(
+            "no skills (looked in {})",
+            inputs
+                .skill_dirs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    } else {
+        for s in &skills {
+            println!(
+                "{:<24} {}\n{:<24} {}",
+                s.name,
+                s.description,
+                "",
+                s.path.display()
+            );
+        }
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// `wright memory …`.
+pub fn memory(settings: &Settings, root: &Path, action: &MemoryAction) -> Result<u8, SetupError> {
+    let store = setup::memory_store(settings, root);
+    let err = |e: wright_context::MemoryError| SetupError(e.to_string());
+    match action {
+        MemoryAction::List { json: as_json } => {
+            let (notes, warnings) = store.list();
+            for w in &warnings {
+                eprintln!("warning: {w}");
+            }
+            if *as_json {
+                println!(
+                    "{}",
+                    serde_json::to_string(&notes).map_err(|e| SetupError(e.to_string()))?
+                );
+            } else if notes.is_empty() {
+                eprintln!("no memory notes");
+            } else {
+                for n in &notes {
+                    println!("{:<24} {:<10} {}", n.name, n.kind.as_str(), n.description);
+                }
+            }
+        }
+        MemoryAction::Show { name } => {
+            let note = store.show(name).map_err(err)?;
+            println!(
+                "# {} ({}, {})\n{}\n\n{}",
+                note.name,
+                note.kind.as_str(),
+                note.path.display(),
+                note.description,
+                note.body.trim_end()
+            );
+        }
+        MemoryAction::Add {
+            name,
+            description,
+            kind,
+            body,
+            user,
+        } => {
+            let kind: MemoryType = serde_json::from_value(json!(kind)).map_err(|_| {
+                SetupError(format!(
+                    "unknown note type `{kind}`: use user, feedback, project or reference"
+                ))
+            })?;
+            let body = match body {
+                Some(body) => body.clone(),
+                None => {
+                    let mut text = String::new();
+                    std::io::stdin().read_to_string(&mut text).map_err(|e| {
+                        SetupError(format!("cannot read the note body from stdin: {e}"))
+                    })?;
+                    text
+                }
+            };
+            let path = store
+                .add(&NewNote {
+                    name: name.clone(),
+                    description: description.clone(),
+                    kind,
+                    body,
+                    scope: if *user {
+                        MemoryScope::User
+                    } else {
+                        MemoryScope::Project
+                    },
+                })
+                .map_err(err)?;
+            eprintln!("wrote {}", path.display());
+        }
+        MemoryAction::Rm { name } => {
+            let path = store.remove(name).map_err(err)?;
+            eprintln!("removed {}", path.display());
+        }
+    }
+    Ok(exit::SUCCESS)
+}

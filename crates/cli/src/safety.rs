@@ -1,0 +1,112 @@
+//! Turns the permission and sandbox settings into the core's policy: the
+//! permission engine's input (mode, rules, roots, whether it may ask) and
+//! the OS sandbox for shell commands, probed once with a loud warning where
+//! the kernel cannot enforce it.
+
+use std::path::{Path, PathBuf};
+
+use wright_config::Settings;
+use wright_permissions::{CanAsk, PolicyInput, RuleSet};
+use wright_sandbox::{SandboxContext, SandboxMode, SandboxPolicy, Support};
+
+use crate::setup::SetupError;
+
+/// Everything safety-related the session needs.
+pub struct Safety {
+    /// Permission engine input.
+    pub policy: PolicyInput,
+    /// The sandbox, when one applies.
+    pub sandbox: Option<SandboxContext>,
+    /// A warning to show once (sandbox unavailable).
+    pub warning: Option<String>,
+}
+
+/// Builds the policy for a run rooted at `project_root`.
+pub fn build(
+    settings: &Settings,
+    project_root: &Path,
+    can_ask: CanAsk,
+) -> Result<Safety, SetupError> {
+    let p = &settings.permissions;
+    let rules = RuleSet::parse(&p.allow, &p.ask, &p.deny).map_err(|e| {
+        SetupError(format!(
+            "invalid permission rule in [permissions] or --allow/--deny: {e}"
+        ))
+    })?;
+    let mut roots = vec![project_root.to_path_buf()];
+    roots.extend(p.additional_roots.iter().cloned());
+    let policy = PolicyInput {
+        mode: settings.permission_mode,
+        rules,
+        workspace_roots: roots.clone(),
+        can_ask,
+        home: dirs::home_dir(),
+        temp_roots: vec![std::env::temp_dir()],
+    };
+    let mode = match settings.sandbox.mode {
+        wright_config::SandboxMode::ReadOnly => SandboxMode::ReadOnly,
+        wright_config::SandboxMode::WorkspaceWrite => SandboxMode::WorkspaceWrite,
+        wright_config::SandboxMode::Full => SandboxMode::Full,
+    };
+    if mode == SandboxMode::Full {
+        return Ok(Safety {
+            policy,
+            sandbox: None,
+            warning: None,
+        });
+    }
+    match wright_sandbox::probe() {
+        Support::Available => {
+            let helper_exe = std::env::current_exe().map_err(|e| {
+                SetupError(format!(
+                    "cannot locate the wright binary for the sandbox helper: {e}"
+                ))
+            })?;
+            roots.extend(settings.sandbox.writable_roots.iter().cloned());
+            roots.extend(tool_caches());
+            Ok(Safety {
+                policy,
+                sandbox: Some(SandboxContext {
+                    policy: SandboxPolicy {
+                        mode,
+                        writable_roots: roots,
+                        network: settings.sandbox.network,
+                    },
+                    helper_exe,
+                }),
+                warning: None,
+            })
+        }
+        Support::Unavailable(why) => Ok(Safety {
+            policy,
+            sandbox: None,
+            warning: Some(format!(
+                "OS sandbox unavailable ({why}): shell commands are limited by the permission mode only."
+            )),
+        }),
+    }
+}
+
+/// Build-tool caches that commands in the workspace routinely write to
+/// (package locks and downloads). Leaving them read-only breaks `cargo
+/// build` and `npm install` for no safety gain: they hold no secrets and no
+/// code the user runs without a build tool. `~/.cargo/bin` stays read-only.
+fn tool_caches() -> Vec<PathBuf> {
+    let Some(home) = dirs::home_dir() else {
+        return Vec::new();
+    };
+    let cargo_home =
+        std::env::var_os("CARGO_HOME").map_or_else(|| home.join(".cargo"), PathBuf::from);
+    [
+        cargo_home.join("registry"),
+        cargo_home.join("git"),
+        cargo_home.join(".package-cache"),
+        cargo_home.join(".package-cache-mutate"),
+        cargo_home.join(".global-cache"),
+        home.join(".cache"),
+        home.join(".npm"),
+    ]
+    .into_iter()
+    .filter(|p| p.exists())
+    .collect()
+}

@@ -1,0 +1,190 @@
+//! Explicit context end to end: `wright context`, configured instruction
+//! files, skills disclosed on demand, memory commands, and compaction
+//! against the mock with a tiny window.
+
+use serde_json::{Value, json};
+use wright_test_support::{MockResponse, MockServer, MockUsage, anthropic};
+
+use super::{Env, stderr, stdout};
+
+#[test]
+fn context_shows_agents_md_with_its_path_and_user_files_only_when_configured() {
+    let env = Env::new();
+    env.write(".git/HEAD", "ref: refs/heads/main\n");
+    env.write("AGENTS.md", "Use tabs. MARK-AGENTS");
+    let user_file = env.home.path().join(".config/wright/AGENTS.md");
+    std::fs::create_dir_all(user_file.parent().unwrap()).unwrap();
+    std::fs::write(&user_file, "USER-LEVEL-RULES").unwrap();
+    let out = env.wright().args(["context"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("MARK-AGENTS"), "{text}");
+    assert!(text.contains(&env.path("AGENTS.md").display().to_string()));
+    assert!(!text.contains("USER-LEVEL-RULES"));
+    env.write(
+        ".wright/config.toml",
+        &format!(
+            "[context]\nuser_instruction_files = [\"{}\"]\n",
+            user_file.display()
+        ),
+    );
+    let out = env.wright().args(["context", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let all = report.to_string();
+    assert!(all.contains("USER-LEVEL-RULES") && all.contains("MARK-AGENTS"));
+}
+
+#[test]
+fn a_skill_is_listed_and_its_body_sent_only_after_it_is_read() {
+    let env = Env::new();
+    env.write(
+        ".wright/skills/release/SKILL.md",
+        "---\nname: release\ndescription: How to cut a release of this project\n---\nSECRET-STEPS: bump, tag, push\n",
+    );
+    env.write(".wright/skills/broken/SKILL.md", "no frontmatter here\n");
+    let out = env
+        .wright()
+        .args(["skills", "list", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let skills: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(skills.as_array().unwrap().len(), 1);
+    assert_eq!(skills[0]["name"], "release");
+    assert!(stderr(&out).contains("broken"), "{}", stderr(&out));
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c1",
+            "read",
+            json!({"path": ".wright/skills/release/SKILL.md"}),
+        )])),
+        MockResponse::sse(anthropic::text("released")),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "cut a release")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first = server.requests()[0].body_text();
+    assert!(first.contains("How to cut a release") && !first.contains("SECRET-STEPS"));
+    assert!(server.requests()[1].body_text().contains("SECRET-STEPS"));
+}
+
+#[test]
+fn memory_notes_crud() {
+    let env = Env::new();
+    let out = env
+        .wright()
+        .args([
+            "memory",
+            "add",
+            "style",
+            "--description",
+            "Code style the user wants",
+            "--type",
+            "feedback",
+            "--body",
+            "Prefer small functions.",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env
+        .wright()
+        .args(["memory", "list", "--json"])
+        .output()
+        .unwrap();
+    let notes: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(notes[0]["name"], "style");
+    let out = env
+        .wright()
+        .args(["memory", "show", "style"])
+        .output()
+        .unwrap();
+    assert!(stdout(&out).contains("Prefer small functions."));
+    let out = env.wright().args(["context"]).output().unwrap();
+    assert!(stdout(&out).contains("Code style the user wants"));
+    let out = env
+        .wright()
+        .args(["memory", "rm", "style"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = env
+        .wright()
+        .args(["memory", "show", "style"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_long_session_compacts_against_the_mock_and_completes() {
+    let env = Env::new();
+    env.write(
+        ".wright/config.toml",
+        "[models.\"tiny\"]\ncontext_window = 6000\nmax_output = 500\n[context]\nkeep_recent_tokens = 1000\n",
+    );
+    let chatter = "working through the steps carefully ".repeat(100);
+    let mut script = Vec::new();
+    // The mock reports no usage, so wright estimates from the text (a
+    // fixed fake usage would hide the conversation's growth).
+    let no_usage = MockUsage {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+    };
+    for i in 0..12 {
+        script.push(MockResponse::sse(
+            anthropic::StreamBuilder::new()
+                .usage(no_usage)
+                .text(&chatter)
+                .tool_call(&format!("c{i}"), "ls", &json!({}))
+                .build(),
+        ));
+    }
+    // Summaries and the final answer: the mock cannot tell them apart, so
+    // every remaining reply is text.
+    for _ in 0..6 {
+        script.push(MockResponse::sse(anthropic::text(
+            "## Goal\nsummary of the work so far",
+        )));
+    }
+    let server = MockServer::start(script).unwrap();
+    let out = env
+        .wright()
+        .args([
+            "-p",
+            "do the long task",
+            "--provider",
+            "anthropic",
+            "--model",
+            "tiny",
+            "--base-url",
+            &server.url(),
+            "--output-format",
+            "stream-json",
+        ])
+        .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let boundaries = lines
+        .iter()
+        .filter(|l| l["subtype"] == "compact_boundary")
+        .count();
+    assert!(boundaries >= 1, "{}", stdout(&out));
+    let requests = server.requests();
+    let summary_request = requests
+        .iter()
+        .find(|r| r.json().get("tools").is_none())
+        .expect("a summary request");
+    assert!(summary_request.body_text().contains("Goal"));
+    assert_eq!(lines.last().unwrap()["type"], "result");
+}

@@ -1,0 +1,259 @@
+//! Safe by default, end to end: modes, rules, guards, approvals that are
+//! remembered, and the OS sandbox for commands.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use serde_json::json;
+use wright_test_support::{MockResponse, MockServer, anthropic};
+
+use super::scenarios::tool_results;
+use super::{Env, FAKE_KEY, stderr};
+
+fn calls(list: &[(&str, &str, serde_json::Value)]) -> MockResponse {
+    MockResponse::sse(anthropic::tool_calls(list))
+}
+
+fn done() -> MockResponse {
+    MockResponse::sse(anthropic::text("done"))
+}
+
+#[test]
+fn plan_mode_never_changes_a_file() {
+    let env = Env::new();
+    env.write("a.txt", "keep\n");
+    let server = MockServer::start(vec![
+        calls(&[
+            (
+                "c1",
+                "write",
+                json!({"path": "a.txt", "content": "changed"}),
+            ),
+            (
+                "c2",
+                "edit",
+                json!({"path": "a.txt", "old_string": "keep", "new_string": "x"}),
+            ),
+            ("c3", "bash", json!({"command": "touch made.txt"})),
+            ("c4", "bash", json!({"command": "ls"})),
+            ("c5", "read", json!({"path": "a.txt"})),
+        ]),
+        done(),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "plan it")
+        .args(["--permission-mode", "plan"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(env.path("a.txt")).unwrap(),
+        "keep\n"
+    );
+    assert!(!env.path("made.txt").exists());
+    let results = tool_results("anthropic", &server.requests()[1]);
+    for r in &results[..3] {
+        assert!(r.1.starts_with("Permission denied"), "{r:?}");
+    }
+    assert!(
+        results[3].1.contains("a.txt"),
+        "ls runs in plan mode: {:?}",
+        results[3]
+    );
+    assert!(results[4].1.contains("keep"));
+}
+
+#[test]
+fn allow_and_deny_rules_from_flags() {
+    let env = Env::new();
+    env.write("secret-notes.txt", "hidden\n");
+    let server = MockServer::start(vec![
+        calls(&[
+            ("c1", "bash", json!({"command": "touch allowed.txt"})),
+            (
+                "c2",
+                "bash",
+                json!({"command": "touch allowed.txt && touch sneaky.txt"}),
+            ),
+            ("c3", "read", json!({"path": "secret-notes.txt"})),
+        ]),
+        done(),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args([
+            "--allow",
+            "Bash(touch allowed.txt)",
+            "--deny",
+            "Read(secret-*)",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(env.path("allowed.txt").exists());
+    assert!(!env.path("sneaky.txt").exists());
+    let results = tool_results("anthropic", &server.requests()[1]);
+    assert!(!results[0].2, "{:?}", results[0]);
+    assert!(
+        results[1].1.starts_with("Permission denied"),
+        "{:?}",
+        results[1]
+    );
+    assert!(
+        results[2].1.starts_with("Permission denied"),
+        "{:?}",
+        results[2]
+    );
+}
+
+#[test]
+fn secrets_are_guarded_even_in_bypass() {
+    let env = Env::new();
+    env.write(".env", "API_KEY=hunter2\n");
+    let server = MockServer::start(vec![
+        calls(&[
+            ("c1", "read", json!({"path": ".env"})),
+            ("c2", "bash", json!({"command": "cat .env"})),
+        ]),
+        done(),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "show secrets")
+        .args(["--permission-mode", "bypass"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let body = server.requests()[1].body_text();
+    assert!(!body.contains("hunter2"));
+    let results = tool_results("anthropic", &server.requests()[1]);
+    assert!(
+        results.iter().all(|r| r.1.starts_with("Blocked by guard")),
+        "{results:?}"
+    );
+}
+
+#[test]
+fn bad_rules_are_usage_errors() {
+    let env = Env::new();
+    let out = env
+        .wright_p("anthropic", "http://127.0.0.1:9", "x")
+        .args(["--allow", "Bash(unclosed"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("rule"), "{}", stderr(&out));
+}
+
+#[test]
+fn allow_always_for_the_project_survives_a_restart() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: util-linux `script` is not installed");
+        return;
+    }
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        calls(&[("c1", "bash", json!({"command": "touch first.txt"}))]),
+        done(),
+        calls(&[("c2", "bash", json!({"command": "touch second.txt"}))]),
+        done(),
+    ])
+    .unwrap();
+    let line = format!(
+        "{} --provider anthropic --model m --base-url {}",
+        env!("CARGO_BIN_EXE_wright"),
+        server.url()
+    );
+    let mut script = std::process::Command::new("script");
+    script
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(env.project.path())
+        .env("HOME", env.home.path())
+        .env("XDG_CONFIG_HOME", env.home.path().join(".config"))
+        .env("XDG_DATA_HOME", env.home.path().join(".local/share"))
+        .env("NO_COLOR", "1")
+        .env("WRIGHT_LOCAL_SERVER_PORTS", "")
+        .env("ANTHROPIC_API_KEY", FAKE_KEY)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut proc = script.spawn().unwrap();
+    proc.stdin
+        .take()
+        .unwrap()
+        .write_all(b"make the first file\na\n/exit\n")
+        .unwrap();
+    let out = proc.wait_with_output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(env.path("first.txt").exists(), "{shown}");
+    let local = std::fs::read_to_string(env.path(".wright/config.local.toml")).unwrap();
+    assert!(local.contains("Bash(touch"), "{local}");
+    // A new, non-interactive run honours the saved rule.
+    let out = env
+        .wright_p("anthropic", &server.url(), "make the second file")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(env.path("second.txt").exists(), "{}", stderr(&out));
+}
+
+fn sibling_dir() -> tempfile::TempDir {
+    // Outside the workspace and outside the temp dir, which the sandbox allows.
+    let base = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(base).unwrap();
+    tempfile::tempdir_in(base).unwrap()
+}
+
+fn sandbox_available() -> bool {
+    matches!(wright_sandbox::probe(), wright_sandbox::Support::Available)
+}
+
+#[test]
+fn the_sandbox_blocks_writes_beside_the_workspace_and_network_until_full() {
+    if !sandbox_available() {
+        eprintln!("SKIPPED: the OS sandbox is unavailable on this kernel");
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let sibling = sibling_dir();
+    let target = sibling.path().join("escaped.txt");
+    // The target is computed at run time, so the permission layer cannot
+    // see it: this is the case the OS sandbox exists for.
+    let command = format!(
+        "touch inside.txt; D={}; touch \"$D/escaped.txt\"; T=/dev/tcp/127.0.0.1/{port}; (exec 3<>\"$T\") && echo CONNECTED",
+        sibling.path().display()
+    );
+    for (mode, expect_escape) in [("workspace-write", false), ("full", true)] {
+        let env = Env::new();
+        let server = MockServer::start(vec![
+            calls(&[("c1", "bash", json!({"command": command}))]),
+            done(),
+        ])
+        .unwrap();
+        let out = env
+            .wright_p("anthropic", &server.url(), "escape")
+            .args(["--permission-mode", "bypass", "--sandbox", mode])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let result = &tool_results("anthropic", &server.requests()[1])[0].1;
+        assert!(env.path("inside.txt").exists(), "{mode}: {result}");
+        assert_eq!(target.exists(), expect_escape, "{mode}");
+        assert_eq!(
+            result.contains("CONNECTED"),
+            expect_escape,
+            "{mode}: {result}"
+        );
+        if !expect_escape {
+            assert!(result.contains("Blocked by sandbox"), "{result}");
+        }
+        let _ = std::fs::remove_file(&target);
+    }
+}

@@ -1,0 +1,348 @@
+//! [`Assign`], one already-validated value set by one layer, and the
+//! checks every layer shares ([`Range`], [`check_text`], [`check_price`]).
+//! Merging is applying each layer's assignments in order, lowest layer
+//! first: scalars are last-writer-wins, the permission and root lists are
+//! appended (duplicates dropped, first kept), and model tables merge field
+//! by field.
+
+use std::path::PathBuf;
+
+use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::settings::{MAX_BASH_TIMEOUT_SECS, ModelOverride, Settings};
+
+/// One already-validated value set by one layer.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Assign {
+    Provider(Provider),
+    Model(String),
+    BaseUrl(String),
+    MaxTokens(u32),
+    MaxTurns(u32),
+    PermissionMode(PermissionMode),
+    SystemPrompt(String),
+    SystemPromptFile(PathBuf),
+    AppendSystemPrompt(String),
+    ReasoningEffort(ReasoningEffort),
+    ThinkingBudget(u32),
+    FallbackModel(String),
+    BashTimeoutSecs(u64),
+    InstructionFiles(Vec<String>),
+    InstructionBudget(usize),
+    UserInstructionFiles(Vec<PathBuf>),
+    SkillDirs(Vec<PathBuf>),
+    UserMemory(bool),
+    AutoCompact(bool),
+    KeepRecentTokens(u64),
+    CompactMarginPercent(u8),
+    Allow(Vec<String>),
+    Ask(Vec<String>),
+    Deny(Vec<String>),
+    AdditionalRoots(Vec<PathBuf>),
+    SandboxMode(SandboxMode),
+    SandboxNetwork(bool),
+    WritableRoots(Vec<PathBuf>),
+    ModelOverride(ModelOverride),
+}
+
+impl Assign {
+    /// The key (one of [`crate::KEYS`]) this assignment sets.
+    pub(crate) fn key(&self) -> &'static str {
+        match self {
+            Assign::Provider(_) => "provider",
+            Assign::Model(_) => "model",
+            Assign::BaseUrl(_) => "base_url",
+            Assign::MaxTokens(_) => "max_tokens",
+            Assign::MaxTurns(_) => "max_turns",
+            Assign::PermissionMode(_) => "permission_mode",
+            Assign::SystemPrompt(_) => "system_prompt",
+            Assign::SystemPromptFile(_) => "system_prompt_file",
+            Assign::AppendSystemPrompt(_) => "append_system_prompt",
+            Assign::ReasoningEffort(_) => "reasoning_effort",
+            Assign::ThinkingBudget(_) => "thinking_budget",
+            Assign::FallbackModel(_) => "fallback_model",
+            Assign::BashTimeoutSecs(_) => "tools.bash_timeout_secs",
+            Assign::InstructionFiles(_) => "context.instruction_files",
+            Assign::InstructionBudget(_) => "context.instruction_budget",
+            Assign::UserInstructionFiles(_) => "context.user_instruction_files",
+            Assign::SkillDirs(_) => "context.skill_dirs",
+            Assign::UserMemory(_) => "context.user_memory",
+            Assign::AutoCompact(_) => "context.auto_compact",
+            Assign::KeepRecentTokens(_) => "context.keep_recent_tokens",
+            Assign::CompactMarginPercent(_) => "context.compact_margin_percent",
+            Assign::Allow(_) => "permissions.allow",
+            Assign::Ask(_) => "permissions.ask",
+            Assign::Deny(_) => "permissions.deny",
+            Assign::AdditionalRoots(_) => "permissions.additional_roots",
+            Assign::SandboxMode(_) => "sandbox.mode",
+            Assign::SandboxNetwork(_) => "sandbox.network",
+            Assign::WritableRoots(_) => "sandbox.writable_roots",
+            Assign::ModelOverride(_) => "models",
+        }
+    }
+
+    /// Whether applying this changes anything a source should be credited
+    /// for: appending an empty list does not, so `allow = []` in a higher
+    /// layer does not take the credit for rules written below it.
+    pub(crate) fn contributes(&self) -> bool {
+        match self {
+            Assign::Allow(v) | Assign::Ask(v) | Assign::Deny(v) => !v.is_empty(),
+            Assign::AdditionalRoots(v) | Assign::WritableRoots(v) => !v.is_empty(),
+            _ => true,
+        }
+    }
+
+    /// Writes the value into `settings`. Returns the key of a setting this
+    /// one displaces: a prompt and a prompt file exclude each other, so a
+    /// higher layer setting one clears the other from lower layers.
+    pub(crate) fn apply(self, settings: &mut Settings) -> Option<&'static str> {
+        let c = &mut settings.context;
+        let p = &mut settings.permissions;
+        match self {
+            Assign::Provider(v) => settings.provider = Some(v),
+            Assign::Model(v) => settings.model = Some(v),
+            Assign::BaseUrl(v) => settings.base_url = Some(v),
+            Assign::MaxTokens(v) => settings.max_tokens = Some(v),
+            Assign::MaxTurns(v) => settings.max_turns = v,
+            Assign::PermissionMode(v) => settings.permission_mode = v,
+            Assign::SystemPrompt(v) => {
+                settings.system_prompt = Some(v);
+                if settings.system_prompt_file.take().is_some() {
+                    return Some("system_prompt_file");
+                }
+            }
+            Assign::SystemPromptFile(v) => {
+                settings.system_prompt_file = Some(v);
+                if settings.system_prompt.take().is_some() {
+                    return Some("system_prompt");
+                }
+            }
+            Assign::AppendSystemPrompt(v) => settings.append_system_prompt = Some(v),
+            Assign::ReasoningEffort(v) => settings.reasoning_effort = Some(v),
+            Assign::ThinkingBudget(v) => settings.thinking_budget = Some(v),
+            Assign::FallbackModel(v) => settings.fallback_model = Some(v),
+            Assign::BashTimeoutSecs(v) => settings.bash_timeout_secs = v,
+            Assign::InstructionFiles(v) => settings.instruction_files = v,
+            Assign::InstructionBudget(v) => c.instruction_budget = v,
+            Assign::UserInstructionFiles(v) => c.user_instruction_files = v,
+            Assign::SkillDirs(v) => c.skill_dirs = v,
+            Assign::UserMemory(v) => c.user_memory = v,
+            Assign::AutoCompact(v) => c.auto_compact = v,
+            Assign::KeepRecentTokens(v) => c.keep_recent_tokens = Some(v),
+            Assign::CompactMarginPercent(v) => c.compact_margin_percent = v,
+            Assign::Allow(v) => append(&mut p.allow, v),
+            Assign::Ask(v) => append(&mut p.ask, v),
+            Assign::Deny(v) => append(&mut p.deny, v),
+            Assign::AdditionalRoots(v) => append(&mut p.additional_roots, v),
+            Assign::SandboxMode(v) => settings.sandbox.mode = v,
+            Assign::SandboxNetwork(v) => settings.sandbox.network = v,
+            Assign::WritableRoots(v) => append(&mut settings.sandbox.writable_roots, v),
+            Assign::ModelOverride(v) => {
+                let models = &mut settings.models;
+                match models.binary_search_by(|m| m.name.cmp(&v.name)) {
+                    Ok(i) => models[i].merge(v),
+                    Err(i) => models.insert(i, v),
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Appends the items not already present, in order.
+fn append<T: PartialEq>(list: &mut Vec<T>, items: Vec<T>) {
+    for item in items {
+        if !list.contains(&item) {
+            list.push(item);
+        }
+    }
+}
+
+/// What an integer setting accepts, for validation and messages.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Range {
+    pub(crate) min: i64,
+    pub(crate) max: i64,
+}
+
+impl Range {
+    pub(crate) const POSITIVE_U32: Range = Range::new(1, u32::MAX as i64);
+    pub(crate) const BASH_TIMEOUT: Range = Range::new(1, MAX_BASH_TIMEOUT_SECS as i64);
+    pub(crate) const THINKING_BUDGET: Range = Range::new(1024, u32::MAX as i64);
+    pub(crate) const INSTRUCTION_BUDGET: Range = Range::new(1000, i64::MAX);
+    pub(crate) const KEEP_RECENT_TOKENS: Range = Range::new(1000, i64::MAX);
+    pub(crate) const COMPACT_MARGIN: Range = Range::new(0, 50);
+    pub(crate) const CONTEXT_WINDOW: Range = Range::new(1024, i64::MAX);
+
+    const fn new(min: i64, max: i64) -> Range {
+        Range { min, max }
+    }
+
+    pub(crate) fn describe(&self) -> String {
+        if self.min == 1 && self.max == u32::MAX as i64 {
+            "expected a positive integer".to_owned()
+        } else if self.max == i64::MAX {
+            format!("expected an integer >= {}", self.min)
+        } else {
+            format!("expected an integer from {} to {}", self.min, self.max)
+        }
+    }
+
+    pub(crate) fn check(&self, n: i64) -> Result<i64, String> {
+        if (self.min..=self.max).contains(&n) {
+            Ok(n)
+        } else {
+            Err(self.describe())
+        }
+    }
+}
+
+/// Checks a string setting's value; `Err` is the "expected …" message.
+pub(crate) fn check_text(key: &str, value: &str) -> Result<(), String> {
+    if value.trim().is_empty() {
+        return Err("expected a non-empty string".to_owned());
+    }
+    if key == "base_url" && !(value.starts_with("http://") || value.starts_with("https://")) {
+        return Err("expected an http:// or https:// URL".to_owned());
+    }
+    Ok(())
+}
+
+/// "expected …" for a price, in USD per million tokens.
+pub(crate) const PRICE_EXPECTED: &str = "expected a non-negative number";
+
+/// Checks a price: finite and not negative.
+pub(crate) fn check_price(value: f64) -> Result<f64, String> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(PRICE_EXPECTED.to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::KEYS;
+
+    fn every_assign() -> Vec<Assign> {
+        vec![
+            Assign::Provider(Provider::Anthropic),
+            Assign::Model("m".into()),
+            Assign::BaseUrl("http://x".into()),
+            Assign::MaxTokens(1),
+            Assign::MaxTurns(1),
+            Assign::PermissionMode(PermissionMode::Plan),
+            Assign::SystemPrompt("p".into()),
+            Assign::SystemPromptFile("f".into()),
+            Assign::AppendSystemPrompt("a".into()),
+            Assign::ReasoningEffort(ReasoningEffort::Low),
+            Assign::ThinkingBudget(2048),
+            Assign::FallbackModel("f".into()),
+            Assign::BashTimeoutSecs(1),
+            Assign::InstructionFiles(vec![]),
+            Assign::InstructionBudget(1000),
+            Assign::UserInstructionFiles(vec!["/u".into()]),
+            Assign::SkillDirs(vec!["/s".into()]),
+            Assign::UserMemory(true),
+            Assign::AutoCompact(false),
+            Assign::KeepRecentTokens(1000),
+            Assign::CompactMarginPercent(0),
+            Assign::Allow(vec!["Read".into()]),
+            Assign::Ask(vec!["Bash".into()]),
+            Assign::Deny(vec!["Write".into()]),
+            Assign::AdditionalRoots(vec!["/r".into()]),
+            Assign::SandboxMode(SandboxMode::Full),
+            Assign::SandboxNetwork(true),
+            Assign::WritableRoots(vec!["/w".into()]),
+            Assign::ModelOverride(ModelOverride {
+                name: "x".into(),
+                ..ModelOverride::default()
+            }),
+        ]
+    }
+
+    #[test]
+    fn every_key_is_assignable_and_readable() {
+        let mut s = Settings::default();
+        let all = every_assign();
+        let mut keys: Vec<&str> = all.iter().map(Assign::key).collect();
+        for a in all {
+            let key = a.key();
+            assert!(KEYS.contains(&key), "{key}");
+            a.apply(&mut s);
+            assert!(s.get(key).is_some(), "{key}");
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), KEYS.len(), "one Assign per key");
+    }
+
+    #[test]
+    fn prompt_and_prompt_file_displace_each_other() {
+        let mut s = Settings::default();
+        assert_eq!(Assign::SystemPrompt("p".into()).apply(&mut s), None);
+        assert_eq!(
+            Assign::SystemPromptFile("f".into()).apply(&mut s),
+            Some("system_prompt")
+        );
+        assert_eq!(s.system_prompt, None);
+        assert_eq!(
+            Assign::SystemPrompt("q".into()).apply(&mut s),
+            Some("system_prompt_file")
+        );
+        assert_eq!(s.system_prompt_file, None);
+    }
+
+    #[test]
+    fn lists_append_without_duplicates_and_models_stay_sorted() {
+        let mut s = Settings::default();
+        Assign::Allow(vec!["a".into(), "b".into(), "a".into()]).apply(&mut s);
+        Assign::Allow(vec!["c".into(), "b".into()]).apply(&mut s);
+        assert_eq!(s.permissions.allow, vec!["a", "b", "c"]);
+        assert!(!Assign::Deny(vec![]).contributes());
+        assert!(Assign::Deny(vec!["x".into()]).contributes());
+        for name in ["zeta", "alpha", "mid"] {
+            Assign::ModelOverride(ModelOverride {
+                name: name.into(),
+                max_output: Some(1),
+                ..ModelOverride::default()
+            })
+            .apply(&mut s);
+        }
+        Assign::ModelOverride(ModelOverride {
+            name: "mid".into(),
+            max_output: Some(9),
+            ..ModelOverride::default()
+        })
+        .apply(&mut s);
+        let names: Vec<&str> = s.models.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, vec!["alpha", "mid", "zeta"]);
+        assert_eq!(s.models[1].max_output, Some(9));
+    }
+
+    #[test]
+    fn ranges_and_text_checks() {
+        assert!(Range::POSITIVE_U32.check(0).is_err());
+        assert_eq!(Range::POSITIVE_U32.check(1), Ok(1));
+        assert_eq!(
+            Range::BASH_TIMEOUT.check(601),
+            Err("expected an integer from 1 to 600".into())
+        );
+        assert_eq!(
+            Range::INSTRUCTION_BUDGET.check(999),
+            Err("expected an integer >= 1000".into())
+        );
+        assert_eq!(
+            Range::COMPACT_MARGIN.check(51),
+            Err("expected an integer from 0 to 50".into())
+        );
+        assert!(Range::COMPACT_MARGIN.check(0).is_ok());
+        assert!(check_text("model", " ").is_err());
+        assert!(check_text("base_url", "localhost:1").is_err());
+        assert!(check_text("base_url", "http://127.0.0.1:1/v1").is_ok());
+        assert_eq!(check_price(0.0), Ok(0.0));
+        assert!(check_price(-0.5).is_err());
+        assert!(check_price(f64::NAN).is_err());
+        assert!(check_price(f64::INFINITY).is_err());
+    }
+}

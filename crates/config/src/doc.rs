@@ -1,0 +1,427 @@
+//! The typed shape of a config file ([`FileDoc`]) and its validation into
+//! [`Assign`]s: ranges, enum words, non-empty strings, relative paths
+//! resolved against the file's base directory, `~/` expanded. Type errors
+//! are caught earlier, by serde, and located by `file.rs`.
+
+use std::collections::BTreeMap;
+use std::ops::Range as Span;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::assign::{Assign, Range, check_price, check_text};
+use crate::error::{ConfigError, Origin, shorten};
+use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::settings::ModelOverride;
+
+type S<T> = Option<Spanned<T>>;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FileDoc {
+    provider: S<String>,
+    model: S<String>,
+    base_url: S<String>,
+    max_tokens: S<i64>,
+    max_turns: S<i64>,
+    permission_mode: S<String>,
+    system_prompt: S<String>,
+    system_prompt_file: S<String>,
+    append_system_prompt: S<String>,
+    reasoning_effort: S<String>,
+    thinking_budget: S<i64>,
+    fallback_model: S<String>,
+    tools: Option<ToolsDoc>,
+    context: Option<ContextDoc>,
+    permissions: Option<PermissionsDoc>,
+    sandbox: Option<SandboxDoc>,
+    models: Option<BTreeMap<Spanned<String>, ModelDoc>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolsDoc {
+    bash_timeout_secs: S<i64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContextDoc {
+    instruction_files: S<Vec<String>>,
+    instruction_budget: S<i64>,
+    user_instruction_files: S<Vec<String>>,
+    skill_dirs: S<Vec<String>>,
+    user_memory: S<bool>,
+    auto_compact: S<bool>,
+    keep_recent_tokens: S<i64>,
+    compact_margin_percent: S<i64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PermissionsDoc {
+    allow: S<Vec<String>>,
+    ask: S<Vec<String>>,
+    deny: S<Vec<String>>,
+    additional_roots: S<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SandboxDoc {
+    mode: S<String>,
+    network: S<bool>,
+    writable_roots: S<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModelDoc {
+    context_window: S<i64>,
+    max_output: S<i64>,
+    input_price: S<f64>,
+    output_price: S<f64>,
+    cache_read_price: S<f64>,
+    cache_write_price: S<f64>,
+}
+
+/// Validates one file's values; `at` maps a byte offset to a file position
+/// and `base_dir` anchors relative paths.
+struct Builder<'a> {
+    at: &'a dyn Fn(usize) -> Origin,
+    base_dir: &'a Path,
+    out: Vec<Assign>,
+}
+
+impl Builder<'_> {
+    fn invalid(&self, key: &str, span: Span<usize>, value: &str, message: String) -> ConfigError {
+        ConfigError::Invalid {
+            origin: (self.at)(span.start),
+            key: key.to_owned(),
+            value: shorten(value),
+            message,
+        }
+    }
+
+    fn text(&self, key: &str, v: Spanned<String>) -> Result<String, ConfigError> {
+        let span = v.span();
+        let v = v.into_inner();
+        check_text(key, &v).map_err(|m| self.invalid(key, span, &v, m))?;
+        Ok(v)
+    }
+
+    fn int(&self, key: &str, v: Spanned<i64>, range: Range) -> Result<i64, ConfigError> {
+        let span = v.span();
+        let n = v.into_inner();
+        range
+            .check(n)
+            .map_err(|m| self.invalid(key, span, &n.to_string(), m))
+    }
+
+    /// An integer setting narrowed to its Rust type; the range already
+    /// excludes values the type cannot hold, so the fallback is unreachable.
+    fn num<T: TryFrom<i64> + Default>(
+        &self,
+        key: &str,
+        v: Spanned<i64>,
+        range: Range,
+    ) -> Result<T, ConfigError> {
+        self.int(key, v, range)
+            .map(|n| T::try_from(n).unwrap_or_default())
+    }
+
+    fn word<T>(
+        &self,
+        key: &str,
+        v: Spanned<String>,
+        parse: fn(&str) -> Result<T, String>,
+        expected: fn() -> String,
+    ) -> Result<T, ConfigError> {
+        let span = v.span();
+        let v = v.into_inner();
+        parse(&v).map_err(|_| self.invalid(key, span, &v, expected()))
+    }
+
+    fn strings(&self, key: &str, v: Spanned<Vec<String>>) -> Result<Vec<String>, ConfigError> {
+        let span = v.span();
+        let items = v.into_inner();
+        if let Some(bad) = items.iter().find(|f| f.trim().is_empty()) {
+            return Err(self.invalid(
+                key,
+                span,
+                &format!("{bad:?}"),
+                "expected an array of non-empty strings".to_owned(),
+            ));
+        }
+        Ok(items)
+    }
+
+    fn paths(&self, key: &str, v: Spanned<Vec<String>>) -> Result<Vec<PathBuf>, ConfigError> {
+        let span = v.span();
+        self.strings(key, v)?
+            .iter()
+            .map(|raw| {
+                resolve_path(raw, self.base_dir)
+                    .map_err(|m| self.invalid(key, span.clone(), raw, m))
+            })
+            .collect()
+    }
+
+    fn push(&mut self, assign: Assign) {
+        self.out.push(assign);
+    }
+}
+
+/// A path from a file: `~` and `~/…` are under the home directory, other
+/// relative paths under `base_dir`, absolute paths are kept.
+pub(crate) fn resolve_path(raw: &str, base_dir: &Path) -> Result<PathBuf, String> {
+    if raw == "~" || raw.starts_with("~/") {
+        let home =
+            dirs::home_dir().ok_or_else(|| "cannot expand `~`: no home directory".to_owned())?;
+        return Ok(match raw.strip_prefix("~/") {
+            Some(rest) => home.join(rest),
+            None => home,
+        });
+    }
+    Ok(base_dir.join(raw))
+}
+
+/// Validates the typed document and turns it into assignments in key order.
+pub(crate) fn build(
+    doc: FileDoc,
+    base_dir: &Path,
+    at: &dyn Fn(usize) -> Origin,
+) -> Result<Vec<Assign>, ConfigError> {
+    if let (Some(p), Some(f)) = (&doc.system_prompt, &doc.system_prompt_file) {
+        let (first, second, span) = if p.span().start < f.span().start {
+            ("system_prompt", "system_prompt_file", f.span())
+        } else {
+            ("system_prompt_file", "system_prompt", p.span())
+        };
+        return Err(ConfigError::Conflict {
+            origin: at(span.start),
+            first: format!("`{first}`"),
+            second: format!("`{second}`"),
+        });
+    }
+    let mut b = Builder {
+        at,
+        base_dir,
+        out: Vec::new(),
+    };
+    if let Some(v) = doc.provider {
+        let p = b.word("provider", v, Provider::parse, Provider::expected)?;
+        b.push(Assign::Provider(p));
+    }
+    if let Some(v) = doc.model {
+        let v = b.text("model", v)?;
+        b.push(Assign::Model(v));
+    }
+    if let Some(v) = doc.base_url {
+        let v = b.text("base_url", v)?;
+        b.push(Assign::BaseUrl(v));
+    }
+    if let Some(v) = doc.max_tokens {
+        let n = b.num("max_tokens", v, Range::POSITIVE_U32)?;
+        b.push(Assign::MaxTokens(n));
+    }
+    if let Some(v) = doc.max_turns {
+        let n = b.num("max_turns", v, Range::POSITIVE_U32)?;
+        b.push(Assign::MaxTurns(n));
+    }
+    if let Some(v) = doc.permission_mode {
+        let m = b.word(
+            "permission_mode",
+            v,
+            PermissionMode::parse,
+            PermissionMode::expected,
+        )?;
+        b.push(Assign::PermissionMode(m));
+    }
+    if let Some(v) = doc.system_prompt {
+        let v = b.text("system_prompt", v)?;
+        b.push(Assign::SystemPrompt(v));
+    }
+    if let Some(v) = doc.system_prompt_file {
+        let file = PathBuf::from(b.text("system_prompt_file", v)?);
+        b.push(Assign::SystemPromptFile(base_dir.join(file)));
+    }
+    if let Some(v) = doc.append_system_prompt {
+        let v = b.text("append_system_prompt", v)?;
+        b.push(Assign::AppendSystemPrompt(v));
+    }
+    if let Some(v) = doc.reasoning_effort {
+        let e = b.word(
+            "reasoning_effort",
+            v,
+            ReasoningEffort::parse,
+            ReasoningEffort::expected,
+        )?;
+        b.push(Assign::ReasoningEffort(e));
+    }
+    if let Some(v) = doc.thinking_budget {
+        let n = b.num("thinking_budget", v, Range::THINKING_BUDGET)?;
+        b.push(Assign::ThinkingBudget(n));
+    }
+    if let Some(v) = doc.fallback_model {
+        let v = b.text("fallback_model", v)?;
+        b.push(Assign::FallbackModel(v));
+    }
+    if let Some(v) = doc.tools.and_then(|t| t.bash_timeout_secs) {
+        let n = b.num("tools.bash_timeout_secs", v, Range::BASH_TIMEOUT)?;
+        b.push(Assign::BashTimeoutSecs(n));
+    }
+    if let Some(c) = doc.context {
+        context(&mut b, c)?;
+    }
+    if let Some(p) = doc.permissions {
+        permissions(&mut b, p)?;
+    }
+    if let Some(s) = doc.sandbox {
+        sandbox(&mut b, s)?;
+    }
+    for (name, m) in doc.models.unwrap_or_default() {
+        model(&mut b, name, m)?;
+    }
+    Ok(b.out)
+}
+
+fn context(b: &mut Builder<'_>, c: ContextDoc) -> Result<(), ConfigError> {
+    if let Some(v) = c.instruction_files {
+        let span = v.span();
+        let files = v.into_inner();
+        if let Some(bad) = files.iter().find(|f| f.trim().is_empty()) {
+            return Err(b.invalid(
+                "context.instruction_files",
+                span,
+                &format!("{bad:?}"),
+                "expected an array of non-empty file names".to_owned(),
+            ));
+        }
+        b.push(Assign::InstructionFiles(files));
+    }
+    if let Some(v) = c.instruction_budget {
+        let n = b.num("context.instruction_budget", v, Range::INSTRUCTION_BUDGET)?;
+        b.push(Assign::InstructionBudget(n));
+    }
+    if let Some(v) = c.user_instruction_files {
+        let v = b.paths("context.user_instruction_files", v)?;
+        b.push(Assign::UserInstructionFiles(v));
+    }
+    if let Some(v) = c.skill_dirs {
+        let v = b.paths("context.skill_dirs", v)?;
+        b.push(Assign::SkillDirs(v));
+    }
+    if let Some(v) = c.user_memory {
+        b.push(Assign::UserMemory(v.into_inner()));
+    }
+    if let Some(v) = c.auto_compact {
+        b.push(Assign::AutoCompact(v.into_inner()));
+    }
+    if let Some(v) = c.keep_recent_tokens {
+        let n = b.num("context.keep_recent_tokens", v, Range::KEEP_RECENT_TOKENS)?;
+        b.push(Assign::KeepRecentTokens(n));
+    }
+    if let Some(v) = c.compact_margin_percent {
+        let n = b.num("context.compact_margin_percent", v, Range::COMPACT_MARGIN)?;
+        b.push(Assign::CompactMarginPercent(n));
+    }
+    Ok(())
+}
+
+fn permissions(b: &mut Builder<'_>, p: PermissionsDoc) -> Result<(), ConfigError> {
+    if let Some(v) = p.allow {
+        let v = b.strings("permissions.allow", v)?;
+        b.push(Assign::Allow(v));
+    }
+    if let Some(v) = p.ask {
+        let v = b.strings("permissions.ask", v)?;
+        b.push(Assign::Ask(v));
+    }
+    if let Some(v) = p.deny {
+        let v = b.strings("permissions.deny", v)?;
+        b.push(Assign::Deny(v));
+    }
+    if let Some(v) = p.additional_roots {
+        let v = b.paths("permissions.additional_roots", v)?;
+        b.push(Assign::AdditionalRoots(v));
+    }
+    Ok(())
+}
+
+fn sandbox(b: &mut Builder<'_>, s: SandboxDoc) -> Result<(), ConfigError> {
+    if let Some(v) = s.mode {
+        let m = b.word("sandbox.mode", v, SandboxMode::parse, SandboxMode::expected)?;
+        b.push(Assign::SandboxMode(m));
+    }
+    if let Some(v) = s.network {
+        b.push(Assign::SandboxNetwork(v.into_inner()));
+    }
+    if let Some(v) = s.writable_roots {
+        let v = b.paths("sandbox.writable_roots", v)?;
+        b.push(Assign::WritableRoots(v));
+    }
+    Ok(())
+}
+
+fn model(b: &mut Builder<'_>, name: Spanned<String>, m: ModelDoc) -> Result<(), ConfigError> {
+    let span = name.span();
+    let name = name.into_inner();
+    if name.trim().is_empty() {
+        return Err(b.invalid(
+            "models",
+            span,
+            &format!("{name:?}"),
+            "expected a non-empty model name".to_owned(),
+        ));
+    }
+    let key = |field: &str| format!("{}.{field}", model_key(&name));
+    let price = |field: &str, v: S<f64>| -> Result<Option<f64>, ConfigError> {
+        let Some(v) = v else { return Ok(None) };
+        let span = v.span();
+        let x = v.into_inner();
+        check_price(x)
+            .map(Some)
+            .map_err(|msg| b.invalid(&key(field), span, &format!("{x:?}"), msg))
+    };
+    let assign = ModelOverride {
+        context_window: m
+            .context_window
+            .map(|v| b.num(&key("context_window"), v, Range::CONTEXT_WINDOW))
+            .transpose()?,
+        max_output: m
+            .max_output
+            .map(|v| b.num(&key("max_output"), v, Range::POSITIVE_U32))
+            .transpose()?,
+        input_price: price("input_price", m.input_price)?,
+        output_price: price("output_price", m.output_price)?,
+        cache_read_price: price("cache_read_price", m.cache_read_price)?,
+        cache_write_price: price("cache_write_price", m.cache_write_price)?,
+        name,
+    };
+    b.push(Assign::ModelOverride(assign));
+    Ok(())
+}
+
+/// `models.<name>` with the name quoted when it is not a bare TOML key.
+pub(crate) fn model_key(name: &str) -> String {
+    format!("models.{}", key_segment(name))
+}
+
+/// A key segment as TOML would need it written: bare when it can be.
+pub(crate) fn key_segment(name: &str) -> String {
+    let bare = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if bare {
+        name.to_owned()
+    } else {
+        crate::resolved::quote(name)
+    }
+}
+
+#[cfg(test)]
+#[path = "doc_tests.rs"]
+mod tests;

@@ -1,0 +1,172 @@
+//! The permission gate between a tool call and its run: asks the permission
+//! engine, and when it says "ask", emits `ApprovalRequested` and waits for
+//! the front end's `Op::ResolveApproval` (or an interrupt). "Always allow"
+//! answers become session grants, and project grants are also written to
+//! `.wright/config.local.toml` so the next run honours them.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+use wright_permissions::{CallInfo, DeniedBy, Engine, Mode, PolicyInput, Rule, Verdict};
+use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, ToolKind};
+
+use crate::emitter::Emitter;
+
+/// Why a call may not run: the status for the front end and the text for the model.
+pub(crate) type Refusal = (ToolCallStatus, String);
+
+/// Permission state of one session.
+pub(crate) struct Gate {
+    engine: Mutex<Engine>,
+    pending: Mutex<HashMap<String, oneshot::Sender<ApprovalDecision>>>,
+    next_id: AtomicU64,
+    local_config: PathBuf,
+}
+
+/// One call to decide on.
+pub(crate) struct Request<'a> {
+    pub(crate) tool: &'a str,
+    pub(crate) kind: ToolKind,
+    pub(crate) args: &'a serde_json::Value,
+    pub(crate) raw_args: &'a str,
+    pub(crate) cwd: &'a Path,
+}
+
+impl Gate {
+    pub(crate) fn new(policy: PolicyInput, local_config: PathBuf) -> Self {
+        Self {
+            engine: Mutex::new(Engine::new(policy)),
+            pending: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            local_config,
+        }
+    }
+
+    pub(crate) fn set_mode(&self, mode: Mode) {
+        if let Ok(mut engine) = self.engine.lock() {
+            engine.set_mode(mode);
+        }
+    }
+
+    /// Delivers a front end's answer; unknown ids (already cancelled) are ignored.
+    pub(crate) fn resolve(&self, id: &str, decision: ApprovalDecision) {
+        let sender = self.pending.lock().ok().and_then(|mut p| p.remove(id));
+        if let Some(sender) = sender {
+            let _ = sender.send(decision);
+        }
+    }
+
+    /// Decides whether the call may run, asking the user when needed.
+    pub(crate) async fn decide(
+        &self,
+        request: &Request<'_>,
+        emitter: &Emitter,
+        cancel: &CancellationToken,
+    ) -> Result<(), Refusal> {
+        let info = CallInfo {
+            tool: request.tool,
+            kind: request.kind,
+            args: request.args,
+            cwd: request.cwd,
+        };
+        let verdict = match self.engine.lock() {
+            Ok(engine) => engine.check(&info),
+            Err(_) => {
+                return Err((
+                    ToolCallStatus::Denied,
+                    "Permission denied: the permission state is unavailable.".to_owned(),
+                ));
+            }
+        };
+        match verdict {
+            Verdict::Allow => Ok(()),
+            Verdict::Deny { reason, by } => Err(deny(&reason, by)),
+            Verdict::Ask { reason, suggestion } => {
+                self.ask(request, reason, suggestion, emitter, cancel).await
+            }
+        }
+    }
+
+    async fn ask(
+        &self,
+        request: &Request<'_>,
+        reason: String,
+        suggestion: Rule,
+        emitter: &Emitter,
+        cancel: &CancellationToken,
+    ) -> Result<(), Refusal> {
+        let id = format!("approval_{}", self.next_id.fetch_add(1, Ordering::SeqCst));
+        let (tx, rx) = oneshot::channel();
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.insert(id.clone(), tx);
+        }
+        emitter.emit(EventKind::ApprovalRequested {
+            id: id.clone(),
+            tool: request.tool.to_owned(),
+            arguments: request.raw_args.to_owned(),
+            reason,
+            suggested_rule: Some(suggestion.to_string()),
+        });
+        let decision = tokio::select! {
+            decision = rx => decision.ok(),
+            () = cancel.cancelled() => None,
+        };
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.remove(&id);
+        }
+        match decision {
+            None => Err((
+                ToolCallStatus::Cancelled,
+                "Cancelled by user while waiting for approval.".to_owned(),
+            )),
+            Some(ApprovalDecision::AllowOnce) => Ok(()),
+            Some(ApprovalDecision::AllowSession) => {
+                self.grant(suggestion);
+                Ok(())
+            }
+            Some(ApprovalDecision::AllowProject) => {
+                if let Err(e) =
+                    wright_permissions::append_allow_rule(&self.local_config, &suggestion)
+                {
+                    emitter.warning(format!(
+                        "Could not save `{suggestion}` to {}: {e}; it is allowed for this session only.",
+                        self.local_config.display()
+                    ));
+                }
+                self.grant(suggestion);
+                Ok(())
+            }
+            Some(ApprovalDecision::Deny { note }) => Err((
+                ToolCallStatus::Denied,
+                match note {
+                    Some(note) if !note.trim().is_empty() => {
+                        format!(
+                            "Permission denied: the user declined this call. Their note: {note}"
+                        )
+                    }
+                    _ => "Permission denied: the user declined this call.".to_owned(),
+                },
+            )),
+        }
+    }
+
+    fn grant(&self, rule: Rule) {
+        if let Ok(mut engine) = self.engine.lock() {
+            engine.grant_session(rule);
+        }
+    }
+}
+
+fn deny(reason: &str, by: DeniedBy) -> Refusal {
+    let prefix = match by {
+        DeniedBy::Guard => "Blocked by guard",
+        DeniedBy::Rule | DeniedBy::Mode | DeniedBy::Plan | DeniedBy::NoApproval => {
+            "Permission denied"
+        }
+    };
+    (ToolCallStatus::Denied, format!("{prefix}: {reason}"))
+}

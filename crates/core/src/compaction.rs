@@ -1,0 +1,210 @@
+//! Keeps long sessions inside the model's context window: estimates the
+//! conversation's size before each request and, past the threshold (or when
+//! the provider says the prompt is too long), first stubs old tool results,
+//! then summarizes older turns with the model and keeps the recent ones
+//! verbatim. The pure parts live in `wright_context::compaction`.
+
+use futures::StreamExt;
+use tokio_util::sync::CancellationToken;
+use wright_context::compaction as pure;
+use wright_llm::{LlmError, ModelRequest, StreamEvent};
+use wright_protocol::{Item, ItemKind, Message};
+use wright_store::EntryBody;
+
+use crate::turn::TurnContext;
+
+/// How and when to compact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactionOptions {
+    /// Compact automatically when the threshold is passed.
+    pub auto: bool,
+    /// The model's context window in tokens.
+    pub context_window: u64,
+    /// Recent conversation kept verbatim, in tokens.
+    pub keep_recent_tokens: u64,
+    /// Head room below the window, in percent.
+    pub margin_percent: u8,
+}
+
+impl Default for CompactionOptions {
+    fn default() -> Self {
+        Self {
+            auto: true,
+            context_window: 128_000,
+            keep_recent_tokens: pure::DEFAULT_KEEP_RECENT_TOKENS,
+            margin_percent: 10,
+        }
+    }
+}
+
+/// What set a compaction off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trigger {
+    /// The estimate passed the threshold.
+    Auto,
+    /// The provider rejected the request as too long.
+    Overflow,
+}
+
+impl Trigger {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Overflow => "overflow",
+        }
+    }
+}
+
+/// The last provider-reported size: the history index it covered and its tokens.
+pub(crate) type LastUsage = Option<(usize, u64)>;
+
+/// Estimated tokens of the next request.
+pub(crate) fn estimate(
+    ctx: &TurnContext,
+    history: &[Message],
+    system: &str,
+    last: LastUsage,
+) -> u64 {
+    let fixed = match last {
+        // A reported usage already counts the system prompt and tools.
+        Some(_) => 0,
+        None => {
+            let tools: usize = ctx
+                .tools
+                .specs()
+                .iter()
+                .map(|s| s.input_schema.to_string().len() + s.description.len())
+                .sum();
+            u64::try_from((system.len() + tools).div_ceil(4)).unwrap_or(u64::MAX)
+        }
+    };
+    pure::estimate_tokens(history, last).saturating_add(fixed)
+}
+
+/// Whether the next request should be preceded by a compaction.
+pub(crate) fn needed(ctx: &TurnContext, estimate: u64) -> bool {
+    let o = &ctx.options.compaction;
+    o.auto
+        && pure::should_compact(
+            estimate,
+            o.context_window,
+            u64::from(ctx.options.max_tokens),
+            pure::Margin::Percent(o.margin_percent),
+        )
+}
+
+/// Whether an error says the prompt did not fit the model's window.
+pub(crate) fn is_overflow(err: &LlmError) -> bool {
+    let LlmError::Http {
+        status, message, ..
+    } = err
+    else {
+        return false;
+    };
+    let m = message.to_ascii_lowercase();
+    (*status == 400 || *status == 413)
+        && (m.contains("prompt is too long")
+            || m.contains("context_length_exceeded")
+            || m.contains("maximum context length")
+            || m.contains("context window")
+            || m.contains("too many tokens")
+            || m.contains("input is too long"))
+}
+
+/// Compacts `history` in place. Returns false when nothing could be freed.
+pub(crate) async fn compact(
+    ctx: &TurnContext,
+    history: &mut Vec<Message>,
+    system: &str,
+    before: u64,
+    trigger: Trigger,
+    cancel: &CancellationToken,
+) -> Result<bool, LlmError> {
+    let emitter = &ctx.emitter;
+    let keep = ctx
+        .options
+        .compaction
+        .keep_recent_tokens
+        .min(pure::keep_recent_for_window(
+            ctx.options.compaction.context_window,
+        ));
+    let item_id = emitter.next_item_id();
+    let item = |after: u64| Item {
+        id: item_id.clone(),
+        kind: ItemKind::Compaction {
+            tokens_before: before,
+            tokens_after: after,
+            trigger: trigger.as_str().to_owned(),
+        },
+    };
+    emitter.item_started(item(0));
+    // Cheap first: old tool output is the bulk of most long sessions.
+    let (trimmed, _) = pure::trim_old_tool_results(history, keep);
+    let after_trim = estimate(ctx, &trimmed, system, None);
+    if trigger == Trigger::Auto && !needed(ctx, after_trim) {
+        // Not recorded: a resumed session trims the same results again on
+        // its first estimate, and re-writing them here would double the file.
+        *history = trimmed;
+        emitter.item_completed(item(after_trim));
+        return Ok(true);
+    }
+    let cut = pure::choose_cut(&trimmed, keep);
+    if cut == 0 {
+        emitter.item_completed(item(after_trim));
+        emitter.warning(
+            "Nothing left to compact: the recent turns alone fill the context window.".to_owned(),
+        );
+        *history = trimmed;
+        return Ok(false);
+    }
+    let summary = summarize(ctx, &trimmed[..cut], cancel).await?;
+    let compacted = pure::apply_summary(&summary, pure::kept_messages(&trimmed, cut));
+    let after = estimate(ctx, &compacted, system, None);
+    ctx.recorder.append(
+        emitter,
+        &EntryBody::Compaction {
+            summary: summary.clone(),
+            first_kept: None,
+            tokens_before: Some(before),
+            messages_follow: true,
+        },
+    );
+    // The compacted conversation is recorded whole so a resume sees exactly it.
+    for message in &compacted {
+        ctx.recorder.message(emitter, message);
+    }
+    *history = compacted;
+    emitter.item_completed(item(after));
+    Ok(true)
+}
+
+/// Asks the model for the structured summary of `older`.
+async fn summarize(
+    ctx: &TurnContext,
+    older: &[Message],
+    cancel: &CancellationToken,
+) -> Result<String, LlmError> {
+    let (system, messages) = pure::summary_request(older, None);
+    let request = ModelRequest {
+        model: ctx.options.model.clone(),
+        system,
+        messages,
+        tools: Vec::new(),
+        max_tokens: ctx.options.max_tokens.min(8192),
+        ..ModelRequest::default()
+    };
+    let mut stream = ctx.client.stream(request, cancel.child_token());
+    while let Some(event) = stream.next().await {
+        if let StreamEvent::Completed { message, .. } = event? {
+            let text = message.text();
+            if text.trim().is_empty() {
+                break;
+            }
+            return Ok(text);
+        }
+    }
+    Err(LlmError::Protocol {
+        provider: ctx.client.provider(),
+        message: "the summary request returned no text".to_owned(),
+    })
+}

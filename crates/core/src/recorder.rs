@@ -1,0 +1,77 @@
+//! Writes the session to its append-only store as the turn progresses. A
+//! failing disk must not end the session: the first failure is announced,
+//! later ones are quiet, and the conversation goes on in memory.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use wright_protocol::{Message, Usage};
+use wright_store::{EntryBody, SessionWriter, StoreError};
+
+use crate::emitter::Emitter;
+
+/// The session's writer, if it has one.
+pub(crate) struct Recorder {
+    writer: Mutex<Option<SessionWriter>>,
+    warned: AtomicBool,
+}
+
+impl Recorder {
+    pub(crate) fn new(writer: Option<SessionWriter>) -> Self {
+        Self {
+            writer: Mutex::new(writer),
+            warned: AtomicBool::new(false),
+        }
+    }
+
+    pub(crate) fn message(&self, emitter: &Emitter, message: &Message) {
+        self.with(emitter, |w| w.append_message(message).map(|_| ()));
+    }
+
+    pub(crate) fn usage(&self, emitter: &Emitter, usage: Usage, model: &str, cost_usd: f64) {
+        let body = EntryBody::Usage {
+            usage,
+            model: model.to_owned(),
+            cost_usd: (cost_usd > 0.0).then_some(cost_usd),
+        };
+        self.with(emitter, |w| w.append(&body).map(|_| ()));
+    }
+
+    /// Makes everything so far durable before a tool with side effects runs.
+    pub(crate) fn sync(&self, emitter: &Emitter) {
+        self.with(emitter, SessionWriter::sync);
+    }
+
+    /// Keeps the previous content of a file the model is about to change,
+    /// so `wright rewind` can restore it.
+    pub(crate) fn checkpoint(&self, emitter: &Emitter, path: &Path) {
+        self.with(emitter, |w| w.record_file_before_edit(path).map(|_| ()));
+    }
+
+    /// Records a compaction: the summary and the number of messages it replaced.
+    pub(crate) fn append(&self, emitter: &Emitter, body: &EntryBody) {
+        self.with(emitter, |w| w.append(body).map(|_| ()));
+    }
+
+    fn with(
+        &self,
+        emitter: &Emitter,
+        f: impl FnOnce(&mut SessionWriter) -> Result<(), StoreError>,
+    ) {
+        let Ok(mut guard) = self.writer.lock() else {
+            return;
+        };
+        let Some(writer) = guard.as_mut() else {
+            return;
+        };
+        if let Err(e) = f(writer)
+            && !self.warned.swap(true, Ordering::SeqCst)
+        {
+            emitter.warning(format!(
+                "Could not write the session file {}: {e}. The session goes on, but may not resume completely.",
+                writer.path().display()
+            ));
+        }
+    }
+}
