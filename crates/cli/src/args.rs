@@ -136,6 +136,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Summarize the older turns of a session now (the latest of this directory by default).
+    Compact {
+        /// Session id or prefix.
+        id: Option<String>,
+        /// What the summary should keep in particular.
+        #[arg(long)]
+        focus: Option<String>,
+    },
     /// List known models with context window, output limit and prices.
     Models {
         /// Machine-readable output.

@@ -29,12 +29,7 @@ pub async fn run(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
             detail: format!("not checked: the configuration does not load ({e})"),
         }),
     }
-    checks.push(Check {
-        name: "sandbox",
-        ok: true,
-        detail: "no OS sandbox in this build: commands are limited by the permission mode only"
-            .to_owned(),
-    });
+    checks.push(sandbox_check());
     checks.push(tool_check());
     checks.push(Check {
         name: "mcp",
@@ -170,6 +165,24 @@ async fn reachability(http: &reqwest::Client, choice: &provider::Choice) -> Chec
         name: "reachable",
         ok,
         detail,
+    }
+}
+
+/// Whether shell commands can be confined. Not a failure where the kernel
+/// lacks support: the permission layer still applies, and the run says so.
+fn sandbox_check() -> Check {
+    Check {
+        name: "sandbox",
+        ok: true,
+        detail: match wright_sandbox::probe() {
+            wright_sandbox::Support::Available => {
+                "available (Landlock + seccomp): commands run in workspace-write by default"
+                    .to_owned()
+            }
+            wright_sandbox::Support::Unavailable(why) => {
+                format!("unavailable ({why}): commands are limited by the permission mode only")
+            }
+        },
     }
 }
 

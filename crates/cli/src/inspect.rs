@@ -22,14 +22,7 @@ pub fn context(
 ) -> Result<u8, SetupError> {
     let inputs = setup::context_inputs(settings, cwd, root)?;
     let context = wright_context::assemble(&inputs);
-    let tools: Vec<(String, usize)> = wright_tools::ToolRegistry::builtin()
-        .specs()
-        .into_iter()
-        .map(|s| {
-            let size = serde_json::to_string(&s).map_or(0, |t| t.len());
-            (s.name, size)
-        })
-        .collect();
+    let tools = setup::tool_sizes(&setup::tool_registry(settings, root));
     if as_json {
         let report = wright_context::report(&context, &tools, None);
         println!(

@@ -106,7 +106,8 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             Command::Context { .. }
             | Command::Models { .. }
             | Command::Skills { .. }
-            | Command::Memory { .. },
+            | Command::Memory { .. }
+            | Command::Compact { .. },
         )
         | None => {}
     }
@@ -128,7 +129,8 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             Command::Config { .. }
             | Command::Doctor { .. }
             | Command::Sessions { .. }
-            | Command::Rewind { .. },
+            | Command::Rewind { .. }
+            | Command::Compact { .. },
         )
         | None => {}
     }
@@ -156,6 +158,18 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     };
     if args.fork_session && !args.continue_latest && args.resume.is_none() {
         return Err(UsageError("--fork-session needs --continue or --resume ID".to_owned()).into());
+    }
+    if let Some(Command::Compact { id, focus }) = &args.command {
+        launch.session = sessions::SessionChoice {
+            continue_latest: id.is_none(),
+            resume: id.clone(),
+            fork: false,
+        };
+        let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
+        let op = wright_protocol::Op::Compact {
+            focus: focus.clone(),
+        };
+        return Ok(modes::print::run_op(started, op, detail).await);
     }
     if args.input_format == InputFormat::StreamJson {
         if args.output_format != OutputFormat::StreamJson {

@@ -105,6 +105,7 @@ impl Renderer {
                 let line = format!("error: {message}");
                 self.err_line(&self.paint(&line, "31"));
             }
+            EventKind::Notice { message } => self.err_line(message),
             EventKind::Warning { message } => {
                 let line = format!("warning: {message}");
                 self.err_line(&self.paint(&line, "33"));

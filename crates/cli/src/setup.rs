@@ -10,7 +10,8 @@ use wright_context::{
     BaseOverride, ContextInputs, Environment, GitProbe, GitSnapshot, MemoryStore,
 };
 use wright_core::{
-    CompactionOptions, Persistence, SessionHandle, SessionOptions, SystemPrompt, spawn_session,
+    CompactionOptions, Persistence, RememberTool, SessionHandle, SessionOptions, SystemPrompt,
+    spawn_session,
 };
 use wright_llm::{ReasoningEffort, RetryPolicy};
 use wright_permissions::CanAsk;
@@ -30,6 +31,18 @@ pub struct Started {
     pub handle: SessionHandle,
     /// Notices for the user (a detected local server, warnings).
     pub notice: Option<String>,
+    /// What `/context` shows.
+    pub view: Option<ContextView>,
+}
+
+/// The inputs of the system prompt and the model's window, for `/context`.
+pub struct ContextView {
+    /// Re-assembled on demand.
+    pub inputs: ContextInputs,
+    /// The model's context window in tokens.
+    pub window: u64,
+    /// Tool names and schema sizes.
+    pub tools: Vec<(String, usize)>,
 }
 
 /// A problem the user must fix before a session can start (exit code 2).
@@ -84,7 +97,7 @@ pub async fn start(
         session_id,
         model: resolved.model,
         cwd: cwd.to_path_buf(),
-        system_prompt: SystemPrompt::Assembled(Box::new(inputs)),
+        system_prompt: SystemPrompt::Assembled(Box::new(inputs.clone())),
         catalog: Arc::new(catalog),
         retry: retry_policy(),
         fallback_model: settings.fallback_model.clone(),
@@ -118,12 +131,17 @@ pub async fn start(
     let handle = spawn_session(
         options,
         resolved.client,
-        Arc::new(ToolRegistry::builtin()),
+        Arc::new(tool_registry(settings, project_root)),
         persistence,
     );
     Ok(Started {
         handle,
         notice: (!notice.is_empty()).then(|| notice.join("\n")),
+        view: Some(ContextView {
+            inputs,
+            window: info.context_window,
+            tools: tool_sizes(&tool_registry(settings, project_root)),
+        }),
     })
 }
 
@@ -189,6 +207,26 @@ pub fn context_inputs(
     inputs.skill_dirs.extend(context.skill_dirs.iter().cloned());
     inputs.memory = Some(memory_store(settings, project_root));
     Ok(inputs)
+}
+
+/// Every tool the model is offered.
+pub fn tool_registry(settings: &Settings, project_root: &Path) -> ToolRegistry {
+    ToolRegistry::builtin().with(Box::new(RememberTool::new(memory_store(
+        settings,
+        project_root,
+    ))))
+}
+
+/// Tool names with the size of their schema as sent, for context reports.
+pub fn tool_sizes(registry: &ToolRegistry) -> Vec<(String, usize)> {
+    registry
+        .specs()
+        .into_iter()
+        .map(|s| {
+            let size = serde_json::to_string(&s).map_or(0, |t| t.len());
+            (s.name, size)
+        })
+        .collect()
 }
 
 /// Project memory, plus the user's when config opts in.

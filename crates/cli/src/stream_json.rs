@@ -202,6 +202,9 @@ impl StreamJson {
             EventKind::Warning { message } => {
                 out.push(json!({"type": "warning", "session_id": sid, "message": message}));
             }
+            EventKind::Notice { message } => {
+                out.push(json!({"type": "notice", "session_id": sid, "message": message}));
+            }
             EventKind::Error { message } => {
                 out.push(json!({"type": "error", "session_id": sid, "message": message}));
             }

@@ -44,6 +44,8 @@ pub(crate) enum Trigger {
     Auto,
     /// The provider rejected the request as too long.
     Overflow,
+    /// The user asked (`/compact`, `wright compact`).
+    Manual,
 }
 
 impl Trigger {
@@ -51,6 +53,7 @@ impl Trigger {
         match self {
             Self::Auto => "auto",
             Self::Overflow => "overflow",
+            Self::Manual => "manual",
         }
     }
 }
@@ -118,6 +121,7 @@ pub(crate) async fn compact(
     system: &str,
     before: u64,
     trigger: Trigger,
+    focus: Option<&str>,
     cancel: &CancellationToken,
 ) -> Result<bool, LlmError> {
     let emitter = &ctx.emitter;
@@ -157,7 +161,7 @@ pub(crate) async fn compact(
         *history = trimmed;
         return Ok(false);
     }
-    let summary = summarize(ctx, &trimmed[..cut], cancel).await?;
+    let summary = summarize(ctx, &trimmed[..cut], focus, cancel).await?;
     let compacted = pure::apply_summary(&summary, pure::kept_messages(&trimmed, cut));
     let after = estimate(ctx, &compacted, system, None);
     ctx.recorder.append(
@@ -182,9 +186,10 @@ pub(crate) async fn compact(
 async fn summarize(
     ctx: &TurnContext,
     older: &[Message],
+    focus: Option<&str>,
     cancel: &CancellationToken,
 ) -> Result<String, LlmError> {
-    let (system, messages) = pure::summary_request(older, None);
+    let (system, messages) = pure::summary_request(older, focus);
     let request = ModelRequest {
         model: ctx.options.model.clone(),
         system,

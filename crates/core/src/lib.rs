@@ -10,9 +10,12 @@ mod approval;
 mod compaction;
 mod dispatch;
 mod emitter;
+mod manual;
 mod recorder;
+mod remember;
 mod session;
 mod turn;
 
 pub use compaction::CompactionOptions;
+pub use remember::RememberTool;
 pub use session::{Persistence, SessionHandle, SessionOptions, SystemPrompt, spawn_session};

@@ -7,7 +7,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use wright_protocol::{Message, Usage};
-use wright_store::{EntryBody, SessionWriter, StoreError};
+use wright_store::{
+    EntryBody, RewindOutcome, RewindPoint, RewindScope, SessionWriter, StoreError, UserTurn,
+};
 
 use crate::emitter::Emitter;
 
@@ -52,6 +54,22 @@ impl Recorder {
     /// Records a compaction: the summary and the number of messages it replaced.
     pub(crate) fn append(&self, emitter: &Emitter, body: &EntryBody) {
         self.with(emitter, |w| w.append(body).map(|_| ()));
+    }
+
+    /// The session's user turns, or `None` when it is not recorded.
+    pub(crate) fn user_turns(&self) -> Option<Result<Vec<UserTurn>, StoreError>> {
+        let guard = self.writer.lock().ok()?;
+        guard.as_ref().map(SessionWriter::user_turns)
+    }
+
+    /// Rewinds files and conversation, or `None` when not recorded.
+    pub(crate) fn rewind(
+        &self,
+        point: &RewindPoint,
+        scope: RewindScope,
+    ) -> Option<Result<RewindOutcome, StoreError>> {
+        let mut guard = self.writer.lock().ok()?;
+        guard.as_mut().map(|w| w.rewind(point, scope))
     }
 
     fn with(

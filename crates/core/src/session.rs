@@ -19,7 +19,7 @@ use crate::approval::Gate;
 use crate::compaction::CompactionOptions;
 use crate::emitter::Emitter;
 use crate::recorder::Recorder;
-use crate::turn::{Conversation, Totals, TurnContext, run_turn};
+use crate::turn::{Conversation, Totals, TurnContext, compact_now, rewind, run_turn};
 
 /// Everything a session needs besides its services.
 #[derive(Debug, Clone)]
@@ -163,36 +163,41 @@ struct Actor {
     conversation: Conversation,
 }
 
-impl Actor {
-    fn set_mode(&self, mode: &str) {
-        set_mode(&self.ctx, mode);
-    }
+/// Work that runs one at a time, in order.
+enum Work {
+    Turn(String),
+    Compact(Option<String>),
+    Rewind(Option<u32>),
+}
 
+impl Actor {
     async fn run(mut self, mut ops: mpsc::Receiver<Op>) {
-        let mut queued: VecDeque<String> = VecDeque::new();
+        let mut queued: VecDeque<Work> = VecDeque::new();
         loop {
-            let text = match queued.pop_front() {
-                Some(text) => text,
+            let work = match queued.pop_front() {
+                Some(work) => work,
                 None => match ops.recv().await {
-                    Some(Op::UserTurn { text }) => text,
                     Some(Op::Interrupt | Op::ResolveApproval { .. }) => continue,
                     Some(Op::SetPermissionMode { mode }) => {
-                        self.set_mode(&mode);
+                        set_mode(&self.ctx, &mode);
                         continue;
                     }
                     Some(Op::Shutdown) | None => return,
+                    Some(op) => match work_of(op) {
+                        Some(work) => work,
+                        None => continue,
+                    },
                 },
             };
             let cancel = CancellationToken::new();
             let mut shutdown = false;
             {
-                let turn = run_turn(&self.ctx, &mut self.conversation, text, cancel.clone());
-                tokio::pin!(turn);
+                let job = run_work(&self.ctx, &mut self.conversation, work, cancel.clone());
+                tokio::pin!(job);
                 loop {
                     tokio::select! {
-                        () = &mut turn => break,
+                        () = &mut job => break,
                         op = ops.recv(), if !shutdown => match op {
-                            Some(Op::UserTurn { text }) => queued.push_back(text),
                             Some(Op::Interrupt) => cancel.cancel(),
                             Some(Op::ResolveApproval { id, decision }) => {
                                 self.ctx.gate.resolve(&id, decision);
@@ -202,6 +207,7 @@ impl Actor {
                                 cancel.cancel();
                                 shutdown = true;
                             }
+                            Some(op) => queued.extend(work_of(op)),
                         },
                     }
                 }
@@ -210,6 +216,31 @@ impl Actor {
                 return;
             }
         }
+    }
+}
+
+fn work_of(op: Op) -> Option<Work> {
+    match op {
+        Op::UserTurn { text } => Some(Work::Turn(text)),
+        Op::Compact { focus } => Some(Work::Compact(focus)),
+        Op::Rewind { turn } => Some(Work::Rewind(turn)),
+        Op::Interrupt
+        | Op::ResolveApproval { .. }
+        | Op::SetPermissionMode { .. }
+        | Op::Shutdown => None,
+    }
+}
+
+async fn run_work(
+    ctx: &TurnContext,
+    conv: &mut Conversation,
+    work: Work,
+    cancel: CancellationToken,
+) {
+    match work {
+        Work::Turn(text) => run_turn(ctx, conv, text, cancel).await,
+        Work::Compact(focus) => compact_now(ctx, conv, focus, cancel).await,
+        Work::Rewind(turn) => rewind(ctx, conv, turn),
     }
 }
 

@@ -19,6 +19,7 @@ use crate::approval::Gate;
 use crate::compaction::{self, LastUsage, Trigger};
 use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
+pub(crate) use crate::manual::{compact_now, rewind};
 use crate::recorder::Recorder;
 use crate::session::{SessionOptions, SystemPrompt};
 
@@ -95,6 +96,7 @@ pub(crate) async fn run_turn(
                 &system,
                 estimate,
                 Trigger::Auto,
+                None,
                 &cancel,
             )
             .await
@@ -147,7 +149,7 @@ pub(crate) async fn run_turn(
     });
 }
 
-fn system_prompt(ctx: &TurnContext, conv: &mut Conversation) -> String {
+pub(crate) fn system_prompt(ctx: &TurnContext, conv: &mut Conversation) -> String {
     match &ctx.options.system_prompt {
         SystemPrompt::Fixed(text) => text.clone(),
         SystemPrompt::Assembled(inputs) => {
@@ -190,6 +192,7 @@ async fn respond(
                 system,
                 estimate,
                 Trigger::Overflow,
+                None,
                 cancel,
             )
             .await?

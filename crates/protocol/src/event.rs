@@ -27,6 +27,19 @@ pub enum Op {
         /// The answer.
         decision: ApprovalDecision,
     },
+    /// Summarize older turns now, optionally focusing the summary on a topic.
+    Compact {
+        /// What the summary should keep in particular.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        focus: Option<String>,
+    },
+    /// List the user turns (`turn: None`), or restore files and conversation
+    /// to before user turn `turn` (1-based), as a new branch of the session.
+    Rewind {
+        /// The turn to return to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<u32>,
+    },
     /// Change the permission mode for the rest of the session.
     SetPermissionMode {
         /// `default`, `accept-edits`, `plan`, `auto` or `bypass`.
@@ -158,6 +171,11 @@ pub enum EventKind {
     /// Something went wrong; the session stays usable.
     Error {
         /// Human-readable message (never contains credentials).
+        message: String,
+    },
+    /// Information the user asked for (a list of turns, a rewind's outcome).
+    Notice {
+        /// Human-readable text, possibly several lines.
         message: String,
     },
     /// Something the user should know.

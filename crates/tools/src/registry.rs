@@ -25,6 +25,13 @@ impl ToolRegistry {
         }
     }
 
+    /// Adds a tool (one defined outside this crate, such as `remember`).
+    #[must_use]
+    pub fn with(mut self, tool: Box<dyn Tool>) -> Self {
+        self.tools.push(tool);
+        self
+    }
+
     /// The tool called `name`.
     pub fn get(&self, name: &str) -> Option<&dyn Tool> {
         self.tools

@@ -35,7 +35,9 @@ pub enum Input {
 
 /// Runs the task(s) and returns the exit code.
 pub async fn run(started: Started, input: Input, format: Format) -> u8 {
-    let Started { mut handle, notice } = started;
+    let Started {
+        mut handle, notice, ..
+    } = started;
     if let Some(notice) = notice {
         eprintln!("{notice}");
     }

@@ -13,7 +13,12 @@ use crate::summary::RunSummary;
 
 /// Runs the read–eval loop until the user leaves; returns the exit code.
 pub async fn run(started: Started, detail: Detail) -> u8 {
-    let Started { mut handle, notice } = started;
+    let Started {
+        mut handle,
+        notice,
+        view,
+    } = started;
+    let mut last_request_tokens = 0u64;
     let mut renderer = Renderer::new(detail);
     let mut summary = RunSummary::new();
     if let Some(notice) = notice {
@@ -32,37 +37,61 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
         if text.is_empty() {
             continue;
         }
-        if matches!(text, "/exit" | "/quit") {
+        let op = match text
+            .split_once(' ')
+            .map_or((text, ""), |(c, rest)| (c, rest.trim()))
+        {
+            ("/exit" | "/quit", _) => break,
+            ("/help", _) => {
+                renderer.err_line(HELP);
+                continue;
+            }
+            ("/context", _) => {
+                let window = view.as_ref().map_or(0, |v| v.window);
+                if let Some(view) = &view {
+                    let context = wright_context::assemble(&view.inputs);
+                    let used = (last_request_tokens > 0).then_some((last_request_tokens, window));
+                    renderer.err_line(&wright_context::render_report(&context, &view.tools, used));
+                }
+                continue;
+            }
+            ("/mode", mode) => Op::SetPermissionMode {
+                mode: mode.to_owned(),
+            },
+            ("/rewind", "") => Op::Rewind { turn: None },
+            ("/rewind", n) => match n.parse() {
+                Ok(turn) => Op::Rewind { turn: Some(turn) },
+                Err(_) => {
+                    renderer.err_line("usage: /rewind [N]");
+                    continue;
+                }
+            },
+            ("/compact", focus) => Op::Compact {
+                focus: (!focus.is_empty()).then(|| focus.to_owned()),
+            },
+            // A path such as /usr/bin/foo is a prompt, not a command.
+            (command, _)
+                if command
+                    .strip_prefix('/')
+                    .is_some_and(|c| !c.is_empty() && !c.contains('/')) =>
+            {
+                renderer.err_line(&format!("unknown command {command}; /help lists them"));
+                continue;
+            }
+            _ => Op::UserTurn {
+                text: text.to_owned(),
+            },
+        };
+        // These answer at once with one notice, confirmation or error.
+        let single_answer = matches!(op, Op::SetPermissionMode { .. } | Op::Rewind { .. });
+        if handle.submit(op).await.is_err() {
             break;
         }
-        if text == "/help" {
-            renderer.err_line(HELP);
-            continue;
-        }
-        if let Some(mode) = text.strip_prefix("/mode") {
-            if handle
-                .submit(Op::SetPermissionMode {
-                    mode: mode.trim().to_owned(),
-                })
-                .await
-                .is_err()
-            {
-                break;
-            }
-            // The core answers at once with a confirmation or an error.
+        if single_answer {
             if let Some(event) = handle.events.recv().await {
                 renderer.event(&event);
             }
             continue;
-        }
-        if handle
-            .submit(Op::UserTurn {
-                text: text.to_owned(),
-            })
-            .await
-            .is_err()
-        {
-            break;
         }
         loop {
             let event = tokio::select! {
@@ -76,6 +105,9 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
                 return 1;
             };
             summary.observe(&event);
+            if let EventKind::Usage { request, .. } = &event.kind {
+                last_request_tokens = request.total_input() + request.output_tokens;
+            }
             if let EventKind::ApprovalRequested { id, .. } = &event.kind {
                 renderer.event(&event);
                 let decision = ask_approval(&mut lines).await;
@@ -99,6 +131,9 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
 }
 
 const HELP: &str = "/mode default|accept-edits|plan|auto|bypass — change what runs without asking\n\
+/context — what the model sees, with sources and sizes, and the window used\n\
+/compact [focus] — summarize older turns now\n\
+/rewind [N] — list the turns, or go back to before turn N (edited files and conversation)\n\
 /exit — leave (also Ctrl-D; Ctrl-C stops a running turn)";
 
 /// Reads the answer to an approval request from the user's next line.

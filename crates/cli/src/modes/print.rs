@@ -49,14 +49,21 @@ pub fn spawn_interrupt_handler(ops: mpsc::Sender<Op>) {
 
 /// Runs `prompt` as one task and returns the exit code.
 pub async fn run(started: Started, prompt: String, detail: Detail) -> u8 {
-    let Started { mut handle, notice } = started;
+    run_op(started, Op::UserTurn { text: prompt }, detail).await
+}
+
+/// Runs one piece of work (a task, a compaction) and returns the exit code.
+pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
+    let Started {
+        mut handle, notice, ..
+    } = started;
     let mut renderer = Renderer::new(detail);
     let mut summary = RunSummary::new();
     if let Some(notice) = notice {
         renderer.err_line(&notice);
     }
     spawn_interrupt_handler(handle.op_sender());
-    if handle.submit(Op::UserTurn { text: prompt }).await.is_err() {
+    if handle.submit(op).await.is_err() {
         return exit::ERROR;
     }
     let mut reason = TurnEndReason::Failed;

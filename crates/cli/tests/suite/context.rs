@@ -188,3 +188,58 @@ fn a_long_session_compacts_against_the_mock_and_completes() {
     assert!(summary_request.body_text().contains("Goal"));
     assert_eq!(lines.last().unwrap()["type"], "result");
 }
+
+#[test]
+fn wright_compact_summarizes_the_latest_session_and_remember_saves_notes() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "m1",
+            "remember",
+            json!({"name": "tabs", "description": "User wants tabs", "type": "feedback", "body": "Indent with tabs."}),
+        )])),
+        MockResponse::sse(anthropic::text("noted")),
+        MockResponse::sse(anthropic::text("## Goal\nremember tabs")),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "remember that I like tabs")
+        .args(["--permission-mode", "accept-edits"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env
+        .wright()
+        .args(["memory", "list", "--json"])
+        .output()
+        .unwrap();
+    let notes: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(notes[0]["name"], "tabs");
+    let out = env
+        .wright()
+        .args([
+            "compact",
+            "--focus",
+            "preferences",
+            "--provider",
+            "anthropic",
+            "--model",
+            "m",
+            "--base-url",
+            &server.url(),
+        ])
+        .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("compacted the conversation (manual)"),
+        "{}",
+        stderr(&out)
+    );
+    let summary_request = server.requests()[2].body_text();
+    assert!(
+        summary_request.contains("preferences")
+            && summary_request.contains("remember that I like tabs")
+    );
+}

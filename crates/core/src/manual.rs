@@ -1,0 +1,108 @@
+//! Work the user asks for outside a model turn: compaction on demand and
+//! rewinding to before an earlier user turn.
+
+use tokio_util::sync::CancellationToken;
+use wright_llm::LlmError;
+use wright_protocol::{EventKind, TurnEndReason};
+use wright_store::{RestoreAction, RewindPoint, RewindScope, UNTRACKED_NOTE};
+
+use crate::compaction::{self, Trigger};
+use crate::turn::{Conversation, TurnContext, system_prompt};
+
+/// `/compact [focus]`: summarize older turns now. Runs as a turn of its own
+/// so front ends see it start and end like any other work.
+pub(crate) async fn compact_now(
+    ctx: &TurnContext,
+    conv: &mut Conversation,
+    focus: Option<String>,
+    cancel: CancellationToken,
+) {
+    let emitter = &ctx.emitter;
+    emitter.begin_turn();
+    emitter.emit(EventKind::TurnStarted);
+    let system = system_prompt(ctx, conv);
+    let before = compaction::estimate(ctx, &conv.messages, &system, conv.last_usage);
+    let result = compaction::compact(
+        ctx,
+        &mut conv.messages,
+        &system,
+        before,
+        Trigger::Manual,
+        focus.as_deref(),
+        &cancel,
+    )
+    .await;
+    let reason = match result {
+        Ok(_) => {
+            conv.last_usage = None;
+            TurnEndReason::Completed
+        }
+        Err(LlmError::Cancelled) => TurnEndReason::Interrupted,
+        Err(e) => {
+            emitter.error(format!("Compaction failed: {e}"));
+            TurnEndReason::Failed
+        }
+    };
+    emitter.emit(EventKind::TurnCompleted {
+        reason,
+        model_requests: 1,
+    });
+}
+
+/// `/rewind [N]`: list the user turns, or go back to before turn N (files
+/// the model edited and the conversation), as a new branch of the session.
+pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u32>) {
+    let emitter = &ctx.emitter;
+    let turns = match ctx.recorder.user_turns() {
+        Some(Ok(turns)) => turns,
+        Some(Err(e)) => return emitter.error(format!("Cannot read the session: {e}")),
+        None => {
+            return emitter
+                .error("This session is not recorded, so it cannot be rewound.".to_owned());
+        }
+    };
+    let Some(n) = turn else {
+        let mut text = String::from("User turns of this session (rewind with /rewind N):\n");
+        for (i, t) in turns.iter().enumerate() {
+            let line = t.text.lines().next().unwrap_or_default();
+            text.push_str(&format!(
+                "{:>3}. {}\n",
+                i + 1,
+                line.chars().take(80).collect::<String>()
+            ));
+        }
+        text.push_str(UNTRACKED_NOTE);
+        return emitter.emit(EventKind::Notice { message: text });
+    };
+    let Some(target) = usize::try_from(n)
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| turns.get(i))
+    else {
+        return emitter.error(format!(
+            "There is no turn {n}: the session has {} user turn(s).",
+            turns.len()
+        ));
+    };
+    let outcome = match ctx.recorder.rewind(
+        &RewindPoint::BeforeTurn(target.entry.clone()),
+        RewindScope::FilesAndConversation,
+    ) {
+        Some(Ok(outcome)) => outcome,
+        Some(Err(e)) => return emitter.error(format!("Rewind failed: {e}")),
+        None => return,
+    };
+    conv.messages = outcome.history;
+    conv.last_usage = None;
+    let mut text = format!("Rewound to before turn {n}.\n");
+    for f in &outcome.files {
+        let what = match &f.action {
+            RestoreAction::Restored => "restored".to_owned(),
+            RestoreAction::Deleted => "deleted (it did not exist then)".to_owned(),
+            RestoreAction::Failed(why) => format!("FAILED: {why}"),
+        };
+        text.push_str(&format!("  {}: {what}\n", f.path.display()));
+    }
+    text.push_str(UNTRACKED_NOTE);
+    emitter.emit(EventKind::Notice { message: text });
+}
