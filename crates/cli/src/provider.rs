@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use wright_config::{Provider, Settings};
+use wright_llm::openai_chat::{MaxTokensField, SystemRole};
 use wright_llm::{
     AnthropicClient, ChatCompat, ModelClient, OpenAiChatClient, OpenAiResponsesClient,
 };
@@ -82,7 +83,7 @@ pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, Setup
     let client: Arc<dyn ModelClient> = match choice.provider {
         Provider::Anthropic => Arc::new(AnthropicClient::new(http, choice.base_url, choice.key)),
         Provider::OpenaiChat => {
-            let compat = ChatCompat::for_server(&choice.base_url, &choice.model);
+            let compat = chat_compat(settings, &choice.base_url, &choice.model);
             Arc::new(OpenAiChatClient::new(http, choice.base_url, choice.key).with_compat(compat))
         }
         Provider::OpenaiResponses => Arc::new(OpenAiResponsesClient::new(
@@ -96,6 +97,32 @@ pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, Setup
         model: choice.model,
         notice: choice.notice,
     })
+}
+
+/// The built-in preset for this server and model, with the fields that the
+/// model's `[models."name"]` table sets on top.
+fn chat_compat(settings: &Settings, base_url: &str, model: &str) -> ChatCompat {
+    let mut compat = ChatCompat::for_server(base_url, model);
+    if let Some(o) = settings.model_override(model) {
+        if let Some(developer) = o.developer_role {
+            compat.system_role = if developer {
+                SystemRole::Developer
+            } else {
+                SystemRole::System
+            };
+        }
+        if let Some(completion) = o.max_completion_tokens {
+            compat.max_tokens_field = if completion {
+                MaxTokensField::MaxCompletionTokens
+            } else {
+                MaxTokensField::MaxTokens
+            };
+        }
+        if let Some(usage) = o.stream_usage {
+            compat.stream_usage = usage;
+        }
+    }
+    compat
 }
 
 /// Picks protocol, server, key and model from settings and environment.

@@ -84,6 +84,9 @@ struct ModelDoc {
     output_price: S<f64>,
     cache_read_price: S<f64>,
     cache_write_price: S<f64>,
+    developer_role: S<bool>,
+    max_completion_tokens: S<bool>,
+    stream_usage: S<bool>,
 }
 
 /// Validates one file's values; `at` maps a byte offset to a file position
@@ -398,6 +401,9 @@ fn model(b: &mut Builder<'_>, name: Spanned<String>, m: ModelDoc) -> Result<(), 
         output_price: price("output_price", m.output_price)?,
         cache_read_price: price("cache_read_price", m.cache_read_price)?,
         cache_write_price: price("cache_write_price", m.cache_write_price)?,
+        developer_role: m.developer_role.map(toml::Spanned::into_inner),
+        max_completion_tokens: m.max_completion_tokens.map(toml::Spanned::into_inner),
+        stream_usage: m.stream_usage.map(toml::Spanned::into_inner),
         name,
     };
     b.push(Assign::ModelOverride(assign));

@@ -49,6 +49,8 @@ input_price = 0
 output_price = 1.5
 cache_read_price = 0.1
 cache_write_price = 0.0
+developer_role = false
+stream_usage = false
 "#;
     let got = parse(text).unwrap();
     assert_eq!(
@@ -79,6 +81,9 @@ cache_write_price = 0.0
                 output_price: Some(1.5),
                 cache_read_price: Some(0.1),
                 cache_write_price: Some(0.0),
+                developer_role: Some(false),
+                max_completion_tokens: None,
+                stream_usage: Some(false),
             }),
         ]
     );

@@ -56,13 +56,16 @@ const PERMISSIONS_KEYS: [&str; 4] = ["allow", "ask", "deny", "additional_roots"]
 /// Keys allowed in `[sandbox]`.
 const SANDBOX_KEYS: [&str; 3] = ["mode", "network", "writable_roots"];
 /// Keys allowed in each `[models."name"]`.
-const MODEL_KEYS: [&str; 6] = [
+const MODEL_KEYS: [&str; 9] = [
     "context_window",
     "max_output",
     "input_price",
     "output_price",
     "cache_read_price",
     "cache_write_price",
+    "developer_role",
+    "max_completion_tokens",
+    "stream_usage",
 ];
 
 /// Parses one file's text. `base_dir` anchors relative paths in it.

@@ -174,6 +174,12 @@ pub struct ModelOverride {
     pub cache_read_price: Option<f64>,
     /// USD per million cache-write tokens.
     pub cache_write_price: Option<f64>,
+    /// Chat Completions: send the system prompt with the `developer` role.
+    pub developer_role: Option<bool>,
+    /// Chat Completions: send `max_completion_tokens` instead of `max_tokens`.
+    pub max_completion_tokens: Option<bool>,
+    /// Chat Completions: ask for usage in the stream (`stream_options`).
+    pub stream_usage: Option<bool>,
 }
 
 impl ModelOverride {
@@ -190,6 +196,12 @@ impl ModelOverride {
         take(&mut self.output_price, higher.output_price);
         take(&mut self.cache_read_price, higher.cache_read_price);
         take(&mut self.cache_write_price, higher.cache_write_price);
+        take(&mut self.developer_role, higher.developer_role);
+        take(
+            &mut self.max_completion_tokens,
+            higher.max_completion_tokens,
+        );
+        take(&mut self.stream_usage, higher.stream_usage);
     }
 
     /// The set fields as a TOML table, in declaration order.
@@ -210,6 +222,15 @@ impl ModelOverride {
         ] {
             if let Some(v) = v {
                 t.insert(k.into(), toml::Value::Float(v));
+            }
+        }
+        for (k, v) in [
+            ("developer_role", self.developer_role),
+            ("max_completion_tokens", self.max_completion_tokens),
+            ("stream_usage", self.stream_usage),
+        ] {
+            if let Some(v) = v {
+                t.insert(k.into(), toml::Value::Boolean(v));
             }
         }
         t

@@ -188,3 +188,22 @@ fn models_lists_the_catalog_with_overrides() {
     assert_eq!(mine["context_window"], 32768);
     assert_eq!(mine["pricing"]["input"], 0.5);
 }
+
+#[test]
+fn chat_compat_flags_from_config_shape_the_request() {
+    let env = Env::new();
+    env.write(
+        ".wright/config.toml",
+        "[models.\"test-model\"]\ndeveloper_role = true\nmax_completion_tokens = true\nstream_usage = false\n",
+    );
+    let server = MockServer::start(vec![text("openai-chat", "ok")]).unwrap();
+    let out = env
+        .wright_p("openai-chat", &server.url(), "hi")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let body = server.requests()[0].json();
+    assert_eq!(body["messages"][0]["role"], "developer");
+    assert!(body.get("max_completion_tokens").is_some() && body.get("max_tokens").is_none());
+    assert!(body.get("stream_options").is_none(), "{body}");
+}
