@@ -112,7 +112,20 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         | None => {}
     }
     let resolved = loader.load(&args.overrides())?;
-    let settings = resolved.settings;
+    let mut settings = resolved.settings.clone();
+    // A cloned repository's config may not make wright read files outside it.
+    for key in ["context.user_instruction_files", "context.skill_dirs"] {
+        if let Some(file) = project_file_source(&resolved, &loader, key) {
+            eprintln!(
+                "warning: ignoring {key} from the project's {}: it may only be set in your user config",
+                file.display()
+            );
+            match key {
+                "context.user_instruction_files" => settings.context.user_instruction_files.clear(),
+                _ => settings.context.skill_dirs.clear(),
+            }
+        }
+    }
     let project_root = find_project_root(&cwd);
     match &args.command {
         Some(Command::Context { json }) => {
@@ -155,6 +168,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             resume: args.resume.clone(),
             fork: args.fork_session,
         },
+        base_url_from_project: project_file_source(&resolved, &loader, "base_url"),
     };
     if args.fork_session && !args.continue_latest && args.resume.is_none() {
         return Err(UsageError("--fork-session needs --continue or --resume ID".to_owned()).into());
@@ -237,6 +251,23 @@ fn config_command(loader: &ConfigLoader, args: &Args, action: &ConfigAction) -> 
         ConfigAction::Validate { json } => return Ok(doctor::validate(loader, args, *json)),
     }
     Ok(exit::SUCCESS)
+}
+
+/// The project config file (`.wright/config.toml` or `config.local.toml`)
+/// that set `key`, if the value in force came from one.
+fn project_file_source(
+    resolved: &wright_config::Resolved,
+    loader: &ConfigLoader,
+    key: &str,
+) -> Option<std::path::PathBuf> {
+    match resolved.source(key)? {
+        wright_config::Source::File(path)
+            if *path == loader.project_file() || *path == loader.local_file() =>
+        {
+            Some(path.clone())
+        }
+        _ => None,
+    }
 }
 
 /// `-p` prompt plus piped stdin: stdin is context for the prompt.

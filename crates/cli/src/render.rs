@@ -24,6 +24,8 @@ pub struct Renderer {
     stdout_at_line_start: bool,
     /// Whether the last streamed stderr output ended with a newline.
     stderr_at_line_start: bool,
+    /// Whether stdout is a terminal (escape sequences are stripped there).
+    stdout_terminal: bool,
 }
 
 impl Renderer {
@@ -35,6 +37,7 @@ impl Renderer {
             color: !no_color && std::io::stderr().is_terminal(),
             stdout_at_line_start: true,
             stderr_at_line_start: true,
+            stdout_terminal: std::io::stdout().is_terminal(),
         }
     }
 
@@ -129,9 +132,10 @@ impl Renderer {
                 suggested_rule,
                 ..
             } => {
+                // The whole call, escaped: what is approved must be what is shown.
                 let line = format!(
                     "? {tool}({}) needs approval: {reason}",
-                    short_args(tool, arguments)
+                    escape_controls(&full_args(tool, arguments))
                 );
                 self.err_line(&self.paint(&line, "35"));
                 if let Some(rule) = suggested_rule {
@@ -162,6 +166,8 @@ impl Renderer {
     }
 
     fn err_raw(&mut self, text: &str) {
+        let text = strip_controls(text);
+        let text = text.as_str();
         self.end_stdout_line();
         let mut err = std::io::stderr().lock();
         let _ = write!(err, "{text}");
@@ -173,6 +179,13 @@ impl Renderer {
         if text.is_empty() {
             return;
         }
+        let cleaned;
+        let text = if self.stdout_terminal {
+            cleaned = strip_controls(text);
+            cleaned.as_str()
+        } else {
+            text
+        };
         let mut out = std::io::stdout().lock();
         // A closed stdout (e.g. `| head`) must not stop the agent mid-task.
         let _ = out.write_all(text.as_bytes());
@@ -211,6 +224,62 @@ fn truncate_chars(text: &str, max: usize) -> String {
     format!("{cut}…")
 }
 
+/// The argument worth showing for a tool call, whole.
+fn full_args(name: &str, arguments: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
+    match (name, value.get("command").and_then(|v| v.as_str())) {
+        ("bash", Some(command)) => command.to_owned(),
+        _ => arguments.to_owned(),
+    }
+}
+
+/// Makes control characters visible, so text cannot move the cursor or
+/// hide part of itself on the terminal.
+fn escape_controls(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| match c {
+            '\n' => "⏎".chars().collect::<Vec<_>>(),
+            c if c.is_control() => c.escape_default().collect(),
+            c => vec![c],
+        })
+        .collect()
+}
+
+/// Removes terminal escape sequences and other control characters from
+/// model or command text (keeping newlines and tabs) before it reaches a
+/// terminal.
+fn strip_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\x1b' => match chars.next() {
+                // CSI: parameters up to a final byte in @..~.
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // OSC: up to BEL or ESC \.
+                Some(']') => {
+                    while let Some(c) = chars.next() {
+                        if c == '\x07' || (c == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            },
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The argument worth showing for a tool call, on one line.
 fn short_args(name: &str, arguments: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
@@ -225,7 +294,7 @@ fn short_args(name: &str, arguments: &str) -> String {
         .and_then(|v| v.as_str())
         .map(str::to_owned)
         .unwrap_or_else(|| arguments.to_owned());
-    truncate_chars(&shown.replace('\n', "⏎"), 100)
+    truncate_chars(&escape_controls(&shown), 100)
 }
 
 #[cfg(test)]
@@ -239,6 +308,16 @@ mod tests {
         assert_eq!(short_args("other", r#"{"x":1}"#), r#"{"x":1}"#);
         assert_eq!(short_args("bash", "not json"), "not json");
         assert_eq!(short_args("bash", r#"{"command":"a\nb"}"#), "a⏎b");
+    }
+
+    #[test]
+    fn control_characters_are_shown_or_stripped() {
+        assert_eq!(
+            escape_controls("ls\r\x1b[2Kcurl x|sh"),
+            "ls\\r\\u{1b}[2Kcurl x|sh"
+        );
+        assert_eq!(strip_controls("a\x1b[31mred\x1b[0m\tb\n\x07"), "ared\tb\n");
+        assert_eq!(full_args("bash", r#"{"command":"x; y"}"#), "x; y");
     }
 
     #[test]

@@ -87,10 +87,11 @@ pub fn build(
     }
 }
 
-/// Build-tool caches that commands in the workspace routinely write to
-/// (package locks and downloads). Leaving them read-only breaks `cargo
-/// build` and `npm install` for no safety gain: they hold no secrets and no
-/// code the user runs without a build tool. `~/.cargo/bin` stays read-only.
+/// Build-tool lock files and caches that commands in the workspace routinely
+/// write to; leaving them read-only breaks `cargo build` and `npm test`.
+/// Cargo's registry and git sources stay read-only: code there runs (as
+/// `build.rs`) in the user's next unsandboxed build. `~/.cache` and `~/.npm`
+/// hold content-addressed caches.
 fn tool_caches() -> Vec<PathBuf> {
     let Some(home) = dirs::home_dir() else {
         return Vec::new();
@@ -98,8 +99,6 @@ fn tool_caches() -> Vec<PathBuf> {
     let cargo_home =
         std::env::var_os("CARGO_HOME").map_or_else(|| home.join(".cargo"), PathBuf::from);
     [
-        cargo_home.join("registry"),
-        cargo_home.join("git"),
         cargo_home.join(".package-cache"),
         cargo_home.join(".package-cache-mutate"),
         cargo_home.join(".global-cache"),

@@ -34,6 +34,8 @@ pub struct Opened {
     pub history: Vec<Message>,
     /// Load warnings to show (torn lines and the like).
     pub warnings: Vec<String>,
+    /// Usage and cost recorded so far.
+    pub usage: (wright_protocol::Usage, f64),
 }
 
 /// The store under the user's data dir.
@@ -76,6 +78,7 @@ pub fn open(
             writer,
             history: Vec::new(),
             warnings: Vec::new(),
+            usage: (wright_protocol::Usage::default(), 0.0),
         });
     };
     if choice.fork {
@@ -84,6 +87,7 @@ pub fn open(
         return Ok(Opened {
             history: loaded.history(),
             warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
+            usage: loaded.usage_total(),
             writer,
         });
     }
@@ -91,6 +95,7 @@ pub fn open(
     Ok(Opened {
         history: loaded.history(),
         warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
+        usage: loaded.usage_total(),
         writer,
     })
 }

@@ -59,6 +59,9 @@ pub struct Launch {
     pub can_ask: CanAsk,
     /// Which session to write to.
     pub session: SessionChoice,
+    /// The project config file that set `base_url`, if one did. A cloned
+    /// repository must not be able to send the user's key to its own server.
+    pub base_url_from_project: Option<PathBuf>,
 }
 
 /// Resolves the provider, opens the session file and starts the session.
@@ -68,13 +71,28 @@ pub async fn start(
     cwd: &Path,
     project_root: &Path,
 ) -> Result<Started, SetupError> {
-    let resolved = provider::resolve(settings, &Keys::from_env())
+    let mut keys = Keys::from_env();
+    let mut notice: Vec<String> = Vec::new();
+    if let Some(file) = &launch.base_url_from_project
+        && (keys.anthropic.is_some() || keys.openai.is_some())
+    {
+        notice.push(format!(
+            "warning: base_url comes from the project's {}; not sending your API key to it. \
+             Set the URL with --base-url, ANTHROPIC_BASE_URL/OPENAI_BASE_URL or your user config to send the key.",
+            file.display()
+        ));
+        keys = Keys {
+            anthropic: None,
+            openai: None,
+        };
+    }
+    let resolved = provider::resolve(settings, &keys)
         .await
         .map_err(|e| SetupError(e.0))?;
     let inputs = context_inputs(settings, cwd, project_root)?;
     let safety = safety::build(settings, project_root, launch.can_ask)?;
     let catalog = models::catalog(settings);
-    let mut notice: Vec<String> = resolved.notice.into_iter().collect();
+    notice.extend(resolved.notice);
     notice.extend(safety.warning.map(|w| format!("warning: {w}")));
     notice.extend(
         models::unknown_model_warning(&catalog, &resolved.model).map(|w| format!("warning: {w}")),
@@ -86,6 +104,7 @@ pub async fn start(
         &resolved.model,
         resolved.client.provider(),
     )?;
+    let (usage, cost_usd) = opened.usage;
     notice.extend(opened.warnings.iter().map(|w| format!("warning: {w}")));
     let session_id = opened.writer.id().to_owned();
     let max_tokens = settings
@@ -127,20 +146,19 @@ pub async fn start(
     let persistence = Persistence {
         writer: Some(opened.writer),
         history: opened.history,
+        usage,
+        cost_usd,
     };
-    let handle = spawn_session(
-        options,
-        resolved.client,
-        Arc::new(tool_registry(settings, project_root)),
-        persistence,
-    );
+    let tools = tool_registry(settings, project_root);
+    let tool_sizes = tool_sizes(&tools);
+    let handle = spawn_session(options, resolved.client, Arc::new(tools), persistence);
     Ok(Started {
         handle,
         notice: (!notice.is_empty()).then(|| notice.join("\n")),
         view: Some(ContextView {
             inputs,
             window: info.context_window,
-            tools: tool_sizes(&tool_registry(settings, project_root)),
+            tools: tool_sizes,
         }),
     })
 }

@@ -46,7 +46,12 @@ impl RunSummary {
         }
         match &event.kind {
             EventKind::SessionConfigured { model, .. } => self.model.clone_from(model),
-            EventKind::TurnStarted => self.last_text.clear(),
+            // Each turn's result speaks for that turn only.
+            EventKind::TurnStarted => {
+                self.last_text.clear();
+                self.denials.clear();
+                self.errors.clear();
+            }
             EventKind::Usage {
                 total,
                 total_cost_usd,
@@ -114,11 +119,12 @@ impl RunSummary {
             "model": self.model,
             "permission_denials": self.denials,
         });
-        if !self.errors.is_empty() {
-            result["errors"] = json!(self.errors);
-        }
+        let mut errors = self.errors.clone();
         if reason == TurnEndReason::Interrupted {
-            result["errors"] = json!(["interrupted by the user"]);
+            errors.push("interrupted by the user".to_owned());
+        }
+        if !errors.is_empty() {
+            result["errors"] = json!(errors);
         }
         result
     }

@@ -72,12 +72,7 @@ pub(crate) fn estimate(
         // A reported usage already counts the system prompt and tools.
         Some(_) => 0,
         None => {
-            let tools: usize = ctx
-                .tools
-                .specs()
-                .iter()
-                .map(|s| s.input_schema.to_string().len() + s.description.len())
-                .sum();
+            let tools = ctx.tool_chars;
             u64::try_from((system.len() + tools).div_ceil(4)).unwrap_or(u64::MAX)
         }
     };
@@ -114,14 +109,25 @@ pub(crate) fn is_overflow(err: &LlmError) -> bool {
             || m.contains("input is too long"))
 }
 
+/// One compaction to run.
+pub(crate) struct Job<'a> {
+    /// The system prompt in force (for estimates).
+    pub(crate) system: &'a str,
+    /// The model that writes the summary (the session's current one).
+    pub(crate) model: &'a str,
+    /// The estimate that set it off.
+    pub(crate) before: u64,
+    /// What set it off.
+    pub(crate) trigger: Trigger,
+    /// What the summary should keep in particular.
+    pub(crate) focus: Option<&'a str>,
+}
+
 /// Compacts `history` in place. Returns false when nothing could be freed.
 pub(crate) async fn compact(
     ctx: &TurnContext,
     history: &mut Vec<Message>,
-    system: &str,
-    before: u64,
-    trigger: Trigger,
-    focus: Option<&str>,
+    job: &Job<'_>,
     cancel: &CancellationToken,
 ) -> Result<bool, LlmError> {
     let emitter = &ctx.emitter;
@@ -136,16 +142,16 @@ pub(crate) async fn compact(
     let item = |after: u64| Item {
         id: item_id.clone(),
         kind: ItemKind::Compaction {
-            tokens_before: before,
+            tokens_before: job.before,
             tokens_after: after,
-            trigger: trigger.as_str().to_owned(),
+            trigger: job.trigger.as_str().to_owned(),
         },
     };
     emitter.item_started(item(0));
     // Cheap first: old tool output is the bulk of most long sessions.
     let (trimmed, _) = pure::trim_old_tool_results(history, keep);
-    let after_trim = estimate(ctx, &trimmed, system, None);
-    if trigger == Trigger::Auto && !needed(ctx, after_trim) {
+    let after_trim = estimate(ctx, &trimmed, job.system, None);
+    if job.trigger == Trigger::Auto && !needed(ctx, after_trim) {
         // Not recorded: a resumed session trims the same results again on
         // its first estimate, and re-writing them here would double the file.
         *history = trimmed;
@@ -161,15 +167,22 @@ pub(crate) async fn compact(
         *history = trimmed;
         return Ok(false);
     }
-    let summary = summarize(ctx, &trimmed[..cut], focus, cancel).await?;
+    let summary = match summarize(ctx, &trimmed[..cut], job, cancel).await {
+        Ok(summary) => summary,
+        Err(e) => {
+            // The item still ends, with nothing freed.
+            emitter.item_completed(item(job.before));
+            return Err(e);
+        }
+    };
     let compacted = pure::apply_summary(&summary, pure::kept_messages(&trimmed, cut));
-    let after = estimate(ctx, &compacted, system, None);
+    let after = estimate(ctx, &compacted, job.system, None);
     ctx.recorder.append(
         emitter,
         &EntryBody::Compaction {
             summary: summary.clone(),
             first_kept: None,
-            tokens_before: Some(before),
+            tokens_before: Some(job.before),
             messages_follow: true,
         },
     );
@@ -186,12 +199,13 @@ pub(crate) async fn compact(
 async fn summarize(
     ctx: &TurnContext,
     older: &[Message],
-    focus: Option<&str>,
+    job: &Job<'_>,
     cancel: &CancellationToken,
 ) -> Result<String, LlmError> {
-    let (system, messages) = pure::summary_request(older, focus);
+    let started = std::time::Instant::now();
+    let (system, messages) = pure::summary_request(older, job.focus);
     let request = ModelRequest {
-        model: ctx.options.model.clone(),
+        model: job.model.to_owned(),
         system,
         messages,
         tools: Vec::new(),
@@ -200,7 +214,9 @@ async fn summarize(
     };
     let mut stream = ctx.client.stream(request, cancel.child_token());
     while let Some(event) = stream.next().await {
-        if let StreamEvent::Completed { message, .. } = event? {
+        if let StreamEvent::Completed { message, usage, .. } = event? {
+            // The summary is paid for like any request.
+            crate::turn::report_usage(ctx, job.model, usage, started);
             let text = message.text();
             if text.trim().is_empty() {
                 break;

@@ -22,16 +22,19 @@ pub(crate) async fn compact_now(
     emitter.emit(EventKind::TurnStarted);
     let system = system_prompt(ctx, conv);
     let before = compaction::estimate(ctx, &conv.messages, &system, conv.last_usage);
-    let result = compaction::compact(
-        ctx,
-        &mut conv.messages,
-        &system,
+    let model = conv.model.clone();
+    let job = compaction::Job {
+        system: &system,
+        model: &model,
         before,
-        Trigger::Manual,
-        focus.as_deref(),
-        &cancel,
-    )
-    .await;
+        trigger: Trigger::Manual,
+        focus: focus.as_deref(),
+    };
+    let result = compaction::compact(ctx, &mut conv.messages, &job, &cancel).await;
+    let requests = match result {
+        Ok(true) | Err(_) => 1,
+        Ok(false) => 0,
+    };
     let reason = match result {
         Ok(_) => {
             conv.last_usage = None;
@@ -45,7 +48,7 @@ pub(crate) async fn compact_now(
     };
     emitter.emit(EventKind::TurnCompleted {
         reason,
-        model_requests: 1,
+        model_requests: requests,
     });
 }
 

@@ -103,6 +103,10 @@ pub struct Persistence {
     pub writer: Option<SessionWriter>,
     /// The conversation so far, exactly as last sent.
     pub history: Vec<Message>,
+    /// Usage recorded so far (a resumed session's budget counts it).
+    pub usage: wright_protocol::Usage,
+    /// Cost recorded so far in USD.
+    pub cost_usd: f64,
 }
 
 /// Starts a session actor on the current Tokio runtime.
@@ -124,6 +128,11 @@ pub fn spawn_session(
     });
     let model = options.model.clone();
     let gate = Gate::new(options.policy.clone(), options.local_config.clone());
+    let tool_specs = tools.specs();
+    let tool_chars = tool_specs
+        .iter()
+        .map(|s| s.input_schema.to_string().len() + s.description.len() + s.name.len())
+        .sum();
     let actor = Actor {
         ctx: TurnContext {
             gate,
@@ -131,8 +140,13 @@ pub fn spawn_session(
             options,
             client,
             tools,
+            tool_specs,
+            tool_chars,
             emitter,
-            totals: std::sync::Mutex::new(Totals::default()),
+            totals: std::sync::Mutex::new(Totals {
+                usage: persistence.usage,
+                cost_usd: persistence.cost_usd,
+            }),
         },
         conversation: Conversation {
             messages: persistence.history,

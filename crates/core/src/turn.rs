@@ -30,6 +30,10 @@ pub(crate) struct TurnContext {
     pub(crate) recorder: Recorder,
     pub(crate) client: Arc<dyn ModelClient>,
     pub(crate) tools: Arc<ToolRegistry>,
+    /// The tools' specs, built once: schemas do not change during a session.
+    pub(crate) tool_specs: Vec<wright_protocol::ToolSpec>,
+    /// Their size as sent, for the compaction estimate.
+    pub(crate) tool_chars: usize,
     pub(crate) emitter: Emitter,
     /// Session totals across turns.
     pub(crate) totals: std::sync::Mutex<Totals>,
@@ -53,6 +57,8 @@ pub(crate) struct Conversation {
     pub(crate) model: String,
     /// Whether context warnings were shown already.
     pub(crate) warned_context: bool,
+    /// Estimates at or below this do not trigger automatic compaction.
+    pub(crate) compaction_floor: u64,
 }
 
 /// Runs one user turn to its end, appending to the conversation.
@@ -89,19 +95,19 @@ pub(crate) async fn run_turn(
             }
         }
         let estimate = compaction::estimate(ctx, &conv.messages, &system, conv.last_usage);
-        if compaction::needed(ctx, estimate) {
-            match compaction::compact(
-                ctx,
-                &mut conv.messages,
-                &system,
-                estimate,
-                Trigger::Auto,
-                None,
-                &cancel,
-            )
-            .await
-            {
-                Ok(_) => conv.last_usage = None,
+        // After a compaction that could free nothing, wait for real growth
+        // rather than trying (and announcing) it before every request.
+        if compaction::needed(ctx, estimate) && estimate > conv.compaction_floor {
+            let job = compaction::Job {
+                system: &system,
+                model: &conv.model.clone(),
+                before: estimate,
+                trigger: Trigger::Auto,
+                focus: None,
+            };
+            match compaction::compact(ctx, &mut conv.messages, &job, &cancel).await {
+                Ok(true) => conv.last_usage = None,
+                Ok(false) => conv.compaction_floor = estimate + estimate / 10,
                 Err(LlmError::Cancelled) => break TurnEndReason::Interrupted,
                 Err(e) => emitter.warning(format!(
                     "Compaction failed ({e}); continuing with the full conversation."
@@ -110,6 +116,12 @@ pub(crate) async fn run_turn(
         }
         requests += 1;
         let response = match respond(ctx, conv, &system, &cancel).await {
+            // An empty answer (some models give one after tool results) is
+            // not kept: providers reject empty assistant messages.
+            Ok(response) if response.message.content.is_empty() => {
+                report_usage(ctx, &conv.model, response.usage, response.started);
+                break TurnEndReason::Completed;
+            }
             Ok(response) => response,
             Err(LlmError::Cancelled) => break TurnEndReason::Interrupted,
             Err(err) => {
@@ -186,17 +198,15 @@ async fn respond(
         if compaction::is_overflow(&err) && !compacted {
             compacted = true;
             let estimate = compaction::estimate(ctx, &conv.messages, system, conv.last_usage);
-            if compaction::compact(
-                ctx,
-                &mut conv.messages,
+            let model = conv.model.clone();
+            let job = compaction::Job {
                 system,
-                estimate,
-                Trigger::Overflow,
-                None,
-                cancel,
-            )
-            .await?
-            {
+                model: &model,
+                before: estimate,
+                trigger: Trigger::Overflow,
+                focus: None,
+            };
+            if compaction::compact(ctx, &mut conv.messages, &job, cancel).await? {
                 conv.last_usage = None;
                 continue;
             }
@@ -264,7 +274,7 @@ async fn stream_one(
         model: model.to_owned(),
         system: system.to_owned(),
         messages: history.to_vec(),
-        tools: ctx.tools.specs(),
+        tools: ctx.tool_specs.clone(),
         max_tokens: ctx.options.max_tokens,
         reasoning_effort: ctx.options.reasoning_effort,
         thinking_budget: ctx.options.thinking_budget,
@@ -329,7 +339,7 @@ async fn stream_one(
     }
 }
 
-fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started: Instant) {
+pub(crate) fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started: Instant) {
     let cost_usd = ctx
         .options
         .catalog

@@ -151,6 +151,15 @@ pub(crate) fn secret_path(path: &Path, write: bool) -> Option<&'static str> {
     if write && (pair(".git", "config") || pair(".git", "hooks")) {
         return Some("git configuration that can run commands");
     }
+    // wright's own settings: an edit there could grant the agent more
+    // permissions on the next run.
+    if write
+        && names
+            .windows(2)
+            .any(|w| w[0] == ".wright" && (w[1] == "config.toml" || w[1] == "config.local.toml"))
+    {
+        return Some("wright's permission settings");
+    }
     None
 }
 

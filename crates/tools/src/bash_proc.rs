@@ -53,6 +53,10 @@ pub(crate) async fn run(
         .stdin(Stdio::null())
         .stdout(write_end.try_clone().map_err(failed)?)
         .stderr(write_end)
+        // Provider keys stay with wright: a command that prints its
+        // environment must not put them into the model's context.
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
         .env("PAGER", "cat")
         .env("GIT_PAGER", "cat")
         .env("GIT_TERMINAL_PROMPT", "0")

@@ -94,8 +94,11 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let files = if root.is_file() {
         vec![root.clone()]
     } else {
+        // Key and credential files are only searched when named directly
+        // (and then the permission layer decides): a broad search must not
+        // print a private key.
         walk::files(&root, false, |rel| {
-            glob.as_ref().is_none_or(|g| g.is_match(rel))
+            !walk::looks_secret(rel) && glob.as_ref().is_none_or(|g| g.is_match(rel))
         })
     };
     let mode = a.output_mode.unwrap_or_default();

@@ -39,6 +39,36 @@ impl NameGlob {
     }
 }
 
+/// Whether a file's name marks it as a key or credentials file.
+pub(crate) fn looks_secret(rel: &Path) -> bool {
+    let Some(name) = rel.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let lower = name.to_ascii_lowercase();
+    let ext = |e: &str| lower.ends_with(e);
+    (lower.starts_with(".env")
+        && !matches!(
+            lower.as_str(),
+            ".env.example" | ".env.sample" | ".env.template"
+        ))
+        || lower.starts_with("id_rsa")
+        || lower.starts_with("id_ed25519")
+        || lower.starts_with("id_ecdsa")
+        || ext(".pem")
+        || ext(".key")
+        || ext(".p12")
+        || ext(".pfx")
+        || matches!(
+            lower.as_str(),
+            "credentials.json"
+                | ".git-credentials"
+                | ".netrc"
+                | ".pgpass"
+                | ".pypirc"
+                | "credentials"
+        )
+}
+
 /// Files under `root` accepted by `keep` (given the path relative to the
 /// root), newest first, then by path.
 pub(crate) fn files(

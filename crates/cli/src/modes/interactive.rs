@@ -87,9 +87,18 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
         if handle.submit(op).await.is_err() {
             break;
         }
+        let mut interrupted = false;
         if single_answer {
-            if let Some(event) = handle.events.recv().await {
+            // Events already queued (the session's first) come before the answer.
+            while let Some(event) = handle.events.recv().await {
+                let answered = matches!(
+                    event.kind,
+                    EventKind::Notice { .. } | EventKind::Warning { .. } | EventKind::Error { .. }
+                );
                 renderer.event(&event);
+                if answered {
+                    break;
+                }
             }
             continue;
         }
@@ -97,6 +106,12 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
             let event = tokio::select! {
                 event = handle.events.recv() => event,
                 _ = tokio::signal::ctrl_c() => {
+                    // The first Ctrl-C stops the turn; a second one while it
+                    // winds down leaves at once.
+                    if interrupted {
+                        std::process::exit(130);
+                    }
+                    interrupted = true;
                     let _ = handle.submit(Op::Interrupt).await;
                     continue;
                 }

@@ -21,13 +21,22 @@ fn context_shows_agents_md_with_its_path_and_user_files_only_when_configured() {
     assert!(text.contains("MARK-AGENTS"), "{text}");
     assert!(text.contains(&env.path("AGENTS.md").display().to_string()));
     assert!(!text.contains("USER-LEVEL-RULES"));
-    env.write(
-        ".wright/config.toml",
-        &format!(
-            "[context]\nuser_instruction_files = [\"{}\"]\n",
-            user_file.display()
-        ),
+    // A project's config may not pull in files from outside it...
+    let setting = format!(
+        "[context]\nuser_instruction_files = [\"{}\"]\n",
+        user_file.display()
     );
+    env.write(".wright/config.toml", &setting);
+    let out = env.wright().args(["context"]).output().unwrap();
+    assert!(!stdout(&out).contains("USER-LEVEL-RULES"));
+    assert!(
+        stderr(&out).contains("ignoring context.user_instruction_files"),
+        "{}",
+        stderr(&out)
+    );
+    // ...the user's own config may.
+    std::fs::remove_file(env.path(".wright/config.toml")).unwrap();
+    std::fs::write(user_file.with_file_name("config.toml"), &setting).unwrap();
     let out = env.wright().args(["context", "--json"]).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let report: Value = serde_json::from_str(&stdout(&out)).unwrap();

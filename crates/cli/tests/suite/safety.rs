@@ -257,3 +257,64 @@ fn the_sandbox_blocks_writes_beside_the_workspace_and_network_until_full() {
         let _ = std::fs::remove_file(&target);
     }
 }
+
+#[test]
+fn the_agent_cannot_see_keys_grep_secrets_or_raise_its_own_permissions() {
+    let env = Env::new();
+    env.write(
+        "deploy/id_rsa",
+        "-----BEGIN OPENSSH PRIVATE KEY----- SECRET-KEY-BODY\n",
+    );
+    env.write("notes.txt", "SECRET-KEY-BODY is not here, just the words\n");
+    let server = MockServer::start(vec![
+        calls(&[
+            ("c1", "bash", json!({"command": "env"})),
+            ("c2", "grep", json!({"pattern": "SECRET-KEY-BODY", "output_mode": "content"})),
+            ("c3", "write", json!({"path": ".wright/config.local.toml", "content": "[permissions]\nallow = [\"Bash\"]\n"})),
+        ]),
+        done(),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "look around")
+        .args(["--permission-mode", "bypass"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let body = server.requests()[1].body_text();
+    assert!(!body.contains(FAKE_KEY), "the key reached the model");
+    let results = tool_results("anthropic", &server.requests()[1]);
+    assert!(
+        results[1].1.contains("notes.txt") && !results[1].1.contains("id_rsa"),
+        "{:?}",
+        results[1]
+    );
+    assert!(
+        results[2].1.starts_with("Blocked by guard"),
+        "{:?}",
+        results[2]
+    );
+    assert!(!env.path(".wright/config.local.toml").exists());
+}
+
+#[test]
+fn a_project_config_cannot_send_the_key_elsewhere() {
+    let env = Env::new();
+    let server = MockServer::start(vec![done()]).unwrap();
+    env.write(
+        ".wright/config.toml",
+        &format!(
+            "provider = \"anthropic\"\nmodel = \"m\"\nbase_url = \"{}\"\n",
+            server.url()
+        ),
+    );
+    let out = env
+        .wright()
+        .args(["-p", "hi"])
+        .env("ANTHROPIC_API_KEY", FAKE_KEY)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not sending"), "{}", stderr(&out));
+    assert!(server.requests()[0].header("x-api-key").is_none());
+}
