@@ -95,6 +95,55 @@ impl Env {
     }
 }
 
+impl Env {
+    /// Runs wright's interactive mode on a pseudo-terminal (util-linux
+    /// `script`) against an Anthropic mock at `url`, typing `input`.
+    /// Returns success and what the terminal showed, or `None` (after
+    /// saying so) where `script` is not installed.
+    pub fn terminal(&self, url: &str, extra_args: &str, input: &str) -> Option<(bool, String)> {
+        use std::io::Write;
+        if std::process::Command::new("script")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            eprintln!("SKIPPED: util-linux `script` is not installed; interactive mode not tested");
+            return None;
+        }
+        let line = format!(
+            "{} --provider anthropic --model test-model --base-url {url} {extra_args}",
+            env!("CARGO_BIN_EXE_wright"),
+        );
+        let mut script = std::process::Command::new("script");
+        script
+            .args(["-qec", &line, "/dev/null"])
+            .env_clear()
+            .current_dir(self.project.path())
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .env("XDG_CONFIG_HOME", self.home.path().join(".config"))
+            .env("XDG_DATA_HOME", self.home.path().join(".local/share"))
+            .env("NO_COLOR", "1")
+            .env("WRIGHT_LOCAL_SERVER_PORTS", "")
+            .env("WRIGHT_MAX_RETRIES", "0")
+            .env("ANTHROPIC_API_KEY", FAKE_KEY)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut proc = script.spawn().unwrap();
+        proc.stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = proc.wait_with_output().unwrap();
+        Some((
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        ))
+    }
+}
+
 /// A distinctive fake key: it must never appear in any output.
 pub const FAKE_KEY: &str = "sk-test-FAKEKEY-0123456789abcdef";
 

@@ -1,9 +1,6 @@
 //! Safe by default, end to end: modes, rules, guards, approvals that are
 //! remembered, and the OS sandbox for commands.
 
-use std::io::Write;
-use std::process::Stdio;
-
 use serde_json::json;
 use wright_test_support::{MockResponse, MockServer, anthropic};
 
@@ -149,14 +146,6 @@ fn bad_rules_are_usage_errors() {
 
 #[test]
 fn allow_always_for_the_project_survives_a_restart() {
-    if std::process::Command::new("script")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED: util-linux `script` is not installed");
-        return;
-    }
     let env = Env::new();
     let server = MockServer::start(vec![
         calls(&[("c1", "bash", json!({"command": "touch first.txt"}))]),
@@ -165,32 +154,10 @@ fn allow_always_for_the_project_survives_a_restart() {
         done(),
     ])
     .unwrap();
-    let line = format!(
-        "{} --provider anthropic --model m --base-url {}",
-        env!("CARGO_BIN_EXE_wright"),
-        server.url()
-    );
-    let mut script = std::process::Command::new("script");
-    script
-        .args(["-qec", &line, "/dev/null"])
-        .current_dir(env.project.path())
-        .env("HOME", env.home.path())
-        .env("XDG_CONFIG_HOME", env.home.path().join(".config"))
-        .env("XDG_DATA_HOME", env.home.path().join(".local/share"))
-        .env("NO_COLOR", "1")
-        .env("WRIGHT_LOCAL_SERVER_PORTS", "")
-        .env("ANTHROPIC_API_KEY", FAKE_KEY)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut proc = script.spawn().unwrap();
-    proc.stdin
-        .take()
-        .unwrap()
-        .write_all(b"make the first file\na\n/exit\n")
-        .unwrap();
-    let out = proc.wait_with_output().unwrap();
-    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    let Some((_, shown)) = env.terminal(&server.url(), "", "make the first file\na\n/exit\n")
+    else {
+        return;
+    };
     assert!(env.path("first.txt").exists(), "{shown}");
     let local = std::fs::read_to_string(env.path(".wright/config.local.toml")).unwrap();
     assert!(local.contains("Bash(touch"), "{local}");
