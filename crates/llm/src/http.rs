@@ -33,6 +33,32 @@ pub(crate) trait Decoder: Send + 'static {
     fn is_complete(&self) -> bool;
 }
 
+/// Implements [`Decoder`] for a decoder type by delegating to its inherent
+/// `on_event`, `finish` and `is_complete`.
+macro_rules! delegate_decoder {
+    ($decoder:ident) => {
+        impl $crate::http::Decoder for $decoder {
+            fn on_event(
+                &mut self,
+                event: &$crate::sse::SseEvent,
+            ) -> Result<Vec<$crate::client::StreamEvent>, $crate::error::LlmError> {
+                $decoder::on_event(self, event)
+            }
+
+            fn finish(
+                &mut self,
+            ) -> Result<Vec<$crate::client::StreamEvent>, $crate::error::LlmError> {
+                $decoder::finish(self)
+            }
+
+            fn is_complete(&self) -> bool {
+                $decoder::is_complete(self)
+            }
+        }
+    };
+}
+pub(crate) use delegate_decoder;
+
 /// Builds the shared HTTP client: rustls with the ring provider (install it as the process default once, ignoring "already installed"), connect timeout 10s, no overall request timeout (streams are long), a user agent "wright/<version>".
 pub fn http_client() -> Result<reqwest::Client, LlmError> {
     // An error only means a provider is already the process default.

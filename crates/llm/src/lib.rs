@@ -11,6 +11,7 @@
 pub mod anthropic;
 pub mod catalog;
 mod client;
+mod endpoint;
 mod error;
 mod http;
 mod ids;

@@ -1,9 +1,111 @@
-//! A canonical conversation shared by the request-body tests of every adapter.
+//! Fixtures shared by the tests of every adapter: a canonical conversation
+//! for the request-body tests, and helpers that feed SSE fixtures to a
+//! stream decoder.
 
 use serde_json::json;
-use wright_protocol::{ContentBlock, Message, Role, ToolSpec};
+use wright_protocol::{ContentBlock, Message, Role, StopReason, ToolSpec, Usage};
 
-use crate::client::ModelRequest;
+use crate::client::{ModelRequest, StreamEvent};
+use crate::error::LlmError;
+use crate::http::Decoder;
+use crate::http::test_util::{CHUNK_SIZES, run};
+
+/// Decodes `fixture` with a fresh decoder from `new`, whole and at every
+/// chunk size, checks they all agree, and returns the result.
+pub(crate) fn decode_split<D: Decoder>(
+    new: impl Fn() -> D,
+    fixture: &str,
+) -> (Vec<StreamEvent>, Option<LlmError>) {
+    let whole = run(new(), fixture.as_bytes(), usize::MAX);
+    for &size in CHUNK_SIZES {
+        let split = run(new(), fixture.as_bytes(), size);
+        assert_eq!(split.0, whole.0, "events differ at chunk size {size}");
+        assert_eq!(
+            split.1.as_ref().map(ToString::to_string),
+            whole.1.as_ref().map(ToString::to_string),
+            "errors differ at chunk size {size}"
+        );
+    }
+    whole
+}
+
+/// The parts of the last event, which must be `Completed`.
+pub(crate) fn completed(events: &[StreamEvent]) -> (&Message, StopReason, Usage) {
+    match events.last() {
+        Some(StreamEvent::Completed {
+            message,
+            stop_reason,
+            usage,
+        }) => (message, *stop_reason, *usage),
+        other => panic!("last event is not Completed: {other:?}"),
+    }
+}
+
+/// The events of a plain text answer: a `TextDelta` per entry of `deltas`,
+/// then `Completed` with their concatenation, `EndTurn` and `usage`.
+pub(crate) fn text_answer(deltas: &[&str], usage: Usage) -> Vec<StreamEvent> {
+    let mut events: Vec<StreamEvent> = deltas
+        .iter()
+        .map(|d| StreamEvent::TextDelta((*d).into()))
+        .collect();
+    events.push(StreamEvent::Completed {
+        message: Message {
+            role: Role::Assistant,
+            content: vec![ContentBlock::Text {
+                text: deltas.concat(),
+            }],
+        },
+        stop_reason: StopReason::EndTurn,
+        usage,
+    });
+    events
+}
+
+/// A [`Usage`] from its four counts, in field order.
+pub(crate) fn usage(input: u64, output: u64, cache_creation: u64, cache_read: u64) -> Usage {
+    Usage {
+        input_tokens: input,
+        output_tokens: output,
+        cache_creation_input_tokens: cache_creation,
+        cache_read_input_tokens: cache_read,
+    }
+}
+
+/// A `ToolCallStarted` event.
+pub(crate) fn started(id: &str, name: &str) -> StreamEvent {
+    StreamEvent::ToolCallStarted {
+        id: id.into(),
+        name: name.into(),
+    }
+}
+
+/// A `ToolCall` content block.
+pub(crate) fn tool_call(id: &str, name: &str, arguments: &str) -> ContentBlock {
+    ContentBlock::ToolCall {
+        id: id.into(),
+        name: name.into(),
+        arguments: arguments.into(),
+    }
+}
+
+/// Asserts that the stream ended as truncated by `provider` without a
+/// `Completed` event.
+pub(crate) fn assert_truncated(provider: &str, events: &[StreamEvent], error: Option<&LlmError>) {
+    assert!(
+        matches!(error, Some(LlmError::Truncated { provider: p }) if *p == provider),
+        "{error:?}"
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, StreamEvent::Completed { .. }))
+    );
+}
+
+/// One unnamed SSE event per entry of `data`.
+pub(crate) fn sse(data: &[&str]) -> String {
+    data.iter().map(|d| format!("data: {d}\n\n")).collect()
+}
 
 /// Text, an image, thinking (signed and redacted), two tool calls (one with
 /// malformed arguments), their results (one an error), and a follow-up.

@@ -9,7 +9,7 @@ use wright_protocol::{ContentBlock, Message, Role, StopReason, Usage};
 
 use crate::client::StreamEvent;
 use crate::error::LlmError;
-use crate::http::Decoder;
+use crate::http::delegate_decoder;
 use crate::sse::SseEvent;
 
 use super::PROVIDER;
@@ -268,19 +268,7 @@ impl AnthropicDecoder {
     }
 }
 
-impl Decoder for AnthropicDecoder {
-    fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, LlmError> {
-        AnthropicDecoder::on_event(self, event)
-    }
-
-    fn finish(&mut self) -> Result<Vec<StreamEvent>, LlmError> {
-        AnthropicDecoder::finish(self)
-    }
-
-    fn is_complete(&self) -> bool {
-        self.complete
-    }
-}
+delegate_decoder!(AnthropicDecoder);
 
 fn event_name(event: &SseEvent) -> &str {
     event.event.as_deref().unwrap_or("message")

@@ -2,7 +2,9 @@
 //! chunk sizes so tool arguments and UTF-8 split at odd places.
 
 use super::*;
-use crate::http::test_util::{CHUNK_SIZES, run};
+use crate::test_fixtures::{
+    assert_truncated, completed, decode_split, sse, started, text_answer, tool_call, usage,
+};
 
 const TEXT: &str = include_str!("../../tests/fixtures/anthropic/text.sse");
 const TOOL_CALLS: &str = include_str!("../../tests/fixtures/anthropic/tool_calls.sse");
@@ -10,38 +12,8 @@ const THINKING: &str = include_str!("../../tests/fixtures/anthropic/thinking.sse
 const ERROR_MID_STREAM: &str = include_str!("../../tests/fixtures/anthropic/error_mid_stream.sse");
 const UNKNOWN_EVENTS: &str = include_str!("../../tests/fixtures/anthropic/unknown_events.sse");
 
-/// Decodes `fixture` at every chunk size, checks they all agree, and
-/// returns the result.
 fn decode(fixture: &str) -> (Vec<StreamEvent>, Option<LlmError>) {
-    let whole = run(AnthropicDecoder::new(), fixture.as_bytes(), usize::MAX);
-    for &size in CHUNK_SIZES {
-        let split = run(AnthropicDecoder::new(), fixture.as_bytes(), size);
-        assert_eq!(split.0, whole.0, "events differ at chunk size {size}");
-        assert_eq!(
-            split.1.as_ref().map(ToString::to_string),
-            whole.1.as_ref().map(ToString::to_string),
-            "errors differ at chunk size {size}"
-        );
-    }
-    whole
-}
-
-fn completed(events: &[StreamEvent]) -> (&Message, StopReason, Usage) {
-    match events.last() {
-        Some(StreamEvent::Completed {
-            message,
-            stop_reason,
-            usage,
-        }) => (message, *stop_reason, *usage),
-        other => panic!("last event is not Completed: {other:?}"),
-    }
-}
-
-fn sse(lines: &[&str]) -> String {
-    lines
-        .iter()
-        .map(|data| format!("data: {data}\n\n"))
-        .collect()
+    decode_split(AnthropicDecoder::new, fixture)
 }
 
 #[test]
@@ -50,25 +22,7 @@ fn plain_text_with_usage() {
     assert!(error.is_none(), "{error:?}");
     assert_eq!(
         events,
-        vec![
-            StreamEvent::TextDelta("Hello".into()),
-            StreamEvent::TextDelta(", wörld 😀".into()),
-            StreamEvent::Completed {
-                message: Message {
-                    role: Role::Assistant,
-                    content: vec![ContentBlock::Text {
-                        text: "Hello, wörld 😀".into()
-                    }],
-                },
-                stop_reason: StopReason::EndTurn,
-                usage: Usage {
-                    input_tokens: 25,
-                    output_tokens: 15,
-                    cache_creation_input_tokens: 3,
-                    cache_read_input_tokens: 7,
-                },
-            },
-        ]
+        text_answer(&["Hello", ", wörld 😀"], usage(25, 15, 3, 7))
     );
 }
 
@@ -80,18 +34,9 @@ fn tool_calls_with_split_arguments() {
         &events[..4],
         &[
             StreamEvent::TextDelta("Let me look.".into()),
-            StreamEvent::ToolCallStarted {
-                id: "toolu_01".into(),
-                name: "read".into()
-            },
-            StreamEvent::ToolCallStarted {
-                id: "toolu_02".into(),
-                name: "grep".into()
-            },
-            StreamEvent::ToolCallStarted {
-                id: "toolu_03".into(),
-                name: "ls".into()
-            },
+            started("toolu_01", "read"),
+            started("toolu_02", "grep"),
+            started("toolu_03", "ls"),
         ]
     );
     let (message, stop, usage) = completed(&events);
@@ -104,22 +49,10 @@ fn tool_calls_with_split_arguments() {
             ContentBlock::Text {
                 text: "Let me look.".into()
             },
-            ContentBlock::ToolCall {
-                id: "toolu_01".into(),
-                name: "read".into(),
-                arguments: r#"{"path": "src/main.rs"}"#.into(),
-            },
-            ContentBlock::ToolCall {
-                id: "toolu_02".into(),
-                name: "grep".into(),
-                arguments: r#"{"pattern": "fn mäin"}"#.into(),
-            },
+            tool_call("toolu_01", "read", r#"{"path": "src/main.rs"}"#),
+            tool_call("toolu_02", "grep", r#"{"pattern": "fn mäin"}"#),
             // No deltas at all: the start block's `input` stands.
-            ContentBlock::ToolCall {
-                id: "toolu_03".into(),
-                name: "ls".into(),
-                arguments: "{}".into(),
-            },
+            tool_call("toolu_03", "ls", "{}"),
         ]
     );
 }
@@ -171,17 +104,7 @@ fn truncated_stream() {
         .find("event: message_stop")
         .expect("fixture has message_stop");
     let (events, error) = decode(&TEXT[..cut]);
-    assert!(matches!(
-        error,
-        Some(LlmError::Truncated {
-            provider: "anthropic"
-        })
-    ));
-    assert!(
-        !events
-            .iter()
-            .any(|e| matches!(e, StreamEvent::Completed { .. }))
-    );
+    assert_truncated("anthropic", &events, error.as_ref());
 }
 
 #[test]
@@ -241,11 +164,7 @@ fn missing_stop_reason_is_inferred() {
     assert_eq!(usage, Usage::default());
     assert_eq!(
         message.content,
-        vec![ContentBlock::ToolCall {
-            id: "t1".into(),
-            name: "ls".into(),
-            arguments: r#"{"path":"."}"#.into()
-        }]
+        vec![tool_call("t1", "ls", r#"{"path":"."}"#)]
     );
 }
 

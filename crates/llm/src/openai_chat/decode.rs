@@ -9,7 +9,7 @@ use wright_protocol::{ContentBlock, Message, Role, StopReason, Usage};
 use super::compat::ChatCompat;
 use crate::client::StreamEvent;
 use crate::error::LlmError;
-use crate::http::Decoder;
+use crate::http::delegate_decoder;
 use crate::sse::SseEvent;
 
 use super::PROVIDER;
@@ -281,19 +281,7 @@ impl Default for OpenAiChatDecoder {
     }
 }
 
-impl Decoder for OpenAiChatDecoder {
-    fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, LlmError> {
-        OpenAiChatDecoder::on_event(self, event)
-    }
-
-    fn finish(&mut self) -> Result<Vec<StreamEvent>, LlmError> {
-        OpenAiChatDecoder::finish(self)
-    }
-
-    fn is_complete(&self) -> bool {
-        self.complete
-    }
-}
+delegate_decoder!(OpenAiChatDecoder);
 
 /// Cached prompt tokens are part of `prompt_tokens` in this API; ours
 /// counts them separately.

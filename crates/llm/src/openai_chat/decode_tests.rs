@@ -2,7 +2,10 @@
 //! at many chunk sizes so tool arguments and UTF-8 split at odd places.
 
 use super::*;
-use crate::http::test_util::{CHUNK_SIZES, run};
+use crate::http::test_util::run;
+use crate::test_fixtures::{
+    assert_truncated, completed, decode_split, started, text_answer, tool_call, usage,
+};
 
 const TEXT: &str = include_str!("../../tests/fixtures/openai_chat/text.sse");
 const TOOL_CALLS: &str = include_str!("../../tests/fixtures/openai_chat/tool_calls.sse");
@@ -12,28 +15,7 @@ const ERROR_MID_STREAM: &str =
 const UNKNOWN_EVENTS: &str = include_str!("../../tests/fixtures/openai_chat/unknown_events.sse");
 
 fn decode(fixture: &str) -> (Vec<StreamEvent>, Option<LlmError>) {
-    let whole = run(OpenAiChatDecoder::new(), fixture.as_bytes(), usize::MAX);
-    for &size in CHUNK_SIZES {
-        let split = run(OpenAiChatDecoder::new(), fixture.as_bytes(), size);
-        assert_eq!(split.0, whole.0, "events differ at chunk size {size}");
-        assert_eq!(
-            split.1.as_ref().map(ToString::to_string),
-            whole.1.as_ref().map(ToString::to_string),
-            "errors differ at chunk size {size}"
-        );
-    }
-    whole
-}
-
-fn completed(events: &[StreamEvent]) -> (&Message, StopReason, Usage) {
-    match events.last() {
-        Some(StreamEvent::Completed {
-            message,
-            stop_reason,
-            usage,
-        }) => (message, *stop_reason, *usage),
-        other => panic!("last event is not Completed: {other:?}"),
-    }
+    decode_split(OpenAiChatDecoder::new, fixture)
 }
 
 /// One chunk per delta object, choice 0.
@@ -59,25 +41,7 @@ fn plain_text_with_cached_usage() {
     assert!(error.is_none(), "{error:?}");
     assert_eq!(
         events,
-        vec![
-            StreamEvent::TextDelta("Hel".into()),
-            StreamEvent::TextDelta("lo ☃ wörld".into()),
-            StreamEvent::Completed {
-                message: Message {
-                    role: Role::Assistant,
-                    content: vec![ContentBlock::Text {
-                        text: "Hello ☃ wörld".into()
-                    }],
-                },
-                stop_reason: StopReason::EndTurn,
-                usage: Usage {
-                    input_tokens: 40,
-                    output_tokens: 12,
-                    cache_creation_input_tokens: 0,
-                    cache_read_input_tokens: 60,
-                },
-            },
-        ]
+        text_answer(&["Hel", "lo ☃ wörld"], usage(40, 12, 0, 60))
     );
 }
 
@@ -87,16 +51,7 @@ fn parallel_tool_calls_assembled_by_index() {
     assert!(error.is_none(), "{error:?}");
     assert_eq!(
         &events[..2],
-        &[
-            StreamEvent::ToolCallStarted {
-                id: "call_a".into(),
-                name: "read".into()
-            },
-            StreamEvent::ToolCallStarted {
-                id: "call_b".into(),
-                name: "grep".into()
-            },
-        ]
+        &[started("call_a", "read"), started("call_b", "grep"),]
     );
     let (message, stop, usage) = completed(&events);
     assert_eq!(stop, StopReason::ToolUse);
@@ -105,16 +60,8 @@ fn parallel_tool_calls_assembled_by_index() {
     assert_eq!(
         message.content,
         vec![
-            ContentBlock::ToolCall {
-                id: "call_a".into(),
-                name: "read".into(),
-                arguments: r#"{"path": "src/main.rs"}"#.into(),
-            },
-            ContentBlock::ToolCall {
-                id: "call_b".into(),
-                name: "grep".into(),
-                arguments: r#"{"pattern": "fn mäin"}"#.into(),
-            },
+            tool_call("call_a", "read", r#"{"path": "src/main.rs"}"#),
+            tool_call("call_b", "grep", r#"{"pattern": "fn mäin"}"#),
         ]
     );
 }
@@ -177,15 +124,7 @@ fn no_finish_reason_and_no_done_is_truncated() {
     let stream = chunks(&[(r#"{"content":"Hel"}"#, None)], false);
     let (events, error) = decode(&stream);
     assert_eq!(events, vec![StreamEvent::TextDelta("Hel".into())]);
-    assert!(
-        matches!(
-            error,
-            Some(LlmError::Truncated {
-                provider: "openai-chat"
-            })
-        ),
-        "{error:?}"
-    );
+    assert_truncated("openai-chat", &events, error.as_ref());
 }
 
 #[test]
@@ -238,16 +177,7 @@ fn missing_ids_are_generated_and_stop_with_calls_is_tool_use() {
     assert!(error.is_none(), "{error:?}");
     assert_eq!(
         &events[..2],
-        &[
-            StreamEvent::ToolCallStarted {
-                id: "call_0".into(),
-                name: "ls".into()
-            },
-            StreamEvent::ToolCallStarted {
-                id: "call_1".into(),
-                name: "read".into()
-            },
-        ]
+        &[started("call_0", "ls"), started("call_1", "read"),]
     );
     let (message, stop, _) = completed(&events);
     assert_eq!(stop, StopReason::ToolUse);

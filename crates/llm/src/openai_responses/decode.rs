@@ -12,7 +12,7 @@ use wright_protocol::{ContentBlock, Message, Role, StopReason, Usage};
 
 use crate::client::StreamEvent;
 use crate::error::LlmError;
-use crate::http::Decoder;
+use crate::http::delegate_decoder;
 use crate::sse::SseEvent;
 
 use super::PROVIDER;
@@ -395,19 +395,7 @@ fn convert_usage(json: &Value) -> Usage {
     }
 }
 
-impl Decoder for OpenAiResponsesDecoder {
-    fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, LlmError> {
-        OpenAiResponsesDecoder::on_event(self, event)
-    }
-
-    fn finish(&mut self) -> Result<Vec<StreamEvent>, LlmError> {
-        OpenAiResponsesDecoder::finish(self)
-    }
-
-    fn is_complete(&self) -> bool {
-        self.complete
-    }
-}
+delegate_decoder!(OpenAiResponsesDecoder);
 
 #[cfg(test)]
 #[path = "decode_tests.rs"]

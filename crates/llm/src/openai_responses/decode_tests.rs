@@ -2,8 +2,10 @@
 //! chunk sizes so arguments and UTF-8 split at odd places.
 
 use super::*;
-use crate::http::test_util::{CHUNK_SIZES, run};
 use crate::openai_responses::request_body;
+use crate::test_fixtures::{
+    assert_truncated, completed, decode_split, sse, started, text_answer, tool_call, usage,
+};
 use crate::{ModelRequest, ReasoningEffort};
 use serde_json::json;
 
@@ -15,36 +17,7 @@ const FAILED: &str = include_str!("../../tests/fixtures/openai_responses/failed.
 const INCOMPLETE: &str = include_str!("../../tests/fixtures/openai_responses/incomplete.sse");
 
 fn decode(fixture: &str) -> (Vec<StreamEvent>, Option<LlmError>) {
-    let whole = run(
-        OpenAiResponsesDecoder::new(),
-        fixture.as_bytes(),
-        usize::MAX,
-    );
-    for &size in CHUNK_SIZES {
-        let split = run(OpenAiResponsesDecoder::new(), fixture.as_bytes(), size);
-        assert_eq!(split.0, whole.0, "events differ at chunk size {size}");
-        assert_eq!(
-            split.1.as_ref().map(ToString::to_string),
-            whole.1.as_ref().map(ToString::to_string),
-            "errors differ at chunk size {size}"
-        );
-    }
-    whole
-}
-
-fn completed(events: &[StreamEvent]) -> (&Message, StopReason, Usage) {
-    match events.last() {
-        Some(StreamEvent::Completed {
-            message,
-            stop_reason,
-            usage,
-        }) => (message, *stop_reason, *usage),
-        other => panic!("last event is not Completed: {other:?}"),
-    }
-}
-
-fn sse(lines: &[&str]) -> String {
-    lines.iter().map(|d| format!("data: {d}\n\n")).collect()
+    decode_split(OpenAiResponsesDecoder::new, fixture)
 }
 
 #[test]
@@ -53,25 +26,7 @@ fn plain_text_with_cached_usage() {
     assert!(error.is_none(), "{error:?}");
     assert_eq!(
         events,
-        vec![
-            StreamEvent::TextDelta("Hel".into()),
-            StreamEvent::TextDelta("lo ☃ wörld".into()),
-            StreamEvent::Completed {
-                message: Message {
-                    role: Role::Assistant,
-                    content: vec![ContentBlock::Text {
-                        text: "Hello ☃ wörld".into()
-                    }],
-                },
-                stop_reason: StopReason::EndTurn,
-                usage: Usage {
-                    input_tokens: 40,
-                    output_tokens: 20,
-                    cache_creation_input_tokens: 0,
-                    cache_read_input_tokens: 60,
-                },
-            },
-        ]
+        text_answer(&["Hel", "lo ☃ wörld"], usage(40, 20, 0, 60))
     );
 }
 
@@ -95,14 +50,8 @@ fn reasoning_and_parallel_calls_with_split_arguments() {
             StreamEvent::ThinkingDelta("Read both files.".into()),
             StreamEvent::ThinkingDelta("\n\n".into()),
             StreamEvent::ThinkingDelta("Then grep.".into()),
-            StreamEvent::ToolCallStarted {
-                id: "call_A1".into(),
-                name: "read".into()
-            },
-            StreamEvent::ToolCallStarted {
-                id: "call_B2".into(),
-                name: "grep".into()
-            },
+            started("call_A1", "read"),
+            started("call_B2", "grep"),
         ]
     );
     let (message, stop, usage) = completed(&events);
@@ -113,16 +62,8 @@ fn reasoning_and_parallel_calls_with_split_arguments() {
         message.content,
         vec![
             expected_reasoning(),
-            ContentBlock::ToolCall {
-                id: "call_A1".into(),
-                name: "read".into(),
-                arguments: r#"{"path": "src/main.rs"}"#.into(),
-            },
-            ContentBlock::ToolCall {
-                id: "call_B2".into(),
-                name: "grep".into(),
-                arguments: r#"{"pattern": "fn mäin"}"#.into(),
-            },
+            tool_call("call_A1", "read", r#"{"path": "src/main.rs"}"#),
+            tool_call("call_B2", "grep", r#"{"pattern": "fn mäin"}"#),
         ]
     );
 }
@@ -223,20 +164,7 @@ fn truncated_stream() {
             + 30,
     ] {
         let (events, error) = decode(&TOOL_CALLS[..cut]);
-        assert!(
-            matches!(
-                error,
-                Some(LlmError::Truncated {
-                    provider: "openai-responses"
-                })
-            ),
-            "{error:?}"
-        );
-        assert!(
-            !events
-                .iter()
-                .any(|e| matches!(e, StreamEvent::Completed { .. }))
-        );
+        assert_truncated("openai-responses", &events, error.as_ref());
     }
 }
 
@@ -252,24 +180,11 @@ fn items_only_in_the_final_object_still_count() {
     ]));
     assert!(error.is_none(), "{error:?}");
     assert_eq!(events[0], StreamEvent::TextDelta("Hi".into()));
-    assert_eq!(
-        events[1],
-        StreamEvent::ToolCallStarted {
-            id: "call_9".into(),
-            name: "ls".into()
-        }
-    );
+    assert_eq!(events[1], started("call_9", "ls"));
     let (message, stop, usage) = completed(&events);
     assert_eq!(stop, StopReason::ToolUse);
     assert_eq!(usage, Usage::default());
-    assert_eq!(
-        message.content[1],
-        ContentBlock::ToolCall {
-            id: "call_9".into(),
-            name: "ls".into(),
-            arguments: "{}".into()
-        }
-    );
+    assert_eq!(message.content[1], tool_call("call_9", "ls", "{}"));
 }
 
 #[test]
