@@ -197,9 +197,17 @@ pub enum Command {
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {
     /// Print the merged configuration with the source of each value.
-    Show,
+    Show {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the configuration files wright reads, in order.
-    Path,
+    Path {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Check every configuration file and report problems.
     Validate {
         /// Machine-readable output.

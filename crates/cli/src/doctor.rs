@@ -49,7 +49,35 @@ pub fn validate(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
             detail: e.to_string(),
         });
     }
+    checks.extend(rule_checks(loader, args));
     report(&checks, as_json)
+}
+
+/// Every permission rule parses, named with the layer it came from.
+fn rule_checks(loader: &ConfigLoader, args: &Args) -> Vec<Check> {
+    let Ok(resolved) = loader.load(&args.overrides()) else {
+        return Vec::new();
+    };
+    let p = &resolved.settings.permissions;
+    [("allow", &p.allow), ("ask", &p.ask), ("deny", &p.deny)]
+        .into_iter()
+        .flat_map(|(list, rules)| {
+            let source = resolved
+                .source(&format!("permissions.{list}"))
+                .map_or_else(|| "flags".to_owned(), ToString::to_string);
+            rules.iter().filter_map(move |rule| {
+                rule.parse::<wright_permissions::Rule>()
+                    .err()
+                    .map(|e| Check {
+                        name: "config",
+                        ok: false,
+                        detail: format!(
+                            "permissions.{list} (from {source}): invalid rule `{rule}`: {e}"
+                        ),
+                    })
+            })
+        })
+        .collect()
 }
 
 fn config_checks(loader: &ConfigLoader) -> Vec<Check> {

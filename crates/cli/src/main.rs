@@ -238,14 +238,27 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
 
 fn config_command(loader: &ConfigLoader, args: &Args, action: &ConfigAction) -> anyhow::Result<u8> {
     match action {
-        ConfigAction::Show => {
+        ConfigAction::Show { json } => {
             let resolved = loader.load(&args.overrides())?;
-            print!("{}", resolved.render());
+            if *json {
+                println!("{}", serde_json::to_string(&resolved.entries())?);
+            } else {
+                print!("{}", resolved.render());
+            }
         }
-        ConfigAction::Path => {
-            for (path, exists) in loader.files() {
-                let state = if exists { "" } else { "  (not found)" };
-                println!("{}{state}", path.display());
+        ConfigAction::Path { json } => {
+            if *json {
+                let files: Vec<serde_json::Value> = loader
+                    .files()
+                    .into_iter()
+                    .map(|(path, exists)| serde_json::json!({"path": path, "exists": exists}))
+                    .collect();
+                println!("{}", serde_json::Value::Array(files));
+            } else {
+                for (path, exists) in loader.files() {
+                    let state = if exists { "" } else { "  (not found)" };
+                    println!("{}{state}", path.display());
+                }
             }
         }
         ConfigAction::Validate { json } => return Ok(doctor::validate(loader, args, *json)),

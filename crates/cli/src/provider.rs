@@ -155,6 +155,9 @@ pub async fn choose(
         .base_url
         .clone()
         .unwrap_or_else(|| default_base.to_owned());
+    if let Err(e) = reqwest::Url::parse(&base_url) {
+        return Err(SetupError(format!("invalid base URL `{base_url}`: {e}")));
+    }
     if key.is_none() && base_url == default_base {
         return Err(SetupError(format!(
             "No API key for {}: set {key_var} (or point --base-url / {base_var} at a server that needs none, e.g. a local http://localhost:11434/v1).",
@@ -165,9 +168,9 @@ pub async fn choose(
         (Some(model), _) => model.clone(),
         (None, Provider::Anthropic) => ANTHROPIC_DEFAULT_MODEL.to_owned(),
         (None, _) if base_url == OPENAI_DEFAULT_BASE => OPENAI_DEFAULT_MODEL.to_owned(),
-        (None, _) => first_served_model(http, &base_url).await.ok_or_else(|| {
+        (None, _) => first_served_model(http, &base_url).await.map_err(|why| {
             SetupError(format!(
-                "No model given and {base_url}/models lists none: pass --model NAME (or set WRIGHT_MODEL)."
+                "No model given, and {why}: pass --model NAME (or set WRIGHT_MODEL)."
             ))
         })?,
     };
@@ -205,9 +208,9 @@ async fn detect_local(settings: &Settings, http: &reqwest::Client) -> Result<Cho
     let base_url = format!("http://127.0.0.1:{port}/v1");
     let model = match &settings.model {
         Some(model) => model.clone(),
-        None => first_served_model(http, &base_url).await.ok_or_else(|| {
+        None => first_served_model(http, &base_url).await.map_err(|why| {
             SetupError(format!(
-                "Found {name} on port {port}, but it lists no model: pass --model NAME."
+                "Found {name} on port {port}, but {why}: pass --model NAME."
             ))
         })?,
     };
@@ -244,17 +247,33 @@ fn local_candidates() -> Vec<(&'static str, u16)> {
 
 /// Asks a local server which model it serves (`GET {base}/models`). Only
 /// used when the user named no model, so the request is one they caused.
-pub async fn first_served_model(http: &reqwest::Client, base: &str) -> Option<String> {
+pub async fn first_served_model(http: &reqwest::Client, base: &str) -> Result<String, String> {
     let url = format!("{}/models", base.trim_end_matches('/'));
     let response = http
-        .get(url)
+        .get(&url)
         .timeout(Duration::from_secs(5))
         .send()
         .await
-        .ok()?;
-    let body: serde_json::Value = response.json().await.ok()?;
-    body.get("data")?
-        .as_array()?
-        .iter()
-        .find_map(|m| m.get("id")?.as_str().map(str::to_owned))
+        .map_err(|e| {
+            if e.is_connect() {
+                format!("{base} cannot be reached (connection failed)")
+            } else if e.is_timeout() {
+                format!("{base} did not answer within 5 s")
+            } else {
+                format!("asking {url} for its models failed")
+            }
+        })?;
+    let status = response.status();
+    let body: serde_json::Value = response
+        .json()
+        .await
+        .map_err(|_| format!("{url} answered {status} without a model list"))?;
+    body.get("data")
+        .and_then(|d| d.as_array())
+        .and_then(|models| {
+            models
+                .iter()
+                .find_map(|m| m.get("id")?.as_str().map(str::to_owned))
+        })
+        .ok_or_else(|| format!("{url} lists no model"))
 }

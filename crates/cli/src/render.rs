@@ -26,6 +26,8 @@ pub struct Renderer {
     stderr_at_line_start: bool,
     /// Whether stdout is a terminal (escape sequences are stripped there).
     stdout_terminal: bool,
+    /// Text of the response in progress, when stdout is not a terminal.
+    held: String,
 }
 
 impl Renderer {
@@ -38,6 +40,7 @@ impl Renderer {
             stdout_at_line_start: true,
             stderr_at_line_start: true,
             stdout_terminal: std::io::stdout().is_terminal(),
+            held: String::new(),
         }
     }
 
@@ -45,7 +48,16 @@ impl Renderer {
     pub fn event(&mut self, event: &Event) -> Option<TurnEndReason> {
         match &event.kind {
             EventKind::ItemDelta { delta, .. } => match delta {
-                ItemDelta::Text(text) => self.out(text),
+                ItemDelta::Text(text) => {
+                    if self.stdout_terminal {
+                        self.out(text);
+                    } else {
+                        // Piped or redirected: hold each response's text
+                        // until it is complete, so an attempt that fails
+                        // and is retried leaves nothing behind.
+                        self.held.push_str(text);
+                    }
+                }
                 ItemDelta::Reasoning(text) => {
                     if self.detail == Detail::Verbose {
                         self.err_raw(&self.paint(text, "2"));
@@ -118,10 +130,13 @@ impl Renderer {
                 delay_ms,
                 reason,
             } => {
+                self.held.clear();
                 let line = format!("retrying ({attempt}) in {delay_ms} ms: {reason}");
                 self.err_line(&self.paint(&line, "33"));
             }
             EventKind::TurnCompleted { reason, .. } => {
+                // A turn that ended in an error still shows what came.
+                self.release_held();
                 self.end_stdout_line();
                 return Some(*reason);
             }
@@ -142,9 +157,9 @@ impl Renderer {
                     self.err_line(&self.paint(&format!("  \"always\" would allow: {rule}"), "2"));
                 }
             }
-            EventKind::Usage { .. }
-            | EventKind::SessionConfigured { .. }
-            | EventKind::TurnStarted => {}
+            // The response is complete: its text is final.
+            EventKind::Usage { .. } => self.release_held(),
+            EventKind::SessionConfigured { .. } | EventKind::TurnStarted => {}
         }
         None
     }
@@ -173,6 +188,13 @@ impl Renderer {
         let _ = write!(err, "{text}");
         let _ = err.flush();
         self.stderr_at_line_start = text.ends_with('\n');
+    }
+
+    fn release_held(&mut self) {
+        if !self.held.is_empty() {
+            let text = std::mem::take(&mut self.held);
+            self.out(&text);
+        }
     }
 
     fn out(&mut self, text: &str) {

@@ -107,9 +107,19 @@ pub async fn start(
     let (usage, cost_usd) = opened.usage;
     notice.extend(opened.warnings.iter().map(|w| format!("warning: {w}")));
     let session_id = opened.writer.id().to_owned();
-    let max_tokens = settings
-        .max_tokens
-        .unwrap_or_else(|| DEFAULT_MAX_TOKENS.min(info.max_output.max(1)));
+    let max_tokens = match settings.max_tokens {
+        // A known model's limit is a hard one: asking for more is an error
+        // at the provider, so cap it and say so.
+        Some(asked) if catalog.lookup(&resolved.model).is_known() && asked > info.max_output => {
+            notice.push(format!(
+                "warning: --max-tokens {asked} is more than {} allows; using {}",
+                resolved.model, info.max_output
+            ));
+            info.max_output
+        }
+        Some(asked) => asked,
+        None => DEFAULT_MAX_TOKENS.min(info.max_output.max(1)),
+    };
     let context = &settings.context;
     let options = SessionOptions {
         spill_dir: spill_dir(&session_id),

@@ -82,11 +82,14 @@ pub(crate) fn estimate(
 /// Whether the next request should be preceded by a compaction.
 pub(crate) fn needed(ctx: &TurnContext, estimate: u64) -> bool {
     let o = &ctx.options.compaction;
+    // An output cap near the window (a local model with a generous
+    // --max-tokens) would leave no room at all; reserve at most a quarter.
+    let reserved = u64::from(ctx.options.max_tokens).min(o.context_window / 4);
     o.auto
         && pure::should_compact(
             estimate,
             o.context_window,
-            u64::from(ctx.options.max_tokens),
+            reserved,
             pure::Margin::Percent(o.margin_percent),
         )
 }

@@ -27,6 +27,8 @@ struct Runnable<'a> {
 /// A tool call the model asked for, announced to the front end.
 pub(crate) struct PendingCall {
     item_id: String,
+    /// The response hit the output limit: broken arguments are explained so.
+    cut_off: bool,
     call_id: String,
     name: String,
     arguments: String,
@@ -34,7 +36,11 @@ pub(crate) struct PendingCall {
 
 /// Emits an `ItemStarted` for every tool call of a finished response, so
 /// front ends see the whole response before any tool runs.
-pub(crate) fn announce_tool_calls(ctx: &TurnContext, message: &Message) -> Vec<PendingCall> {
+pub(crate) fn announce_tool_calls(
+    ctx: &TurnContext,
+    message: &Message,
+    cut_off: bool,
+) -> Vec<PendingCall> {
     message
         .tool_calls()
         .map(|(call_id, name, arguments)| {
@@ -51,6 +57,7 @@ pub(crate) fn announce_tool_calls(ctx: &TurnContext, message: &Message) -> Vec<P
             });
             PendingCall {
                 item_id,
+                cut_off,
                 call_id: call_id.to_owned(),
                 name: name.to_owned(),
                 arguments: arguments.to_owned(),
@@ -84,7 +91,7 @@ pub(crate) async fn run_tool_calls(
             ));
             continue;
         }
-        match prepare(ctx, &call.name, tool, &call.arguments, cancel).await {
+        match prepare(ctx, &call, tool, cancel).await {
             Err((status, text)) => {
                 results[index] = Some(finish(
                     &ctx.emitter,
@@ -136,11 +143,11 @@ async fn flush<'a>(
 /// (asking the user when it says so).
 async fn prepare<'a>(
     ctx: &'a TurnContext,
-    name: &str,
+    call: &PendingCall,
     tool: Option<&'a dyn Tool>,
-    arguments: &str,
     cancel: &CancellationToken,
 ) -> Result<(&'a dyn Tool, serde_json::Value), Refusal> {
+    let (name, arguments) = (call.name.as_str(), call.arguments.as_str());
     let Some(tool) = tool else {
         return Err((
             ToolCallStatus::Failed,
@@ -150,7 +157,18 @@ async fn prepare<'a>(
             ),
         ));
     };
-    let args = parse_arguments(arguments).map_err(|e| (ToolCallStatus::Failed, e.to_string()))?;
+    let args = parse_arguments(arguments).map_err(|e| {
+        let why = if call.cut_off {
+            ToolError::InvalidArgs(format!(
+                "the response was cut off at the output limit before the arguments were complete ({}). \
+                 Send smaller pieces: several edits, or a shorter file written in parts.",
+                ctx.options.max_tokens
+            ))
+        } else {
+            e
+        };
+        (ToolCallStatus::Failed, why.to_string())
+    })?;
     let request = Request {
         tool: name,
         kind: tool.kind(),

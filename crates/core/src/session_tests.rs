@@ -614,3 +614,50 @@ async fn a_long_session_compacts_more_than_once_and_finishes() {
         assert_paired(&r.messages);
     }
 }
+
+#[tokio::test]
+async fn broken_provider_output_is_tidied_before_it_is_sent_back() {
+    let mut h = start(
+        vec![
+            calls(&[("a", "ls", "{}"), ("a", "ls", "{}"), ("", "", "{}")]),
+            text("ok"),
+        ],
+        PermissionMode::Default,
+        5,
+    );
+    let (_, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap();
+    let history = &requests[1].messages;
+    let ids: Vec<&str> = history[1].tool_calls().map(|c| c.0).collect();
+    let unique: std::collections::HashSet<&&str> = ids.iter().collect();
+    assert_eq!(unique.len(), 3, "{ids:?}");
+    assert!(ids.iter().all(|id| !id.is_empty()));
+    assert!(history[1].tool_calls().all(|c| !c.1.is_empty()));
+    assert_paired(history);
+}
+
+#[tokio::test]
+async fn arguments_cut_off_at_the_output_limit_are_explained() {
+    let cut = Reply::Events(vec![Ok(StreamEvent::Completed {
+        message: Message {
+            role: Role::Assistant,
+            content: vec![ContentBlock::ToolCall {
+                id: "w".into(),
+                name: "write".into(),
+                arguments: r#"{"path":"a.txt","content":"lots of te"#.into(),
+            }],
+        },
+        stop_reason: StopReason::MaxTokens,
+        usage: Usage::default(),
+    })]);
+    let mut h = start(vec![cut, text("ok")], PermissionMode::Bypass, 5);
+    let (_, reason) = turn(&mut h, "write it").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap();
+    let result = requests[1].messages[2].content[0].clone();
+    let ContentBlock::ToolResult { content, .. } = result else {
+        panic!("no result");
+    };
+    assert!(content.contains("output limit"), "{content}");
+}

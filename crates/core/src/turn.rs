@@ -129,7 +129,8 @@ pub(crate) async fn run_turn(
                 break TurnEndReason::Failed;
             }
         };
-        let calls = announce_tool_calls(ctx, &response.message);
+        let cut_off = response.stop_reason == StopReason::MaxTokens;
+        let calls = announce_tool_calls(ctx, &response.message, cut_off);
         ctx.recorder.message(emitter, &response.message);
         report_usage(ctx, &conv.model, response.usage, response.started);
         conv.messages.push(response.message);
@@ -312,6 +313,9 @@ async fn stream_one(
                 usage,
             })) => {
                 open.close(emitter, Some(stop_reason));
+                if stop_reason == StopReason::Refusal {
+                    emitter.warning("The model declined to continue (refusal).".to_owned());
+                }
                 if stop_reason == StopReason::MaxTokens {
                     emitter.warning(format!(
                         "The response was cut off at the output limit ({} tokens); raise --max-tokens for longer answers.",
@@ -319,7 +323,7 @@ async fn stream_one(
                     ));
                 }
                 return Ok(Response {
-                    message: without_empty_text(message),
+                    message: tidy_response(message, history),
                     usage,
                     stop_reason,
                     started,
@@ -366,11 +370,37 @@ pub(crate) fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started
     });
 }
 
-/// Providers reject empty text blocks when the conversation is sent back.
-fn without_empty_text(mut message: Message) -> Message {
+/// Makes a response safe to send back: providers reject empty text blocks,
+/// tool calls without a name, and tool-call ids used twice, and a model or
+/// server that produced one would otherwise break every later request.
+fn tidy_response(mut message: Message, history: &[Message]) -> Message {
     message
         .content
         .retain(|b| !matches!(b, ContentBlock::Text { text } if text.is_empty()));
+    let mut seen: std::collections::HashSet<String> = history
+        .iter()
+        .flat_map(|m| m.tool_calls().map(|(id, _, _)| id.to_owned()))
+        .collect();
+    for (n, block) in message.content.iter_mut().enumerate() {
+        if let ContentBlock::ToolCall { id, name, .. } = block {
+            if name.trim().is_empty() {
+                "unnamed_tool".clone_into(name);
+            }
+            if id.trim().is_empty() || seen.contains(id.as_str()) {
+                let base = if id.trim().is_empty() {
+                    "call"
+                } else {
+                    id.as_str()
+                };
+                let mut fresh = format!("{base}_{n}");
+                while seen.contains(&fresh) {
+                    fresh.push('x');
+                }
+                *id = fresh;
+            }
+            seen.insert(id.clone());
+        }
+    }
     message
 }
 

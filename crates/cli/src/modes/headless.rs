@@ -53,6 +53,7 @@ pub async fn run(started: Started, input: Input, format: Format) -> u8 {
         Input::StreamJson => spawn_ndjson_reader(),
     };
     let mut code = exit::SUCCESS;
+    let mut ran_a_turn = false;
     // Events before the first turn (the init line) are written at once.
     while let Ok(event) = handle.events.try_recv() {
         summary.observe(&event);
@@ -70,13 +71,18 @@ pub async fn run(started: Started, input: Input, format: Format) -> u8 {
                         json!({"type": "error", "session_id": summary.session_id(), "message": message}),
                     ]);
                 }
-                code = exit::USAGE;
+                // Reported and skipped: the exit code is the last turn's,
+                // or a usage error when no line was usable at all.
+                if !ran_a_turn {
+                    code = exit::USAGE;
+                }
                 continue;
             }
         };
         if handle.submit(Op::UserTurn { text }).await.is_err() {
             return exit::ERROR;
         }
+        ran_a_turn = true;
         let mut reason = TurnEndReason::Failed;
         while let Some(event) = handle.events.recv().await {
             summary.observe(&event);
@@ -139,6 +145,10 @@ fn parse_user_line(line: &str) -> Result<String, String> {
             value["type"]
         ));
     }
+    let role = &value["message"]["role"];
+    if !role.is_null() && role != "user" {
+        return Err(format!("expected a user message, got role {role}"));
+    }
     let content = &value["message"]["content"];
     let text = match content {
         Value::String(s) => s.clone(),
@@ -170,6 +180,10 @@ mod tests {
         assert_eq!(parse_user_line(blocks).unwrap(), "a\nb");
         assert!(parse_user_line("nope").unwrap_err().contains("not JSON"));
         assert!(parse_user_line(r#"{"type":"assistant"}"#).is_err());
+        assert!(
+            parse_user_line(r#"{"type":"user","message":{"role":"assistant","content":"x"}}"#)
+                .is_err()
+        );
         assert!(parse_user_line(r#"{"type":"user","message":{"content":""}}"#).is_err());
     }
 }

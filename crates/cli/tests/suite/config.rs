@@ -67,3 +67,78 @@ fn project_config_selects_the_provider() {
     assert!(stdout(&out).contains("configured"));
     assert_eq!(server.requests()[0].json()["model"], "claude-test");
 }
+
+#[test]
+fn json_forms_of_config_show_and_path() {
+    let env = Env::new();
+    env.write(".wright/config.toml", "max_turns = 7\n");
+    let out = env
+        .wright()
+        .args(["config", "show", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let entries: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let turns = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["key"] == "max_turns")
+        .unwrap();
+    assert_eq!(turns["value"], 7);
+    assert_eq!(turns["source"]["kind"], "file");
+    let out = env
+        .wright()
+        .args(["config", "path", "--json"])
+        .output()
+        .unwrap();
+    let files: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(
+        files
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["exists"] == true)
+    );
+}
+
+#[test]
+fn validate_names_a_bad_permission_rule_and_its_file() {
+    let env = Env::new();
+    env.write(
+        ".wright/config.toml",
+        "[permissions]\nallow = [\"Bash(((\"]\n",
+    );
+    let out = env.wright().args(["config", "validate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Bash(((") && text.contains("config.toml"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bad_base_url_is_a_usage_error() {
+    let env = Env::new();
+    let out = env
+        .wright()
+        .args([
+            "-p",
+            "hi",
+            "--provider",
+            "openai-chat",
+            "--base-url",
+            "http://[::1",
+            "--model",
+            "m",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("invalid base URL"),
+        "{}",
+        stderr(&out)
+    );
+}
