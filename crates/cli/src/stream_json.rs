@@ -163,7 +163,8 @@ impl StreamJson {
                     },
                 })),
             },
-            EventKind::Usage { request, .. } => {
+            EventKind::Usage { request, model, .. } => {
+                self.model.clone_from(model);
                 if let Some(line) = self.flush_assistant(sid, Some(request)) {
                     out.push(line);
                 }

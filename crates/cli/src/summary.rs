@@ -56,8 +56,10 @@ impl RunSummary {
                 total,
                 total_cost_usd,
                 duration_ms,
+                model,
                 ..
             } => {
+                self.model.clone_from(model);
                 self.num_turns += 1;
                 self.usage = *total;
                 self.cost_usd = *total_cost_usd;

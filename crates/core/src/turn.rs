@@ -367,6 +367,7 @@ pub(crate) fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started
         cost_usd,
         total_cost_usd: totals.cost_usd,
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        model: model.to_owned(),
     });
 }
 

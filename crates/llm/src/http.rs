@@ -7,13 +7,14 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use futures::StreamExt;
-use reqwest::header::HeaderMap;
+use reqwest::header::{CONTENT_TYPE, HeaderMap, LOCATION};
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::{EventStream, StreamEvent};
 use crate::error::LlmError;
 use crate::redact::redact;
-use crate::sse::{SseEvent, SseParser};
+use crate::sse::{MAX_EVENT_BYTES, SseEvent, SseParser};
 
 /// Most of an error body we read; servers can send whole HTML pages.
 const ERROR_BODY_CAP: usize = 64 * 1024;
@@ -22,6 +23,15 @@ const ERROR_MESSAGE_CHARS: usize = 500;
 /// How long a stream may go without a single byte before it is failed as a
 /// (retryable) connection error. Servers send keep-alive pings well within it.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
+/// How long a stream whose answer is finished (Chat `finish_reason`,
+/// Anthropic `message_delta` with a `stop_reason`) may still wait for its
+/// trailing events (the usage chunk, `[DONE]`, `message_stop`) before it is
+/// completed with what arrived.
+pub const DEFAULT_FINISH_GRACE: Duration = Duration::from_secs(2);
+/// Most characters of a JSON body quoted when an event stream was expected.
+const JSON_ANSWER_CHARS: usize = 200;
+/// Most characters of an HTML error page's title we keep.
+const HTML_TITLE_CHARS: usize = 200;
 
 /// A provider's pure stream state machine, fed one SSE event at a time.
 pub(crate) trait Decoder: Send + 'static {
@@ -31,6 +41,10 @@ pub(crate) trait Decoder: Send + 'static {
     fn finish(&mut self) -> Result<Vec<StreamEvent>, LlmError>;
     /// Whether the terminal event has been seen, so reading can stop.
     fn is_complete(&self) -> bool;
+    /// Whether the answer is finished and only optional trailing events may
+    /// follow: the driver then waits at most the finish grace for them and
+    /// afterwards ends the stream through [`Decoder::finish`].
+    fn is_finishing(&self) -> bool;
 }
 
 /// Implements [`Decoder`] for a decoder type by delegating to its inherent
@@ -54,16 +68,26 @@ macro_rules! delegate_decoder {
             fn is_complete(&self) -> bool {
                 $decoder::is_complete(self)
             }
+
+            fn is_finishing(&self) -> bool {
+                $decoder::is_finishing(self)
+            }
         }
     };
 }
 pub(crate) use delegate_decoder;
 
-/// Builds the shared HTTP client: rustls with the ring provider (install it as the process default once, ignoring "already installed"), connect timeout 10s, no overall request timeout (streams are long), a user agent "wright/<version>".
+/// Builds the shared HTTP client: rustls with the ring provider (install it
+/// as the process default once, ignoring "already installed"), connect
+/// timeout 10s, no overall request timeout (streams are long), a user agent
+/// "wright/<version>", and no redirects: following one would re-send the API
+/// key to wherever the server points, so a 3xx answer becomes an
+/// [`LlmError::Http`] naming the `Location` instead.
 pub fn http_client() -> Result<reqwest::Client, LlmError> {
     // An error only means a provider is already the process default.
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(10))
         .user_agent(concat!("wright/", env!("CARGO_PKG_VERSION")))
         .build()
@@ -73,6 +97,15 @@ pub fn http_client() -> Result<reqwest::Client, LlmError> {
         })
 }
 
+/// How long the driver waits for the server.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Timeouts {
+    /// Longest wait for the response head or the next body chunk.
+    pub(crate) idle: Duration,
+    /// Longest wait for trailing events once the answer is finished.
+    pub(crate) finish_grace: Duration,
+}
+
 /// Sends `request` lazily (on first poll) and streams its decoded events.
 pub(crate) fn drive<D: Decoder>(
     provider: &'static str,
@@ -80,10 +113,12 @@ pub(crate) fn drive<D: Decoder>(
     secret: Option<String>,
     decoder: D,
     cancel: CancellationToken,
-    idle_timeout: Duration,
+    timeouts: Timeouts,
 ) -> EventStream {
     let driver = Driver {
-        idle_timeout,
+        idle_timeout: timeouts.idle,
+        finish_grace: timeouts.finish_grace,
+        finish_deadline: None,
         provider,
         request: Some(request),
         body: None,
@@ -106,6 +141,10 @@ struct Driver<D> {
     provider: &'static str,
     /// Longest wait for the response head or the next body chunk.
     idle_timeout: Duration,
+    /// Longest wait for trailing events once the decoder is finishing.
+    finish_grace: Duration,
+    /// When the finish grace runs out; set once the decoder is finishing.
+    finish_deadline: Option<Instant>,
     request: Option<reqwest::RequestBuilder>,
     body: Option<ByteStream>,
     parser: SseParser,
@@ -161,8 +200,25 @@ impl<D: Decoder> Driver<D> {
                     self.fail(error);
                 }
                 Ok(response) if !response.status().is_success() => {
-                    let error =
-                        http_error(self.provider, self.secret.clone(), cancel, response).await;
+                    let error = http_error(
+                        self.provider,
+                        self.secret.clone(),
+                        cancel,
+                        self.idle_timeout,
+                        response,
+                    )
+                    .await;
+                    self.fail(error);
+                }
+                Ok(response) if is_json(response.headers()) => {
+                    let error = json_answer_error(
+                        self.provider,
+                        self.secret.clone(),
+                        cancel,
+                        self.idle_timeout,
+                        response,
+                    )
+                    .await;
                     self.fail(error);
                 }
                 Ok(response) => self.body = Some(response.bytes_stream().boxed()),
@@ -173,15 +229,24 @@ impl<D: Decoder> Driver<D> {
             self.done = true;
             return;
         };
+        let mut deadline = Instant::now() + self.idle_timeout;
+        if let Some(grace_end) = self.finish_deadline {
+            deadline = deadline.min(grace_end);
+        }
         let chunk = tokio::select! {
             biased;
             () = cancel.cancelled() => None,
-            chunk = tokio::time::timeout(self.idle_timeout, body.next()) => Some(chunk),
+            chunk = tokio::time::timeout_at(deadline, body.next()) => Some(chunk),
         };
         let Some(chunk) = chunk else {
             return self.fail(LlmError::Cancelled);
         };
         let Ok(chunk) = chunk else {
+            // A finished answer is kept rather than failed (and retried)
+            // because its trailing events never came.
+            if self.finish_deadline.is_some() {
+                return self.end_of_body();
+            }
             let error = self.idle_error();
             return self.fail(error);
         };
@@ -189,26 +254,42 @@ impl<D: Decoder> Driver<D> {
             Some(Ok(bytes)) => {
                 let events = self.parser.push(&bytes);
                 self.decode(&events);
-                if self.decoder.is_complete() {
+                if self.done {
+                    // A decoder error ended the stream.
+                } else if self.decoder.is_complete() {
                     self.body = None;
                     self.done = true;
+                } else if self.parser.overflowed() {
+                    self.body = None;
+                    self.fail(LlmError::protocol(
+                        self.provider,
+                        format!(
+                            "an event from the server exceeded {} MiB",
+                            MAX_EVENT_BYTES / (1024 * 1024)
+                        ),
+                    ));
+                } else if self.finish_deadline.is_none() && self.decoder.is_finishing() {
+                    self.finish_deadline = Some(Instant::now() + self.finish_grace);
                 }
             }
             Some(Err(e)) => {
                 let error = self.connection_error(&e);
                 self.fail(error);
             }
-            None => {
-                self.body = None;
-                let events = self.parser.finish();
-                self.decode(&events);
-                if !self.decoder.is_complete() {
-                    let tail = self.decoder.finish();
-                    self.push_result(tail);
-                }
-                self.done = true;
-            }
+            None => self.end_of_body(),
         }
+    }
+
+    /// Ends the stream: the parser's last event, then the decoder's verdict.
+    fn end_of_body(&mut self) {
+        self.body = None;
+        let events = self.parser.finish();
+        self.decode(&events);
+        if !self.done && !self.decoder.is_complete() {
+            let tail = self.decoder.finish();
+            self.push_result(tail);
+        }
+        self.done = true;
     }
 
     fn decode(&mut self, events: &[SseEvent]) {
@@ -261,34 +342,68 @@ impl<D: Decoder> Driver<D> {
     }
 }
 
+/// Reads at most [`ERROR_BODY_CAP`] bytes of a body, stopping early when the
+/// server goes quiet for `idle`; `None` when cancelled.
+async fn read_capped(
+    cancel: &CancellationToken,
+    idle: Duration,
+    response: &mut reqwest::Response,
+) -> Option<Vec<u8>> {
+    let mut body = Vec::new();
+    while body.len() < ERROR_BODY_CAP {
+        let chunk = tokio::select! {
+            biased;
+            () = cancel.cancelled() => return None,
+            chunk = tokio::time::timeout(idle, response.chunk()) => chunk,
+        };
+        match chunk {
+            Ok(Ok(Some(bytes))) => {
+                let room = ERROR_BODY_CAP - body.len();
+                body.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            }
+            // A body we cannot finish reading still leaves the status to report.
+            Ok(Ok(None) | Err(_)) | Err(_) => break,
+        }
+    }
+    Some(body)
+}
+
+fn content_type(headers: &HeaderMap) -> String {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// Whether the answer is JSON (`application/json`, `application/*+json`).
+fn is_json(headers: &HeaderMap) -> bool {
+    let kind = content_type(headers);
+    kind == "application/json" || (kind.starts_with("application/") && kind.ends_with("+json"))
+}
+
 /// Reads a non-2xx answer into [`LlmError::Http`]. A free function so the
 /// future holds no `&Driver` (whose byte stream is not `Sync`).
 async fn http_error(
     provider: &'static str,
     secret: Option<String>,
     cancel: CancellationToken,
+    idle: Duration,
     mut response: reqwest::Response,
 ) -> LlmError {
     let status = response.status();
     let retry_after = retry_after(response.headers());
-    let mut body = Vec::new();
-    while body.len() < ERROR_BODY_CAP {
-        let chunk = tokio::select! {
-            biased;
-            () = cancel.cancelled() => return LlmError::Cancelled,
-            chunk = response.chunk() => chunk,
+    let message = if status.is_redirection() {
+        redirect_message(response.headers())
+    } else {
+        let Some(body) = read_capped(&cancel, idle, &mut response).await else {
+            return LlmError::Cancelled;
         };
-        match chunk {
-            Ok(Some(bytes)) => {
-                let room = ERROR_BODY_CAP - body.len();
-                body.extend_from_slice(&bytes[..bytes.len().min(room)]);
-            }
-            // A body we cannot finish reading still leaves the status to report.
-            Ok(None) | Err(_) => break,
-        }
-    }
-    let message = error_body_message(&body)
-        .unwrap_or_else(|| status.canonical_reason().unwrap_or("no message").to_owned());
+        error_body_message(&body, &content_type(response.headers()))
+            .unwrap_or_else(|| status.canonical_reason().unwrap_or("no message").to_owned())
+    };
     LlmError::Http {
         provider,
         status: status.as_u16(),
@@ -300,10 +415,70 @@ async fn http_error(
     }
 }
 
+/// Why a 3xx answer is an error, naming where it pointed.
+fn redirect_message(headers: &HeaderMap) -> String {
+    let location = headers
+        .get(LOCATION)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
+        .filter(|l| !l.is_empty());
+    match location {
+        Some(location) => format!(
+            "the server redirected to {location}; wright does not follow redirects \
+             (set --base-url to the final URL)"
+        ),
+        None => "the server answered with a redirect without a Location; wright does not \
+                 follow redirects (set --base-url to the final URL)"
+            .to_owned(),
+    }
+}
+
+/// Reads a successful answer that is JSON instead of an event stream into
+/// an [`LlmError::Protocol`] quoting the server's message.
+async fn json_answer_error(
+    provider: &'static str,
+    secret: Option<String>,
+    cancel: CancellationToken,
+    idle: Duration,
+    mut response: reqwest::Response,
+) -> LlmError {
+    let Some(body) = read_capped(&cancel, idle, &mut response).await else {
+        return LlmError::Cancelled;
+    };
+    let quoted = json_answer_quote(&body);
+    LlmError::protocol(
+        provider,
+        redact(
+            &format!("expected an event stream but the server answered with JSON: {quoted}"),
+            &secret.as_deref().into_iter().collect::<Vec<_>>(),
+        ),
+    )
+}
+
+/// `error.message` of a JSON body, or else its first characters.
+fn json_answer_quote(body: &[u8]) -> String {
+    let message = serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|json| {
+            json.pointer("/error/message")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+        });
+    match message {
+        Some(message) => truncate_chars(&message, ERROR_MESSAGE_CHARS),
+        None => truncate_chars(&collapse_whitespace(&String::from_utf8_lossy(body)), JSON_ANSWER_CHARS),
+    }
+}
+
+fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The server's error message from an error body: `{"error":{"message":..}}`
 /// (both APIs), `{"error":".."}` or `{"message":..}` (some compatible
-/// servers), or else the body text itself.
-pub(crate) fn error_body_message(body: &[u8]) -> Option<String> {
+/// servers), the title of an HTML page (a proxy's error page, never the
+/// whole page), or else the body text itself. `content_type` is the
+/// answer's lowercased media type.
+pub(crate) fn error_body_message(body: &[u8], content_type: &str) -> Option<String> {
     if let Ok(json) = serde_json::from_slice::<serde_json::Value>(body) {
         let found = json
             .pointer("/error/message")
@@ -317,7 +492,41 @@ pub(crate) fn error_body_message(body: &[u8]) -> Option<String> {
     }
     let text = String::from_utf8_lossy(body);
     let text = text.trim();
-    (!text.is_empty()).then(|| text.split_whitespace().collect::<Vec<_>>().join(" "))
+    if content_type.contains("html") || looks_like_html(text) {
+        let title = html_title(text).unwrap_or_else(|| "an HTML error page".to_owned());
+        return Some(format!("{title} (HTML body omitted)"));
+    }
+    (!text.is_empty()).then(|| collapse_whitespace(text))
+}
+
+/// Whether text sniffs as an HTML document.
+fn looks_like_html(text: &str) -> bool {
+    if !text.starts_with('<') {
+        return false;
+    }
+    let head: String = text.chars().take(1024).collect::<String>().to_ascii_lowercase();
+    ["<!doctype html", "<html", "<head", "<body", "<title"]
+        .iter()
+        .any(|tag| head.contains(tag))
+}
+
+/// The text of an HTML page's `<title>`, whitespace collapsed and the
+/// common entities decoded; `None` when it has no non-empty title.
+fn html_title(html: &str) -> Option<String> {
+    // ASCII lowercasing keeps byte offsets, so they index `html` too.
+    let lower = html.to_ascii_lowercase();
+    let open = lower.find("<title")?;
+    let start = open + lower[open..].find('>')? + 1;
+    let end = start + lower[start..].find("</title")?;
+    let title = collapse_whitespace(&html[start..end])
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&nbsp;", " ")
+        .replace("&amp;", "&");
+    let title = title.trim();
+    (!title.is_empty()).then(|| truncate_chars(title, HTML_TITLE_CHARS))
 }
 
 /// `retry-after-ms` (OpenAI) or `Retry-After` in seconds; HTTP dates are not

@@ -6,6 +6,13 @@
 //! (lossily). Lines that arrive whole inside one chunk are parsed in place
 //! without copying. Std-only on purpose: it has no reason to depend on
 //! anything else.
+//!
+//! Memory is bounded: a line or an event longer than [`MAX_EVENT_BYTES`]
+//! stops the parser (see [`SseParser::overflowed`]) instead of growing a
+//! buffer without end.
+
+/// The longest line, and the most `data` one event may carry, in bytes.
+pub const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 
 /// One dispatched SSE event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -33,6 +40,8 @@ pub struct SseParser {
     has_data: bool,
     event: Option<String>,
     last_id: Option<String>,
+    /// A line or event exceeded [`MAX_EVENT_BYTES`]; all input is ignored.
+    overflowed: bool,
 }
 
 const BOM: &[u8] = "\u{feff}".as_bytes();
@@ -50,8 +59,18 @@ impl SseParser {
         out
     }
 
+    /// Whether a line or an event exceeded [`MAX_EVENT_BYTES`]. Once set,
+    /// the parser ignores all further input (until [`SseParser::finish`]);
+    /// events completed before the overflow were still returned.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
     /// Feeds one chunk, appending the events it completed to `out`.
     pub fn push_into(&mut self, chunk: &[u8], out: &mut Vec<SseEvent>) {
+        if self.overflowed {
+            return;
+        }
         let mut rest = chunk;
         if self.skip_lf && !rest.is_empty() {
             self.skip_lf = false;
@@ -61,6 +80,9 @@ impl SseParser {
         }
         while let Some(i) = rest.iter().position(|&b| b == b'\n' || b == b'\r') {
             let ending = rest[i];
+            if self.line.len() + i > MAX_EVENT_BYTES {
+                return self.overflow();
+            }
             if self.line.is_empty() {
                 self.process_line(&rest[..i], out);
             } else {
@@ -71,6 +93,9 @@ impl SseParser {
                 self.line = line;
                 self.line.clear();
             }
+            if self.overflowed {
+                return;
+            }
             rest = &rest[i + 1..];
             if ending == b'\r' {
                 match rest.first() {
@@ -80,7 +105,19 @@ impl SseParser {
                 }
             }
         }
+        if self.line.len() + rest.len() > MAX_EVENT_BYTES {
+            return self.overflow();
+        }
         self.line.extend_from_slice(rest);
+    }
+
+    /// Drops everything buffered and ignores the rest of the stream.
+    fn overflow(&mut self) {
+        self.overflowed = true;
+        self.line = Vec::new();
+        self.data = String::new();
+        self.has_data = false;
+        self.event = None;
     }
 
     /// Ends the stream. An event whose lines all arrived complete is
@@ -117,6 +154,9 @@ impl SseParser {
         };
         match name {
             b"data" => {
+                if self.data.len() + value.len() + 1 > MAX_EVENT_BYTES {
+                    return self.overflow();
+                }
                 if self.has_data {
                     self.data.push('\n');
                 }

@@ -255,3 +255,49 @@ proptest! {
         prop_assert_eq!(&parse_chunks(&bytes, &cuts), &expected);
     }
 }
+
+#[test]
+fn endless_line_overflows_without_growing_past_the_cap() {
+    let mut p = SseParser::new();
+    let mut out = p.push(b"data: first\n\ndata: ");
+    assert_eq!(out, vec![ev(None, "first", None)]);
+    let piece = vec![b'a'; 1024 * 1024];
+    for _ in 0..16 {
+        p.push_into(&piece, &mut out);
+    }
+    assert!(p.overflowed());
+    assert!(p.line.capacity() <= MAX_EVENT_BYTES);
+    // Everything after the overflow is ignored, even whole events.
+    p.push_into(b"\n\ndata: later\n\n", &mut out);
+    assert_eq!(out.len(), 1);
+    assert!(p.finish().is_empty());
+    assert!(!p.overflowed());
+}
+
+#[test]
+fn event_of_many_lines_overflows_at_the_cap() {
+    let mut p = SseParser::new();
+    let line = format!("data: {}\n", "b".repeat(1024 * 1024));
+    let mut out = Vec::new();
+    for _ in 0..17 {
+        p.push_into(line.as_bytes(), &mut out);
+    }
+    assert!(p.overflowed());
+    assert!(out.is_empty());
+    assert!(p.data.capacity() <= MAX_EVENT_BYTES);
+}
+
+#[test]
+fn a_line_just_under_the_cap_is_fine() {
+    let mut p = SseParser::new();
+    let mut bytes = b"data: ".to_vec();
+    bytes.resize(MAX_EVENT_BYTES - 1, b'c');
+    let mut out = Vec::new();
+    for piece in bytes.chunks(1 << 20) {
+        p.push_into(piece, &mut out);
+    }
+    p.push_into(b"\n\n", &mut out);
+    assert!(!p.overflowed());
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].data.len(), MAX_EVENT_BYTES - 1 - 6);
+}

@@ -158,6 +158,8 @@ pub enum EventKind {
         total_cost_usd: f64,
         /// Wall time of this request, from sending it to its last event.
         duration_ms: u64,
+        /// The model that served it (differs from the configured one after a fallback).
+        model: String,
     },
     /// A model request is being retried.
     Retrying {
