@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::EventStream;
-use crate::http::{DEFAULT_IDLE_TIMEOUT, Decoder, drive};
+use crate::http::{DEFAULT_FINISH_GRACE, DEFAULT_IDLE_TIMEOUT, Decoder, Timeouts, drive};
 use crate::redact::REDACTED;
 
 /// How a provider expects the API key to be sent.
@@ -31,6 +31,7 @@ pub(crate) struct Endpoint {
     /// `None` when no key (or an empty one) was given.
     api_key: Option<String>,
     idle_timeout: Duration,
+    finish_grace: Duration,
 }
 
 impl Endpoint {
@@ -48,12 +49,19 @@ impl Endpoint {
             path,
             api_key: api_key.filter(|k| !k.is_empty()),
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            finish_grace: DEFAULT_FINISH_GRACE,
         }
     }
 
     /// Fails a stream that receives no bytes for `timeout`.
     pub(crate) fn set_idle_timeout(&mut self, timeout: Duration) {
         self.idle_timeout = timeout;
+    }
+
+    /// Completes a finished answer whose trailing events do not come
+    /// within `grace`.
+    pub(crate) fn set_finish_grace(&mut self, grace: Duration) {
+        self.finish_grace = grace;
     }
 
     /// The URL requests are posted to.
@@ -93,7 +101,10 @@ impl Endpoint {
             self.api_key.clone(),
             decoder,
             cancel,
-            self.idle_timeout,
+            Timeouts {
+                idle: self.idle_timeout,
+                finish_grace: self.finish_grace,
+            },
         )
     }
 
@@ -108,7 +119,7 @@ impl Endpoint {
 }
 
 /// Gives a client struct with an `endpoint: Endpoint` field its public
-/// `with_idle_timeout` and `endpoint` methods and a `Debug` that shows the
+/// `with_idle_timeout`, `with_finish_grace` and `endpoint` methods and a `Debug` that shows the
 /// base URL but never the key.
 macro_rules! endpoint_client {
     ($client:ident) => {
@@ -116,6 +127,15 @@ macro_rules! endpoint_client {
             /// Fails a stream that receives no bytes for `timeout`.
             pub fn with_idle_timeout(mut self, timeout: std::time::Duration) -> Self {
                 self.endpoint.set_idle_timeout(timeout);
+                self
+            }
+
+            /// Once the answer is finished (a stop reason has arrived), waits
+            /// at most `grace` for the trailing events (usage, end marker)
+            /// before completing the stream with what arrived; default
+            /// [`DEFAULT_FINISH_GRACE`](crate::DEFAULT_FINISH_GRACE).
+            pub fn with_finish_grace(mut self, grace: std::time::Duration) -> Self {
+                self.endpoint.set_finish_grace(grace);
                 self
             }
 

@@ -465,7 +465,10 @@ fn json_answer_quote(body: &[u8]) -> String {
         });
     match message {
         Some(message) => truncate_chars(&message, ERROR_MESSAGE_CHARS),
-        None => truncate_chars(&collapse_whitespace(&String::from_utf8_lossy(body)), JSON_ANSWER_CHARS),
+        None => truncate_chars(
+            &collapse_whitespace(&String::from_utf8_lossy(body)),
+            JSON_ANSWER_CHARS,
+        ),
     }
 }
 
@@ -504,7 +507,11 @@ fn looks_like_html(text: &str) -> bool {
     if !text.starts_with('<') {
         return false;
     }
-    let head: String = text.chars().take(1024).collect::<String>().to_ascii_lowercase();
+    let head: String = text
+        .chars()
+        .take(1024)
+        .collect::<String>()
+        .to_ascii_lowercase();
     ["<!doctype html", "<html", "<head", "<body", "<title"]
         .iter()
         .any(|tag| head.contains(tag))
@@ -620,21 +627,104 @@ mod tests {
     fn error_message_shapes() {
         let anthropic =
             br#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
-        assert_eq!(error_body_message(anthropic).as_deref(), Some("Overloaded"));
+        let json = "application/json";
+        assert_eq!(
+            error_body_message(anthropic, json).as_deref(),
+            Some("Overloaded")
+        );
         let openai = br#"{"error":{"message":"Incorrect API key","type":"invalid_request_error","code":"invalid_api_key"}}"#;
         assert_eq!(
-            error_body_message(openai).as_deref(),
+            error_body_message(openai, json).as_deref(),
             Some("Incorrect API key")
         );
         assert_eq!(
-            error_body_message(br#"{"error":"model not found"}"#).as_deref(),
+            error_body_message(br#"{"error":"model not found"}"#, "").as_deref(),
             Some("model not found")
         );
         assert_eq!(
-            error_body_message(b"<html>\n Bad   Gateway </html>").as_deref(),
-            Some("<html> Bad Gateway </html>")
+            error_body_message(b"upstream \n  timed   out", "text/plain").as_deref(),
+            Some("upstream timed out")
         );
-        assert_eq!(error_body_message(b"  "), None);
+        assert_eq!(error_body_message(b"  ", ""), None);
+    }
+
+    #[test]
+    fn html_error_pages_are_reduced_to_their_title() {
+        let page =
+            b"<!DOCTYPE html>\n<html><head>\n<TITLE> 502 Bad\n Gateway &amp; more </TITLE>\n\
+            <style>body{}</style></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>";
+        assert_eq!(
+            error_body_message(page, "text/html").as_deref(),
+            Some("502 Bad Gateway & more (HTML body omitted)")
+        );
+        // Sniffed without a content type; no title.
+        assert_eq!(
+            error_body_message(b"<html>\n Bad   Gateway </html>", "").as_deref(),
+            Some("an HTML error page (HTML body omitted)")
+        );
+        assert_eq!(
+            error_body_message(b"<html><title>  </title></html>", "").as_deref(),
+            Some("an HTML error page (HTML body omitted)")
+        );
+        // Labelled HTML but not a page.
+        assert_eq!(
+            error_body_message(b"oops", "text/html; charset=utf-8").as_deref(),
+            Some("an HTML error page (HTML body omitted)")
+        );
+        // Text that merely mentions a tag is not a page.
+        assert_eq!(
+            error_body_message(b"bad value <title> in field", "").as_deref(),
+            Some("bad value <title> in field")
+        );
+    }
+
+    #[test]
+    fn json_answers_quote_the_error_message_or_the_start_of_the_body() {
+        assert_eq!(
+            json_answer_quote(br#"{"error":{"message":"stream is not supported"}}"#),
+            "stream is not supported"
+        );
+        let long = format!(
+            r#"{{"id":"x","choices":[{{"text":"{}"}}]}}"#,
+            "y".repeat(500)
+        );
+        let quoted = json_answer_quote(long.as_bytes());
+        assert!(quoted.starts_with(r#"{"id":"x","choices""#), "{quoted}");
+        assert_eq!(quoted.chars().count(), JSON_ANSWER_CHARS + 1);
+        assert!(quoted.ends_with('…'));
+    }
+
+    #[test]
+    fn json_content_types() {
+        let mut h = HeaderMap::new();
+        assert!(!is_json(&h));
+        h.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+        assert!(!is_json(&h));
+        h.insert(
+            CONTENT_TYPE,
+            HeaderValue::from_static("Application/JSON; charset=utf-8"),
+        );
+        assert!(is_json(&h));
+        h.insert(
+            CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        );
+        assert!(is_json(&h));
+    }
+
+    #[test]
+    fn redirect_messages_name_the_location() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            LOCATION,
+            HeaderValue::from_static("https://other.example/v1"),
+        );
+        assert_eq!(
+            redirect_message(&h),
+            "the server redirected to https://other.example/v1; wright does not follow \
+             redirects (set --base-url to the final URL)"
+        );
+        assert!(redirect_message(&HeaderMap::new()).contains("without a Location"));
     }
 
     #[test]

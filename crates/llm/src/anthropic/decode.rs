@@ -54,6 +54,12 @@ impl AnthropicDecoder {
         self.complete
     }
 
+    /// Whether `message_delta` brought a stop reason but `message_stop` has
+    /// not come yet: the answer is whole, only the end marker is missing.
+    pub fn is_finishing(&self) -> bool {
+        !self.complete && self.stop_reason.is_some()
+    }
+
     /// Handles one SSE event, returning the events it produced.
     pub fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, LlmError> {
         if self.complete {
@@ -112,10 +118,15 @@ impl AnthropicDecoder {
         }
     }
 
-    /// Handles the end of the byte stream: an error unless `message_stop` came.
+    /// Handles the end of the byte stream. A response whose `message_delta`
+    /// brought a stop reason is complete even without `message_stop`;
+    /// otherwise it was cut.
     pub fn finish(&mut self) -> Result<Vec<StreamEvent>, LlmError> {
         if self.complete {
             Ok(Vec::new())
+        } else if self.stop_reason.is_some() {
+            self.complete = true;
+            Ok(vec![self.completed()])
         } else {
             Err(LlmError::Truncated { provider: PROVIDER })
         }

@@ -101,15 +101,48 @@ fn error_event_mid_stream() {
 #[test]
 fn truncated_stream() {
     let cut = TEXT
-        .find("event: message_stop")
-        .expect("fixture has message_stop");
+        .find("event: message_delta")
+        .expect("fixture has message_delta");
     let (events, error) = decode(&TEXT[..cut]);
     assert_truncated("anthropic", &events, error.as_ref());
 }
 
 #[test]
+fn stop_reason_without_message_stop_is_complete() {
+    let cut = TEXT
+        .find("event: message_stop")
+        .expect("fixture has message_stop");
+    let (events, error) = decode(&TEXT[..cut]);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(
+        events,
+        text_answer(&["Hello", ", wörld 😀"], usage(25, 15, 3, 7))
+    );
+}
+
+#[test]
+fn finishing_after_message_delta_until_message_stop() {
+    let mut d = AnthropicDecoder::new();
+    let delta = TEXT.find("event: message_delta").expect("fixture");
+    let stop = TEXT.find("event: message_stop").expect("fixture");
+    for e in crate::sse::SseParser::new().push(&TEXT.as_bytes()[..delta]) {
+        d.on_event(&e).expect("valid fixture");
+    }
+    assert!(!d.is_finishing());
+    for e in crate::sse::SseParser::new().push(&TEXT.as_bytes()[delta..stop]) {
+        d.on_event(&e).expect("valid fixture");
+    }
+    assert!(d.is_finishing() && !d.is_complete());
+    let out = d.finish().expect("has a stop reason");
+    let (message, stop, _) = completed(&out);
+    assert_eq!(message.text(), "Hello, wörld 😀");
+    assert_eq!(stop, StopReason::EndTurn);
+    assert!(d.is_complete() && !d.is_finishing());
+}
+
+#[test]
 fn cut_mid_line_is_truncated_not_malformed() {
-    let cut = TEXT.find("{\"type\":\"message_stop").expect("fixture") + 10;
+    let cut = TEXT.find("{\"type\":\"message_delta").expect("fixture") + 10;
     let (_, error) = decode(&TEXT[..cut]);
     assert!(
         matches!(error, Some(LlmError::Truncated { .. })),

@@ -67,6 +67,13 @@ impl OpenAiChatDecoder {
         self.complete
     }
 
+    /// Whether the `finish_reason` has arrived but the response is not yet
+    /// complete (the usage chunk or `[DONE]` may still follow); the HTTP
+    /// shell then waits only a short grace before completing it.
+    pub fn is_finishing(&self) -> bool {
+        !self.complete && self.finish_reason.is_some()
+    }
+
     /// Handles one SSE event, returning the events it produced.
     pub fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, LlmError> {
         if self.complete {
@@ -168,14 +175,12 @@ impl OpenAiChatDecoder {
         };
         let id = field(fragment, "id");
         let function = fragment.get("function").unwrap_or(&Value::Null);
+        let name = field(function, "name");
         let wire_index = match fragment.get("index").and_then(Value::as_u64) {
             Some(i) => i,
-            // Some servers omit `index` and send each call whole: a new id
-            // means a new call, otherwise it continues the last one.
+            // Some servers omit `index` and send each call whole.
             None => match self.calls.last() {
-                Some(last) if id.is_none() || id.as_deref() == Some(last.id.as_str()) => {
-                    last.wire_index
-                }
+                Some(last) if continues(last, id.as_deref(), name.as_deref()) => last.wire_index,
                 _ => self
                     .calls
                     .iter()
@@ -201,7 +206,7 @@ impl OpenAiChatDecoder {
         if let Some(id) = id.filter(|_| call.id.is_empty()) {
             call.id = id;
         }
-        if let Some(name) = field(function, "name").filter(|_| call.name.is_empty()) {
+        if let Some(name) = name.filter(|_| call.name.is_empty()) {
             call.name = name;
         }
         if let Some(arguments) = function.get("arguments").and_then(Value::as_str) {
@@ -260,6 +265,19 @@ impl OpenAiChatDecoder {
             usage: self.usage,
         });
         late_starts
+    }
+}
+
+/// Whether a fragment without an `index` continues `last`: with an id, when
+/// it is `last`'s; without one, unless it names another function, or names
+/// any function once `last` already has its name and some arguments.
+fn continues(last: &Call, id: Option<&str>, name: Option<&str>) -> bool {
+    match (id, name) {
+        (Some(id), _) => id == last.id,
+        (None, None) => true,
+        (None, Some(name)) => {
+            last.name.is_empty() || (name == last.name && last.arguments.is_empty())
+        }
     }
 }
 

@@ -217,6 +217,117 @@ fn whole_calls_without_index_are_separate_calls() {
 }
 
 #[test]
+fn indexless_call_with_another_name_is_a_new_call() {
+    // QA: the second call used to be merged into the first, giving
+    // `read` the arguments `{"path":"f.txt"}{}`.
+    let stream = chunks(
+        &[
+            (
+                r#"{"tool_calls":[{"index":0,"id":"call_A","function":{"name":"read","arguments":""}}]}"#,
+                None,
+            ),
+            (
+                r#"{"tool_calls":[{"index":0,"function":{"arguments":"{\"path\":\"f.txt\"}"}}]}"#,
+                None,
+            ),
+            (
+                r#"{"tool_calls":[{"type":"function","function":{"name":"ls","arguments":"{}"}}]}"#,
+                None,
+            ),
+            ("{}", Some("stop")),
+        ],
+        false,
+    );
+    let (events, error) = decode(&stream);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(events[0], started("call_A", "read"));
+    assert_eq!(events[1], started("call_1", "ls"));
+    let (message, stop, _) = completed(&events);
+    assert_eq!(stop, StopReason::ToolUse);
+    assert_eq!(
+        message.content,
+        vec![
+            tool_call("call_A", "read", r#"{"path":"f.txt"}"#),
+            tool_call("call_1", "ls", "{}"),
+        ]
+    );
+}
+
+#[test]
+fn indexless_call_with_the_same_name_after_arguments_is_a_new_call() {
+    let stream = chunks(
+        &[
+            (
+                r#"{"tool_calls":[{"function":{"name":"read","arguments":"{\"path\":\"a\"}"}}]}"#,
+                None,
+            ),
+            (
+                r#"{"tool_calls":[{"function":{"name":"read","arguments":"{\"path\":\"b\"}"}}]}"#,
+                Some("tool_calls"),
+            ),
+        ],
+        true,
+    );
+    let (events, error) = decode(&stream);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(
+        completed(&events).0.content,
+        vec![
+            tool_call("call_0", "read", r#"{"path":"a"}"#),
+            tool_call("call_1", "read", r#"{"path":"b"}"#),
+        ]
+    );
+}
+
+#[test]
+fn indexless_fragments_without_a_new_name_continue_the_call() {
+    let stream = chunks(
+        &[
+            (
+                r#"{"tool_calls":[{"function":{"name":"read","arguments":""}}]}"#,
+                None,
+            ),
+            // The name repeated before any arguments, then bare arguments.
+            (
+                r#"{"tool_calls":[{"function":{"name":"read","arguments":"{\"pa"}}]}"#,
+                None,
+            ),
+            (
+                r#"{"tool_calls":[{"function":{"arguments":"th\":\"a\"}"}}]}"#,
+                Some("tool_calls"),
+            ),
+        ],
+        true,
+    );
+    let (events, error) = decode(&stream);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(
+        completed(&events).0.content,
+        vec![tool_call("call_0", "read", r#"{"path":"a"}"#)]
+    );
+}
+
+#[test]
+fn finishing_between_finish_reason_and_usage() {
+    let mut d = OpenAiChatDecoder::new();
+    let body = chunks(&[(r#"{"content":"Hi"}"#, None)], false);
+    for e in crate::sse::SseParser::new().push(body.as_bytes()) {
+        d.on_event(&e).unwrap();
+    }
+    assert!(!d.is_finishing());
+    let body = chunks(&[("{}", Some("stop"))], false);
+    for e in crate::sse::SseParser::new().push(body.as_bytes()) {
+        d.on_event(&e).unwrap();
+    }
+    assert!(d.is_finishing() && !d.is_complete());
+    let out = d.finish().unwrap();
+    let (message, _, usage) = completed(&out);
+    assert_eq!(message.text(), "Hi");
+    assert_eq!(usage, Usage::default());
+    assert!(!d.is_finishing());
+}
+
+#[test]
 fn finish_reasons_map() {
     for (wire, ours) in [
         ("length", StopReason::MaxTokens),

@@ -62,6 +62,12 @@ impl OpenAiResponsesDecoder {
         self.complete
     }
 
+    /// Always false: the terminal event is also the last one, so there are
+    /// no trailing events to wait for.
+    pub fn is_finishing(&self) -> bool {
+        false
+    }
+
     /// Handles one SSE event, returning the events it produced.
     pub fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, LlmError> {
         if self.complete {

@@ -1,5 +1,6 @@
 //! Integration suites.
 
+mod hardening;
 mod http;
 mod resilience;
 mod server;

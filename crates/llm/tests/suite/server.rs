@@ -23,6 +23,16 @@ pub enum After {
 /// Serves one request on a fresh port; returns the base URL and the
 /// recorded request.
 pub async fn serve_once(response: Vec<u8>, after: After) -> (String, oneshot::Receiver<Recorded>) {
+    // Small writes so the client sees the stream in many pieces.
+    serve_once_in(response, after, 37).await
+}
+
+/// [`serve_once`] writing the response `piece` bytes at a time.
+pub async fn serve_once_in(
+    response: Vec<u8>,
+    after: After,
+    piece: usize,
+) -> (String, oneshot::Receiver<Recorded>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (tx, rx) = oneshot::channel();
@@ -54,8 +64,7 @@ pub async fn serve_once(response: Vec<u8>, after: After) -> (String, oneshot::Re
         }
         let body = serde_json::from_slice(&buf[head_end..head_end + length]).unwrap();
         let _ = tx.send(Recorded { head, body });
-        // Small writes so the client sees the stream in many pieces.
-        for piece in response.chunks(37) {
+        for piece in response.chunks(piece) {
             if socket.write_all(piece).await.is_err() {
                 return;
             }
@@ -79,6 +88,15 @@ pub fn sse_response(body: &str) -> Vec<u8> {
 pub fn error_response(status: &str, extra_headers: &str, body: &str) -> Vec<u8> {
     format!(
         "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n{extra_headers}\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// A complete (content-length) response with any status and content type.
+pub fn raw_response(status: &str, content_type: &str, extra_headers: &str, body: &str) -> Vec<u8> {
+    format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n{extra_headers}\r\n{body}",
         body.len()
     )
     .into_bytes()
