@@ -44,8 +44,9 @@ def bench_version():
     report("wright --version", walls, rss)
 
 
-def bench_scenario(provider):
-    mock = subprocess.Popen([MOCK, "--provider", provider, "--scenario", "echo-hello", "--loop",
+def bench_scenario(provider, scenario="echo-hello", prompt=None):
+    requests_per_run = 2 if scenario == "echo-hello" else 1
+    mock = subprocess.Popen([MOCK, "--provider", provider, "--scenario", scenario, "--loop",
                              "--timestamps"], stdout=subprocess.PIPE, text=True)
     url = mock.stdout.readline().strip()
     base = url if provider == "anthropic" else url + "/v1"
@@ -58,17 +59,19 @@ def bench_scenario(provider):
         for _ in range(RUNS):
             project = tempfile.mkdtemp()
             start, wall, peak = run_once(
-                [WRIGHT, "-p", "run `echo hello > out.txt && cat out.txt` and tell me what the file says",
+                [WRIGHT, "-p", prompt or "run `echo hello > out.txt && cat out.txt` and tell me what the file says",
                  "--provider", provider, "--model", "bench-model", "--base-url", base, "--permission-mode", "bypass"],
                 project, env)
             walls.append(wall); rss.append(peak)
-            stamps = [int(mock.stdout.readline().split()[2]) for _ in range(2)]
+            stamps = [int(mock.stdout.readline().split()[2]) for _ in range(requests_per_run)]
             firsts.append((stamps[0] - start) / 1e6)
-            with open(os.path.join(project, "out.txt")) as f:
-                assert f.read() == "hello\n"
+            if scenario == "echo-hello":
+                with open(os.path.join(project, "out.txt")) as f:
+                    assert f.read() == "hello\n"
     finally:
         mock.kill()
-    report(f"scenario echo-hello ({provider})", walls, rss, firsts)
+    report(f"scenario {scenario} ({provider})", walls, rss, firsts)
+    return statistics.median(walls), statistics.median(firsts)
 
 
 if __name__ == "__main__":
@@ -76,3 +79,7 @@ if __name__ == "__main__":
     bench_version()
     for p in ("anthropic", "openai-chat"):
         bench_scenario(p)
+        # One request and no tool: wall minus time to the request is what a
+        # request costs wright itself (stream parsing, events, output, exit).
+        wall, first = bench_scenario(p, "text", "say hello")
+        print(f"{'per-request overhead (' + p + ')':<34} ~{wall - first:.2f} ms (text scenario wall - time to first request)")

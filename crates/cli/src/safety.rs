@@ -70,7 +70,9 @@ pub fn build(
                     policy: SandboxPolicy {
                         mode,
                         writable_roots: roots,
-                        network: settings.sandbox.network,
+                        // Network for commands: `[sandbox] network = true`,
+                        // or an allow rule granting network access.
+                        network: settings.sandbox.network || allows_network(&p.allow),
                     },
                     helper_exe,
                 }),
@@ -85,6 +87,16 @@ pub fn build(
             )),
         }),
     }
+}
+
+/// Whether an allow rule grants network access (`WebFetch` or `WebFetch(domain:…)`).
+/// The sandbox cannot filter by domain, so any such rule opens the network
+/// for commands; the permission layer still checks each call.
+fn allows_network(allow: &[String]) -> bool {
+    allow.iter().any(|rule| {
+        let tool = rule.split('(').next().unwrap_or_default().trim();
+        tool.eq_ignore_ascii_case("WebFetch")
+    })
 }
 
 /// Build-tool lock files and caches that commands in the workspace routinely

@@ -285,3 +285,61 @@ fn a_project_config_cannot_send_the_key_elsewhere() {
     assert!(stderr(&out).contains("not sending"), "{}", stderr(&out));
     assert!(server.requests()[0].header("x-api-key").is_none());
 }
+
+#[test]
+fn auto_mode_runs_ordinary_commands_and_refuses_dangerous_ones_headless() {
+    let env = Env::new();
+    env.write("build/out.o", "x");
+    let server = MockServer::start(vec![
+        calls(&[
+            ("c1", "bash", json!({"command": "touch made.txt"})),
+            ("c2", "bash", json!({"command": "rm -r build"})),
+        ]),
+        done(),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args(["--permission-mode", "auto"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(env.path("made.txt").exists());
+    assert!(env.path("build/out.o").exists());
+    let results = tool_results("anthropic", &server.requests()[1]);
+    assert!(
+        results[1].1.starts_with("Permission denied"),
+        "{:?}",
+        results[1]
+    );
+}
+
+#[test]
+fn a_webfetch_allow_rule_opens_the_network_for_commands() {
+    if !sandbox_available() {
+        eprintln!("SKIPPED: the OS sandbox is unavailable on this kernel");
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let command = format!("T=/dev/tcp/127.0.0.1/{port}; (exec 3<>\"$T\") && echo CONNECTED");
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        calls(&[("c1", "bash", json!({"command": command}))]),
+        done(),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "connect")
+        .args([
+            "--permission-mode",
+            "bypass",
+            "--allow",
+            "WebFetch(domain:example.com)",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result = &tool_results("anthropic", &server.requests()[1])[0].1;
+    assert!(result.contains("CONNECTED"), "{result}");
+}
