@@ -1,88 +1,869 @@
 //! The destructive-command guard: commands refused in every permission mode,
 //! before any rule or prompt is consulted.
 //!
-//! Refused: recursive `rm` of `/`, `~`, `$HOME` or a top-level system
-//! directory (and any `rm --no-preserve-root`); fork bombs; `mkfs*`; `dd`,
-//! `wipefs`, `shred` and friends on disk devices; redirection onto a disk
-//! device; recursive `chmod`/`chown`/`chgrp` of those same roots; and
-//! `git push --force`/`-f`/`+refspec` (`--force-with-lease` is allowed).
+//! Refused: recursive `rm` of `/`, `~`, `$HOME`, a top-level system directory
+//! or an ancestor of the working directory (and any `rm --no-preserve-root`);
+//! `find` deleting from those roots; fork bombs; `mkfs*`; `dd`, `wipefs`,
+//! `shred` and friends on disk devices; redirection onto a disk device;
+//! recursive `chmod`/`chown`/`chgrp` of those same roots; and `git push`
+//! with `--force`/`-f`/`+refspec`, `--delete`/`-d`/`:branch`, `--mirror` or
+//! `--prune` (`--force-with-lease` is allowed), also through a git alias the
+//! same line defines (`git config alias.x …`, `git -c alias.x=…`).
 //! Each is found after `;`, `&&`, `||`, `|`, `&`, in `( … )` and `{ …; }`,
 //! behind wrappers (`sudo`, `env`, `xargs`, `timeout`, …), inside
-//! `bash -c '…'`, `eval` and `$(…)`/backticks.
+//! `bash -c '…'`, `eval`, `$(…)`/backticks and literal `echo`/`printf` text
+//! piped into a shell.
+//!
+//! Targets are normalized lexically (`..`, `.`, `//`) and followed through
+//! what the line itself makes knowable: earlier `NAME=value` assignments,
+//! `$(echo …)` substitutions, and `cd` to a literal directory (so
+//! `cd / && rm -rf *` is caught). Where the line can take several paths the
+//! guard assumes any of them. Other computed values are not guessed at.
 //!
 //! Quoted text passed as data is not a command: `echo "rm -rf /"` and
 //! `grep -r 'rm -rf /' .` are allowed, `bash -c "rm -rf /"` is not.
 
-use crate::guard_lex::{Simple, lex};
+use crate::guard_lex::{Escapes, Sep, Simple, has_marker, lex, marker_index, unescape};
 
 const MAX_DEPTH: usize = 8;
+/// Most argument lists one command may expand to through known values.
+const MAX_VARIANTS: usize = 64;
+/// Most values remembered for one variable (the newest are kept).
+const MAX_VALUES: usize = 16;
+/// Longer values are not remembered.
+const MAX_VALUE_LEN: usize = 4096;
+/// Most directories the shell may be in at one point.
+const MAX_DIRS: usize = 64;
 
 /// `Err(reason)` when `command` is destructive enough to refuse outright.
 pub fn check_command(command: &str) -> Result<(), String> {
-    check(command, 0)
+    Guard::default().check(command, &mut Ctx::default(), 0)
 }
 
-fn check(script: &str, depth: usize) -> Result<(), String> {
-    if depth > MAX_DEPTH {
-        return Err("command nesting is too deep to check".into());
+/// What the script has made knowable at one point.
+#[derive(Debug, Clone)]
+struct Ctx {
+    /// Variables assigned earlier in the line, with every value they may hold.
+    vars: Vec<(String, Vec<String>)>,
+    /// Every directory the shell may be in, normalized; `""` is where it
+    /// started (or somewhere unknown).
+    cwd: Vec<String>,
+    /// The script may not run at all (an `eval` behind `&&`, in an `if`, …).
+    maybe: bool,
+}
+
+impl Default for Ctx {
+    fn default() -> Self {
+        Self {
+            vars: Vec::new(),
+            cwd: vec![String::new()],
+            maybe: false,
+        }
     }
-    check_fork_bomb(script)?;
-    let lexed = lex(script);
-    for nested in &lexed.nested {
-        check(nested, depth + 1)?;
+}
+
+impl Ctx {
+    fn var(&self, name: &str) -> Option<&[String]> {
+        self.vars
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_slice())
     }
-    for cmd in &lexed.commands {
-        check_simple(cmd, depth)?;
+
+    /// Records `values` for `name`: in place of the old ones when the
+    /// assignment surely runs, beside them when it may not.
+    fn assign(&mut self, name: &str, values: Vec<String>, replace: bool) {
+        let values: Vec<String> = values
+            .into_iter()
+            .filter(|v| v.len() <= MAX_VALUE_LEN)
+            .collect();
+        if values.is_empty() {
+            if replace {
+                self.vars.retain(|(n, _)| n != name); // now unknown
+            }
+            return;
+        }
+        let slot = match self.vars.iter().position(|(n, _)| n == name) {
+            Some(i) => &mut self.vars[i].1,
+            None => {
+                self.vars.push((name.to_owned(), Vec::new()));
+                let last = self.vars.len() - 1;
+                &mut self.vars[last].1
+            }
+        };
+        if replace {
+            slot.clear();
+        }
+        for v in values {
+            slot.retain(|old| *old != v);
+            slot.push(v);
+        }
+        if slot.len() > MAX_VALUES {
+            slot.drain(..slot.len() - MAX_VALUES);
+        }
+    }
+}
+
+/// Standard input and redirections of one command.
+#[derive(Default, Clone, Copy)]
+struct Io<'a> {
+    redirects: &'a [String],
+    herestrings: &'a [String],
+    /// What a literal `echo`/`printf` earlier in the pipeline writes to it.
+    stdin: Option<&'a [String]>,
+    /// The command surely runs, in the current shell.
+    sure: bool,
+}
+
+#[derive(Default)]
+struct Guard {
+    /// Git aliases the script defines: (lowercase name, value).
+    aliases: Vec<(String, String)>,
+}
+
+impl Guard {
+    fn check(&mut self, script: &str, ctx: &mut Ctx, depth: usize) -> Result<(), String> {
+        if depth > MAX_DEPTH {
+            return Err("command nesting is too deep to check".into());
+        }
+        check_fork_bomb(script)?;
+        let lexed = lex(script);
+        let nested = &lexed.nested;
+        let mut checked = vec![false; nested.len()];
+        // Every directory possible once the current `&&` chain is left.
+        let mut chain_all = ctx.cwd.clone();
+        let mut piped: Option<Vec<String>> = None;
+        let mut prev_sep = Sep::End;
+        // Open `if`/`while`/`for`/`case` blocks, whose bodies may not run.
+        let mut blocks = 0usize;
+        for cmd in &lexed.commands {
+            // Substitutions run first, in a subshell.
+            let all_words = cmd
+                .words
+                .iter()
+                .chain(&cmd.redirects)
+                .chain(&cmd.herestrings);
+            for n in all_words.flat_map(|w| w.chars().filter_map(marker_index)) {
+                if let Some(done) = checked.get_mut(n)
+                    && !*done
+                {
+                    *done = true;
+                    self.check(&nested[n], &mut ctx.clone(), depth + 1)?;
+                }
+            }
+            let variants = self.expand_words(&cmd.words, nested, ctx, depth)?;
+            let redirects = self.expand_each(&cmd.redirects, nested, ctx, depth)?;
+            let herestrings = self.expand_each(&cmd.herestrings, nested, ctx, depth)?;
+            if cmd
+                .words
+                .first()
+                .is_some_and(|w| CLOSERS.contains(&w.as_str()))
+            {
+                blocks = blocks.saturating_sub(1);
+            }
+            let sure = !ctx.maybe
+                && cmd.depth == 0
+                && blocks == 0
+                && matches!(prev_sep, Sep::End | Sep::Group)
+                && !matches!(cmd.sep, Sep::Pipe | Sep::Background);
+            let stdin = piped.take();
+            let io = Io {
+                redirects: &redirects,
+                herestrings: &herestrings,
+                stdin: stdin.as_deref(),
+                sure,
+            };
+            let mut out = Some(Vec::new());
+            for argv in &variants {
+                self.check_simple(argv, io, ctx, depth)?;
+                match (output_of(strip_wrappers(argv).0, io.stdin), &mut out) {
+                    (Some(o), Some(all)) => all.extend(o),
+                    _ => out = None,
+                }
+            }
+            if cmd.sep == Sep::Pipe {
+                piped = out;
+            }
+            // An `eval` may have changed directory.
+            let now = ctx.cwd.clone();
+            add_dirs(&mut chain_all, &now)?;
+            self.assignments(cmd, nested, ctx, sure, depth)?;
+            if cmd
+                .words
+                .first()
+                .is_some_and(|w| OPENERS.contains(&w.as_str()))
+            {
+                blocks += 1;
+            }
+            change_dir(cmd, &variants, prev_sep, ctx, &mut chain_all)?;
+            if cmd.sep != Sep::And {
+                ctx.cwd.clone_from(&chain_all);
+            }
+            prev_sep = cmd.sep;
+        }
+        for (n, done) in checked.iter().enumerate() {
+            if !done {
+                self.check(&nested[n], &mut ctx.clone(), depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn check_simple(
+        &mut self,
+        words: &[String],
+        io: Io<'_>,
+        ctx: &mut Ctx,
+        depth: usize,
+    ) -> Result<(), String> {
+        if let Some(dev) = io.redirects.iter().find(|r| is_disk_device(r)) {
+            return Err(format!("redirecting output onto disk device {dev}"));
+        }
+        let (argv, xargs) = strip_wrappers(words);
+        if xargs && let Some(input) = io.stdin {
+            for text in input {
+                let mut full = argv.to_vec();
+                full.extend(text.split_whitespace().map(str::to_owned));
+                self.check_argv(&full, Io::default(), ctx, depth)?;
+            }
+        }
+        self.check_argv(argv, io, ctx, depth)
+    }
+
+    fn check_argv(
+        &mut self,
+        argv: &[String],
+        io: Io<'_>,
+        ctx: &mut Ctx,
+        depth: usize,
+    ) -> Result<(), String> {
+        let Some(first) = argv.first() else {
+            return Ok(());
+        };
+        let name = base_name(first);
+        let args = &argv[1..];
+        match name {
+            "rm" => check_rm(args, ctx),
+            "chmod" | "chown" | "chgrp" => check_recursive_owner(name, args, ctx),
+            "find" => self.check_find(args, ctx, depth),
+            "dd" => match args
+                .iter()
+                .filter_map(|a| a.strip_prefix("of="))
+                .find(|d| is_disk_device(d))
+            {
+                Some(dev) => Err(format!("dd onto disk device {dev}")),
+                None => Ok(()),
+            },
+            n if n.starts_with("mkfs") => Err(format!("{n} formats a file system")),
+            "wipefs" | "mkswap" | "fdisk" | "sfdisk" | "parted" | "shred" | "blkdiscard" => {
+                match args.iter().find(|a| is_disk_device(a)) {
+                    Some(dev) => Err(format!("{name} on disk device {dev}")),
+                    None => Ok(()),
+                }
+            }
+            "git" => self.check_git(args, ctx, depth),
+            "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "fish" => {
+                if let Some(script) = shell_script(args) {
+                    return self.check(script, &mut ctx.clone(), depth + 1);
+                }
+                if reads_stdin(args) {
+                    let stdin = io.stdin.unwrap_or_default();
+                    for script in stdin.iter().chain(io.herestrings) {
+                        self.check(script, &mut ctx.clone(), depth + 1)?;
+                    }
+                }
+                Ok(())
+            }
+            "eval" => {
+                // It runs in this shell: what it assigns or changes stays.
+                let maybe = ctx.maybe;
+                ctx.maybe |= !io.sure;
+                let result = self.check(&args.join(" "), ctx, depth + 1);
+                ctx.maybe = maybe;
+                result
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Records `NAME=value` commands, `export`/`declare`/… and `unset`.
+    /// `certain` when the command surely runs, in this shell.
+    fn assignments(
+        &mut self,
+        cmd: &Simple,
+        nested: &[String],
+        ctx: &mut Ctx,
+        certain: bool,
+        depth: usize,
+    ) -> Result<(), String> {
+        let mut words = cmd.words.as_slice();
+        while let [first, rest @ ..] = words
+            && KEYWORDS.contains(&first.as_str())
+        {
+            words = rest;
+        }
+        let first = words.first().map(String::as_str);
+        let assigns = if words.iter().all(|w| is_assignment(w)) {
+            words
+        } else if matches!(
+            first,
+            Some("export" | "declare" | "typeset" | "local" | "readonly" | "unset")
+        ) {
+            &words[1..]
+        } else {
+            &[]
+        };
+        for w in assigns {
+            if first == Some("unset") {
+                ctx.assign(w, vec![String::new()], certain);
+            } else if is_assignment(w)
+                && let Some((name, value)) = w.split_once('=')
+            {
+                let (values, _) = self.expand(value, nested, ctx, depth)?;
+                ctx.assign(name, values, certain);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every argument list `words` may expand to.
+    fn expand_words(
+        &mut self,
+        words: &[String],
+        nested: &[String],
+        ctx: &Ctx,
+        depth: usize,
+    ) -> Result<Vec<Vec<String>>, String> {
+        let mut lists: Vec<Vec<String>> = vec![Vec::new()];
+        for word in words {
+            let (values, substituted) = self.expand(word, nested, ctx, depth)?;
+            // Unquoted expansions are split into words, quoted ones are not;
+            // the quotes are gone, so both are checked.
+            let mut alts: Vec<Vec<String>> = Vec::with_capacity(values.len());
+            for v in values {
+                if substituted && v.split_whitespace().next() != Some(v.as_str()) {
+                    alts.push(v.split_whitespace().map(str::to_owned).collect());
+                }
+                alts.push(vec![v]);
+            }
+            if let [only] = alts.as_slice() {
+                for list in &mut lists {
+                    list.extend(only.iter().cloned());
+                }
+                continue;
+            }
+            if lists.len() * alts.len() > MAX_VARIANTS {
+                return Err("too many possible variable values to check".into());
+            }
+            let mut next = Vec::with_capacity(lists.len() * alts.len());
+            for list in &lists {
+                for alt in &alts {
+                    let mut l = list.clone();
+                    l.extend(alt.iter().cloned());
+                    next.push(l);
+                }
+            }
+            lists = next;
+        }
+        Ok(lists)
+    }
+
+    /// Every value each of `words` may expand to, without word splitting.
+    fn expand_each(
+        &mut self,
+        words: &[String],
+        nested: &[String],
+        ctx: &Ctx,
+        depth: usize,
+    ) -> Result<Vec<String>, String> {
+        let mut out = Vec::new();
+        for w in words {
+            out.extend(self.expand(w, nested, ctx, depth)?.0);
+        }
+        Ok(out)
+    }
+
+    /// The values `word` may take once known variables and literal
+    /// `$(echo …)` substitutions are put in, and whether any were. Unknown
+    /// ones are left as written.
+    fn expand(
+        &mut self,
+        word: &str,
+        nested: &[String],
+        ctx: &Ctx,
+        depth: usize,
+    ) -> Result<(Vec<String>, bool), String> {
+        if !word.contains('$') && !has_marker(word) {
+            return Ok((vec![word.to_owned()], false));
+        }
+        let chars: Vec<char> = word.chars().collect();
+        let mut values = vec![String::new()];
+        let mut substituted = false;
+        let mut i = 0;
+        while i < chars.len() {
+            let (alts, used, len): (Vec<String>, bool, usize) = match chars[i] {
+                '$' => self.expand_var(&chars[i..], nested, ctx, depth)?,
+                c => match marker_index(c) {
+                    Some(n) => match nested.get(n) {
+                        Some(script) => match self.literal_output(script, ctx, depth + 1)? {
+                            Some(outs) => (outs, true, 1),
+                            None => (vec![c.to_string()], false, 1),
+                        },
+                        None => (vec![c.to_string()], false, 1),
+                    },
+                    None => (vec![c.to_string()], false, 1),
+                },
+            };
+            let (alts, used) = if alts.is_empty() {
+                (vec![chars[i..i + len].iter().collect()], false)
+            } else {
+                (alts, used)
+            };
+            substituted |= used;
+            i += len;
+            if alts.len() == 1 {
+                for v in &mut values {
+                    v.push_str(&alts[0]);
+                }
+                continue;
+            }
+            let mut next = Vec::with_capacity(values.len() * alts.len());
+            for v in &values {
+                for a in &alts {
+                    next.push(format!("{v}{a}"));
+                }
+            }
+            if next.len() > MAX_VARIANTS {
+                return Err("too many possible variable values to check".into());
+            }
+            values = next;
+        }
+        Ok((values, substituted))
+    }
+
+    /// Expands the `$NAME`, `${NAME}` or `${NAME:-default}` at the start of
+    /// `chars`: (values, whether substituted, chars consumed).
+    fn expand_var(
+        &mut self,
+        chars: &[char],
+        nested: &[String],
+        ctx: &Ctx,
+        depth: usize,
+    ) -> Result<(Vec<String>, bool, usize), String> {
+        let literal = |len: usize| (vec![chars[..len].iter().collect::<String>()], false, len);
+        let ident = |from: usize| {
+            let tail = &chars[from.min(chars.len())..];
+            match tail.first() {
+                Some(c) if c.is_ascii_alphabetic() || *c == '_' => tail
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
+                    .count(),
+                _ => 0,
+            }
+        };
+        if chars.get(1) != Some(&'{') {
+            let n = ident(1);
+            if n == 0 {
+                return Ok(literal(1));
+            }
+            let name: String = chars[1..1 + n].iter().collect();
+            return Ok(match ctx.var(&name) {
+                Some(v) => (v.to_vec(), true, 1 + n),
+                None => literal(1 + n),
+            });
+        }
+        let Some(close) = chars.iter().position(|&c| c == '}') else {
+            return Ok(literal(1));
+        };
+        let n = ident(2);
+        let name: String = chars[2..2 + n].iter().collect();
+        let op: String = chars[2 + n..close].iter().collect();
+        let known = if n > 0 { ctx.var(&name) } else { None };
+        let default = [":-", ":=", "-", "="]
+            .iter()
+            .find_map(|p| op.strip_prefix(p))
+            .filter(|_| n > 0);
+        Ok(match (known, default, op.is_empty()) {
+            (Some(v), _, true) | (Some(v), Some(_), _) => (v.to_vec(), true, close + 1),
+            (None, Some(d), _) => {
+                let (mut alts, _) = self.expand(d, nested, ctx, depth)?;
+                alts.insert(0, chars[..=close].iter().collect());
+                (alts, true, close + 1)
+            }
+            _ => literal(close + 1),
+        })
+    }
+
+    /// What `script` prints when it is a single literal `echo`/`printf`.
+    fn literal_output(
+        &mut self,
+        script: &str,
+        ctx: &Ctx,
+        depth: usize,
+    ) -> Result<Option<Vec<String>>, String> {
+        if depth > MAX_DEPTH {
+            return Ok(None);
+        }
+        let lexed = lex(script);
+        let [cmd] = lexed.commands.as_slice() else {
+            return Ok(None);
+        };
+        let mut outs = Vec::new();
+        if cmd.words.is_empty() {
+            return Ok(None);
+        }
+        for argv in self.expand_words(&cmd.words, &lexed.nested, ctx, depth)? {
+            match output_of(strip_wrappers(&argv).0, None) {
+                Some(o) => outs.extend(o.into_iter().map(|s| s.trim_end_matches('\n').to_owned())),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(outs))
+    }
+
+    fn check_find(&mut self, args: &[String], ctx: &mut Ctx, depth: usize) -> Result<(), String> {
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            match a.as_str() {
+                "-H" | "-L" | "-P" => i += 1,
+                "-D" => i += 2,
+                s if s.starts_with("-O") => i += 1,
+                _ => break,
+            }
+        }
+        let rest = &args[i.min(args.len())..];
+        let n = rest
+            .iter()
+            .position(|a| a.starts_with('-') || matches!(a.as_str(), "(" | "!" | ")" | ","))
+            .unwrap_or(rest.len());
+        let dot = [".".to_owned()];
+        let starts = if n == 0 { &dot[..] } else { &rest[..n] };
+        let expr = &rest[n..];
+        let mut deletes = false;
+        let mut j = 0;
+        while let Some(a) = expr.get(j) {
+            if a == "-delete" {
+                deletes = true;
+            } else if matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                let end = expr[j + 1..]
+                    .iter()
+                    .position(|w| w == ";" || w == "+")
+                    .map_or(expr.len(), |p| j + 1 + p);
+                let cmd = &expr[j + 1..end];
+                let run = strip_wrappers(cmd).0;
+                if run
+                    .first()
+                    .is_some_and(|c| matches!(base_name(c), "rm" | "shred" | "unlink"))
+                {
+                    deletes = true;
+                }
+                self.check_simple(cmd, Io::default(), ctx, depth)?;
+                j = end;
+            }
+            j += 1;
+        }
+        if deletes && let Some((t, dir)) = starts.iter().find_map(|s| critical(s, ctx)) {
+            return Err(format!("find deleting under {t}{}", in_dir(&dir)));
+        }
+        Ok(())
+    }
+
+    fn check_git(&mut self, args: &[String], ctx: &mut Ctx, depth: usize) -> Result<(), String> {
+        if depth > MAX_DEPTH {
+            return Err("command nesting is too deep to check".into());
+        }
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            match a.as_str() {
+                "-c" => {
+                    if let Some((key, value)) = args.get(i + 1).and_then(|kv| kv.split_once('=')) {
+                        self.git_alias(key, value, ctx, depth)?;
+                    }
+                    i += 2;
+                }
+                "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env" => i += 2,
+                s if s.starts_with('-') => i += 1,
+                _ => break,
+            }
+        }
+        let Some(sub) = args.get(i) else {
+            return Ok(());
+        };
+        let rest = &args[i + 1..];
+        match sub.as_str() {
+            "push" => check_push(rest),
+            "config" => self.check_git_config(rest, ctx, depth),
+            _ => {
+                let lname = sub.to_ascii_lowercase();
+                let values: Vec<String> = self
+                    .aliases
+                    .iter()
+                    .filter(|(n, _)| *n == lname)
+                    .map(|(_, v)| v.clone())
+                    .collect();
+                for v in values {
+                    self.check_alias_use(&v, rest, ctx, depth)
+                        .map_err(|e| format!("git alias {sub}: {e}"))?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Checks running alias `value` with `rest` as its arguments.
+    fn check_alias_use(
+        &mut self,
+        value: &str,
+        rest: &[String],
+        ctx: &mut Ctx,
+        depth: usize,
+    ) -> Result<(), String> {
+        if let Some(shell) = value.strip_prefix('!') {
+            let script = std::iter::once(shell.to_owned())
+                .chain(rest.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" ");
+            return self.check(&script, &mut ctx.clone(), depth + 1);
+        }
+        let mut words: Vec<String> = lex(value)
+            .commands
+            .into_iter()
+            .flat_map(|c| c.words)
+            .collect();
+        words.extend(rest.iter().cloned());
+        self.check_git(&words, ctx, depth + 1)
+    }
+
+    /// Checks and records `alias.NAME` = `value`.
+    fn git_alias(
+        &mut self,
+        key: &str,
+        value: &str,
+        ctx: &mut Ctx,
+        depth: usize,
+    ) -> Result<(), String> {
+        let key = key.to_ascii_lowercase();
+        let Some(name) = key.strip_prefix("alias.") else {
+            return Ok(());
+        };
+        self.check_alias_use(value, &[], ctx, depth)
+            .map_err(|e| format!("git alias {name}: {e}"))?;
+        self.aliases.push((name.to_owned(), value.to_owned()));
+        Ok(())
+    }
+
+    fn check_git_config(
+        &mut self,
+        args: &[String],
+        ctx: &mut Ctx,
+        depth: usize,
+    ) -> Result<(), String> {
+        let mut pos: Vec<&String> = Vec::new();
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            i += 1;
+            match a.as_str() {
+                "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" => {
+                    i += 1;
+                }
+                "--" => {
+                    pos.extend(&args[i..]);
+                    break;
+                }
+                s if s.starts_with('-') => {}
+                _ => pos.push(a),
+            }
+        }
+        if pos.first().is_some_and(|p| p.as_str() == "set") {
+            pos.remove(0);
+        }
+        match pos.as_slice() {
+            [key, value, ..] => self.git_alias(key, value, ctx, depth),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Words that open a compound command whose body may not run.
+const OPENERS: &[&str] = &["if", "while", "until", "for", "case", "select"];
+/// Words that close one.
+const CLOSERS: &[&str] = &["fi", "done", "esac"];
+/// Words that may stand before a command inside a compound command.
+const KEYWORDS: &[&str] = &["then", "do", "else", "elif", "if", "while", "until", "!"];
+
+/// Tracks `cd`, `pushd` and `popd` to directories the line spells out.
+fn change_dir(
+    cmd: &Simple,
+    variants: &[Vec<String>],
+    prev_sep: Sep,
+    ctx: &mut Ctx,
+    chain_all: &mut Vec<String>,
+) -> Result<(), String> {
+    let mut targets: Vec<String> = Vec::new();
+    let mut any = false;
+    for argv in variants {
+        let argv = strip_wrappers(argv).0;
+        let Some(name) = argv.first().map(|w| base_name(w)) else {
+            continue;
+        };
+        if !matches!(name, "cd" | "pushd" | "popd" | "chdir") {
+            continue;
+        }
+        any = true;
+        let arg = argv[1..]
+            .iter()
+            .find(|a| !(a.starts_with('-') && a.len() > 1) || *a == "--")
+            .filter(|a| *a != "--")
+            .or_else(|| argv[1..].iter().skip_while(|a| *a != "--").nth(1));
+        let target = match (name, arg) {
+            ("popd", _) => None,
+            ("cd" | "chdir", None) => Some("~"),
+            (_, Some(a)) if a != "-" && !has_marker(a) => Some(a.as_str()),
+            _ => None,
+        };
+        for dir in &ctx.cwd {
+            let mut t = target.map_or_else(String::new, |t| render(&resolve(dir, t)));
+            if t.contains('$') {
+                t.clear(); // an unknown variable
+            }
+            if !targets.contains(&t) {
+                targets.push(t);
+            }
+        }
+    }
+    if !any {
+        return Ok(());
+    }
+    // `cd X && next`: next runs only where cd succeeded, in this shell.
+    if cmd.depth == 0 && cmd.sep == Sep::And && prev_sep != Sep::Pipe {
+        ctx.cwd.clear();
+    }
+    add_dirs(&mut ctx.cwd, &targets)?;
+    add_dirs(chain_all, &targets)
+}
+
+fn add_dirs(set: &mut Vec<String>, new: &[String]) -> Result<(), String> {
+    for d in new {
+        if !set.contains(d) {
+            set.push(d.clone());
+        }
+    }
+    // Below the start a relative target reaches nothing it could not reach
+    // from the start itself, so those directories need no tracking.
+    if set.iter().any(String::is_empty) {
+        set.retain(|d| d.is_empty() || d.starts_with(['/', '~']) || d.starts_with(".."));
+    }
+    if set.len() > MAX_DIRS {
+        return Err("too many directory changes to check".into());
     }
     Ok(())
 }
 
-fn check_simple(cmd: &Simple, depth: usize) -> Result<(), String> {
-    if let Some(dev) = cmd.redirects.iter().find(|r| is_disk_device(r)) {
-        return Err(format!("redirecting output onto disk device {dev}"));
-    }
-    let argv = strip_wrappers(&cmd.words);
-    let Some(first) = argv.first() else {
-        return Ok(());
-    };
-    let name = first.rsplit('/').next().unwrap_or(first);
+fn base_name(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// What a command writes to standard output when that is knowable: a
+/// literal `echo`/`printf`, or `cat`/`tee` passing on known input.
+fn output_of(argv: &[String], stdin: Option<&[String]>) -> Option<Vec<String>> {
+    let name = base_name(argv.first()?);
     let args = &argv[1..];
     match name {
-        "rm" => check_rm(args),
-        "chmod" | "chown" | "chgrp" => check_recursive_owner(name, args),
-        "dd" => match args
-            .iter()
-            .filter_map(|a| a.strip_prefix("of="))
-            .find(|d| is_disk_device(d))
-        {
-            Some(dev) => Err(format!("dd onto disk device {dev}")),
-            None => Ok(()),
-        },
-        n if n.starts_with("mkfs") => Err(format!("{n} formats a file system")),
-        "wipefs" | "mkswap" | "fdisk" | "sfdisk" | "parted" | "shred" | "blkdiscard" => {
-            match args.iter().find(|a| is_disk_device(a)) {
-                Some(dev) => Err(format!("{name} on disk device {dev}")),
-                None => Ok(()),
-            }
-        }
-        "git" => check_git(args),
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "fish" => match shell_script(args) {
-            Some(script) => check(script, depth + 1),
-            None => Ok(()),
-        },
-        "eval" => check(&args.join(" "), depth + 1),
-        _ => Ok(()),
+        "echo" => Some(echo_output(args)),
+        "printf" => printf_output(args).map(|o| vec![o]),
+        "cat" if args.iter().all(|a| a.starts_with('-')) => stdin.map(<[String]>::to_vec),
+        "tee" => stdin.map(<[String]>::to_vec),
+        _ => None,
     }
 }
 
-/// The words after wrappers that run their arguments as a command.
-fn strip_wrappers(words: &[String]) -> &[String] {
+/// `echo`'s output, with and without escapes decoded (shells differ).
+fn echo_output(args: &[String]) -> Vec<String> {
+    let flags = args
+        .iter()
+        .take_while(|a| {
+            a.len() > 1
+                && a.starts_with('-')
+                && a[1..].chars().all(|c| matches!(c, 'n' | 'e' | 'E'))
+        })
+        .count();
+    let raw = args[flags..].join(" ") + "\n";
+    let (decoded, _) = unescape(&raw, Escapes::Echo);
+    if decoded == raw {
+        vec![raw]
+    } else {
+        vec![raw, decoded]
+    }
+}
+
+/// `printf`'s output; `None` for `printf -v`.
+fn printf_output(args: &[String]) -> Option<String> {
+    let args = match args.first().map(String::as_str) {
+        Some("--") => &args[1..],
+        Some(a) if a.starts_with("-v") => return None,
+        _ => args,
+    };
+    let fmt: Vec<char> = args.first()?.chars().collect();
+    let mut rest = args[1..].iter();
+    let mut out = String::new();
+    for _ in 0..MAX_VARIANTS {
+        let before = rest.len();
+        let mut lit = String::new();
+        let mut i = 0;
+        while i < fmt.len() {
+            if fmt[i] != '%' {
+                lit.push(fmt[i]);
+                i += 1;
+                continue;
+            }
+            i += 1;
+            if fmt.get(i) == Some(&'%') {
+                lit.push('%');
+                i += 1;
+                continue;
+            }
+            out.push_str(&unescape(&std::mem::take(&mut lit), Escapes::Printf).0);
+            while i < fmt.len()
+                && (fmt[i] == '*' || "-+ #0'.".contains(fmt[i]) || fmt[i].is_ascii_digit())
+            {
+                if fmt[i] == '*' {
+                    rest.next();
+                }
+                i += 1;
+            }
+            let arg = rest.next().map_or("", String::as_str);
+            match fmt.get(i) {
+                Some('b') => {
+                    let (text, stop) = unescape(arg, Escapes::Echo);
+                    out.push_str(&text);
+                    if stop {
+                        return Some(out);
+                    }
+                }
+                Some('c') => out.extend(arg.chars().next()),
+                Some(_) => out.push_str(arg),
+                None => {}
+            }
+            i += 1;
+        }
+        out.push_str(&unescape(&lit, Escapes::Printf).0);
+        if rest.len() == 0 || rest.len() == before {
+            break;
+        }
+    }
+    Some(out)
+}
+
+/// The words after wrappers that run their arguments as a command, and
+/// whether `xargs` (which adds its input as arguments) was among them.
+fn strip_wrappers(words: &[String]) -> (&[String], bool) {
     let mut w = words;
+    let mut xargs = false;
     loop {
         let Some(first) = w.first() else {
-            return w;
+            return (w, xargs);
         };
-        let name = first.rsplit('/').next().unwrap_or(first);
+        let name = base_name(first);
         let takes_arg: &[&str] = match name {
             _ if is_assignment(first) => {
                 w = &w[1..];
@@ -92,12 +873,15 @@ fn strip_wrappers(words: &[String]) -> &[String] {
             "env" => &["-u", "-C", "-S", "--unset", "--chdir"],
             "nice" => &["-n", "--adjustment"],
             "ionice" => &["-c", "-n", "-p"],
-            "xargs" => &["-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "-i"],
+            "xargs" => {
+                xargs = true;
+                &["-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "-i"]
+            }
             "timeout" => &["-s", "-k", "--signal", "--kill-after"],
             "stdbuf" => &["-i", "-o", "-e"],
             "command" | "builtin" | "exec" | "nohup" | "time" | "then" | "do" | "else" | "if"
             | "elif" | "while" | "until" | "!" | "setsid" | "unbuffer" => &[],
-            _ => return w,
+            _ => return (w, xargs),
         };
         w = &w[1..];
         while let Some(opt) = w.first() {
@@ -134,10 +918,17 @@ fn is_assignment(word: &str) -> bool {
     }
 }
 
+/// Shell options that take the next word as their argument.
+const SHELL_OPT_ARGS: &[&str] = &["-o", "+o", "-O", "+O", "--rcfile", "--init-file"];
+
 /// The script of `bash -c SCRIPT` (also `-lc`, `-ec`, …).
 fn shell_script(args: &[String]) -> Option<&str> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        if SHELL_OPT_ARGS.contains(&a.as_str()) {
+            it.next();
+            continue;
+        }
         if a.starts_with('-') && !a.starts_with("--") && a.contains('c') {
             return it.find(|s| !s.starts_with('-')).map(String::as_str);
         }
@@ -146,6 +937,27 @@ fn shell_script(args: &[String]) -> Option<&str> {
         }
     }
     None
+}
+
+/// Whether the shell reads its script from standard input (no script file).
+fn reads_stdin(args: &[String]) -> bool {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-" => return true,
+            "--" => return it.next().is_none(),
+            s if SHELL_OPT_ARGS.contains(&s) => {
+                it.next();
+            }
+            s if s.starts_with('-') || s.starts_with('+') => {
+                if !s.starts_with("--") && s.contains('s') {
+                    return true;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 struct Parsed<'a> {
@@ -177,56 +989,87 @@ fn parse_opts(args: &[String]) -> Parsed<'_> {
     p
 }
 
-fn check_rm(args: &[String]) -> Result<(), String> {
+fn in_dir(dir: &str) -> String {
+    if dir.is_empty() {
+        String::new()
+    } else {
+        format!(" (in {dir})")
+    }
+}
+
+fn check_rm(args: &[String], ctx: &Ctx) -> Result<(), String> {
     let p = parse_opts(args);
     if p.long.contains(&"no-preserve-root") {
         return Err("rm --no-preserve-root".into());
     }
     let recursive = p.short.contains(['r', 'R']) || p.long.contains(&"recursive");
-    match p.operands.iter().find(|t| is_critical_path(t)) {
-        Some(t) if recursive => Err(format!("recursive rm of {t}")),
-        _ => Ok(()),
-    }
-}
-
-fn check_recursive_owner(name: &str, args: &[String]) -> Result<(), String> {
-    let p = parse_opts(args);
-    let recursive = p.short.contains('R') || p.long.contains(&"recursive");
-    match p.operands.iter().find(|t| is_critical_path(t)) {
-        Some(t) if recursive => Err(format!("recursive {name} of {t}")),
-        _ => Ok(()),
-    }
-}
-
-fn check_git(args: &[String]) -> Result<(), String> {
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        if matches!(
-            a.as_str(),
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace"
-        ) {
-            i += 2;
-        } else if a.starts_with('-') {
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    if args.get(i).map(String::as_str) != Some("push") {
+    if !recursive {
         return Ok(());
     }
-    for a in &args[i + 1..] {
-        if a == "--" {
-            break;
-        }
-        if a == "--force" {
-            return Err("git push --force (use --force-with-lease)".into());
-        }
-        if !a.starts_with("--") && a.starts_with('-') && a.contains('f') {
-            return Err(format!("git push {a} (use --force-with-lease)"));
-        }
-        if a.starts_with('+') {
+    match p.operands.iter().find_map(|t| critical(t, ctx)) {
+        Some((t, dir)) => Err(format!("recursive rm of {t}{}", in_dir(&dir))),
+        None => Ok(()),
+    }
+}
+
+fn check_recursive_owner(name: &str, args: &[String], ctx: &Ctx) -> Result<(), String> {
+    let p = parse_opts(args);
+    let recursive = p.short.contains('R') || p.long.contains(&"recursive");
+    if !recursive {
+        return Ok(());
+    }
+    match p.operands.iter().find_map(|t| critical(t, ctx)) {
+        Some((t, dir)) => Err(format!("recursive {name} of {t}{}", in_dir(&dir))),
+        None => Ok(()),
+    }
+}
+
+fn check_push(args: &[String]) -> Result<(), String> {
+    const FORCE: &str = "(use --force-with-lease)";
+    let mut opts = true;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if opts && a == "--" {
+            opts = false;
+        } else if opts && let Some(long) = a.strip_prefix("--") {
+            let (name, has_value) = long
+                .split_once('=')
+                .map_or((long, false), |(n, _)| (n, true));
+            if name == "force" {
+                return Err(format!("git push --force {FORCE}"));
+            }
+            // Git accepts any unambiguous prefix of a long option.
+            for (full, what) in [
+                ("delete", "deletes remote branches"),
+                ("mirror", "overwrites and deletes remote refs"),
+                ("prune", "deletes remote branches"),
+            ] {
+                if !name.is_empty() && full.starts_with(name) {
+                    return Err(format!("git push --{full} {what}"));
+                }
+            }
+            if !has_value && matches!(name, "push-option" | "repo" | "receive-pack" | "exec") {
+                i += 1;
+            }
+        } else if opts && a.len() > 1 && a.starts_with('-') {
+            for (k, c) in a.char_indices().skip(1) {
+                match c {
+                    'f' => return Err(format!("git push {a} {FORCE}")),
+                    'd' => return Err(format!("git push {a} deletes remote branches")),
+                    'o' => {
+                        if k + 1 == a.len() {
+                            i += 1; // -o's argument
+                        }
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        } else if a.starts_with('+') {
             return Err(format!("git push of forced refspec {a}"));
+        } else if a.len() > 1 && a.starts_with(':') {
+            return Err(format!("git push {a} deletes a remote branch"));
         }
     }
     Ok(())
@@ -256,31 +1099,200 @@ const SYSTEM_DIRS: &[&str] = &[
     "/private",
 ];
 
-/// `/`, the home directory, a top-level system directory, or all their contents.
-fn is_critical_path(target: &str) -> bool {
-    let mut t = target.to_owned();
-    for home in ["${HOME}", "$HOME"] {
-        if let Some(rest) = t.strip_prefix(home) {
-            t = format!("~{rest}");
-        }
-    }
-    while t.contains("//") {
-        t = t.replace("//", "/");
-    }
-    loop {
-        let before = t.len();
-        for suffix in ["/*", "/.", "/"] {
-            if t.len() > 1
-                && let Some(s) = t.strip_suffix(suffix)
-            {
-                t = s.to_owned();
+/// Where a path starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Base {
+    Root,
+    Home,
+    /// The working directory the command line started in.
+    Start,
+}
+
+/// A path with `.`, `..` and `//` resolved lexically.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Norm {
+    base: Base,
+    /// `..` steps above the base (never for `Root`).
+    ups: usize,
+    comps: Vec<String>,
+}
+
+/// Homes `~/..` is judged against.
+const HOMES: &[&str] = &["/root", "/home/user", "/Users/user"];
+
+fn strip_var<'a>(path: &'a str, var: &str) -> Option<&'a str> {
+    [format!("${var}"), format!("${{{var}}}")]
+        .iter()
+        .find_map(|p| path.strip_prefix(p.as_str()))
+        .filter(|r| r.is_empty() || r.starts_with('/'))
+}
+
+fn normalize(path: &str) -> Norm {
+    let (base, rest) = if let Some(r) = strip_var(path, "HOME").or_else(|| {
+        path.strip_prefix('~')
+            .filter(|r| r.is_empty() || r.starts_with('/'))
+    }) {
+        (Base::Home, r)
+    } else if let Some(r) = path.strip_prefix('/') {
+        (Base::Root, r)
+    } else {
+        (Base::Start, path)
+    };
+    let mut n = Norm {
+        base,
+        ups: 0,
+        comps: Vec::new(),
+    };
+    for c in rest.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                if n.comps.pop().is_none() && base != Base::Root {
+                    n.ups += 1;
+                }
             }
-        }
-        if t.len() == before {
-            break;
+            _ => n.comps.push(c.to_owned()),
         }
     }
-    t.is_empty() || t == "/" || t == "~" || SYSTEM_DIRS.contains(&t.as_str())
+    n
+}
+
+/// `target` as seen from directory `dir` (a rendered [`Norm`]).
+fn resolve(dir: &str, target: &str) -> Norm {
+    let (dir, target) = match strip_var(target, "PWD") {
+        Some(rest) => (dir, rest.trim_start_matches('/')),
+        None => (dir, target),
+    };
+    let absolute = target.starts_with('/') || normalize(target).base == Base::Home;
+    if absolute || dir.is_empty() {
+        normalize(target)
+    } else {
+        normalize(&format!("{dir}/{target}"))
+    }
+}
+
+fn render(n: &Norm) -> String {
+    let parts: Vec<&str> = std::iter::repeat_n("..", n.ups)
+        .chain(n.comps.iter().map(String::as_str))
+        .collect();
+    let joined = parts.join("/");
+    match n.base {
+        Base::Root => format!("/{joined}"),
+        Base::Home if joined.is_empty() => "~".to_owned(),
+        Base::Home => format!("~/{joined}"),
+        Base::Start => joined,
+    }
+}
+
+/// The first directory `target` is critical from, as (target, directory);
+/// the directory is `""` when it did not matter.
+fn critical(target: &str, ctx: &Ctx) -> Option<(String, String)> {
+    ctx.cwd
+        .iter()
+        .find(|dir| is_critical(&resolve(dir, target)))
+        .map(|dir| {
+            let dir = if resolve("", target) == resolve(dir, target) {
+                String::new()
+            } else {
+                dir.clone()
+            };
+            (target.to_owned(), dir)
+        })
+}
+
+/// `/`, the home directory, a top-level system directory, an ancestor of the
+/// starting directory, or all the contents of one of those.
+fn is_critical(n: &Norm) -> bool {
+    let mut comps = n.comps.as_slice();
+    while let [rest @ .., last] = comps
+        && matches!(last.as_str(), "*" | ".*" | "**")
+    {
+        comps = rest;
+    }
+    match n.base {
+        Base::Root => match comps {
+            [] => true,
+            [one] => is_system_dir(one),
+            _ => false,
+        },
+        Base::Home if n.ups == 0 => comps.is_empty(),
+        Base::Home => HOMES.iter().any(|home| {
+            let mut abs = normalize(home);
+            abs.comps.truncate(abs.comps.len().saturating_sub(n.ups));
+            abs.comps.extend(comps.iter().cloned());
+            is_critical(&abs)
+        }),
+        Base::Start => n.ups > 0 && comps.is_empty(),
+    }
+}
+
+/// A top-level system directory's name, or a glob matching one.
+fn is_system_dir(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    let glob = name.contains(['*', '?', '[']);
+    SYSTEM_DIRS.iter().any(|d| {
+        let d = d.trim_start_matches('/').to_ascii_lowercase();
+        d == name || (glob && glob_match(name.as_bytes(), d.as_bytes()))
+    })
+}
+
+/// Shell pattern matching with `*`, `?` and `[…]`.
+fn glob_match(pat: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        let step = match pat.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+                continue;
+            }
+            Some(b'?') => Some(p + 1),
+            Some(b'[') => class_match(&pat[p..], text[t]).map(|len| p + len),
+            Some(&c) if c == text[t] => Some(p + 1),
+            _ => None,
+        };
+        match (step, star) {
+            (Some(next), _) => {
+                p = next;
+                t += 1;
+            }
+            (None, Some((sp, st))) => {
+                p = sp + 1;
+                t = st + 1;
+                star = Some((sp, st + 1));
+            }
+            (None, None) => return false,
+        }
+    }
+    pat[p..].iter().all(|&c| c == b'*')
+}
+
+/// Whether the `[…]` class at the start of `pat` matches `c`: the class
+/// length if so.
+fn class_match(pat: &[u8], c: u8) -> Option<usize> {
+    let mut i = 1;
+    let negate = matches!(pat.get(i), Some(b'!' | b'^'));
+    if negate {
+        i += 1;
+    }
+    let mut hit = false;
+    let mut first = true;
+    while let Some(&b) = pat.get(i) {
+        if b == b']' && !first {
+            return (hit != negate).then_some(i + 1);
+        }
+        first = false;
+        if pat.get(i + 1) == Some(&b'-') && pat.get(i + 2).is_some_and(|&e| e != b']') {
+            hit |= (b..=pat[i + 2]).contains(&c);
+            i += 3;
+        } else {
+            hit |= b == c;
+            i += 1;
+        }
+    }
+    // No closing bracket: a literal `[`.
+    (c == b'[').then_some(1)
 }
 
 const DISK_PREFIXES: &[&str] = &[

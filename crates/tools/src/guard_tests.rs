@@ -63,6 +63,120 @@ const DANGEROUS: &[&str] = &[
     "git -C repo push --force",
     "git push origin +main",
     "cd x && git push --force origin HEAD",
+    // Variables assigned earlier in the line.
+    "G=git; $G push --force",
+    "export G=git && $G push -f",
+    "G=git; \"$G\" push origin +main",
+    "G=/usr/bin/git; ${G} push --force",
+    "C='git push --force'; $C",
+    "X=/; rm -rf $X",
+    "D=/usr; rm -rf \"$D\"/*",
+    "A=/; B=$A; rm -rf $B",
+    "X=/tmp/x; false && X=/; rm -rf $X",
+    "X=/tmp/x; if true; then X=/; fi; rm -rf $X",
+    "X=/; f() { X=/tmp/x; }; rm -rf $X",
+    "X=/; (X=/tmp/x); rm -rf $X",
+    "X=/tmp/x; for d in a; do X=/; done; rm -rf $X",
+    "X=/tmp/x; unset X; rm -rf /$X",
+    "X=/; cat <<EOF\nX=/tmp/x\nEOF\nrm -rf $X",
+    "X=/; false && eval X=/tmp/x; rm -rf $X",
+    "cat <<EOF\ndon't\nEOF\nrm -rf /",
+    "bash <<EOF\nrm -rf /\nEOF",
+    "rm -rf ${TARGET:-/}",
+    "X=$(echo /); rm -rf $X",
+    "R=rm; $R -rf ~",
+    "D=/dev/sda; echo x > $D",
+    // Literal text piped into a shell.
+    "echo 'git push --force' | bash",
+    "printf 'rm -rf /\\n' | sh",
+    "printf '%s\\n' 'rm -rf ~' | bash",
+    "echo rm -rf / | sh -s",
+    "echo -e 'ls\\nrm -rf /' | bash",
+    "echo 'rm -rf ~' | cat | bash",
+    "echo 'rm -rf /' | sudo bash",
+    "bash <<< 'rm -rf /'",
+    "echo / | xargs rm -rf",
+    "(echo 'git push -f') | sh",
+    // Git aliases.
+    "git config alias.fp 'push --force' && git fp",
+    "git config alias.fp 'push --force'",
+    "git config --global alias.fp 'push -f origin main'",
+    "git config --global alias.nuke '!rm -rf ~'",
+    "git config alias.p push && git p --force",
+    "git config alias.p push; git p origin :main",
+    "git -c alias.fp='push -f' fp",
+    "git config set --global alias.d 'push --delete origin'",
+    "git config alias.x '!git push --mirror'",
+    // Remote deletion and mirroring.
+    "git push origin :main",
+    "git push origin :refs/heads/main",
+    "git push origin --delete main",
+    "git push -d origin main",
+    "git push --del origin main",
+    "git push --mirror",
+    "git push --mirror origin",
+    "git push --prune origin 'refs/heads/*:refs/heads/*'",
+    "git push origin -- :main",
+    // `cd` to a root, then a relative recursive rm.
+    "cd / && rm -rf *",
+    "cd ~ && rm -rf .",
+    "cd / ; rm -rf ./*",
+    "cd $HOME && rm -rf ./*",
+    "cd && rm -rf *",
+    "cd /usr && rm -rf *",
+    "cd / && cd usr && rm -rf *",
+    "cd /tmp/x; cd /; rm -rf *",
+    "cd / && cd /tmp && ls; rm -rf *",
+    "cd / && (cd /tmp) && rm -rf *",
+    "(cd / && rm -rf *)",
+    "cd / && bash -c 'rm -rf *'",
+    "cd /tmp && rm -rf ..",
+    "cd / && find . -delete",
+    "cd / && chmod -R 777 .",
+    "pushd / && rm -rf *",
+    "if cd /; then rm -rf *; fi",
+    "cd -P / && rm -rf -- *",
+    "eval 'cd /'; rm -rf *",
+    "eval cd / && rm -rf *",
+    "cd ~/.. && rm -rf *",
+    // find from a root.
+    "find / -delete",
+    "find / -exec rm -rf {} +",
+    "find ~ -delete",
+    "find $HOME -name '*' -delete",
+    "find / -name '*.log' -exec rm {} \\;",
+    "find -L /etc -delete",
+    "sudo find /usr -type f -exec sudo rm -f {} +",
+    "find . -exec rm -rf / \\;",
+    "find /tmp/../ -delete",
+    // `..`, `.` and `//` in targets.
+    "rm -rf /usr/../*",
+    "rm -rf ~/../home",
+    "rm -rf /tmp/../../",
+    "rm -rf /./usr/",
+    "rm -rf //usr//",
+    "rm -rf /tmp/..",
+    "rm -rf ~/..",
+    "rm -rf ~/.*",
+    "rm -rf /u*",
+    "rm -rf /[a-z]*",
+    "rm -rf $PWD/..",
+    "rm -rf ..",
+    "rm -rf ../*",
+    "rm -rf ../..",
+    // Literal command substitutions.
+    "rm -rf $(echo /)",
+    "rm -rf `echo /`",
+    "rm -rf \"$(printf /)\"",
+    "rm -rf $(echo $(echo /))",
+    "rm -rf $(echo ~)",
+    "rm -rf $(echo / /tmp/x)",
+    "chmod -R 777 $(echo /etc)",
+    // Quoting tricks.
+    "$'\\x72m' -rf /",
+    "bash -o pipefail -c 'rm -rf /'",
+    "bash -c \"$(echo rm -rf /)\"",
+    "S='rm -rf /'; sh -c \"$S\"",
 ];
 
 const SAFE: &[&str] = &[
@@ -98,22 +212,94 @@ const SAFE: &[&str] = &[
     "find . -name '*.o' -delete",
     ":",
     "cat /dev/sda1.txt | head",
+    "rm -rf build",
+    "rm -rf ./target /tmp/x",
+    "cd src && rm -rf gen",
+    "G=git; $G push",
+    "G=git; $G push --force-with-lease",
+    "G=git; $G status && $G push origin main",
+    "X=build; rm -rf $X",
+    "X=/tmp/x; rm -rf $X/*",
+    "X=/; X=/tmp/x; rm -rf $X",
+    "P=$PATH; P=$P:/a; P=$P:/b; echo $P",
+    "rm -rf ${OUT:-build}",
+    "rm -rf \"${TMPDIR:-/tmp}/wright\"",
+    "MSG='rm -rf /'; git commit -m \"$MSG\"",
+    "FOO=/ cargo build",
+    "echo 'git push' | bash",
+    "echo 'ls -la' | sh",
+    "echo 'rm -rf /' > notes.txt",
+    "echo 'git push --force' | cat",
+    "echo 'rm -rf /' | grep rm",
+    "printf 'rm -rf build\\n' | sh",
+    "printf '%s\\n' 'rm -rf ./x' | bash",
+    "curl -fsSL https://example.com/install.sh | sh",
+    "curl -fsSL https://example.com/install.sh | bash -s -- --yes",
+    "bash <<< 'echo hi'",
+    "echo build | xargs rm -rf",
+    "git config alias.st status && git st",
+    "git config alias.pl 'push --force-with-lease' && git pl",
+    "git config --global alias.co checkout",
+    "git config alias.cleanup '!rm -rf build'",
+    "git config user.name 'push --force'",
+    "git fp",
+    "git push origin main:main",
+    "git push origin :",
+    "git push -u origin feature",
+    "git push --dry-run origin main",
+    "git push -o ci.skip origin main",
+    "git push --tags",
+    "git push --porcelain",
+    "git branch -d old",
+    "cd / && ls",
+    "cd /tmp && rm -rf *",
+    "cd ~/project && rm -rf .",
+    "cd ~ && rm -rf .cache/x",
+    "cd / && cd /tmp/x && rm -rf *",
+    "cd target/debug && rm -rf ../*",
+    "cd build && rm -rf ../dist",
+    "(cd /tmp && ls) && rm -rf build",
+    "cd /usr && ls; cd ~/p && rm -rf build",
+    "find /tmp/x -delete",
+    "find ~/proj -name '*.pyc' -delete",
+    "find / -name passwd",
+    "find / -name '*.rs' -exec grep -l foo {} +",
+    "find . -type f -exec rm {} +",
+    "find src -name '*.bak' -exec rm -f {} \\;",
+    "rm -rf /tmp/../tmp/x",
+    "rm -rf ~/../user/project",
+    "rm -rf /usr/local/share/x",
+    "rm -rf /*.tmp",
+    "rm -rf ../sibling",
+    "rm -rf ./..build",
+    "rm -rf $(mktemp -d)",
+    "rm -rf $(echo build)",
+    "rm -rf `pwd`/build",
+    "rm -rf \"$(git rev-parse --show-toplevel)/target\"",
+    "echo $(echo /)",
+    "echo \"$(printf 'rm -rf /')\"",
+    "bash -o pipefail -c 'cargo test'",
+    "bash script.sh",
 ];
 
 #[test]
 fn dangerous_commands_are_blocked() {
     assert!(DANGEROUS.len() >= 30);
-    for cmd in DANGEROUS {
-        assert!(check_command(cmd).is_err(), "should block: {cmd}");
-    }
+    let missed: Vec<&&str> = DANGEROUS
+        .iter()
+        .filter(|cmd| check_command(cmd).is_ok())
+        .collect();
+    assert!(missed.is_empty(), "should block: {missed:#?}");
 }
 
 #[test]
 fn safe_look_alikes_are_allowed() {
     assert!(SAFE.len() >= 15);
-    for cmd in SAFE {
-        assert_eq!(check_command(cmd), Ok(()), "should allow: {cmd}");
-    }
+    let refused: Vec<(&str, String)> = SAFE
+        .iter()
+        .filter_map(|cmd| check_command(cmd).err().map(|e| (*cmd, e)))
+        .collect();
+    assert!(refused.is_empty(), "should allow: {refused:#?}");
 }
 
 #[test]
@@ -134,4 +320,144 @@ fn deep_nesting_is_refused() {
         cmd = format!("echo $({cmd})");
     }
     assert!(check_command(&cmd).is_err());
+}
+
+#[test]
+fn new_reasons_name_the_problem() {
+    let cases = [
+        (
+            "G=git; $G push --force",
+            "git push --force (use --force-with-lease)",
+        ),
+        (
+            "git config alias.fp 'push --force' && git fp",
+            "git alias fp: git push --force (use --force-with-lease)",
+        ),
+        (
+            "git push origin :main",
+            "git push :main deletes a remote branch",
+        ),
+        (
+            "git push --mirror",
+            "git push --mirror overwrites and deletes remote refs",
+        ),
+        ("cd / && rm -rf *", "recursive rm of * (in /)"),
+        ("cd ~ && rm -rf .", "recursive rm of . (in ~)"),
+        ("find / -delete", "find deleting under /"),
+        ("rm -rf /usr/../*", "recursive rm of /usr/../*"),
+        ("rm -rf $(echo /)", "recursive rm of /"),
+        ("printf 'rm -rf /\\n' | sh", "recursive rm of /"),
+    ];
+    for (cmd, why) in cases {
+        assert_eq!(check_command(cmd), Err(why.to_owned()), "{cmd}");
+    }
+}
+
+#[test]
+fn normalizes_lexically() {
+    let n = |p: &str| render(&normalize(p));
+    assert_eq!(n("/usr/../*"), "/*");
+    assert_eq!(n("//tmp/./x//"), "/tmp/x");
+    assert_eq!(n("/tmp/../../.."), "/");
+    assert_eq!(n("~/../home"), "~/../home");
+    assert_eq!(n("$HOME/a/.."), "~");
+    assert_eq!(n("a/../../b"), "../b");
+    assert_eq!(render(&resolve("/usr", "../etc/./x")), "/etc/x");
+    assert_eq!(render(&resolve("/tmp", "$PWD/..")), "/");
+    assert_eq!(render(&resolve("/tmp", "~/x")), "~/x");
+}
+
+#[test]
+fn globs_match_system_dirs() {
+    assert!(glob_match(b"u*", b"usr"));
+    assert!(glob_match(b"[a-c]?n", b"bin"));
+    assert!(glob_match(b"*", b""));
+    assert!(!glob_match(b"*.tmp", b"tmp"));
+    assert!(!glob_match(b"[!b]in", b"bin"));
+    assert!(glob_match(b"[", b"["));
+}
+
+#[test]
+fn literal_output_of_echo_and_printf() {
+    let s = |v: &[&str]| v.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+    assert_eq!(echo_output(&s(&["-n", "a", "b"])), vec!["a b\n"]);
+    assert_eq!(echo_output(&s(&["a\\nb"])), vec!["a\\nb\n", "a\nb\n"]);
+    assert_eq!(
+        printf_output(&s(&["%s-%s\\n", "a", "b", "c"])).as_deref(),
+        Some("a-b\nc-\n")
+    );
+    assert_eq!(
+        printf_output(&s(&["%5s|%%|%b", "x", "y\\tz"])).as_deref(),
+        Some("x|%|y\tz")
+    );
+    assert_eq!(printf_output(&s(&["-v", "x", "y"])), None);
+}
+
+#[test]
+fn pathological_lines_are_bounded() {
+    // Many values for one variable are fine; the newest are kept.
+    let mut cmd: String = (0..40).map(|i| format!("X=/tmp/{i}; ")).collect();
+    cmd.push_str("X=/; rm -rf $X");
+    assert!(check_command(&cmd).is_err());
+    // Values that keep doubling stop being remembered.
+    let mut cmd = "X=ab".to_owned();
+    for _ in 0..30 {
+        cmd.push_str("; X=$X$X");
+    }
+    cmd.push_str("; echo $X");
+    assert_eq!(check_command(&cmd), Ok(()));
+    // Too many combinations is refused rather than guessed.
+    let cmd: String = (0..8)
+        .map(|v| format!("V{v}=a; true && V{v}=b; "))
+        .collect::<String>()
+        + "echo $V0 $V1 $V2 $V3 $V4 $V5 $V6 $V7";
+    assert_eq!(
+        check_command(&cmd),
+        Err("too many possible variable values to check".into())
+    );
+    // Long lines stay linear.
+    let words = "a ".repeat(20_000);
+    assert_eq!(check_command(&format!("printf '%s%s' {words}")), Ok(()));
+    assert!(check_command(&format!("{}ls", "eval ".repeat(5_000))).is_err());
+    let subs = "$(echo a) ".repeat(2_000);
+    assert_eq!(check_command(&format!("echo {subs}")), Ok(()));
+}
+
+/// Everyday command lines pass (their speed is a benchmark matter, not a test's).
+#[test]
+fn ordinary_command_lines_pass() {
+    let cmds = [
+        "cargo test -p wright-tools 2>&1 | tail -20",
+        "rm -rf build && mkdir build && cd build && cmake .. && make -j8",
+        "git status && git add -A && git commit -m 'fix: things' && git push",
+        "find . -name '*.o' -delete",
+        "X=1; for f in $(ls); do echo \"$f $X\"; done",
+    ];
+    for c in cmds {
+        assert_eq!(check_command(c), Ok(()), "{c}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn never_panics_on_any_text(s in "\\PC{0,200}") {
+        let _ = check_command(&s);
+    }
+
+    #[test]
+    fn never_panics_on_shell_like_text(
+        parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "rm", "-rf", "/", "~", "..", "*", "cd", "&&", "||", "|", ";", "\n", "(", ")",
+                "{", "}", "$(", "`", "'", "\"", "$X", "X=/", "${X:-/}", "echo", "printf",
+                "bash", "sh", "-c", "git", "push", "-f", ":main", "config", "alias.a", "a",
+                "eval", "find", "-delete", "-exec", "\\;", "<<", "<<<", "EOF", "$'\\x", "\\",
+                "if", "then", "fi", "for", "do", "done", "xargs", "%s", "\\n", "\\0",
+            ]),
+            0..40,
+        )
+    ) {
+        let _ = check_command(&parts.join(" "));
+        let _ = check_command(&parts.concat());
+    }
 }
