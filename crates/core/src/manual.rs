@@ -22,10 +22,9 @@ pub(crate) async fn compact_now(
     emitter.emit(EventKind::TurnStarted);
     let system = system_prompt(ctx, conv);
     let before = compaction::estimate(ctx, &conv.messages, &system, conv.last_usage);
-    let model = conv.model.clone();
     let job = compaction::Job {
         system: &system,
-        model: &model,
+        model: &conv.model,
         before,
         trigger: Trigger::Manual,
         focus: focus.as_deref(),

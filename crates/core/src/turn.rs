@@ -100,7 +100,7 @@ pub(crate) async fn run_turn(
         if compaction::needed(ctx, estimate) && estimate > conv.compaction_floor {
             let job = compaction::Job {
                 system: &system,
-                model: &conv.model.clone(),
+                model: &conv.model,
                 before: estimate,
                 trigger: Trigger::Auto,
                 focus: None,
@@ -136,7 +136,10 @@ pub(crate) async fn run_turn(
         conv.messages.push(response.message);
         // Servers that report no usage (some local ones) leave the estimate
         // to chars/4 of the whole conversation.
-        let reported = response.usage.total_input() + response.usage.output_tokens;
+        let reported = response
+            .usage
+            .total_input()
+            .saturating_add(response.usage.output_tokens);
         conv.last_usage = (reported > 0).then(|| (conv.messages.len() - 1, reported));
         if calls.is_empty() {
             if response.stop_reason == StopReason::PauseTurn {
@@ -199,10 +202,9 @@ async fn respond(
         if compaction::is_overflow(&err) && !compacted {
             compacted = true;
             let estimate = compaction::estimate(ctx, &conv.messages, system, conv.last_usage);
-            let model = conv.model.clone();
             let job = compaction::Job {
                 system,
-                model: &model,
+                model: &conv.model,
                 before: estimate,
                 trigger: Trigger::Overflow,
                 focus: None,
