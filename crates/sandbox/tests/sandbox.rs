@@ -31,18 +31,30 @@ struct Dirs {
     sibling: PathBuf,
 }
 
+/// A writable directory outside every temp dir: the target dir when the
+/// checkout is not under /tmp (as CI's may be), else /var/tmp or HOME.
+fn outside_temp() -> Option<PathBuf> {
+    let tmp = std::env::temp_dir().canonicalize().ok()?;
+    let candidates = [
+        Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR"))),
+        Some(PathBuf::from("/var/tmp")),
+        std::env::var_os("HOME").map(PathBuf::from),
+    ];
+    candidates.into_iter().flatten().find_map(|dir| {
+        std::fs::create_dir_all(&dir).ok()?;
+        let dir = dir.canonicalize().ok()?;
+        let inside =
+            dir.starts_with(&tmp) || dir.starts_with("/tmp") || dir.starts_with("/dev/shm");
+        let writable = tempfile::tempdir_in(&dir).is_ok();
+        (!inside && writable).then_some(dir)
+    })
+}
+
 fn dirs() -> Option<Dirs> {
-    let parent = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    std::fs::create_dir_all(&parent).unwrap();
-    let parent = parent.canonicalize().unwrap();
-    let tmp = std::env::temp_dir().canonicalize().unwrap();
-    if parent.starts_with(&tmp) || parent.starts_with("/tmp") || parent.starts_with("/dev/shm") {
-        eprintln!(
-            "SKIPPED: the target dir {} is inside the temp dir; no sibling outside it",
-            parent.display()
-        );
+    let Some(parent) = outside_temp() else {
+        eprintln!("SKIPPED: no writable directory outside the temp dir for a sibling");
         return None;
-    }
+    };
     let base = tempfile::Builder::new()
         .prefix("sbx-")
         .tempdir_in(&parent)

@@ -170,11 +170,26 @@ fn allow_always_for_the_project_survives_a_restart() {
     assert!(env.path("second.txt").exists(), "{}", stderr(&out));
 }
 
-fn sibling_dir() -> tempfile::TempDir {
-    // Outside the workspace and outside the temp dir, which the sandbox allows.
-    let base = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    std::fs::create_dir_all(base).unwrap();
-    tempfile::tempdir_in(base).unwrap()
+/// A directory outside the workspace and outside every temp dir (which the
+/// sandbox leaves writable): the target dir when the checkout is not under
+/// /tmp (as CI's may be), else /var/tmp or the real HOME.
+fn sibling_dir() -> Option<tempfile::TempDir> {
+    let tmp = std::env::temp_dir().canonicalize().ok()?;
+    let candidates = [
+        Some(std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))),
+        Some(std::path::PathBuf::from("/var/tmp")),
+        std::env::var_os("HOME").map(std::path::PathBuf::from),
+    ];
+    candidates.into_iter().flatten().find_map(|dir| {
+        std::fs::create_dir_all(&dir).ok()?;
+        let dir = dir.canonicalize().ok()?;
+        let inside =
+            dir.starts_with(&tmp) || dir.starts_with("/tmp") || dir.starts_with("/dev/shm");
+        if inside {
+            return None;
+        }
+        tempfile::tempdir_in(&dir).ok()
+    })
 }
 
 fn sandbox_available() -> bool {
@@ -189,7 +204,10 @@ fn the_sandbox_blocks_writes_beside_the_workspace_and_network_until_full() {
     }
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    let sibling = sibling_dir();
+    let Some(sibling) = sibling_dir() else {
+        eprintln!("SKIPPED: no writable directory outside the temp dir");
+        return;
+    };
     let target = sibling.path().join("escaped.txt");
     // The target is computed at run time, so the permission layer cannot
     // see it: this is the case the OS sandbox exists for.
