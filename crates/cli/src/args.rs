@@ -185,6 +185,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write a starter .wright/config.toml and AGENTS.md (existing files are kept).
+    Init,
     /// Check the installation: config, provider, key, sandbox, tools.
     Doctor {
         /// Machine-readable output.
@@ -207,6 +209,12 @@ pub enum ConfigAction {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
+    },
+    /// Open the project's config file (or the user's, with --user) in $VISUAL/$EDITOR.
+    Edit {
+        /// The user config instead of the project's.
+        #[arg(long)]
+        user: bool,
     },
     /// Check every configuration file and report problems.
     Validate {

@@ -3,6 +3,7 @@
 
 mod args;
 mod doctor;
+mod init;
 mod inspect;
 mod models;
 mod modes;
@@ -78,6 +79,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     match &args.command {
         Some(Command::Config { action }) => return config_command(&loader, &args, action),
         Some(Command::Doctor { json }) => return Ok(doctor::run(&loader, &args, *json).await),
+        Some(Command::Init) => return Ok(init::init(&find_project_root(&cwd))?),
         Some(Command::Sessions { action }) => return Ok(sessions::command(action, &cwd)?),
         Some(Command::Rewind {
             id,
@@ -143,6 +145,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Doctor { .. }
             | Command::Sessions { .. }
             | Command::Rewind { .. }
+            | Command::Init
             | Command::Compact { .. },
         )
         | None => {}
@@ -262,6 +265,7 @@ fn config_command(loader: &ConfigLoader, args: &Args, action: &ConfigAction) -> 
             }
         }
         ConfigAction::Validate { json } => return Ok(doctor::validate(loader, args, *json)),
+        ConfigAction::Edit { user } => return Ok(init::edit(loader, *user)?),
     }
     Ok(exit::SUCCESS)
 }

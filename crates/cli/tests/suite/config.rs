@@ -142,3 +142,45 @@ fn a_bad_base_url_is_a_usage_error() {
         stderr(&out)
     );
 }
+
+#[test]
+fn init_writes_starters_once_and_config_edit_checks_the_result() {
+    let env = Env::new();
+    let out = env.wright().arg("init").output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(env.path("AGENTS.md").exists() && env.path(".wright/config.toml").exists());
+    std::fs::write(env.path("AGENTS.md"), "mine").unwrap();
+    let out = env.wright().arg("init").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read_to_string(env.path("AGENTS.md")).unwrap(),
+        "mine"
+    );
+    // The starter config is valid as written.
+    let out = env.wright().args(["config", "validate"]).output().unwrap();
+    assert!(out.status.success(), "{}", stdout(&out));
+    let out = env
+        .wright()
+        .args(["config", "edit"])
+        // An "editor" that puts a top-level key first.
+        .env(
+            "EDITOR",
+            r#"sh -c 'printf "max_turns = 5\n" | cat - "$0" > "$0.new" && mv "$0.new" "$0"'"#,
+        )
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.wright().args(["config", "show"]).output().unwrap();
+    assert!(stdout(&out).contains("max_turns = 5"));
+    let out = env
+        .wright()
+        .args(["config", "edit"])
+        .env(
+            "EDITOR",
+            r#"sh -c 'printf "max_turns = \"x\"\n" | cat - "$0" > "$0.new" && mv "$0.new" "$0"'"#,
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("config.toml"), "{}", stderr(&out));
+}
