@@ -7,6 +7,32 @@ use wright_test_support::{MockResponse, MockServer, anthropic};
 use super::scenarios::tool_results;
 use super::{Env, FAKE_KEY, stderr};
 
+/// Runs one task in which the model asks for `list` once and then answers
+/// "done"; returns the run, the tool results the model got back, and the
+/// body of that second request.
+fn one_round(
+    env: &Env,
+    list: &[(&str, &str, serde_json::Value)],
+    args: &[&str],
+) -> (std::process::Output, Vec<(String, String, bool)>, String) {
+    let server = MockServer::start(vec![calls(list), done()]).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args(args)
+        .output()
+        .unwrap();
+    let second = server.requests().get(1).cloned();
+    let results = second
+        .as_ref()
+        .map(|r| tool_results("anthropic", r))
+        .unwrap_or_default();
+    (
+        out,
+        results,
+        second.map(|r| r.body_text()).unwrap_or_default(),
+    )
+}
+
 fn calls(list: &[(&str, &str, serde_json::Value)]) -> MockResponse {
     MockResponse::sse(anthropic::tool_calls(list))
 }
@@ -19,8 +45,9 @@ fn done() -> MockResponse {
 fn plan_mode_never_changes_a_file() {
     let env = Env::new();
     env.write("a.txt", "keep\n");
-    let server = MockServer::start(vec![
-        calls(&[
+    let (out, results, _) = one_round(
+        &env,
+        &[
             (
                 "c1",
                 "write",
@@ -34,22 +61,15 @@ fn plan_mode_never_changes_a_file() {
             ("c3", "bash", json!({"command": "touch made.txt"})),
             ("c4", "bash", json!({"command": "ls"})),
             ("c5", "read", json!({"path": "a.txt"})),
-        ]),
-        done(),
-    ])
-    .unwrap();
-    let out = env
-        .wright_p("anthropic", &server.url(), "plan it")
-        .args(["--permission-mode", "plan"])
-        .output()
-        .unwrap();
+        ],
+        &["--permission-mode", "plan"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         std::fs::read_to_string(env.path("a.txt")).unwrap(),
         "keep\n"
     );
     assert!(!env.path("made.txt").exists());
-    let results = tool_results("anthropic", &server.requests()[1]);
     for r in &results[..3] {
         assert!(r.1.starts_with("Permission denied"), "{r:?}");
     }
@@ -65,8 +85,9 @@ fn plan_mode_never_changes_a_file() {
 fn allow_and_deny_rules_from_flags() {
     let env = Env::new();
     env.write("secret-notes.txt", "hidden\n");
-    let server = MockServer::start(vec![
-        calls(&[
+    let (out, results, _) = one_round(
+        &env,
+        &[
             ("c1", "bash", json!({"command": "touch allowed.txt"})),
             (
                 "c2",
@@ -74,24 +95,17 @@ fn allow_and_deny_rules_from_flags() {
                 json!({"command": "touch allowed.txt && touch sneaky.txt"}),
             ),
             ("c3", "read", json!({"path": "secret-notes.txt"})),
-        ]),
-        done(),
-    ])
-    .unwrap();
-    let out = env
-        .wright_p("anthropic", &server.url(), "go")
-        .args([
+        ],
+        &[
             "--allow",
             "Bash(touch allowed.txt)",
             "--deny",
             "Read(secret-*)",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(env.path("allowed.txt").exists());
     assert!(!env.path("sneaky.txt").exists());
-    let results = tool_results("anthropic", &server.requests()[1]);
     assert!(!results[0].2, "{:?}", results[0]);
     assert!(
         results[1].1.starts_with("Permission denied"),
@@ -109,23 +123,17 @@ fn allow_and_deny_rules_from_flags() {
 fn secrets_are_guarded_even_in_bypass() {
     let env = Env::new();
     env.write(".env", "API_KEY=hunter2\n");
-    let server = MockServer::start(vec![
-        calls(&[
+    let (out, results, sent) = one_round(
+        &env,
+        &[
             ("c1", "read", json!({"path": ".env"})),
             ("c2", "bash", json!({"command": "cat .env"})),
-        ]),
-        done(),
-    ])
-    .unwrap();
-    let out = env
-        .wright_p("anthropic", &server.url(), "show secrets")
-        .args(["--permission-mode", "bypass"])
-        .output()
-        .unwrap();
+        ],
+        &["--permission-mode", "bypass"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let body = server.requests()[1].body_text();
+    let body = sent;
     assert!(!body.contains("hunter2"));
-    let results = tool_results("anthropic", &server.requests()[1]);
     assert!(
         results.iter().all(|r| r.1.starts_with("Blocked by guard")),
         "{results:?}"
@@ -217,18 +225,13 @@ fn the_sandbox_blocks_writes_beside_the_workspace_and_network_until_full() {
     );
     for (mode, expect_escape) in [("workspace-write", false), ("full", true)] {
         let env = Env::new();
-        let server = MockServer::start(vec![
-            calls(&[("c1", "bash", json!({"command": command}))]),
-            done(),
-        ])
-        .unwrap();
-        let out = env
-            .wright_p("anthropic", &server.url(), "escape")
-            .args(["--permission-mode", "bypass", "--sandbox", mode])
-            .output()
-            .unwrap();
+        let (out, results, _) = one_round(
+            &env,
+            &[("c1", "bash", json!({"command": command}))],
+            &["--permission-mode", "bypass", "--sandbox", mode],
+        );
         assert!(out.status.success(), "{}", stderr(&out));
-        let result = &tool_results("anthropic", &server.requests()[1])[0].1;
+        let result = &results[0].1;
         assert!(env.path("inside.txt").exists(), "{mode}: {result}");
         assert_eq!(target.exists(), expect_escape, "{mode}");
         assert_eq!(
@@ -251,24 +254,26 @@ fn the_agent_cannot_see_keys_grep_secrets_or_raise_its_own_permissions() {
         "-----BEGIN OPENSSH PRIVATE KEY----- SECRET-KEY-BODY\n",
     );
     env.write("notes.txt", "SECRET-KEY-BODY is not here, just the words\n");
-    let server = MockServer::start(vec![
-        calls(&[
+    let (out, results, sent) = one_round(
+        &env,
+        &[
             ("c1", "bash", json!({"command": "env"})),
-            ("c2", "grep", json!({"pattern": "SECRET-KEY-BODY", "output_mode": "content"})),
-            ("c3", "write", json!({"path": ".wright/config.local.toml", "content": "[permissions]\nallow = [\"Bash\"]\n"})),
-        ]),
-        done(),
-    ])
-    .unwrap();
-    let out = env
-        .wright_p("anthropic", &server.url(), "look around")
-        .args(["--permission-mode", "bypass"])
-        .output()
-        .unwrap();
+            (
+                "c2",
+                "grep",
+                json!({"pattern": "SECRET-KEY-BODY", "output_mode": "content"}),
+            ),
+            (
+                "c3",
+                "write",
+                json!({"path": ".wright/config.local.toml", "content": "[permissions]\nallow = [\"Bash\"]\n"}),
+            ),
+        ],
+        &["--permission-mode", "bypass"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let body = server.requests()[1].body_text();
+    let body = sent;
     assert!(!body.contains(FAKE_KEY), "the key reached the model");
-    let results = tool_results("anthropic", &server.requests()[1]);
     assert!(
         results[1].1.contains("notes.txt") && !results[1].1.contains("id_rsa"),
         "{:?}",
@@ -308,23 +313,17 @@ fn a_project_config_cannot_send_the_key_elsewhere() {
 fn auto_mode_runs_ordinary_commands_and_refuses_dangerous_ones_headless() {
     let env = Env::new();
     env.write("build/out.o", "x");
-    let server = MockServer::start(vec![
-        calls(&[
+    let (out, results, _) = one_round(
+        &env,
+        &[
             ("c1", "bash", json!({"command": "touch made.txt"})),
             ("c2", "bash", json!({"command": "rm -r build"})),
-        ]),
-        done(),
-    ])
-    .unwrap();
-    let out = env
-        .wright_p("anthropic", &server.url(), "go")
-        .args(["--permission-mode", "auto"])
-        .output()
-        .unwrap();
+        ],
+        &["--permission-mode", "auto"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(env.path("made.txt").exists());
     assert!(env.path("build/out.o").exists());
-    let results = tool_results("anthropic", &server.requests()[1]);
     assert!(
         results[1].1.starts_with("Permission denied"),
         "{:?}",
@@ -342,22 +341,17 @@ fn a_webfetch_allow_rule_opens_the_network_for_commands() {
     let port = listener.local_addr().unwrap().port();
     let command = format!("T=/dev/tcp/127.0.0.1/{port}; (exec 3<>\"$T\") && echo CONNECTED");
     let env = Env::new();
-    let server = MockServer::start(vec![
-        calls(&[("c1", "bash", json!({"command": command}))]),
-        done(),
-    ])
-    .unwrap();
-    let out = env
-        .wright_p("anthropic", &server.url(), "connect")
-        .args([
+    let (out, results, _) = one_round(
+        &env,
+        &[("c1", "bash", json!({"command": command}))],
+        &[
             "--permission-mode",
             "bypass",
             "--allow",
             "WebFetch(domain:example.com)",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let result = &tool_results("anthropic", &server.requests()[1])[0].1;
+    let result = &results[0].1;
     assert!(result.contains("CONNECTED"), "{result}");
 }
