@@ -77,12 +77,9 @@ fn a_dropped_stream_is_retried_and_the_command_ran_once() {
     }
 }
 
-#[test]
-fn usage_and_cost_are_reported_for_a_known_model() {
-    let env = Env::new();
-    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("hi"))]).unwrap();
-    let out = env
-        .wright()
+/// `wright -p hi` with a catalogued model (known prices) against `server`.
+fn sonnet(env: &Env, server: &MockServer, extra: &[&str]) -> std::process::Output {
+    env.wright()
         .args([
             "-p",
             "hi",
@@ -90,14 +87,19 @@ fn usage_and_cost_are_reported_for_a_known_model() {
             "anthropic",
             "--model",
             "claude-sonnet-4-5",
-            "--base-url",
-            &server.url(),
-            "--output-format",
-            "json",
         ])
+        .args(["--base-url", &server.url()])
+        .args(extra)
         .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn usage_and_cost_are_reported_for_a_known_model() {
+    let env = Env::new();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("hi"))]).unwrap();
+    let out = sonnet(&env, &server, &["--output-format", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let result: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     // 100 input and 20 output tokens at $3 / $15 per million.
@@ -105,21 +107,7 @@ fn usage_and_cost_are_reported_for_a_known_model() {
     assert!((cost - 0.0006).abs() < 1e-9, "{cost}");
     // The text format reports the same on stderr.
     let server = MockServer::start(vec![MockResponse::sse(anthropic::text("hi"))]).unwrap();
-    let out = env
-        .wright()
-        .args([
-            "-p",
-            "hi",
-            "--provider",
-            "anthropic",
-            "--model",
-            "claude-sonnet-4-5",
-            "--base-url",
-            &server.url(),
-        ])
-        .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
-        .output()
-        .unwrap();
+    let out = sonnet(&env, &server, &[]);
     assert!(stderr(&out).contains("$0.0006"), "{}", stderr(&out));
 }
 
@@ -131,25 +119,11 @@ fn budget_limit_stops_with_exit_code_4() {
         MockResponse::sse(anthropic::text("never")),
     ])
     .unwrap();
-    let out = env
-        .wright()
-        .args([
-            "-p",
-            "hi",
-            "--provider",
-            "anthropic",
-            "--model",
-            "claude-sonnet-4-5",
-            "--base-url",
-            &server.url(),
-            "--output-format",
-            "json",
-            "--max-budget-usd",
-            "0.0001",
-        ])
-        .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
-        .output()
-        .unwrap();
+    let out = sonnet(
+        &env,
+        &server,
+        &["--output-format", "json", "--max-budget-usd", "0.0001"],
+    );
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let result: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(result["subtype"], "error_max_budget");
