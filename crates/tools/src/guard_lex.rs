@@ -1,17 +1,26 @@
-//! A small shell lexer for the guard: splits a script into simple commands
-//! (at `;`, `&&`, `||`, `|`, `&`, newlines, parentheses and braces), removes
-//! quoting (including `$'…'`), separates redirection targets and here-strings
-//! from arguments, and collects the bodies of `$(…)`, backticks and `<(…)` so
-//! they can be checked too. Each command records the operator that ended it
-//! and how deep in `( … )`/`{ … }` groups it stands. Here-doc bodies are
-//! lexed on their own, as commands one level deeper: they may feed a shell.
+//! The shell lexer of the guard and the permission engine (one lexer, so
+//! the two can never split a command differently; see [`crate::shell_lex`]).
+//!
+//! It splits a script into simple commands (at `;`, `&&`, `||`, `|`, `&`,
+//! newlines, parentheses and braces), removes quoting (including `$'…'`),
+//! separates redirections and here-strings from arguments, and collects the
+//! bodies of `$(…)`, backticks and `<(…)` so they can be checked too. Each
+//! command records the operator that ended it and how deep in `( … )`/
+//! `{ … }` groups it stands. Here-doc bodies are lexed on their own, as
+//! commands one level deeper marked [`Command::speculative`]: they may feed
+//! a shell. The substitutions the shell itself runs in an unquoted here-doc
+//! body are collected as well.
+//!
+//! Each word also records what cannot be known statically: it is
+//! [`Word::dynamic`] when the shell would expand it (`$VAR`, `$(…)`, `$'…'`,
+//! brace expansion) and [`Word::glob`] when it has unquoted `*?[`.
 //!
 //! It is not a full shell parser; it errs toward seeing more commands, which
-//! can only make the guard stricter.
+//! can only make the guard and the rules stricter.
 
 /// What ended a simple command.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Sep {
+pub enum Sep {
     /// `;`, a newline or the end of the script.
     #[default]
     End,
@@ -27,7 +36,82 @@ pub(crate) enum Sep {
     Group,
 }
 
-/// One simple command: its words (quotes removed) and redirection targets.
+/// One word with its quoting removed. A substitution stands in it as a
+/// [`marker`] character.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Word {
+    /// The text after quote removal (`$'…'` decoded, `$VAR` kept as written).
+    pub text: String,
+    /// The shell expands it when it runs (variables, substitutions, ANSI-C
+    /// quoting, brace expansion), so its text is not what runs.
+    pub dynamic: bool,
+    /// It has unquoted glob characters (`*`, `?`, `[`).
+    pub glob: bool,
+    /// Some of it was quoted or escaped.
+    pub quoted: bool,
+}
+
+/// What a redirection does with its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectKind {
+    /// `>`, `>>`, `>|`, `&>`, `&>>`, `<>`, `>& file`: writes the file.
+    Write,
+    /// `<`: reads the file.
+    Read,
+    /// `>&N`, `<&N`, `>&-`: duplicates or closes a descriptor.
+    Dup,
+    /// `<<` or `<<-`: the target is the here-doc delimiter.
+    HereDoc,
+    /// `<<<`: the target is the text fed to standard input.
+    HereString,
+}
+
+/// A redirection and its target word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// What the redirection does.
+    pub kind: RedirectKind,
+    /// The file, descriptor, delimiter or here-string.
+    pub target: Word,
+}
+
+/// One simple command.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Command {
+    /// The words, assignments and wrappers included.
+    pub words: Vec<Word>,
+    /// The redirections, here-docs and here-strings, in order.
+    pub redirects: Vec<Redirect>,
+    /// The operator after the command.
+    pub sep: Sep,
+    /// How many `( … )` subshells and `{ … }` groups enclose it (a here-doc
+    /// body counts as one more).
+    pub depth: usize,
+    /// It is a line of a here-doc body: it runs only if the body feeds a shell.
+    pub speculative: bool,
+}
+
+/// A substitution the lexer took out of a word or a here-doc body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Substitution {
+    /// The script inside `$(…)`, backticks, `<(…)` or `>(…)`.
+    pub script: String,
+    /// Found only by lexing a here-doc body as a script: it runs only if the
+    /// body feeds a shell.
+    pub speculative: bool,
+}
+
+/// A lexed script.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Script {
+    /// The simple commands, in order.
+    pub commands: Vec<Command>,
+    /// The substitutions; the `n`th stands in its word as [`marker`]`(n)`.
+    pub nested: Vec<Substitution>,
+}
+
+/// The guard's view of one simple command: words, redirection targets and
+/// here-strings as plain strings.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Simple {
     pub words: Vec<String>,
@@ -40,7 +124,7 @@ pub(crate) struct Simple {
     pub depth: usize,
 }
 
-/// A lexed script.
+/// The guard's view of a lexed script.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Lexed {
     pub commands: Vec<Simple>,
@@ -50,13 +134,13 @@ pub(crate) struct Lexed {
 }
 
 /// Marks a substitution too far down the list to number.
-const SUBST: char = '\u{1}';
+pub const SUBST: char = '\u{1}';
 /// Substitution `n` is marked by the private-use character `MARK_BASE + n`.
 const MARK_BASE: u32 = 0xF_0000;
 const MARK_COUNT: u32 = 0xFFFE;
 
 /// The character that stands for substitution `n` inside a word.
-pub(crate) fn marker(n: usize) -> char {
+pub fn marker(n: usize) -> char {
     u32::try_from(n)
         .ok()
         .filter(|&n| n < MARK_COUNT)
@@ -65,29 +149,74 @@ pub(crate) fn marker(n: usize) -> char {
 }
 
 /// Which substitution `c` stands for, if it is a numbered marker.
-pub(crate) fn marker_index(c: char) -> Option<usize> {
+pub fn marker_index(c: char) -> Option<usize> {
     let n = u32::from(c).checked_sub(MARK_BASE)?;
     (n < MARK_COUNT).then_some(n as usize)
 }
 
 /// Whether `word` holds a substitution the lexer took out.
-pub(crate) fn has_marker(word: &str) -> bool {
+pub fn has_marker(word: &str) -> bool {
     word.chars()
         .any(|c| c == SUBST || marker_index(c).is_some())
 }
 
+/// `word` with every substitution marker replaced by [`SUBST`].
+pub fn unnumbered(word: &str) -> String {
+    word.chars()
+        .map(|c| if marker_index(c).is_some() { SUBST } else { c })
+        .collect()
+}
+
+/// Lexes `script` for the guard.
+pub(crate) fn lex(script: &str) -> Lexed {
+    let lexed = lex_script(script);
+    let commands = lexed
+        .commands
+        .into_iter()
+        .map(|c| {
+            let mut simple = Simple {
+                words: c.words.into_iter().map(|w| w.text).collect(),
+                sep: c.sep,
+                depth: c.depth,
+                ..Simple::default()
+            };
+            for r in c.redirects {
+                if r.kind == RedirectKind::HereString {
+                    simple.herestrings.push(r.target.text);
+                } else {
+                    simple.redirects.push(r.target.text);
+                }
+            }
+            simple
+        })
+        .collect();
+    Lexed {
+        commands,
+        nested: lexed.nested.into_iter().map(|n| n.script).collect(),
+    }
+}
+
+/// A here-doc waiting for its body: delimiter, strip tabs, delimiter quoted.
+struct PendingHeredoc {
+    delim: String,
+    strip: bool,
+    quoted: bool,
+}
+
 #[derive(Default)]
 struct State {
-    out: Lexed,
-    cur: Simple,
-    word: String,
+    out: Script,
+    cur: Command,
+    word: Word,
     in_word: bool,
-    redirect_next: bool,
-    herestring_next: bool,
+    /// The next word is the target of a redirection of this kind.
+    redirect_next: Option<RedirectKind>,
+    /// After `>&`: a descriptor number or `-` makes it a [`RedirectKind::Dup`].
+    dup_if_fd: bool,
     /// After `<<`/`<<-`: the next word is a here-doc delimiter (strip tabs?).
     heredoc_next: Option<bool>,
-    /// Here-doc delimiters waiting for the next newline, with strip-tabs.
-    heredocs: Vec<(String, bool)>,
+    /// Here-doc delimiters waiting for the next newline.
+    heredocs: Vec<PendingHeredoc>,
     depth: usize,
 }
 
@@ -98,24 +227,31 @@ impl State {
         }
         let w = std::mem::take(&mut self.word);
         if let Some(strip) = self.heredoc_next.take() {
-            self.heredocs.push((w.clone(), strip));
+            self.heredocs.push(PendingHeredoc {
+                delim: w.text.clone(),
+                strip,
+                quoted: w.quoted,
+            });
         }
-        if self.herestring_next {
-            self.cur.herestrings.push(w);
-        } else if self.redirect_next {
-            self.cur.redirects.push(w);
-        } else {
-            self.cur.words.push(w);
+        match self.redirect_next.take() {
+            Some(mut kind) => {
+                let fd = w.text == "-"
+                    || (!w.text.is_empty() && w.text.chars().all(|d| d.is_ascii_digit()));
+                if self.dup_if_fd && fd && !w.quoted && !w.dynamic {
+                    kind = RedirectKind::Dup;
+                }
+                self.cur.redirects.push(Redirect { kind, target: w });
+            }
+            None => self.cur.words.push(w),
         }
-        self.redirect_next = false;
-        self.herestring_next = false;
+        self.dup_if_fd = false;
         self.in_word = false;
     }
 
     fn end_command(&mut self, sep: Sep) {
         self.end_word();
         let mut cmd = std::mem::take(&mut self.cur);
-        if !cmd.words.is_empty() || !cmd.redirects.is_empty() || !cmd.herestrings.is_empty() {
+        if !cmd.words.is_empty() || !cmd.redirects.is_empty() {
             cmd.sep = sep;
             cmd.depth = self.depth;
             self.out.commands.push(cmd);
@@ -125,27 +261,63 @@ impl State {
             // `( a ) | b`, `{ a; } && b`: the operator after a group.
             last.sep = sep;
         }
-        self.redirect_next = false;
-        self.herestring_next = false;
+        self.redirect_next = None;
+        self.dup_if_fd = false;
         self.heredoc_next = None;
     }
 
     fn push(&mut self, c: char) {
-        self.word.push(c);
+        self.word.text.push(c);
         self.in_word = true;
     }
 
     fn subst(&mut self, body: String) {
         let m = marker(self.out.nested.len());
-        self.out.nested.push(body);
+        self.out.nested.push(Substitution {
+            script: body,
+            speculative: false,
+        });
         self.push(m);
+        self.word.dynamic = true;
+    }
+
+    /// Handles the redirection operator starting at `i` (`>`, `<`, `>>`,
+    /// `<<`, `<<<`, `<&`, `>&`, …); returns the index of its last char.
+    fn redirect(&mut self, chars: &[char], start: usize) -> usize {
+        let mut i = start;
+        while matches!(chars.get(i + 1), Some('>' | '<' | '&' | '|')) {
+            i += 1;
+        }
+        let op: String = chars[start..=i].iter().collect();
+        let kind = if op.starts_with("<<<") {
+            RedirectKind::HereString
+        } else if op.starts_with("<<") {
+            let strip = chars.get(i + 1) == Some(&'-');
+            if strip {
+                i += 1;
+            }
+            self.heredoc_next = Some(strip);
+            RedirectKind::HereDoc
+        } else if op.starts_with("<>") {
+            RedirectKind::Write
+        } else if op.starts_with("<&") {
+            RedirectKind::Dup
+        } else if op.starts_with('<') {
+            RedirectKind::Read
+        } else {
+            RedirectKind::Write
+        };
+        self.redirect_next = Some(kind);
+        self.dup_if_fd = op == ">&";
+        i
     }
 
     /// After a newline: reads the pending here-doc bodies starting at `i`
     /// and returns the index after them. A body is lexed as commands of its
     /// own (it may feed a shell), one level deeper, since it may be data.
+    /// The substitutions of an unquoted body run in any case.
     fn heredoc_bodies(&mut self, chars: &[char], mut i: usize) -> usize {
-        for (delim, strip) in std::mem::take(&mut self.heredocs) {
+        for doc in std::mem::take(&mut self.heredocs) {
             let mut body = String::new();
             while i < chars.len() {
                 let end = chars[i..]
@@ -154,44 +326,65 @@ impl State {
                     .map_or(chars.len(), |p| i + p);
                 let line: String = chars[i..end].iter().collect();
                 i = (end + 1).min(chars.len());
-                let cmp = if strip {
+                let cmp = if doc.strip {
                     line.trim_start_matches('\t')
                 } else {
                     &line
                 };
-                if cmp == delim {
+                if cmp == doc.delim {
                     break;
                 }
                 body.push_str(&line);
                 body.push('\n');
             }
-            let inner = lex(&body);
+            let inner = lex_script(&body);
             let offset = self.out.nested.len();
             for mut cmd in inner.commands {
-                for w in cmd
+                let words = cmd
                     .words
                     .iter_mut()
-                    .chain(&mut cmd.redirects)
-                    .chain(&mut cmd.herestrings)
-                {
-                    if has_marker(w) {
-                        *w = w
+                    .chain(cmd.redirects.iter_mut().map(|r| &mut r.target));
+                for w in words {
+                    if has_marker(&w.text) {
+                        w.text = w
+                            .text
                             .chars()
                             .map(|c| marker_index(c).map_or(c, |n| marker(n + offset)))
                             .collect();
                     }
                 }
                 cmd.depth += self.depth + 1;
+                cmd.speculative = true;
                 self.out.commands.push(cmd);
             }
-            self.out.nested.extend(inner.nested);
+            self.out
+                .nested
+                .extend(inner.nested.into_iter().map(|n| Substitution {
+                    speculative: true,
+                    ..n
+                }));
+            if !doc.quoted {
+                self.out.nested.extend(expansions(&body));
+            }
         }
         i
     }
 }
 
-/// Lexes `script`.
-pub(crate) fn lex(script: &str) -> Lexed {
+/// The substitutions the shell runs in an unquoted here-doc body.
+fn expansions(body: &str) -> Vec<Substitution> {
+    let chars: Vec<char> = body.chars().collect();
+    let mut scratch = State::default();
+    let mut i = 0;
+    while i < chars.len() {
+        // Quotes mean nothing here; step over the one that stopped the scan.
+        i = double_quoted(&chars, i, &mut scratch) + 1;
+    }
+    scratch.out.nested
+}
+
+/// Lexes `script` into commands with rich words and typed redirections.
+pub fn lex_script(script: &str) -> Script {
     let chars: Vec<char> = script.chars().collect();
     let mut st = State::default();
     let mut i = 0;
@@ -202,7 +395,8 @@ pub(crate) fn lex(script: &str) -> Lexed {
             ' ' | '\t' | '\r' => st.end_word(),
             '&' if next == Some('>') => {
                 st.end_word();
-                st.redirect_next = true;
+                st.redirect_next = Some(RedirectKind::Write);
+                st.dup_if_fd = false;
                 i += 1;
                 if chars.get(i + 1) == Some(&'>') {
                     i += 1;
@@ -246,45 +440,35 @@ pub(crate) fn lex(script: &str) -> Lexed {
                     i = end;
                     continue;
                 }
-                if st.in_word && st.word.chars().all(|d| d.is_ascii_digit()) {
-                    st.word.clear();
+                if st.in_word && st.word.text.chars().all(|d| d.is_ascii_digit()) {
+                    st.word = Word::default();
                     st.in_word = false;
                 } else {
                     st.end_word();
                 }
-                let herestring = c == '<' && next == Some('<') && chars.get(i + 2) == Some(&'<');
-                let heredoc = c == '<' && next == Some('<') && !herestring;
-                while matches!(chars.get(i + 1), Some('>' | '<' | '&' | '|')) {
-                    i += 1;
-                }
-                st.redirect_next = true;
-                st.herestring_next = herestring;
-                if heredoc {
-                    let strip = chars.get(i + 1) == Some(&'-');
-                    if strip {
-                        i += 1;
-                    }
-                    st.heredoc_next = Some(strip);
-                }
+                i = st.redirect(&chars, i);
             }
             '\\' => {
                 if let Some(n) = next
                     && n != '\n'
                 {
                     st.push(n);
+                    st.word.quoted = true;
                 }
                 i += 1;
             }
             '\'' => {
                 st.in_word = true;
+                st.word.quoted = true;
                 i += 1;
                 while i < chars.len() && chars[i] != '\'' {
-                    st.word.push(chars[i]);
+                    st.word.text.push(chars[i]);
                     i += 1;
                 }
             }
             '"' => {
                 st.in_word = true;
+                st.word.quoted = true;
                 i = double_quoted(&chars, i + 1, &mut st);
             }
             '$' if next == Some('(') => {
@@ -310,10 +494,16 @@ pub(crate) fn lex(script: &str) -> Lexed {
                     i += 1;
                 }
                 let (text, _) = unescape(&raw, Escapes::Ansi);
-                st.word.push_str(&text);
+                st.word.text.push_str(&text);
+                // It can spell any command; rules never take it at its word.
+                st.word.dynamic = true;
                 st.in_word = true;
             }
             '$' if next == Some('"') => st.in_word = true,
+            '$' if next.is_some_and(expands) => {
+                st.word.dynamic = true;
+                st.push(c);
+            }
             '`' => {
                 let (body, end) = backticks(&chars, i + 1);
                 st.subst(body);
@@ -334,12 +524,29 @@ pub(crate) fn lex(script: &str) -> Lexed {
                 st.end_command(Sep::Group);
                 st.depth = st.depth.saturating_sub(1);
             }
+            '{' => {
+                // Brace expansion (`{rm,-rf,x}`) can build any command.
+                let close = chars[i..].iter().position(|&c| c == '}');
+                if close.is_some_and(|e| chars[i..i + e].iter().any(|&c| c == ',' || c == '.')) {
+                    st.word.dynamic = true;
+                }
+                st.push(c);
+            }
+            '*' | '?' | '[' => {
+                st.word.glob = true;
+                st.push(c);
+            }
             _ => st.push(c),
         }
         i += 1;
     }
     st.end_command(Sep::End);
     st.out
+}
+
+/// Whether `$` followed by `c` is a parameter expansion.
+fn expands(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "_{@*#?$!-".contains(c)
 }
 
 /// Reads a double-quoted string starting after the quote; returns the index
@@ -349,7 +556,9 @@ fn double_quoted(chars: &[char], mut i: usize, st: &mut State) -> usize {
         match chars[i] {
             '"' => return i,
             '\\' if matches!(chars.get(i + 1), Some('$' | '`' | '"' | '\\' | '\n')) => {
-                st.word.push(chars[i + 1]);
+                if chars[i + 1] != '\n' {
+                    st.word.text.push(chars[i + 1]);
+                }
                 i += 2;
             }
             '$' if chars.get(i + 1) == Some(&'(') => {
@@ -357,13 +566,18 @@ fn double_quoted(chars: &[char], mut i: usize, st: &mut State) -> usize {
                 st.subst(body);
                 i = end;
             }
+            '$' if chars.get(i + 1).copied().is_some_and(expands) => {
+                st.word.dynamic = true;
+                st.word.text.push('$');
+                i += 1;
+            }
             '`' => {
                 let (body, end) = backticks(chars, i + 1);
                 st.subst(body);
                 i = end;
             }
             c => {
-                st.word.push(c);
+                st.word.text.push(c);
                 i += 1;
             }
         }
@@ -649,6 +863,79 @@ mod tests {
         assert_eq!(l.nested, vec!["a", "b"]);
         assert_eq!(cmds[1].0[0], marker(0).to_string());
         assert_eq!(cmds[2].0[1], marker(1).to_string());
+    }
+
+    #[test]
+    fn words_record_expansion_globs_and_quoting() {
+        let l = lex_script("$X a \"$Y\" '$Z' $'\\x72m' {a,b} *.rs \\* $(c)");
+        let flags: Vec<(&str, bool, bool, bool)> = l.commands[0]
+            .words
+            .iter()
+            .map(|w| (w.text.as_str(), w.dynamic, w.glob, w.quoted))
+            .collect();
+        let m = marker(0).to_string();
+        assert_eq!(
+            flags,
+            vec![
+                ("$X", true, false, false),
+                ("a", false, false, false),
+                ("$Y", true, false, true),
+                ("$Z", false, false, true),
+                ("rm", true, false, false),
+                ("{a,b}", true, false, false),
+                ("*.rs", false, true, false),
+                ("*", false, false, true),
+                (m.as_str(), true, false, false),
+            ]
+        );
+        assert_eq!(unnumbered(&m), SUBST.to_string());
+    }
+
+    #[test]
+    fn redirect_kinds() {
+        let l = lex_script("c > a 2>&1 < b >>d &>e <>f >&g >&- <&3 <<<h <<i");
+        let kinds: Vec<(RedirectKind, &str)> = l.commands[0]
+            .redirects
+            .iter()
+            .map(|r| (r.kind, r.target.text.as_str()))
+            .collect();
+        use RedirectKind::*;
+        assert_eq!(
+            kinds,
+            vec![
+                (Write, "a"),
+                (Dup, "1"),
+                (Read, "b"),
+                (Write, "d"),
+                (Write, "e"),
+                (Write, "f"),
+                (Write, "g"),
+                (Dup, "-"),
+                (Dup, "3"),
+                (HereString, "h"),
+                (HereDoc, "i"),
+            ]
+        );
+    }
+
+    #[test]
+    fn heredoc_lines_are_speculative_but_their_expansions_run() {
+        let l = lex_script("cat <<E\nsay \"hi\" don't $(rm x)\nE\ncat <<'Q'\n$(rm y)\nQ\n");
+        let spec: Vec<bool> = l.commands.iter().map(|c| c.speculative).collect();
+        assert_eq!(spec, vec![false, true, false, true]);
+        let nested: Vec<(&str, bool)> = l
+            .nested
+            .iter()
+            .map(|n| (n.script.as_str(), n.speculative))
+            .collect();
+        // Lexed as a script, the body's quote hides `$(rm x)`; the shell
+        // still runs it.
+        assert_eq!(nested, vec![("rm x", false), ("rm y", true)]);
+    }
+
+    #[test]
+    fn line_continuation_in_double_quotes() {
+        assert_eq!(words("echo \"a\\\nb\""), vec![vec!["echo", "ab"]]);
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod output;
 pub mod paths;
 mod read;
 mod registry;
+pub mod shell_lex;
 pub mod truncate;
 mod walk;
 mod write;
