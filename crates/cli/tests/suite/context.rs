@@ -180,10 +180,7 @@ fn a_long_session_compacts_against_the_mock_and_completes() {
         .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
         .output()
         .unwrap();
-    let lines: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<Value> = super::ndjson(&out);
     let boundaries = lines
         .iter()
         .filter(|l| l["subtype"] == "compact_boundary")

@@ -116,10 +116,7 @@ fn stream_json_has_init_first_result_last_and_tools_between() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    let lines: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<Value> = super::ndjson(&out);
     for line in &lines {
         assert_valid(&line_schema, line);
     }
@@ -164,10 +161,7 @@ fn partial_messages_add_stream_events() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    let lines: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<Value> = super::ndjson(&out);
     for line in &lines {
         assert_valid(&line_schema, line);
     }
@@ -249,10 +243,7 @@ fn stream_json_input_drives_two_turns() {
     .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
     .write_stdin(input);
     let out = cmd.output().unwrap();
-    let lines: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<Value> = super::ndjson(&out);
     let results: Vec<&Value> = lines.iter().filter(|l| l["type"] == "result").collect();
     assert_eq!(results.len(), 2, "{}", stdout(&out));
     assert_eq!(results[0]["result"], "first");

@@ -27,10 +27,7 @@ fn two_429s_with_retry_after_then_success() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{provider}: {}", stderr(&out));
-        let lines: Vec<Value> = stdout(&out)
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let lines: Vec<Value> = super::ndjson(&out);
         let retries: Vec<&Value> = lines.iter().filter(|l| l["type"] == "retry").collect();
         assert_eq!(retries.len(), 2, "{provider}");
         assert_eq!(retries[0]["delay_ms"], 1000);

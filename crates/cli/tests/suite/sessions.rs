@@ -311,29 +311,11 @@ fn rewind_restores_files_and_the_conversation() {
 #[test]
 fn the_key_never_reaches_a_session_file() {
     let env = Env::new();
-    let server = MockServer::start(vec![
-        MockResponse::json(
-            500,
-            json!({"error": {"message": format!("bad key {FAKE_KEY}")}}),
-        ),
-        MockResponse::json(
-            500,
-            json!({"error": {"message": format!("bad key {FAKE_KEY}")}}),
-        ),
-        MockResponse::json(
-            500,
-            json!({"error": {"message": format!("bad key {FAKE_KEY}")}}),
-        ),
-        MockResponse::json(
-            500,
-            json!({"error": {"message": format!("bad key {FAKE_KEY}")}}),
-        ),
-        MockResponse::json(
-            500,
-            json!({"error": {"message": format!("bad key {FAKE_KEY}")}}),
-        ),
-    ])
-    .unwrap();
+    let failure = MockResponse::json(
+        500,
+        json!({"error": {"message": format!("bad key {FAKE_KEY}")}}),
+    );
+    let server = MockServer::start(std::iter::repeat_n(failure, 5).collect()).unwrap();
     let out = env
         .wright_p("anthropic", &server.url(), "hi")
         .args(["--output-format", "stream-json"])
