@@ -222,19 +222,8 @@ fn wright_compact_summarizes_the_latest_session_and_remember_saves_notes() {
     let notes: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(notes[0]["name"], "tabs");
     let out = env
-        .wright()
-        .args([
-            "compact",
-            "--focus",
-            "preferences",
-            "--provider",
-            "anthropic",
-            "--model",
-            "m",
-            "--base-url",
-            &server.url(),
-        ])
-        .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
+        .anthropic(&server.url())
+        .args(["compact", "--focus", "preferences"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));

@@ -227,20 +227,13 @@ fn stream_json_input_drives_two_turns() {
         r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"two"}]}}"#,
         "\n"
     );
-    let mut cmd = env.wright();
+    let mut cmd = env.anthropic(&server.url());
     cmd.args([
-        "--provider",
-        "anthropic",
-        "--model",
-        "m",
-        "--base-url",
-        &server.url(),
         "--input-format",
         "stream-json",
         "--output-format",
         "stream-json",
     ])
-    .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
     .write_stdin(input);
     let out = cmd.output().unwrap();
     let lines: Vec<Value> = super::ndjson(&out);
@@ -264,18 +257,8 @@ fn doctor_reports_each_check_without_the_key() {
     let env = Env::new();
     let server = MockServer::start(vec![MockResponse::json(200, json!({"data": []}))]).unwrap();
     let out = env
-        .wright()
-        .args([
-            "doctor",
-            "--json",
-            "--provider",
-            "anthropic",
-            "--model",
-            "m",
-            "--base-url",
-            &server.url(),
-        ])
-        .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
+        .anthropic(&server.url())
+        .args(["doctor", "--json"])
         .output()
         .unwrap();
     super::assert_clean(&out);

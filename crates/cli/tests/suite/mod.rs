@@ -46,6 +46,15 @@ impl Env {
         Command::from_std(self.std_wright())
     }
 
+    /// `wright` pointed at an Anthropic mock (model `m`, the fake key);
+    /// the caller adds the subcommand or task.
+    pub fn anthropic(&self, url: &str) -> Command {
+        let mut cmd = self.wright();
+        cmd.args(["--provider", "anthropic", "--model", "m", "--base-url", url])
+            .env("ANTHROPIC_API_KEY", FAKE_KEY);
+        cmd
+    }
+
     /// `wright -p PROMPT` against a mock speaking `provider`.
     pub fn wright_p(&self, provider: &str, url: &str, prompt: &str) -> Command {
         Command::from_std(self.std_wright_p(provider, url, prompt))
