@@ -249,10 +249,10 @@ pub fn tool_registry(settings: &Settings, project_root: &Path) -> ToolRegistry {
 pub fn tool_sizes(registry: &ToolRegistry) -> Vec<(String, usize)> {
     registry
         .specs()
-        .into_iter()
+        .iter()
         .map(|s| {
-            let size = serde_json::to_string(&s).map_or(0, |t| t.len());
-            (s.name, size)
+            let size = serde_json::to_string(s).map_or(0, |t| t.len());
+            (s.name.clone(), size)
         })
         .collect()
 }

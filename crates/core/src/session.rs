@@ -128,7 +128,7 @@ pub fn spawn_session(
     });
     let model = options.model.clone();
     let gate = Gate::new(options.policy.clone(), options.local_config.clone());
-    let tool_specs = tools.specs();
+    let tool_specs = tools.specs().to_vec();
     let tool_chars = tool_specs
         .iter()
         .map(|s| s.input_schema.to_string().len() + s.description.len() + s.name.len())

@@ -7,27 +7,31 @@ use crate::{BashTool, EditTool, GlobTool, GrepTool, LsTool, ReadTool, Tool, Writ
 /// A set of tools looked up by name.
 pub struct ToolRegistry {
     tools: Vec<Box<dyn Tool>>,
+    /// Built once: deriving and flattening schemas is not free, and every
+    /// model request sends them.
+    specs: Vec<ToolSpec>,
 }
 
 impl ToolRegistry {
     /// All seven built-in tools.
     pub fn builtin() -> Self {
-        Self {
-            tools: vec![
-                Box::new(ReadTool),
-                Box::new(WriteTool),
-                Box::new(EditTool),
-                Box::new(BashTool),
-                Box::new(GlobTool),
-                Box::new(GrepTool),
-                Box::new(LsTool),
-            ],
-        }
+        let tools: Vec<Box<dyn Tool>> = vec![
+            Box::new(ReadTool),
+            Box::new(WriteTool),
+            Box::new(EditTool),
+            Box::new(BashTool),
+            Box::new(GlobTool),
+            Box::new(GrepTool),
+            Box::new(LsTool),
+        ];
+        let specs = tools.iter().map(|t| t.spec()).collect();
+        Self { tools, specs }
     }
 
     /// Adds a tool (one defined outside this crate, such as `remember`).
     #[must_use]
     pub fn with(mut self, tool: Box<dyn Tool>) -> Self {
+        self.specs.push(tool.spec());
         self.tools.push(tool);
         self
     }
@@ -41,8 +45,8 @@ impl ToolRegistry {
     }
 
     /// Specs of all tools, in registry order.
-    pub fn specs(&self) -> Vec<ToolSpec> {
-        self.tools.iter().map(|t| t.spec()).collect()
+    pub fn specs(&self) -> &[ToolSpec] {
+        &self.specs
     }
 
     /// Names of all tools, in registry order.
@@ -82,13 +86,14 @@ mod tests {
 
     #[test]
     fn specs_are_small_objects() {
-        let specs = ToolRegistry::builtin().specs();
-        let json = serde_json::to_string(&specs).unwrap();
+        let registry = ToolRegistry::builtin();
+        let specs = registry.specs();
+        let json = serde_json::to_string(specs).unwrap();
         assert!(json.len() < 6 * 1024, "{} bytes: {json}", json.len());
         for noise in ["$ref", "$defs", "anyOf", "null", "$schema", "Arguments of"] {
             assert!(!json.contains(noise), "{noise} in {json}");
         }
-        for s in &specs {
+        for s in specs {
             assert_eq!(s.input_schema["type"], "object", "{}", s.name);
             assert!(!s.description.is_empty());
         }
