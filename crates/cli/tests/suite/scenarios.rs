@@ -158,7 +158,6 @@ fn provider_headers_carry_the_key_the_right_way() {
     for provider in PROVIDERS {
         let env = Env::new();
         let server = MockServer::start(vec![text(provider, "hi")]).unwrap();
-        let _ = &server;
         let out = env
             .wright_p(provider, &server.url(), "say hi")
             .output()
