@@ -1,13 +1,16 @@
 //! The helper entry point: `wright __sandbox-exec <policy-json> -- <cmd…>`.
-//! It confines itself and then `exec`s the command, or refuses with exit
-//! status 126; it never runs the command unconfined unless the policy is
-//! `full`.
+//! It arranges to die with wright, confines itself and then `exec`s the
+//! command, or refuses with exit status 126; it never runs the command
+//! unconfined unless the policy is `full`.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
-use crate::{HELPER_ARG, HELPER_ERROR_PREFIX, HELPER_REFUSED_EXIT, SandboxError, SandboxPolicy};
+use crate::{
+    Applied, HELPER_ARG, HELPER_ERROR_PREFIX, HELPER_REFUSED_EXIT, PARENT_ENV, REPORT_ENV,
+    REPORT_PREFIX, SandboxError, SandboxPolicy,
+};
 
 /// Becomes the helper if this process was started as one; returns otherwise.
 /// Call it first thing in `main`, before any thread (or async runtime) starts.
@@ -27,10 +30,16 @@ pub fn exec_helper(args: Vec<OsString>) -> ! {
 /// does not return: the process image is replaced by the command.
 pub fn run_helper(args: Vec<OsString>) -> i32 {
     let err = match parse(args) {
-        Ok((policy, cmd)) => match apply(&policy) {
-            Ok(()) => exec(cmd),
-            Err(e) => e,
-        },
+        Ok((policy, cmd)) => {
+            die_with_wright();
+            match apply(&policy) {
+                Ok(applied) => {
+                    report(&applied);
+                    exec(cmd, &applied)
+                }
+                Err(e) => e,
+            }
+        }
         Err(e) => e,
     };
     eprintln!("{HELPER_ERROR_PREFIX} {err}; the command was not run");
@@ -68,7 +77,25 @@ fn parse(args: Vec<OsString>) -> Result<(SandboxPolicy, Vec<OsString>), SandboxE
     Ok((policy, cmd))
 }
 
-fn apply(policy: &SandboxPolicy) -> Result<(), SandboxError> {
+/// Makes the kernel kill this process (and so the command it becomes) when
+/// wright dies, and gives up at once if wright is already gone.
+fn die_with_wright() {
+    #[cfg(target_os = "linux")]
+    if let Some(parent) = std::env::var(PARENT_ENV).ok().and_then(|p| p.parse().ok()) {
+        crate::linux_ns::die_with_parent(parent);
+    }
+}
+
+/// Prints what was applied when asked to (by `wright doctor`).
+fn report(applied: &Applied) {
+    if std::env::var_os(REPORT_ENV).is_some()
+        && let Ok(json) = serde_json::to_string(applied)
+    {
+        eprintln!("{REPORT_PREFIX}{json}");
+    }
+}
+
+fn apply(policy: &SandboxPolicy) -> Result<Applied, SandboxError> {
     #[cfg(target_os = "linux")]
     {
         crate::linux::apply(policy)
@@ -76,7 +103,7 @@ fn apply(policy: &SandboxPolicy) -> Result<(), SandboxError> {
     #[cfg(not(target_os = "linux"))]
     {
         if policy.mode == crate::SandboxMode::Full {
-            Ok(())
+            Ok(Applied::default())
         } else {
             Err(SandboxError::Unsupported(
                 "the OS sandbox is only implemented on Linux".to_owned(),
@@ -87,12 +114,23 @@ fn apply(policy: &SandboxPolicy) -> Result<(), SandboxError> {
 
 /// Replaces this process with `cmd` (PATH lookup like `execvp`); returns only
 /// on failure.
-fn exec(cmd: Vec<OsString>) -> SandboxError {
+fn exec(cmd: Vec<OsString>, applied: &Applied) -> SandboxError {
     let mut it = cmd.into_iter();
     let Some(program) = it.next() else {
         return SandboxError::BadArgs("missing command".to_owned());
     };
-    let source = Command::new(&program).args(it).exec();
+    let mut command = Command::new(&program);
+    command
+        .args(it)
+        .env_remove(PARENT_ENV)
+        .env_remove(REPORT_ENV);
+    #[cfg(target_os = "linux")]
+    if applied.landlock {
+        command.env(crate::linux_ns::NESTED_ENV, "1");
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = applied;
+    let source = command.exec();
     SandboxError::Exec {
         program: program.to_string_lossy().into_owned(),
         source,

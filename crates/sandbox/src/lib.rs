@@ -1,30 +1,56 @@
-//! wright-sandbox: the OS sandbox for shell commands.
+//! wright-sandbox: the OS sandbox for shell commands, and the protection of
+//! wright's own process (its environment and memory) from them.
 //!
-//! The agent never confines itself. Each sandboxed command is started as
+//! The agent never confines itself. Every command is started as
 //! `<wright> __sandbox-exec <policy-json> -- bash -c <script>`; that fresh,
-//! single-threaded helper process applies Landlock (writes only inside the
-//! writable roots) and, with network off, a seccomp filter (no IP sockets),
-//! then `exec`s the shell, so the shell keeps the helper's pid and process
-//! group. If the policy cannot be applied the helper exits 126 and never
-//! runs the command unconfined.
+//! single-threaded helper process dies with wright (`PR_SET_PDEATHSIG`),
+//! and, unless the policy is `full`, enters user, mount and PID namespaces
+//! where the kernel allows (read-only file tree outside the writable roots,
+//! read-only policy files, hidden secrets, a fresh `/proc`, no controlling
+//! terminal, every descendant killed with it), then applies Landlock (writes
+//! only inside the writable roots) and a seccomp filter (no terminal
+//! injection, no device nodes, no io_uring, and with network off no socket
+//! but Unix ones), then `exec`s the shell. If the policy cannot be applied
+//! the helper exits 126 and never runs the command unconfined.
 //!
 //! Modules: [`policy`] (what is allowed), `helper` (the re-executed entry
-//! point), `linux` (Landlock + seccomp), [`denial`] (telling the model a
-//! failure came from the sandbox).
+//! point), `linux` (Landlock, and the order of it all), `linux_ns`
+//! (namespaces and mounts), `linux_seccomp` (the filter), [`secrets`] (which
+//! files hold secrets), `protect` (wright's own environment and memory),
+//! [`denial`] (telling the model a failure came from the sandbox).
 
 pub mod denial;
+pub mod fs_open;
+pub mod fs_protected;
+pub mod fs_resolve;
 mod helper;
 #[cfg(target_os = "linux")]
 mod linux;
+// The two modules that call the kernel directly; every block says why it
+// is sound.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+mod linux_ns;
+#[cfg(target_os = "linux")]
+mod linux_seccomp;
 pub mod policy;
+#[allow(unsafe_code)]
+mod protect;
+pub mod secrets;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub use denial::{Denial, classify_denial, denial_hint, looks_like_sandbox_denial};
+pub use fs_open::{Beneath, OpenError};
+pub use fs_protected::{protected_write, user_config_dirs};
+pub use fs_resolve::{ResolveError, ResolvedPath};
 pub use helper::{exec_helper, maybe_exec_helper, run_helper};
+#[cfg(target_os = "linux")]
+pub use linux_ns::{NamespaceReport, PROTECTED_IN_ROOT, namespaces_refused};
 pub use policy::{SandboxMode, SandboxPolicy};
+pub use protect::{protect_process, take_secret_env};
 
 /// The first argument that turns the `wright` binary into the sandbox helper.
 pub const HELPER_ARG: &str = "__sandbox-exec";
@@ -54,6 +80,9 @@ pub enum SandboxError {
     /// The seccomp filter could not be built or loaded.
     #[error("cannot apply seccomp filter: {0}")]
     Seccomp(String),
+    /// A namespace was entered but could not be set up.
+    #[error("cannot set up namespaces: {0}")]
+    Namespace(String),
     /// `execvp` of the command failed.
     #[error("cannot run {program}: {source}")]
     Exec {
@@ -71,6 +100,48 @@ pub enum Support {
     Available,
     /// They are not; the text says why, for a one-time warning.
     Unavailable(String),
+}
+
+/// Set on the helper to wright's pid: the helper gives up if its parent is
+/// already gone by the time it arranges to die with it.
+pub const PARENT_ENV: &str = "WRIGHT_SANDBOX_PARENT";
+
+/// Set on the helper to make it print what it applied (one line on stderr,
+/// after [`REPORT_PREFIX`]) before running the command; `wright doctor`
+/// uses it so the report is what the kernel really did.
+pub const REPORT_ENV: &str = "WRIGHT_SANDBOX_REPORT";
+
+/// Prefix of the helper's report line.
+pub const REPORT_PREFIX: &str = "wright sandbox report: ";
+
+/// What the helper applied before running a command.
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Applied {
+    /// Namespaces and what the mounts in them achieved; `None` where the
+    /// kernel allows no unprivileged user namespace.
+    #[cfg(target_os = "linux")]
+    pub namespaces: Option<NamespaceReport>,
+    /// Landlock is enforced.
+    pub landlock: bool,
+    /// The seccomp filter is loaded.
+    pub seccomp: bool,
+}
+
+/// Runs `true` through the helper with `policy` and returns what the helper
+/// reported it applied, or why it refused.
+pub fn applied_by_helper(helper_exe: &Path, policy: &SandboxPolicy) -> Result<Applied, String> {
+    let mut cmd = command(policy, "true", helper_exe).map_err(|e| e.to_string())?;
+    let out = cmd
+        .env(REPORT_ENV, "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run the sandbox helper: {e}"))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    stderr
+        .lines()
+        .find_map(|l| l.strip_prefix(REPORT_PREFIX))
+        .and_then(|json| serde_json::from_str(json).ok())
+        .ok_or_else(|| stderr.trim().to_owned())
 }
 
 /// What `bash` needs to run a command under a policy.
@@ -95,20 +166,15 @@ pub fn probe() -> Support {
     }
 }
 
-/// Builds the command that runs `bash -c <script>` under `policy`: through
-/// `helper_exe __sandbox-exec <policy-json> -- bash -c <script>`, or plain
-/// `bash -c <script>` when the mode is [`SandboxMode::Full`]. The caller sets
-/// cwd, stdio, environment and process group.
+/// Builds the command that runs `bash -c <script>` under `policy`, always
+/// through `helper_exe __sandbox-exec <policy-json> -- bash -c <script>`:
+/// even with [`SandboxMode::Full`] the helper makes the command die with
+/// wright. The caller sets cwd, stdio, environment and process group.
 pub fn command(
     policy: &SandboxPolicy,
     script: &str,
     helper_exe: &Path,
 ) -> Result<Command, SandboxError> {
-    if policy.mode == SandboxMode::Full {
-        let mut cmd = Command::new("bash");
-        cmd.arg("-c").arg(script);
-        return Ok(cmd);
-    }
     let json = policy.to_json()?;
     let mut cmd = Command::new(helper_exe);
     cmd.arg(HELPER_ARG)
@@ -116,7 +182,8 @@ pub fn command(
         .arg("--")
         .arg("bash")
         .arg("-c")
-        .arg(OsStr::new(script));
+        .arg(OsStr::new(script))
+        .env(PARENT_ENV, std::process::id().to_string());
     Ok(cmd)
 }
 
@@ -131,21 +198,23 @@ mod tests {
     }
 
     #[test]
-    fn full_mode_runs_bash_directly() {
-        let p = SandboxPolicy::full();
-        let cmd = command(&p, "echo hi", Path::new("/bin/wright")).unwrap();
-        assert_eq!(cmd.get_program(), "bash");
-        assert_eq!(args(&cmd), ["-c", "echo hi"]);
-    }
-
-    #[test]
-    fn other_modes_go_through_the_helper() {
-        let p = SandboxPolicy::workspace_write(vec![PathBuf::from("/ws")]);
-        let cmd = command(&p, "echo hi", Path::new("/bin/wright")).unwrap();
-        assert_eq!(cmd.get_program(), "/bin/wright");
-        let a = args(&cmd);
-        assert_eq!(a[0], HELPER_ARG);
-        assert_eq!(SandboxPolicy::from_json(&a[1]).unwrap(), p);
-        assert_eq!(&a[2..], ["--", "bash", "-c", "echo hi"]);
+    fn every_mode_goes_through_the_helper() {
+        for p in [
+            SandboxPolicy::full(),
+            SandboxPolicy::read_only(),
+            SandboxPolicy::workspace_write(vec![PathBuf::from("/ws")]),
+        ] {
+            let cmd = command(&p, "echo hi", Path::new("/bin/wright")).unwrap();
+            assert_eq!(cmd.get_program(), "/bin/wright");
+            let a = args(&cmd);
+            assert_eq!(a[0], HELPER_ARG);
+            assert_eq!(SandboxPolicy::from_json(&a[1]).unwrap(), p);
+            assert_eq!(&a[2..], ["--", "bash", "-c", "echo hi"]);
+            let parent = std::process::id().to_string();
+            assert!(
+                cmd.get_envs()
+                    .any(|(k, v)| k == PARENT_ENV && v == Some(OsStr::new(&parent)))
+            );
+        }
     }
 }

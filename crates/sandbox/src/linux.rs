@@ -1,22 +1,17 @@
-//! Linux enforcement: a Landlock ruleset (read and execute everywhere, write
-//! only beneath the writable roots and a few device files) and, with network
-//! off, a seccomp filter that refuses IP sockets. Both are applied to the
-//! calling thread only, which is why this runs in the single-threaded helper
-//! just before `exec`.
-
-use std::collections::BTreeMap;
+//! Linux enforcement, in order: namespaces where the kernel allows them
+//! ([`crate::linux_ns`]), a Landlock ruleset (read and execute everywhere,
+//! write only beneath the writable roots and a few device files), and the
+//! seccomp filter ([`crate::linux_seccomp`]). Landlock and seccomp apply to
+//! the calling thread only, which is why this runs in the single-threaded
+//! helper just before `exec`.
 
 use landlock::{
     ABI, Access, AccessFs, BitFlags, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, RulesetStatus, make_bitflags, path_beneath_rules,
-};
-use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch,
+    RulesetCreatedAttr, RulesetStatus, Scope, make_bitflags, path_beneath_rules,
 };
 
 use crate::policy::DEVICE_PATHS;
-use crate::{SandboxError, SandboxMode, SandboxPolicy, Support};
+use crate::{Applied, SandboxError, SandboxMode, SandboxPolicy, Support};
 
 /// The newest Landlock ABI this crate version knows; older kernels get the
 /// subset they support (best effort), but never nothing.
@@ -29,16 +24,23 @@ fn handled_access() -> BitFlags<AccessFs> {
     AccessFs::from_all(ABI_WANTED) & !make_bitflags!(AccessFs::{IoctlDev | ResolveUnix})
 }
 
-/// Applies `policy` to the calling thread (and so to what it `exec`s).
-pub(crate) fn apply(policy: &SandboxPolicy) -> Result<(), SandboxError> {
+/// Confines the calling process for `policy`: namespaces where the kernel
+/// allows them (see [`crate::linux_ns`]), then Landlock and seccomp. Returns
+/// in the process that is to `exec` the command.
+pub(crate) fn apply(policy: &SandboxPolicy) -> Result<Applied, SandboxError> {
+    let mut applied = Applied::default();
     if policy.mode == SandboxMode::Full {
-        return Ok(());
+        return Ok(applied);
     }
+    applied.namespaces = match crate::linux_ns::enter(policy)? {
+        crate::linux_ns::Entered::Inside(report) => Some(report),
+        crate::linux_ns::Entered::Unavailable => None,
+    };
     apply_landlock(policy)?;
-    if !policy.network {
-        apply_network_filter()?;
-    }
-    Ok(())
+    applied.landlock = true;
+    crate::linux_seccomp::apply(policy.network)?;
+    applied.seccomp = true;
+    Ok(applied)
 }
 
 fn apply_landlock(policy: &SandboxPolicy) -> Result<(), SandboxError> {
@@ -48,6 +50,10 @@ fn apply_landlock(policy: &SandboxPolicy) -> Result<(), SandboxError> {
     let status = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
         .handle_access(all)
+        .map_err(ll)?
+        // No signals to processes outside the sandbox: a command cannot stop
+        // or kill wright (kernels before 6.12 ignore this, best effort).
+        .scope(Scope::Signal)
         .map_err(ll)?
         .create()
         .map_err(ll)?
@@ -74,57 +80,6 @@ fn apply_landlock(policy: &SandboxPolicy) -> Result<(), SandboxError> {
     Ok(())
 }
 
-/// Socket families a command may still create with network off: Unix sockets
-/// for local tools, netlink because glibc's resolver asks it which address
-/// families exist (it cannot reach another host).
-const ALLOWED_FAMILIES: [i32; 2] = [libc::AF_UNIX, libc::AF_NETLINK];
-
-fn network_filter() -> Result<BpfProgram, SandboxError> {
-    let sc = |e: seccompiler::BackendError| SandboxError::Seccomp(e.to_string());
-    let conditions = ALLOWED_FAMILIES
-        .iter()
-        .map(|&family| {
-            SeccompCondition::new(
-                0,
-                SeccompCmpArgLen::Dword,
-                SeccompCmpOp::Ne,
-                u64::from(family.unsigned_abs()),
-            )
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(sc)?;
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    rules.insert(
-        libc::SYS_socket,
-        vec![SeccompRule::new(conditions).map_err(sc)?],
-    );
-    // io_uring can create and connect sockets without the socket syscall.
-    rules.insert(libc::SYS_io_uring_setup, Vec::new());
-    #[cfg(target_arch = "x86_64")]
-    {
-        // The x32 ABI reaches the same syscall under another number.
-        const X32_BIT: i64 = 0x4000_0000;
-        rules.insert(libc::SYS_socket | X32_BIT, Vec::new());
-        rules.insert(libc::SYS_io_uring_setup | X32_BIT, Vec::new());
-    }
-    let arch = TargetArch::try_from(std::env::consts::ARCH)
-        .map_err(|e| SandboxError::Unsupported(format!("seccomp: {e}")))?;
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM.unsigned_abs()),
-        arch,
-    )
-    .map_err(sc)?;
-    BpfProgram::try_from(filter).map_err(sc)
-}
-
-fn apply_network_filter() -> Result<(), SandboxError> {
-    let program = network_filter()?;
-    // Sets no_new_privs itself, then loads the filter for this thread.
-    seccompiler::apply_filter(&program).map_err(|e| SandboxError::Seccomp(e.to_string()))
-}
-
 /// Creates (and drops) a Landlock ruleset and builds the seccomp filter,
 /// which restricts nothing but fails where the kernel lacks support.
 pub(crate) fn probe() -> Support {
@@ -138,7 +93,7 @@ pub(crate) fn probe() -> Support {
              boot parameter"
         ));
     }
-    if let Err(e) = network_filter() {
+    if let Err(e) = crate::linux_seccomp::filter(false) {
         return Support::Unavailable(e.to_string());
     }
     match std::fs::read_to_string("/proc/self/status") {
@@ -152,12 +107,6 @@ pub(crate) fn probe() -> Support {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn network_filter_compiles() {
-        let prog = network_filter().unwrap();
-        assert!(!prog.is_empty());
-    }
 
     #[test]
     fn handled_access_keeps_writes_but_not_ioctls() {

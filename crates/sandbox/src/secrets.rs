@@ -1,0 +1,194 @@
+//! Which files hold secrets, and which of them a confined command must not
+//! see. The sandbox hides them (an empty file or directory mounted over
+//! each), so no indirection (`cd`, variables, globs, `git show`, a script
+//! the model wrote) can read them; the permission layer uses the same names
+//! to decide when to ask.
+
+use std::path::{Path, PathBuf};
+
+/// Why a file name alone marks a secret, if it does.
+pub fn secret_name(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    if lower.starts_with(".env")
+        && !matches!(
+            lower.as_str(),
+            ".env.example" | ".env.sample" | ".env.template"
+        )
+    {
+        return Some("an environment file");
+    }
+    let key_prefixes = ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"];
+    if key_prefixes.iter().any(|p| lower.starts_with(p)) && !lower.ends_with(".pub") {
+        return Some("a private SSH key");
+    }
+    let exts = [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"];
+    if exts.iter().any(|e| lower.ends_with(e)) {
+        return Some("a key or certificate file");
+    }
+    match lower.as_str() {
+        "credentials.json" | ".git-credentials" | ".netrc" | "_netrc" | ".pgpass" | ".pypirc" => {
+            Some("a credentials file")
+        }
+        _ => None,
+    }
+}
+
+/// Credential files and key directories under `home`, relative to it.
+/// Directories are hidden whole; `~/.ssh` keeps `known_hosts` and `config`
+/// (its private keys are matched by name), so `ssh` through an agent works.
+pub const HOME_SECRETS: &[&str] = &[
+    ".gnupg",
+    ".aws/credentials",
+    ".aws/sso/cache",
+    ".docker/config.json",
+    ".kube/config",
+    ".config/gh/hosts.yml",
+    ".config/gcloud",
+    ".azure",
+    ".netrc",
+    ".git-credentials",
+    ".pgpass",
+    ".pypirc",
+    ".cargo/credentials.toml",
+    ".cargo/credentials",
+];
+
+/// Directories never searched for secrets: large, generated, or not ours.
+const SKIP_DIRS: &[&str] = &[
+    ".git",
+    "node_modules",
+    "target",
+    "vendor",
+    "dist",
+    "build",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".cache",
+];
+
+/// How deep and how wide the search of a workspace goes: secrets sit near
+/// the top of a project, and a command must not wait on a huge tree.
+const MAX_DEPTH: usize = 4;
+const MAX_ENTRIES: usize = 20_000;
+
+/// Every existing secret path a command should not see: the home secrets
+/// plus private keys in `~/.ssh`, and secret-named files in `roots`
+/// (searched to a bounded depth).
+pub fn paths_to_hide(home: Option<&Path>, roots: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(home) = home {
+        out.extend(
+            HOME_SECRETS
+                .iter()
+                .map(|rel| home.join(rel))
+                .filter(|p| p.symlink_metadata().is_ok()),
+        );
+        let mut ssh_budget = 256;
+        scan(&home.join(".ssh"), 1, &mut ssh_budget, &mut out);
+    }
+    let mut budget = MAX_ENTRIES;
+    for root in roots {
+        scan(root, MAX_DEPTH, &mut budget, &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn scan(dir: &Path, depth: usize, budget: &mut usize, out: &mut Vec<PathBuf>) {
+    if depth == 0 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            if !SKIP_DIRS.contains(&name.as_ref()) {
+                scan(&entry.path(), depth - 1, budget, out);
+            }
+        } else if kind.is_file() && secret_name(&name).is_some() {
+            out.push(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_names() {
+        for s in [
+            ".env",
+            ".env.local",
+            ".envrc",
+            "id_rsa",
+            "id_ed25519_work",
+            "a.pem",
+            "tls.key",
+            "credentials.json",
+            ".netrc",
+        ] {
+            assert!(secret_name(s).is_some(), "{s}");
+        }
+        for s in [
+            ".env.example",
+            ".env.sample",
+            "id_rsa.pub",
+            "main.rs",
+            "keys.rs",
+            "environment.ts",
+        ] {
+            assert!(secret_name(s).is_none(), "{s}");
+        }
+    }
+
+    #[test]
+    fn finds_secrets_in_home_and_workspace_but_not_in_skipped_dirs() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let ws = dir.path().join("ws");
+        for d in [
+            home.join(".ssh"),
+            home.join(".aws"),
+            ws.join("app/config"),
+            ws.join("node_modules/x"),
+        ] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        for f in [
+            home.join(".ssh/id_ed25519"),
+            home.join(".ssh/id_ed25519.pub"),
+            home.join(".ssh/known_hosts"),
+            home.join(".aws/credentials"),
+            ws.join(".env"),
+            ws.join("app/config/server.key"),
+            ws.join("node_modules/x/.env"),
+            ws.join("main.rs"),
+        ] {
+            std::fs::write(f, "x").unwrap();
+        }
+        let found = paths_to_hide(Some(&home), std::slice::from_ref(&ws));
+        let want = [
+            home.join(".aws/credentials"),
+            home.join(".ssh/id_ed25519"),
+            ws.join(".env"),
+            ws.join("app/config/server.key"),
+        ];
+        for w in &want {
+            assert!(found.contains(w), "{w:?} not in {found:?}");
+        }
+        assert_eq!(found.len(), want.len(), "{found:?}");
+    }
+}

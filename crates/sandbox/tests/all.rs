@@ -1,0 +1,6 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! End-to-end: commands run through the real helper binary under
+//! namespaces, Landlock and seccomp. Skipped, with a visible message, where
+//! the kernel lacks support.
+
+mod suite;
