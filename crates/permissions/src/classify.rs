@@ -1,161 +1,55 @@
 //! What a command part is: read-only (may run in `plan` mode) or dangerous
-//! (asks even in `auto` mode). Both lists err on the side of caution: a
-//! command not known to be read-only is not; dangerous is a blocklist of
-//! the well-known ways to lose work or escalate.
+//! (asks even in `auto` mode). Read-only is the allowlist of commands and
+//! their options in [`wright_shell::readonly`]; anything not on it, not
+//! fully parsed, or whose arguments are computed or fed in a way that could
+//! add an option, is not. Dangerous is a blocklist of the well-known ways to
+//! lose work or escalate, plus everything the parser did not understand.
+
+use wright_shell::readonly::{self, Class};
 
 use crate::command::Part;
 
-const READ_ONLY: &[&str] = &[
-    "ls",
-    "cat",
-    "head",
-    "tail",
-    "wc",
-    "pwd",
-    "echo",
-    "printf",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "which",
-    "type",
-    "file",
-    "stat",
-    "du",
-    "df",
-    "tree",
-    "diff",
-    "cmp",
-    "uname",
-    "whoami",
-    "id",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "true",
-    "false",
-    "test",
-    "[",
-    "cut",
-    "tr",
-    "uniq",
-    "nl",
-    "od",
-    "hexdump",
-    "jq",
-    "less",
-    "more",
-    "column",
-    "comm",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "hostname",
-    "printenv",
-    "find",
-    "sort",
-    "date",
-    "git",
-];
-
-const GIT_READ_ONLY: &[&str] = &[
-    "status",
-    "diff",
-    "log",
-    "show",
-    "branch",
-    "rev-parse",
-    "ls-files",
-    "blame",
-    "describe",
-    "shortlog",
-    "grep",
-    "remote",
-    "tag",
-    "ls-tree",
-    "cat-file",
-    "reflog",
-    "rev-list",
-    "whatchanged",
-];
-
 /// Whether the part only reads (for `plan` mode).
 pub(crate) fn is_read_only(part: &Part) -> bool {
-    if part.opaque.is_some() || part.privileged || part.unsafe_env {
-        return false;
-    }
-    let Some(prog) = part.program() else {
-        return true; // only redirections or safe assignments; writes are checked apart
-    };
-    if !READ_ONLY.contains(&prog) {
-        return false;
-    }
-    let args: Vec<&str> = part.args().collect();
-    let has = |flags: &[&str]| {
-        args.iter().any(|a| {
-            flags
-                .iter()
-                .any(|f| a == f || a.starts_with(&format!("{f}=")))
-        })
-    };
-    match prog {
-        "find" => !has(&[
-            "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf",
-            "-fls",
-        ]),
-        "sort" => !has(&["-o", "--output"]),
-        "rg" => !has(&["--pre"]),
-        "date" => !has(&["-s", "--set"]),
-        "less" | "more" => false,
-        "git" => git_read_only(&args),
-        _ => true,
-    }
+    class(part).is_read_only()
 }
 
-fn git_read_only(args: &[&str]) -> bool {
-    // `git -c key=value` and `--exec-path` can make any subcommand run code.
-    let Some(sub) = args.first() else {
-        return false;
+/// How the allowlist classifies the part.
+pub(crate) fn class(part: &Part) -> Class {
+    if part.opaque.is_some() || part.privileged || part.unsafe_env {
+        return Class::NotReadOnly("it cannot be checked".into());
+    }
+    let Some(prog) = part.argv.first() else {
+        // Only redirections or safe assignments; writes are checked apart.
+        return Class::ReadOnly;
     };
-    if !GIT_READ_ONLY.contains(sub) {
-        return false;
+    if prog.dynamic || prog.glob {
+        return Class::NotReadOnly("its command name is computed".into());
     }
-    let rest = &args[1..];
-    let any = |flags: &[&str]| {
-        rest.iter().any(|a| {
-            flags
-                .iter()
-                .any(|f| a == f || a.starts_with(&format!("{f}=")))
-        })
+    let feedable = readonly::safe_to_feed(&prog.text);
+    if part.fed && !feedable {
+        return Class::NotReadOnly("its arguments come from its input".into());
+    }
+    // A computed argument or a glob may expand to an option (a file named
+    // `--output=x`), unless it starts with literal text that is not `-`.
+    let may_be_option = |w: &wright_shell::Word| {
+        (w.dynamic || w.glob)
+            && w.text.chars().next().is_none_or(|c| {
+                c == '-'
+                    || c == '$'
+                    || c == '*'
+                    || c == '?'
+                    || c == '['
+                    || c == '{'
+                    || c == wright_shell::SUBST
+                    || wright_shell::marker_index(c).is_some()
+            })
     };
-    if any(&["--output", "--ext-diff", "--textconv"]) {
-        return false;
+    if !feedable && part.argv[1..].iter().any(may_be_option) {
+        return Class::NotReadOnly("an argument is computed when it runs".into());
     }
-    match *sub {
-        "branch" => {
-            !rest.iter().any(|a| {
-                a.starts_with('-')
-                    && !matches!(
-                        *a,
-                        "-a" | "-r"
-                            | "-v"
-                            | "-vv"
-                            | "--list"
-                            | "--all"
-                            | "--remotes"
-                            | "--show-current"
-                            | "--contains"
-                            | "--merged"
-                            | "--no-merged"
-                    )
-            }) && rest.iter().all(|a| a.starts_with('-'))
-        }
-        "tag" => rest.is_empty() || rest.iter().all(|a| matches!(*a, "-l" | "--list")),
-        "remote" => rest.is_empty() || rest == ["-v"] || rest.first() == Some(&"show"),
-        _ => true,
-    }
+    let argv: Vec<&str> = part.argv.iter().map(|w| w.text.as_str()).collect();
+    readonly::classify(&argv)
 }
 
 /// Why the part is dangerous enough to ask even in `auto` mode, if it is.
@@ -166,8 +60,14 @@ pub(crate) fn danger(part: &Part) -> Option<String> {
     if part.privileged {
         return Some("it runs with elevated privileges (sudo)".into());
     }
-    let prog = part.program()?;
+    let first = part.program()?;
+    let prog = first.rsplit('/').next().unwrap_or(first);
     let args: Vec<&str> = part.args().collect();
+    if part.fed && !readonly::safe_to_feed(prog) {
+        return Some(format!(
+            "`{prog}` gets arguments from its input (xargs), which may add any option"
+        ));
+    }
     let short_has = |c: char| {
         args.iter()
             .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
@@ -179,6 +79,7 @@ pub(crate) fn danger(part: &Part) -> Option<String> {
             Some("it deletes recursively".into())
         }
         "git" => git_danger(&args),
+        "find" if args.contains(&"-delete") => Some("`find -delete` deletes files".into()),
         "bash" | "sh" | "zsh" | "dash" | "ksh" | "fish" | "python" | "python3" | "perl"
         | "ruby" | "node"
             if args.iter().all(|a| a.starts_with('-')) =>
@@ -212,18 +113,32 @@ pub(crate) fn danger(part: &Part) -> Option<String> {
 }
 
 fn git_danger(args: &[&str]) -> Option<String> {
-    let sub = args.iter().find(|a| !a.starts_with('-'))?;
-    let rest: Vec<&str> = args
-        .iter()
-        .skip_while(|a| a != &sub)
-        .skip(1)
-        .copied()
-        .collect();
-    match *sub {
+    // Global options first; some take a value (`-C dir`, `-c key=value`).
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        match *a {
+            "-c" | "--config-env" | "--exec-path" => {
+                return Some(format!("`git {a}` can make git run any program"));
+            }
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" => i += 2,
+            s if s.starts_with("--config-env=") || s.starts_with("--exec-path=") => {
+                return Some(format!("`git {s}` can make git run any program"));
+            }
+            s if s.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    let sub = *args.get(i)?;
+    let rest: Vec<&str> = args[i + 1..].to_vec();
+    match sub {
         "reset" if rest.contains(&"--hard") => Some("`git reset --hard` discards changes".into()),
         "clean" => Some("`git clean` deletes untracked files".into()),
         "push" => Some("`git push` publishes commits".into()),
-        "checkout" | "restore" if rest.iter().any(|a| *a == "." || *a == "--") => {
+        "checkout" | "restore"
+            if rest
+                .iter()
+                .any(|a| *a == "." || *a == "--" || a.starts_with('-') && a.contains('f')) =>
+        {
             Some(format!("`git {sub}` can discard changes"))
         }
         "stash" if rest.first().is_some_and(|a| matches!(*a, "drop" | "clear")) => {
@@ -264,6 +179,10 @@ mod tests {
             "git log --oneline -5",
             "git branch",
             "pwd; echo hi",
+            "sed -n '1,5p' f",
+            "git -C sub diff --stat",
+            "/usr/bin/ls -la",
+            "find . -name '*.rs' | xargs grep -n foo",
         ] {
             assert!(ro(s), "{s}");
         }
@@ -280,6 +199,18 @@ mod tests {
             "PATH=/x ls",
             "sudo ls",
             "$X",
+            "less f",
+            "git diff --output=x",
+            "git diff --outp=x",
+            "sort --outp=x a",
+            "sed 'w x' f",
+            "sed -n 's/a/b/w x' f",
+            "echo -o x | xargs sort",
+            "git diff $OPTS",
+            "sort * a",
+            "./ls",
+            "echo $((1))",
+            "x=$(case a in a) touch y;; esac)",
         ] {
             assert!(!ro(s), "{s}");
         }
@@ -299,6 +230,12 @@ mod tests {
             "X=rm; $X -rf a",
             "npm publish",
             "chmod -R 777 .",
+            "/bin/rm -rf x",
+            "git -C sub push",
+            "git -c core.pager=x log",
+            "echo -rf x | xargs rm",
+            "echo $((1))",
+            "find . -delete",
         ] {
             assert!(dangerous(s), "{s}");
         }

@@ -5,9 +5,11 @@
 //! flattened, and wrappers that only run their arguments (`env VAR=x`,
 //! `VAR=x cmd`, `sudo`, `timeout N`, `nice`, `nohup`, `xargs`, `command`,
 //! `exec`, `time`, …) are peeled. A rule must allow every part; a deny rule
-//! matching any part denies the whole command.
+//! matching any part denies the whole command. Every construct the parser
+//! did not fully understand becomes an opaque part, which no rule allows,
+//! plan mode refuses and auto mode asks about.
 
-use crate::shell::{Redirect, Simple, Word, lex};
+use crate::shell::{Lexed, Redirect, RedirectKind, Simple, Word, lex};
 
 const MAX_DEPTH: usize = 8;
 
@@ -48,6 +50,9 @@ pub(crate) struct Part {
     pub unsafe_env: bool,
     /// Redirections of this command.
     pub redirects: Vec<Redirect>,
+    /// Its arguments are added when it runs (`xargs`, `find -exec … {}`),
+    /// so any option may reach it.
+    pub fed: bool,
 }
 
 impl Part {
@@ -91,9 +96,30 @@ fn collect(script: &str, depth: usize, out: &mut Vec<Part>) {
         });
         return;
     }
-    let lexed = lex(script);
-    for nested in &lexed.nested {
-        collect(nested, depth + 1, out);
+    collect_lexed(lex(script), depth, out);
+}
+
+fn collect_lexed(lexed: Lexed, depth: usize, out: &mut Vec<Part>) {
+    if depth > MAX_DEPTH {
+        out.push(Part {
+            opaque: Some("it nests commands too deeply to check"),
+            ..Part::default()
+        });
+        return;
+    }
+    for (why, text) in lexed.unknown {
+        out.push(Part {
+            opaque: Some(why),
+            raw: vec![Word {
+                text,
+                dynamic: true,
+                ..Word::default()
+            }],
+            ..Part::default()
+        });
+    }
+    for nested in lexed.nested {
+        collect_lexed(nested, depth + 1, out);
     }
     for cmd in lexed.commands {
         simple(cmd, depth, out);
@@ -155,19 +181,22 @@ fn simple(cmd: Simple, depth: usize, out: &mut Vec<Part>) {
             }
             "nice" => &["-n", "--adjustment"],
             "ionice" => &["-c", "-n", "-p"],
-            "xargs" => &[
-                "-n",
-                "-I",
-                "-L",
-                "-P",
-                "-d",
-                "-E",
-                "-s",
-                "-a",
-                "-i",
-                "--max-args",
-                "--delimiter",
-            ],
+            "xargs" => {
+                part.fed = true;
+                &[
+                    "-n",
+                    "-I",
+                    "-L",
+                    "-P",
+                    "-d",
+                    "-E",
+                    "-s",
+                    "-a",
+                    "-i",
+                    "--max-args",
+                    "--delimiter",
+                ]
+            }
             "timeout" => &["-s", "-k", "--signal", "--kill-after"],
             "stdbuf" => &["-i", "-o", "-e"],
             "watch" => &["-n", "--interval", "-d"],
@@ -233,6 +262,22 @@ fn expand_nested(part: &mut Part, depth: usize, out: &mut Vec<Part>) -> bool {
     match name.as_str() {
         "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "fish" => {
             let Some(script) = shell_script(args) else {
+                // A here-document or here-string fed to the shell is its script.
+                if args.iter().all(|a| a.text.starts_with('-')) {
+                    let bodies: Vec<Word> = part
+                        .redirects
+                        .iter()
+                        .filter(|r| r.kind == RedirectKind::Stdin)
+                        .map(|r| r.target.clone())
+                        .collect();
+                    for body in bodies {
+                        if body.dynamic {
+                            part.opaque = Some("it feeds a computed script to a shell");
+                        } else {
+                            collect(&body.text, depth + 1, out);
+                        }
+                    }
+                }
                 return false;
             };
             if script.dynamic {
@@ -269,7 +314,11 @@ fn expand_nested(part: &mut Part, depth: usize, out: &mut Vec<Part>) -> bool {
                         words: args[i + 1..end].to_vec(),
                         redirects: Vec::new(),
                     };
+                    let before = out.len();
                     simple(inner, depth + 1, out);
+                    for p in &mut out[before..] {
+                        p.fed = true;
+                    }
                     i = end;
                 }
                 i += 1;
@@ -346,13 +395,17 @@ mod tests {
             vec!["rm {}", "find . -name x -exec rm {} ;"]
         );
         assert_eq!(argvs("for f in a b; do rm $f; done"), vec!["rm $f"]);
+        assert_eq!(argvs("bash <<'E'\nrm a\nE"), vec!["rm a", "bash"]);
     }
 
     #[test]
     fn dynamic_names_are_opaque() {
         assert_eq!(argvs("X=rm; $X -rf a"), vec!["", "<opaque>"]);
+        assert_eq!(argvs("echo $((1))"), vec!["<opaque>", "echo $((1))"]);
         assert_eq!(argvs("bash -c \"$CMD\""), vec!["<opaque>"]);
-        assert_eq!(argvs("{rm,-rf,a}"), vec!["<opaque>"]);
+        // tree-sitter-bash does not parse a brace expansion in command
+        // position; whatever it makes of it is opaque.
+        assert!(argvs("{rm,-rf,a}").iter().all(|a| a == "<opaque>"));
         assert!(parts("PATH=/tmp/x git status")[0].unsafe_env);
         assert!(!parts("RUST_LOG=debug cargo test")[0].unsafe_env);
     }

@@ -444,7 +444,21 @@ impl Engine {
 }
 
 fn command_target(text: &str, cwd: &Path, home: Option<&Path>) -> Cmd {
-    let ps = parts(text);
+    let mut ps = parts(text);
+    // After a `cd`, relative redirection targets are relative to a directory
+    // only known when it runs: treat them as named at run time.
+    let mut moved = false;
+    for p in &mut ps {
+        if moved {
+            for r in &mut p.redirects {
+                if !r.target.text.starts_with('/') {
+                    r.target.dynamic = true;
+                }
+            }
+        }
+        let prog = p.program().map(|n| n.rsplit('/').next().unwrap_or(n));
+        moved |= matches!(prog, Some("cd" | "pushd" | "popd" | "chdir"));
+    }
     let mut c = Cmd {
         text: text.to_owned(),
         parts: Vec::new(),
@@ -496,12 +510,14 @@ fn path_candidates<'a>(w: &'a Word, home: Option<&Path>) -> Vec<&'a str> {
     }
 }
 
-/// `/dev/null` and friends: writing there changes nothing.
+/// `/dev/null` and friends, spelled exactly: writing there changes no file.
+/// `/dev/fd/../x` or `/dev/null/../x` only look harmless.
 fn is_sink(w: &Word) -> bool {
-    matches!(
-        w.text.as_str(),
-        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
-    ) || w.text.starts_with("/dev/fd/")
+    !w.dynamic
+        && (matches!(w.text.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr")
+            || w.text
+                .strip_prefix("/dev/fd/")
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())))
 }
 
 /// How a call reads in messages: the command, the path, or the tool name.

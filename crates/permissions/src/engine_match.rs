@@ -144,7 +144,7 @@ impl Engine {
                 }
                 !c.parts.is_empty()
                     && c.parts.iter().enumerate().all(|(i, p)| {
-                        let words_ok = (p.argv.is_empty() && !p.unsafe_env)
+                        let words_ok = (p.argv.is_empty() && !p.unsafe_env && p.opaque.is_none())
                             || rules.iter().any(|r| matches!(r.spec(), Some(Spec::Command(pat)) if allow_part_matches(pat, p)));
                         words_ok && self.part_writes_allowed(c, i, p)
                     })
@@ -251,7 +251,11 @@ fn suggest_command(p: &Part) -> Rule {
 }
 
 /// Allow: the peeled command must match, unless a privilege or environment
-/// wrapper was peeled (then only the command as written may match).
+/// wrapper, or `xargs` (which adds arguments), was peeled (then only the
+/// command as written may match). A prefix or wildcard rule never allows a
+/// command the read-only allowlist knows with options that write or run
+/// programs (`Bash(git diff:*)` does not allow `git diff --output=x`),
+/// unless the rule's own words already name such a use (`Bash(sed -i:*)`).
 fn allow_part_matches(pat: &CommandPat, p: &Part) -> bool {
     if p.opaque.is_some() {
         return false;
@@ -259,7 +263,23 @@ fn allow_part_matches(pat: &CommandPat, p: &Part) -> bool {
     if p.argv.is_empty() {
         return !p.unsafe_env;
     }
-    (!p.privileged && !p.unsafe_env && pat.matches(&p.argv)) || pat.matches(&p.raw)
+    let matched =
+        (!p.privileged && !p.unsafe_env && !p.fed && pat.matches(&p.argv)) || pat.matches(&p.raw);
+    matched && (matches!(pat, CommandPat::Exact(_)) || prefix_may_allow(pat, p))
+}
+
+fn prefix_may_allow(pat: &CommandPat, p: &Part) -> bool {
+    use wright_shell::readonly::{Class, classify};
+    match crate::classify::class(p) {
+        Class::NotReadOnly(_) => {
+            // The rule opts in only if its own words cannot make a
+            // read-only command even with a plain operand (`sed -i`).
+            let mut words = pat.literal_words();
+            words.push("p");
+            !classify(&words).is_read_only()
+        }
+        Class::ReadOnly | Class::Unlisted => true,
+    }
 }
 
 /// Deny and ask: any form of the command matches, including `/bin/rm` for `rm`.

@@ -18,3 +18,7 @@ mod shell;
 pub use engine::{CallInfo, CanAsk, DeniedBy, Engine, Mode, PolicyInput, RuleSet, Verdict};
 pub use persist::append_allow_rule;
 pub use rule::{Rule, RuleError};
+
+#[cfg(test)]
+#[path = "classify_gen_tests.rs"]
+mod classify_gen_tests;

@@ -1,13 +1,16 @@
 //! Path resolution for permission checks and the secret-file guard.
 //!
-//! Paths are resolved the way the kernel will see them: `~` and `$HOME`
-//! expanded, relative paths joined to the cwd, and every existing component
-//! followed through symlinks before a later `..` is applied, so neither
-//! `link/../x` nor `a/../../x` can hide where a write lands.
+//! Resolution is the shared resolver of the file tools
+//! ([`wright_sandbox::fs_resolve`]): `~` and `$HOME` expanded, relative
+//! paths joined to the cwd, every component followed through symlinks
+//! (chains of any depth, dangling links to where a write would land) before
+//! a later `..` is applied. So the check and the tools always agree on
+//! which file a path names; the lexical reading is kept only so a secret
+//! or protected *name* is refused under either reading.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-const MAX_LINKS: usize = 32;
+use wright_sandbox::fs_resolve;
 
 /// A path as written (normalized lexically) and as it really resolves.
 #[derive(Debug, Clone)]
@@ -18,76 +21,21 @@ pub(crate) struct Resolved {
 
 /// Expands `~`, `~/…`, `$HOME/…` and `${HOME}/…`.
 pub(crate) fn expand_home(text: &str, home: Option<&Path>) -> Option<PathBuf> {
-    let home = home?;
-    if text == "~" || text == "$HOME" || text == "${HOME}" {
-        return Some(home.to_path_buf());
-    }
-    ["~/", "$HOME/", "${HOME}/"]
-        .iter()
-        .find_map(|p| text.strip_prefix(p))
-        .map(|rest| home.join(rest))
+    fs_resolve::expand_home(text, home)
 }
 
-/// Resolves `text` against `cwd`.
+/// Resolves `text` against `cwd`. A symlink loop has no real location; the
+/// name as written stands in for it (opening it fails with ELOOP anyway).
 pub(crate) fn resolve(cwd: &Path, text: &str, home: Option<&Path>) -> Resolved {
-    let p = expand_home(text, home).unwrap_or_else(|| PathBuf::from(text));
-    let joined = if p.is_absolute() { p } else { cwd.join(p) };
-    Resolved {
-        lexical: normalize(&joined),
-        real: physical(&joined),
-    }
+    let abs = fs_resolve::absolute(cwd, text, home);
+    let lexical = fs_resolve::lexical(&abs);
+    let real = fs_resolve::resolve_path(&abs).unwrap_or_else(|_| lexical.clone());
+    Resolved { lexical, real }
 }
 
-/// Removes `.` and `..` without touching the file system.
+/// Removes `.` and `..` without touching the file system (for names only).
 pub(crate) fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// Follows symlinks component by component, applying `..` after them.
-pub(crate) fn physical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    let mut links = 0;
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(name) => {
-                out.push(name);
-                if links < MAX_LINKS
-                    && let Ok(meta) = std::fs::symlink_metadata(&out)
-                    && meta.file_type().is_symlink()
-                {
-                    links += 1;
-                    out = match std::fs::canonicalize(&out) {
-                        Ok(real) => real,
-                        // A dangling link: a write creates its target.
-                        Err(_) => match std::fs::read_link(&out) {
-                            Ok(target) => {
-                                let parent =
-                                    out.parent().map(Path::to_path_buf).unwrap_or_default();
-                                normalize(&parent.join(target))
-                            }
-                            Err(_) => out,
-                        },
-                    };
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    fs_resolve::lexical(path)
 }
 
 /// Whether `path` lies inside one of `roots`.
@@ -99,32 +47,9 @@ fn file_name(path: &Path) -> &str {
     path.file_name().and_then(|n| n.to_str()).unwrap_or("")
 }
 
-/// Why a file name alone marks a secret, if it does.
-pub(crate) fn secret_name(name: &str) -> Option<&'static str> {
-    let lower = name.to_ascii_lowercase();
-    if lower.starts_with(".env")
-        && !matches!(
-            lower.as_str(),
-            ".env.example" | ".env.sample" | ".env.template"
-        )
-    {
-        return Some("an environment file");
-    }
-    let key_prefixes = ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"];
-    if key_prefixes.iter().any(|p| lower.starts_with(p)) && !lower.ends_with(".pub") {
-        return Some("a private SSH key");
-    }
-    let exts = [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"];
-    if exts.iter().any(|e| lower.ends_with(e)) {
-        return Some("a key or certificate file");
-    }
-    match lower.as_str() {
-        "credentials.json" | ".git-credentials" | ".netrc" | "_netrc" | ".pgpass" | ".pypirc" => {
-            Some("a credentials file")
-        }
-        _ => None,
-    }
-}
+/// Why a file name alone marks a secret, if it does: the sandbox's list,
+/// so what asks here is what the sandbox hides.
+pub(crate) use wright_sandbox::secrets::secret_name;
 
 /// Why `path` is a secret, if it is. `write` adds files that are only
 /// dangerous to change (`.git/config`, git hooks).
@@ -159,6 +84,11 @@ pub(crate) fn secret_path(path: &Path, write: bool) -> Option<&'static str> {
             .any(|w| w[0] == ".wright" && (w[1] == "config.toml" || w[1] == "config.local.toml"))
     {
         return Some("wright's permission settings");
+    }
+    // The rest of the files the tools refuse in every mode (`.mcp.json`,
+    // hooks and agents, other agents' settings): one list, shared.
+    if write {
+        return wright_sandbox::protected_write(path, &[]);
     }
     None
 }
@@ -202,33 +132,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn secret_names() {
-        for s in [
-            ".env",
-            ".env.local",
-            ".envrc",
-            "id_rsa",
-            "id_ed25519_work",
-            "a.pem",
-            "tls.key",
-            "credentials.json",
-            ".netrc",
-        ] {
-            assert!(secret_name(s).is_some(), "{s}");
-        }
-        for s in [
-            ".env.example",
-            ".env.sample",
-            "id_rsa.pub",
-            "main.rs",
-            "keys.rs",
-            "environment.ts",
-        ] {
-            assert!(secret_name(s).is_none(), "{s}");
-        }
-    }
-
-    #[test]
     fn git_config_is_secret_only_for_writes() {
         let p = Path::new("/w/.git/config");
         assert!(secret_path(p, true).is_some());
@@ -248,6 +151,33 @@ mod tests {
         let r = resolve(&root.join("ws"), "link/../x", None);
         assert_eq!(r.real, root.join("other/x"));
         assert_eq!(r.lexical, root.join("ws/x"));
+    }
+
+    /// The check follows a chain of dangling links to its end, as the kernel
+    /// does when a write creates the file (it used to stop after one).
+    #[cfg(unix)]
+    #[test]
+    fn follows_dangling_chains_to_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(root.join("ws")).unwrap();
+        std::os::unix::fs::symlink(root.join("ws/l2"), root.join("ws/l1")).unwrap();
+        std::os::unix::fs::symlink(root.join("out/new"), root.join("ws/l2")).unwrap();
+        let r = resolve(&root.join("ws"), "l1", None);
+        assert_eq!(r.real, root.join("out/new"));
+        assert!(!inside(&r.real, &[root.join("ws")]));
+    }
+
+    #[test]
+    fn protected_files_are_secret_for_writes() {
+        for p in [
+            "/w/.mcp.json",
+            "/w/.claude/settings.json",
+            "/w/.wright/agents/a.md",
+        ] {
+            assert!(secret_path(Path::new(p), true).is_some(), "{p}");
+            assert!(secret_path(Path::new(p), false).is_none(), "{p}");
+        }
     }
 
     #[test]

@@ -209,6 +209,11 @@ fn parse_command(rule: &str, text: &str) -> Result<CommandPat, RuleError> {
         ));
     }
     let lexed = lex(body);
+    if !lexed.unknown.is_empty() {
+        return Err(bad(
+            "a rule names one plain command the checker fully understands",
+        ));
+    }
     if !lexed.nested.is_empty() {
         return Err(bad("a rule cannot contain `$(…)` or backticks"));
     }
@@ -289,6 +294,24 @@ impl PathPat {
 }
 
 impl CommandPat {
+    /// The literal words the pattern starts with (a wildcard's words before
+    /// its first `*`).
+    pub(crate) fn literal_words(&self) -> Vec<&str> {
+        match self {
+            CommandPat::Exact(ws) | CommandPat::Prefix(ws) => {
+                ws.iter().map(String::as_str).collect()
+            }
+            CommandPat::Wildcard(p) => {
+                let head = p.split('*').next().unwrap_or_default();
+                let mut ws: Vec<&str> = head.split_whitespace().collect();
+                if !head.ends_with(' ') {
+                    ws.pop(); // a partial word (`git di*`) says nothing
+                }
+                ws
+            }
+        }
+    }
+
     /// Whether the words of one simple command match.
     pub(crate) fn matches(&self, words: &[Word]) -> bool {
         let same = |w: &Word, r: &String| !w.dynamic && w.text == *r;

@@ -1,16 +1,15 @@
-//! The permission engine's view of the guard's shell lexer
-//! ([`wright_tools::shell_lex`]), so the guard and the rules can never split
-//! a command differently.
+//! The permission engine's view of a parsed script ([`wright_shell::parse`],
+//! tree-sitter-bash): the same parse the destructive-command guard uses, so
+//! the two can never split a command differently.
 //!
-//! Rules match what the shell surely runs: the lines of a here-doc body are
-//! data here (the guard alone treats them as commands that may feed a
-//! shell), but the substitutions of an unquoted body do run and are kept.
-//! Every substitution marker becomes [`SUBST`], and redirections are reduced
-//! to what they do to a file.
+//! Rules match what the shell surely runs: a here-document body is data
+//! (unless it feeds a shell, which [`crate::command`] handles), but the
+//! substitutions inside it do run and are kept. Every substitution marker
+//! becomes [`SUBST`], redirections are reduced to what they do to a file,
+//! and constructs the parser did not fully understand are kept as unknowns.
 
-use wright_tools::shell_lex::{self, lex_script, unnumbered};
-
-pub(crate) use wright_tools::shell_lex::{SUBST, Word};
+pub(crate) use wright_shell::{SUBST, Word};
+use wright_shell::{Script, unnumbered};
 
 /// What a redirection does with its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,18 +18,21 @@ pub(crate) enum RedirectKind {
     Write,
     /// `<`: reads the file.
     Read,
-    /// `<<`, `<<<`, `>&N`: not a file.
+    /// `<<`, `<<<`: the target is text fed to standard input.
+    Stdin,
+    /// `>&N`, `N>&-`: not a file.
     NotAFile,
 }
 
-impl From<shell_lex::RedirectKind> for RedirectKind {
-    fn from(kind: shell_lex::RedirectKind) -> Self {
+impl From<wright_shell::RedirectKind> for RedirectKind {
+    fn from(kind: wright_shell::RedirectKind) -> Self {
         match kind {
-            shell_lex::RedirectKind::Write => Self::Write,
-            shell_lex::RedirectKind::Read => Self::Read,
-            shell_lex::RedirectKind::Dup
-            | shell_lex::RedirectKind::HereDoc
-            | shell_lex::RedirectKind::HereString => Self::NotAFile,
+            wright_shell::RedirectKind::Write => Self::Write,
+            wright_shell::RedirectKind::Read => Self::Read,
+            wright_shell::RedirectKind::HereDoc | wright_shell::RedirectKind::HereString => {
+                Self::Stdin
+            }
+            wright_shell::RedirectKind::Dup => Self::NotAFile,
         }
     }
 }
@@ -49,44 +51,53 @@ pub(crate) struct Simple {
     pub redirects: Vec<Redirect>,
 }
 
-/// A lexed script.
+/// A parsed script.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Lexed {
     pub commands: Vec<Simple>,
     /// Scripts inside command or process substitutions.
-    pub nested: Vec<String>,
+    pub nested: Vec<Lexed>,
+    /// Constructs not fully understood: (why, text).
+    pub unknown: Vec<(&'static str, String)>,
 }
 
-/// Lexes `script` with the guard's lexer.
+/// Parses `script`.
 pub(crate) fn lex(script: &str) -> Lexed {
+    from_script(wright_shell::parse(script))
+}
+
+fn from_script(script: Script) -> Lexed {
     let plain = |mut w: Word| {
         w.text = unnumbered(&w.text);
         w
     };
-    let lexed = lex_script(script);
-    let commands = lexed
-        .commands
-        .into_iter()
-        .filter(|c| !c.speculative)
-        .map(|c| Simple {
-            words: c.words.into_iter().map(plain).collect(),
-            redirects: c
-                .redirects
-                .into_iter()
-                .map(|r| Redirect {
-                    kind: r.kind.into(),
-                    target: plain(r.target),
-                })
-                .collect(),
-        })
-        .collect();
-    let nested = lexed
-        .nested
-        .into_iter()
-        .filter(|n| !n.speculative)
-        .map(|n| n.script)
-        .collect();
-    Lexed { commands, nested }
+    Lexed {
+        commands: script
+            .commands
+            .into_iter()
+            .map(|c| Simple {
+                words: c.words.into_iter().map(plain).collect(),
+                redirects: c
+                    .redirects
+                    .into_iter()
+                    .map(|r| Redirect {
+                        kind: r.kind.into(),
+                        target: plain(r.target),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        nested: script
+            .substitutions
+            .into_iter()
+            .map(|s| from_script(s.script))
+            .collect(),
+        unknown: script
+            .unknown
+            .into_iter()
+            .map(|u| (u.reason, u.text))
+            .collect(),
+    }
 }
 
 #[cfg(test)]
@@ -140,9 +151,11 @@ mod tests {
 
     #[test]
     fn dynamic_words() {
+        // `$'…'` is decoded now (it is static text), so `$'\x72m'` is `rm`.
         let l = lex("$X a \"$Y\" '$Z' $'\\x72m' {a,b}");
         let d: Vec<bool> = l.commands[0].words.iter().map(|w| w.dynamic).collect();
-        assert_eq!(d, vec![true, false, true, false, true, true]);
+        assert_eq!(d, vec![true, false, true, false, false, true]);
+        assert_eq!(l.commands[0].words[4].text, "rm");
     }
 
     #[test]
@@ -150,21 +163,20 @@ mod tests {
         let l = lex("cat <<EOF\nrm -rf x\n$(touch y)\nEOF\necho done");
         assert_eq!(words("cat <<'EOF'\nrm x\nEOF\nls").len(), 2);
         assert_eq!(l.commands.len(), 2);
-        assert_eq!(l.nested, vec!["touch y"]);
+        assert_eq!(l.nested.len(), 1);
+        assert_eq!(l.nested[0].commands[0].words[0].text, "touch");
     }
 
     #[test]
-    fn unterminated_input_is_fine() {
+    fn unterminated_input_is_unknown() {
         for s in [
             "echo \"abc",
             "echo $(abc",
             "echo `abc",
             "echo 'abc",
-            "\\",
-            "$",
             "cat <<E",
         ] {
-            lex(s);
+            assert!(!lex(s).unknown.is_empty(), "{s}");
         }
     }
 }

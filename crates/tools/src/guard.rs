@@ -23,7 +23,7 @@
 //! Quoted text passed as data is not a command: `echo "rm -rf /"` and
 //! `grep -r 'rm -rf /' .` are allowed, `bash -c "rm -rf /"` is not.
 
-use crate::guard_lex::{Escapes, Sep, Simple, has_marker, lex, marker_index, unescape};
+use crate::guard_view::{Escapes, Sep, Simple, has_marker, lex, marker_index, unescape};
 
 const MAX_DEPTH: usize = 8;
 /// Most argument lists one command may expand to through known values.
@@ -164,9 +164,13 @@ impl Guard {
             let sure = !ctx.maybe
                 && cmd.depth == 0
                 && blocks == 0
-                && matches!(prev_sep, Sep::End | Sep::Group)
+                && matches!(prev_sep, Sep::End)
                 && !matches!(cmd.sep, Sep::Pipe | Sep::Background);
-            let stdin = piped.take();
+            // A here-document or here-string is standard input too
+            // (`cat <<EOF | sh`).
+            let stdin = piped
+                .take()
+                .or_else(|| (!herestrings.is_empty()).then(|| herestrings.clone()));
             let io = Io {
                 redirects: &redirects,
                 herestrings: &herestrings,
