@@ -1,13 +1,18 @@
 //! Runs the tool calls of one model response: validates arguments, applies
 //! the permission policy, runs read-only calls concurrently and everything
 //! else one at a time in order, and returns exactly one result per call.
+//! Each result is recorded to the session the moment it exists (one
+//! message per result; loading joins them), so a kill during a later call
+//! of the same response loses none of the finished ones.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use futures::future::join_all;
 use tokio_util::sync::CancellationToken;
-use wright_protocol::{ContentBlock, Item, ItemDelta, ItemKind, Message, ToolCallStatus, ToolKind};
+use wright_protocol::{
+    ContentBlock, Item, ItemDelta, ItemKind, Message, Role, ToolCallStatus, ToolKind,
+};
 use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 
 use crate::approval::{Refusal, Request};
@@ -77,23 +82,26 @@ pub(crate) async fn run_tool_calls(
     for (index, call) in calls.into_iter().enumerate() {
         let tool = ctx.tools.get(&call.name);
         if cancel.is_cancelled() {
-            results[index] = Some(finish(
-                &ctx.emitter,
-                &call.item_id,
-                &call.call_id,
-                &call.name,
-                tool,
-                &call.arguments,
-                Outcome::refused(
-                    ToolCallStatus::Cancelled,
-                    "Cancelled by user before it ran.".to_owned(),
+            results[index] = Some(settle(
+                ctx,
+                finish(
+                    &ctx.emitter,
+                    &call.item_id,
+                    &call.call_id,
+                    &call.name,
+                    tool,
+                    &call.arguments,
+                    Outcome::refused(
+                        ToolCallStatus::Cancelled,
+                        "Cancelled by user before it ran.".to_owned(),
+                    ),
                 ),
             ));
             continue;
         }
         match prepare(ctx, &call, tool, cancel).await {
             Err((status, text)) => {
-                results[index] = Some(finish(
+                let block = finish(
                     &ctx.emitter,
                     &call.item_id,
                     &call.call_id,
@@ -101,7 +109,8 @@ pub(crate) async fn run_tool_calls(
                     tool,
                     &call.arguments,
                     Outcome::refused(status, text),
-                ));
+                );
+                results[index] = Some(settle(ctx, block));
             }
             Ok((tool, args)) => {
                 let runnable = Runnable {
@@ -217,14 +226,15 @@ async fn execute(
             &r.arguments,
             outcome,
         );
-        return (r.index, block);
+        return (r.index, settle(ctx, block));
     }
     let sink_emitter = ctx.emitter.clone();
     let sink_item = r.item_id.clone();
     let mut tool_ctx = ToolContext::new(&ctx.options.cwd, &ctx.options.spill_dir);
     tool_ctx.cancel = cancel.clone();
     tool_ctx.limits = ctx.options.limits;
-    tool_ctx.sandbox = ctx.options.sandbox.clone();
+    tool_ctx.roots = ctx.options.policy.workspace_roots.clone();
+    tool_ctx.sandbox = ctx.gate.sandbox_for_commands(ctx.options.sandbox.as_ref());
     tool_ctx.output = Some(Arc::new(move |chunk: &str| {
         sink_emitter.item_delta(&sink_item, ItemDelta::ToolOutput(chunk.to_owned()));
     }));
@@ -249,7 +259,18 @@ async fn execute(
         &r.arguments,
         outcome,
     );
-    (r.index, block)
+    (r.index, settle(ctx, block))
+}
+
+/// Records one call's result to the session as soon as it exists and
+/// hands it back for the in-memory conversation.
+fn settle(ctx: &TurnContext, block: ContentBlock) -> ContentBlock {
+    let message = Message {
+        role: Role::User,
+        content: vec![block.clone()],
+    };
+    ctx.recorder.message(&ctx.emitter, &message);
+    block
 }
 
 /// What became of a call.

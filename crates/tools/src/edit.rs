@@ -1,8 +1,10 @@
 //! The `edit` tool: replace an exact `old_string` with `new_string`,
 //! preserving the file's BOM and line endings; matching rules live in
-//! [`crate::edit_match`].
+//! [`crate::edit_match`]. The file is read and replaced through
+//! [`wright_sandbox::Beneath`] at the path resolved once (see
+//! [`crate::paths`]).
 
-use std::path::Path;
+use wright_sandbox::Beneath;
 
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
@@ -63,28 +65,27 @@ impl Tool for EditTool {
                     "old_string and new_string are identical; nothing to change".into(),
                 ));
             }
-            let path = paths::resolve(&ctx.cwd, &a.path);
-            let shown = paths::display(&ctx.cwd, &path);
-            blocking(move || edit_file(&path, &shown, &a)).await
+            let path = paths::resolve(ctx, &a.path)?;
+            let beneath = paths::beneath(ctx);
+            paths::check_write(ctx, &path, &beneath)?;
+            blocking(move || edit_file(&beneath, &path, &a)).await
         })
     }
 }
 
-fn edit_file(path: &Path, shown: &str, a: &EditArgs) -> Result<ToolOutput, ToolError> {
-    if path.is_dir() {
-        return Err(ToolError::Failed(format!("{shown} is a directory")));
-    }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(ToolError::Failed(format!("Cannot read {shown}: {e}"))),
-    };
+fn edit_file(
+    beneath: &Beneath,
+    path: &paths::ToolPath,
+    a: &EditArgs,
+) -> Result<ToolOutput, ToolError> {
+    let shown = path.shown.as_str();
+    let bytes = crate::write::read_existing(beneath, path)?;
     if a.old_string.is_empty() {
-        return create(path, shown, bytes.as_deref(), &a.new_string);
+        return create(beneath, path, bytes.as_deref(), &a.new_string);
     }
     let Some(bytes) = bytes else {
         let mut msg = format!("File not found: {shown}");
-        if let Some(s) = paths::similar_name(path) {
+        if let Some(s) = paths::similar_name(&path.real) {
             msg.push_str(&format!(". Did you mean {}?", s.display()));
         }
         return Err(ToolError::Failed(msg));
@@ -138,8 +139,9 @@ fn edit_file(path: &Path, shown: &str, a: &EditArgs) -> Result<ToolOutput, ToolE
     } else {
         applied.text.clone()
     };
-    std::fs::write(path, format!("{bom}{new_body}"))
-        .map_err(|e| ToolError::Failed(format!("Cannot write {shown}: {e}")))?;
+    beneath
+        .write(&path.real, format!("{bom}{new_body}").as_bytes())
+        .map_err(|e| paths::open_failure("write", path, &e))?;
 
     let plural = if applied.count == 1 { "" } else { "s" };
     let mut content = format!(
@@ -149,12 +151,12 @@ fn edit_file(path: &Path, shown: &str, a: &EditArgs) -> Result<ToolOutput, ToolE
     if applied.kind == MatchKind::Whitespace {
         content.push_str(" (matched after normalizing whitespace)");
     }
-    let (added, removed) = diff::stats(&body_lf, &applied.text);
+    let change = diff::change(shown, &body_lf, &applied.text);
     Ok(ToolOutput {
         content,
         display: ToolDisplay {
-            summary: format!("+{added} -{removed}"),
-            diff: Some(diff::unified(shown, &body_lf, &applied.text)),
+            summary: format!("+{} -{}", change.added, change.removed),
+            diff: Some(change.text),
             ..ToolDisplay::default()
         },
     })
@@ -168,28 +170,26 @@ fn is_crlf(text: &str) -> bool {
 }
 
 fn create(
-    path: &Path,
-    shown: &str,
+    beneath: &Beneath,
+    path: &paths::ToolPath,
     existing: Option<&[u8]>,
     content: &str,
 ) -> Result<ToolOutput, ToolError> {
+    let shown = path.shown.as_str();
     if existing.is_some_and(|b| !b.iter().all(u8::is_ascii_whitespace)) {
         return Err(ToolError::Failed(format!(
             "{shown} already exists and is not empty; give the text to replace in old_string, \
              or use write to overwrite the whole file"
         )));
     }
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| ToolError::Failed(format!("Cannot create {}: {e}", parent.display())))?;
-    }
-    std::fs::write(path, content)
-        .map_err(|e| ToolError::Failed(format!("Cannot write {shown}: {e}")))?;
+    beneath
+        .write(&path.real, content.as_bytes())
+        .map_err(|e| paths::open_failure("write", path, &e))?;
     Ok(ToolOutput {
         content: format!("Created {shown} ({} lines)", content.lines().count()),
         display: ToolDisplay {
             summary: format!("+{}", content.lines().count()),
-            diff: Some(diff::unified(shown, "", content)),
+            diff: Some(diff::change(shown, "", content).text),
             ..ToolDisplay::default()
         },
     })

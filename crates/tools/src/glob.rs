@@ -8,7 +8,7 @@ use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
 use crate::output::{self, blocking};
 use crate::truncate::Keep;
 use crate::walk::{self, NameGlob};
-use crate::{Tool, ToolContext, ToolError, ToolOutput, args, paths};
+use crate::{Tool, ToolContext, ToolError, ToolOutput, args};
 
 const MAX_RESULTS: usize = 200;
 
@@ -57,11 +57,12 @@ impl Tool for GlobTool {
 }
 
 fn glob(a: &GlobArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
-    let root = walk::search_root(&ctx.cwd, a.path.as_deref())?;
+    let search = walk::search_root(ctx, a.path.as_deref())?;
+    let root = search.real.clone();
     if !root.is_dir() {
         return Err(ToolError::Failed(format!(
             "{} is not a directory",
-            paths::display(&ctx.cwd, &root)
+            search.shown(&root)
         )));
     }
     // An absolute pattern under the root is made relative to it.
@@ -72,10 +73,7 @@ fn glob(a: &GlobArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let found = walk::files(&root, hidden, |rel| glob.is_match(rel));
     if found.is_empty() {
         return Ok(ToolOutput {
-            content: format!(
-                "No files match {pattern} in {}",
-                paths::display(&ctx.cwd, &root)
-            ),
+            content: format!("No files match {pattern} in {}", search.shown(&root)),
             display: ToolDisplay {
                 summary: "0 files".into(),
                 ..ToolDisplay::default()
@@ -85,7 +83,7 @@ fn glob(a: &GlobArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let mut text: String = found
         .iter()
         .take(MAX_RESULTS)
-        .map(|p| format!("{}\n", paths::display(&ctx.cwd, p)))
+        .map(|p| format!("{}\n", search.shown(p)))
         .collect();
     if found.len() > MAX_RESULTS {
         text.push_str(&format!(

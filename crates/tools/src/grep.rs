@@ -11,7 +11,7 @@ use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
 use crate::output::{self, blocking, cut_line};
 use crate::truncate::Keep;
 use crate::walk::{self, NameGlob};
-use crate::{Tool, ToolContext, ToolError, ToolOutput, args, paths};
+use crate::{Tool, ToolContext, ToolError, ToolOutput, args};
 
 const MAX_FILES: usize = 200;
 const MAX_LINES: usize = 500;
@@ -90,7 +90,8 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         .build(&a.pattern)
         .map_err(|e| ToolError::InvalidArgs(format!("invalid regex: {e}")))?;
     let glob = a.glob.as_deref().map(NameGlob::new).transpose()?;
-    let root = walk::search_root(&ctx.cwd, a.path.as_deref())?;
+    let search = walk::search_root(ctx, a.path.as_deref())?;
+    let root = search.real.clone();
     let files = if root.is_file() {
         vec![root.clone()]
     } else {
@@ -119,7 +120,7 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let mut lines_out = 0usize;
     let mut capped = false;
     for file in &files {
-        let shown = paths::display(&ctx.cwd, file);
+        let shown = search.shown(file);
         let mut sink = Collect::new(mode == OutputMode::FilesWithMatches);
         if searcher.search_path(&matcher, file, &mut sink).is_err() || sink.matches == 0 {
             continue;

@@ -2,9 +2,9 @@
 //! `grep`, `ls`): the [`Tool`] trait, the context a run gets, the error
 //! kinds the model is told about, and the [`ToolRegistry`] of built-ins.
 //!
-//! Safety policy (permissions, sandbox, workspace bounds) lives in the core;
-//! the only policy here is the destructive-command [`guard`], which the
-//! `bash` tool applies in every mode.
+//! Safety policy (permissions, sandbox) lives in the core; the policy here
+//! applies in every mode: the destructive-command [`guard`] of `bash`, and
+//! in [`paths`] the protected files and workspace bounds of `write`/`edit`.
 
 mod args;
 mod bash;
@@ -15,13 +15,12 @@ mod edit_match;
 mod glob;
 mod grep;
 pub mod guard;
-mod guard_lex;
+mod guard_view;
 mod ls;
 mod output;
 pub mod paths;
 mod read;
 mod registry;
-pub mod shell_lex;
 pub mod truncate;
 mod walk;
 mod write;
@@ -77,13 +76,45 @@ pub struct ToolContext {
     pub limits: OutputLimits,
     /// The OS sandbox `bash` runs commands under; `None` runs them directly.
     pub sandbox: Option<wright_sandbox::SandboxContext>,
+    /// Workspace roots: files inside are opened beneath them, and the edit
+    /// tools write nowhere else unless `outside_writes` allows it.
+    pub roots: Vec<PathBuf>,
+    /// The user's home, for `~/` in paths.
+    pub home: Option<PathBuf>,
+    /// Directories the edit tools never write into (the user's wright
+    /// config directory), on top of the fixed protected names.
+    pub protected_dirs: Vec<PathBuf>,
+    /// Whether `write`/`edit` may write outside every root.
+    pub outside_writes: OutsideWrites,
+}
+
+/// Whether the edit tools may write outside every workspace root.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutsideWrites {
+    /// Refused by the tool itself, whatever the permission check said (the
+    /// check and the tool could otherwise see different files if a link is
+    /// swapped in between).
+    #[default]
+    Refuse,
+    /// Allowed (the caller approved this write); still opened with every
+    /// symlink refused.
+    Allow,
 }
 
 impl ToolContext {
-    /// A context with default limits, a fresh cancel token and no sink.
+    /// A context with default limits, a fresh cancel token and no sink;
+    /// the cwd is the only root, and home and the user's config directory
+    /// come from `$HOME` and `$XDG_CONFIG_HOME`.
     pub fn new(cwd: impl Into<PathBuf>, spill_dir: impl Into<PathBuf>) -> Self {
+        let cwd = cwd.into();
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from);
         Self {
-            cwd: cwd.into(),
+            roots: vec![cwd.clone()],
+            protected_dirs: wright_sandbox::user_config_dirs(xdg.as_deref(), home.as_deref()),
+            home,
+            outside_writes: OutsideWrites::Refuse,
+            cwd,
             cancel: CancellationToken::new(),
             output: None,
             spill_dir: spill_dir.into(),
@@ -102,6 +133,10 @@ impl std::fmt::Debug for ToolContext {
             .field("spill_dir", &self.spill_dir)
             .field("limits", &self.limits)
             .field("sandbox", &self.sandbox)
+            .field("roots", &self.roots)
+            .field("home", &self.home)
+            .field("protected_dirs", &self.protected_dirs)
+            .field("outside_writes", &self.outside_writes)
             .finish()
     }
 }

@@ -53,8 +53,8 @@ impl Tool for LsTool {
 }
 
 fn ls(a: &LsArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
-    let dir = paths::resolve(&ctx.cwd, a.path.as_deref().unwrap_or("."));
-    let shown = paths::display(&ctx.cwd, &dir);
+    let target = paths::resolve(ctx, a.path.as_deref().unwrap_or("."))?;
+    let (dir, shown) = (target.real, target.shown);
     if dir.is_file() {
         return Err(ToolError::Failed(format!(
             "{shown} is a file; use the read tool to see it"

@@ -51,9 +51,19 @@ pub(crate) fn finish(
     }
 }
 
+/// Writes the full output to a new file, 0600 in a 0700 directory (made
+/// or tightened so): command output can hold anything a command printed,
+/// secrets included, and the spill directory outlives the run.
 fn write_spill(dir: &Path, prefix: &str, text: &str) -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    std::fs::create_dir_all(dir)?;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    if std::fs::metadata(dir)?.permissions().mode() & 0o777 != 0o700 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis())
@@ -64,6 +74,7 @@ fn write_spill(dir: &Path, prefix: &str, text: &str) -> std::io::Result<PathBuf>
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
+            .mode(0o600)
             .open(&path)
         {
             Ok(mut f) => {
@@ -101,6 +112,23 @@ pub(crate) fn cut_line(line: &str, max: usize) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spill_files_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let spill = dir.path().join("a/spill");
+        std::fs::create_dir_all(&spill).unwrap();
+        std::fs::set_permissions(&spill, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path = write_spill(&spill, "bash", "secret output").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(&spill), 0o700);
+        let fresh = dir.path().join("b/c");
+        write_spill(&fresh, "bash", "x").unwrap();
+        assert_eq!(mode(&fresh), 0o700);
+        assert_eq!(mode(&dir.path().join("b")), 0o700);
+    }
 
     #[test]
     fn spills_only_when_truncated() {

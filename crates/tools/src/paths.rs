@@ -1,35 +1,103 @@
-//! Resolving the paths the model gives (absolute, relative to the session
-//! cwd, or `~/…`) and showing paths back to it as briefly as possible.
+//! Paths the model gives (absolute, relative to the session cwd, or `~/…`):
+//! resolved once by the shared resolver ([`wright_sandbox::fs_resolve`],
+//! the same one the permission check uses), checked against the files the
+//! tools never write, and shown back to the model as briefly as possible.
+//! Files are then opened through [`wright_sandbox::Beneath`], so the kernel
+//! refuses a symlink that appears after the check; nothing here interprets
+//! `..` on its own.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-/// Resolves `path` against `cwd`, expanding a leading `~/` and removing `.`
-/// and `..` lexically (the path need not exist, and symlinks are kept).
-pub fn resolve(cwd: &Path, path: &str) -> PathBuf {
-    let expanded = match path.strip_prefix("~/") {
-        Some(rest) => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(rest)),
-        None if path == "~" => std::env::var_os("HOME").map(PathBuf::from),
-        None => None,
-    };
-    let p = expanded.unwrap_or_else(|| PathBuf::from(path));
-    normalize(&if p.is_absolute() { p } else { cwd.join(p) })
+use wright_sandbox::{Beneath, OpenError, fs_resolve};
+
+use crate::{OutsideWrites, ToolContext, ToolError};
+
+/// A path the model gave, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolPath {
+    /// The file the kernel reaches (no symlink, `.` or `..` in it).
+    pub real: PathBuf,
+    /// The path as written, made absolute (`.`/`..` removed lexically);
+    /// only for name checks and display.
+    pub written: PathBuf,
+    /// What the model is shown: `written` relative to the cwd when under it.
+    pub shown: String,
 }
 
-/// Removes `.` and `..` components without touching the file system.
-pub fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push(c);
-                }
-            }
-            other => out.push(other),
+/// Resolves `text` for a tool run.
+pub fn resolve(ctx: &ToolContext, text: &str) -> Result<ToolPath, ToolError> {
+    let r = fs_resolve::resolve(&ctx.cwd, text, ctx.home.as_deref())
+        .map_err(|e| ToolError::Failed(e.to_string()))?;
+    let shown = display(&ctx.cwd, &r.written);
+    Ok(ToolPath {
+        real: r.real,
+        written: r.written,
+        shown,
+    })
+}
+
+/// Where this run opens files from: the workspace roots, resolved.
+pub fn beneath(ctx: &ToolContext) -> Beneath {
+    Beneath::new(ctx.roots.iter().cloned())
+}
+
+/// Refuses a write the tools never make, whatever the mode: a protected
+/// file (by the resolved path or the name as written), or a file outside
+/// every workspace root unless the run allows that.
+pub fn check_write(ctx: &ToolContext, p: &ToolPath, beneath: &Beneath) -> Result<(), ToolError> {
+    let mut dirs = ctx.protected_dirs.clone();
+    dirs.extend(
+        ctx.protected_dirs
+            .iter()
+            .filter_map(|d| fs_resolve::resolve_path(d).ok()),
+    );
+    for path in [&p.real, &p.written] {
+        if let Some(why) = wright_sandbox::protected_write(path, &dirs) {
+            return Err(ToolError::Blocked(format!(
+                "{} is {why}{}; the file tools never change it, in any mode. If it must \
+                 change, tell the user what to edit",
+                p.shown,
+                via(p)
+            )));
         }
     }
-    out
+    if ctx.outside_writes == OutsideWrites::Refuse && !beneath.contains(&p.real) {
+        let roots: Vec<String> = beneath
+            .roots()
+            .iter()
+            .map(|r| r.display().to_string())
+            .collect();
+        return Err(ToolError::Blocked(format!(
+            "{}{} is outside the workspace ({}); the file tools do not write there. The user \
+             can add the directory to `[permissions] additional_roots`",
+            p.shown,
+            via(p),
+            roots.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// Where symlinks really lead, when that differs from the name as written.
+fn via(p: &ToolPath) -> String {
+    if p.real == p.written {
+        String::new()
+    } else {
+        format!(" (through symbolic links: {})", p.real.display())
+    }
+}
+
+/// Words for a failed open or write of `p`, with what to do about it.
+pub fn open_failure(verb: &str, p: &ToolPath, e: &OpenError) -> ToolError {
+    match e {
+        OpenError::IsDirectory(_) => ToolError::Failed(format!("{} is a directory", p.shown)),
+        OpenError::Symlink(_) | OpenError::Escape(_) | OpenError::NotResolved(_) => {
+            ToolError::Failed(format!("Cannot {verb} {}: {e}", p.shown))
+        }
+        OpenError::Io { source, .. } => {
+            ToolError::Failed(format!("Cannot {verb} {}: {source}", p.shown))
+        }
+    }
 }
 
 /// `path` relative to `cwd` when it lies under it, else as given.
@@ -88,20 +156,12 @@ fn levenshtein(a: &str, b: &str) -> usize {
 }
 
 #[cfg(test)]
+#[path = "paths_tests.rs"]
+mod resolve_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn resolves_relative_and_dots() {
-        let cwd = Path::new("/work/proj");
-        assert_eq!(
-            resolve(cwd, "src/a.rs"),
-            PathBuf::from("/work/proj/src/a.rs")
-        );
-        assert_eq!(resolve(cwd, "./x/../b"), PathBuf::from("/work/proj/b"));
-        assert_eq!(resolve(cwd, "/etc/hosts"), PathBuf::from("/etc/hosts"));
-        assert_eq!(resolve(cwd, "../other"), PathBuf::from("/work/other"));
-    }
 
     #[test]
     fn displays_relative_when_inside() {

@@ -1,9 +1,9 @@
 //! The `read` tool: a text file with `cat -n` style line numbers, a window
 //! chosen by `offset`/`limit`, streamed so huge files are never loaded whole.
+//! The file is opened through [`wright_sandbox::Beneath`] at the path the
+//! shared resolver gives (see [`crate::paths`]).
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
 
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
@@ -66,38 +66,46 @@ impl Tool for ReadTool {
             if a.limit == Some(0) {
                 return Err(ToolError::InvalidArgs("limit must be at least 1".into()));
             }
-            let path = paths::resolve(&ctx.cwd, &a.path);
-            let shown = paths::display(&ctx.cwd, &path);
+            let path = paths::resolve(ctx, &a.path)?;
+            let beneath = paths::beneath(ctx);
             let limits = ctx.limits;
-            blocking(move || read_file(&path, &shown, &a, &limits)).await
+            blocking(move || read_file(&beneath, &path, &a, &limits)).await
         })
     }
 }
 
 fn read_file(
-    path: &Path,
-    shown: &str,
+    beneath: &wright_sandbox::Beneath,
+    path: &paths::ToolPath,
     a: &ReadArgs,
     limits: &OutputLimits,
 ) -> Result<ToolOutput, ToolError> {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    let shown = path.shown.as_str();
+    let file = match beneath.open_read(&path.real) {
+        Ok(f) => f,
+        Err(e) if e.is_not_found() => {
             let mut msg = format!("File not found: {shown}");
-            if let Some(s) = paths::similar_name(path) {
+            if let Some(s) = paths::similar_name(&path.real) {
                 msg.push_str(&format!(". Did you mean {}?", s.display()));
             }
             return Err(ToolError::Failed(msg));
         }
-        Err(e) => return Err(ToolError::Failed(format!("Cannot read {shown}: {e}"))),
+        Err(e) => return Err(paths::open_failure("read", path, &e)),
     };
+    let meta = file
+        .metadata()
+        .map_err(|e| ToolError::Failed(format!("Cannot read {shown}: {e}")))?;
     if meta.is_dir() {
         return Err(ToolError::Failed(format!(
             "{shown} is a directory; use the ls tool to list it"
         )));
     }
-    let file =
-        File::open(path).map_err(|e| ToolError::Failed(format!("Cannot read {shown}: {e}")))?;
+    if !meta.is_file() {
+        // A device or FIFO could block or never end.
+        return Err(ToolError::Failed(format!(
+            "{shown} is not a regular file (a device, FIFO or socket); it cannot be read as text"
+        )));
+    }
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     let head = reader
         .fill_buf()

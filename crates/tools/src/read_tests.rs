@@ -1,5 +1,6 @@
 use super::*;
 use serde_json::json;
+use std::path::Path;
 
 fn ctx(dir: &Path) -> ToolContext {
     ToolContext::new(dir, dir.join(".spill"))

@@ -6,7 +6,7 @@ use std::time::SystemTime;
 
 use globset::{GlobBuilder, GlobMatcher};
 
-use crate::ToolError;
+use crate::{ToolContext, ToolError};
 
 /// A glob applied to a file's name when it has no `/`, else to its path
 /// relative to the search root (like a `.gitignore` line).
@@ -98,14 +98,38 @@ pub(crate) fn files(
     found.into_iter().map(|(_, p)| p).collect()
 }
 
-/// The directory to search, or a failure the model can act on.
-pub(crate) fn search_root(cwd: &Path, path: Option<&str>) -> Result<PathBuf, ToolError> {
-    let root = crate::paths::resolve(cwd, path.unwrap_or("."));
-    if !root.exists() {
-        let shown = crate::paths::display(cwd, &root);
-        return Err(ToolError::Failed(format!("Path not found: {shown}")));
+/// A directory (or file) to search: where it really is (resolved by the
+/// shared resolver) and how paths under it are shown.
+pub(crate) struct SearchRoot {
+    /// The resolved path; the walk starts here.
+    pub real: PathBuf,
+    written: PathBuf,
+    cwd: PathBuf,
+}
+
+impl SearchRoot {
+    /// A path found under the root, shown under the name the model used.
+    pub fn shown(&self, p: &Path) -> String {
+        let p = match p.strip_prefix(&self.real) {
+            Ok(rel) if rel.as_os_str().is_empty() => self.written.clone(),
+            Ok(rel) => self.written.join(rel),
+            Err(_) => p.to_path_buf(),
+        };
+        crate::paths::display(&self.cwd, &p)
     }
-    Ok(root)
+}
+
+/// The directory to search, or a failure the model can act on.
+pub(crate) fn search_root(ctx: &ToolContext, path: Option<&str>) -> Result<SearchRoot, ToolError> {
+    let p = crate::paths::resolve(ctx, path.unwrap_or("."))?;
+    if !p.real.exists() {
+        return Err(ToolError::Failed(format!("Path not found: {}", p.shown)));
+    }
+    Ok(SearchRoot {
+        real: p.real,
+        written: p.written,
+        cwd: ctx.cwd.clone(),
+    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,11 @@
 //! The `write` tool: create or overwrite a file, creating parent
-//! directories, and show the change as a unified diff.
+//! directories, and show the change as a unified diff. The path is resolved
+//! once and the file is read and replaced through [`wright_sandbox::Beneath`]
+//! (see [`crate::paths`]).
 
-use std::path::Path;
+use std::io::Read;
+
+use wright_sandbox::Beneath;
 
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
@@ -48,31 +52,27 @@ impl Tool for WriteTool {
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
             let a: WriteArgs = args::parse(args)?;
-            let path = paths::resolve(&ctx.cwd, &a.path);
-            let shown = paths::display(&ctx.cwd, &path);
-            blocking(move || write_file(&path, &shown, &a.content)).await
+            let path = paths::resolve(ctx, &a.path)?;
+            let beneath = paths::beneath(ctx);
+            paths::check_write(ctx, &path, &beneath)?;
+            blocking(move || write_file(&beneath, &path, &a.content)).await
         })
     }
 }
 
-fn write_file(path: &Path, shown: &str, content: &str) -> Result<ToolOutput, ToolError> {
-    if path.is_dir() {
-        return Err(ToolError::Failed(format!("{shown} is a directory")));
-    }
-    let old = match std::fs::read(path) {
-        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(ToolError::Failed(format!("Cannot read {shown}: {e}"))),
-    };
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| ToolError::Failed(format!("Cannot create {}: {e}", parent.display())))?;
-    }
-    std::fs::write(path, content)
-        .map_err(|e| ToolError::Failed(format!("Cannot write {shown}: {e}")))?;
+fn write_file(
+    beneath: &Beneath,
+    path: &paths::ToolPath,
+    content: &str,
+) -> Result<ToolOutput, ToolError> {
+    let shown = path.shown.as_str();
+    let old = read_existing(beneath, path)?.map(|b| String::from_utf8_lossy(&b).into_owned());
+    beneath
+        .write(&path.real, content.as_bytes())
+        .map_err(|e| paths::open_failure("write", path, &e))?;
     let lines = content.lines().count();
     let old_text = old.as_deref().unwrap_or("");
-    let (added, removed) = diff::stats(old_text, content);
+    let change = diff::change(shown, old_text, content);
     let message = match old {
         None => format!("Created {shown} ({lines} lines)"),
         Some(_) => format!("Wrote {lines} lines to {shown}"),
@@ -80,11 +80,37 @@ fn write_file(path: &Path, shown: &str, content: &str) -> Result<ToolOutput, Too
     Ok(ToolOutput {
         content: message,
         display: ToolDisplay {
-            summary: format!("+{added} -{removed}"),
-            diff: Some(diff::unified(shown, old_text, content)),
+            summary: format!("+{} -{}", change.added, change.removed),
+            diff: Some(change.text),
             ..ToolDisplay::default()
         },
     })
+}
+
+/// The current bytes of `path`, `None` when it does not exist.
+pub(crate) fn read_existing(
+    beneath: &Beneath,
+    path: &paths::ToolPath,
+) -> Result<Option<Vec<u8>>, ToolError> {
+    let mut file = match beneath.open_read(&path.real) {
+        Ok(f) => f,
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(paths::open_failure("read", path, &e)),
+    };
+    let failed = |e: std::io::Error| ToolError::Failed(format!("Cannot read {}: {e}", path.shown));
+    let meta = file.metadata().map_err(failed)?;
+    if meta.is_dir() {
+        return Err(ToolError::Failed(format!("{} is a directory", path.shown)));
+    }
+    if !meta.is_file() {
+        return Err(ToolError::Failed(format!(
+            "{} is not a regular file (a device, FIFO or socket); the file tools do not change it",
+            path.shown
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(failed)?;
+    Ok(Some(bytes))
 }
 
 #[cfg(test)]
