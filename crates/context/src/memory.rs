@@ -4,6 +4,7 @@
 //! demand, like skills.
 
 use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -216,10 +217,28 @@ impl MemoryStore {
                 path: existing.path,
             });
         }
-        std::fs::create_dir_all(dir).map_err(|source| MemoryError::Io {
+        // Notes are the user's own words about their work: private, 0600 in
+        // a 0700 directory; the user store (wright's own) is tightened too.
+        let private = |source| MemoryError::Io {
             path: dir.clone(),
             source,
-        })?;
+        };
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(private)?;
+        if note.scope == MemoryScope::User
+            && std::fs::metadata(dir)
+                .map_err(private)?
+                .permissions()
+                .mode()
+                & 0o777
+                != 0o700
+        {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+                .map_err(private)?;
+        }
         let path = dir.join(format!("{slug}.md"));
         let front = Frontmatter {
             name: note.name.trim().to_owned(),
@@ -240,6 +259,7 @@ impl MemoryStore {
         let mut file = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
+            .mode(0o600)
             .open(&path)
             .map_err(|source| match source.kind() {
                 std::io::ErrorKind::AlreadyExists => MemoryError::Exists {

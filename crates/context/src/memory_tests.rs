@@ -83,3 +83,20 @@ fn slugs() {
     assert_eq!(slug("日本"), None);
     assert_eq!(slug(&"a".repeat(100)).map(|s| s.len()), Some(64));
 }
+
+#[test]
+fn notes_are_private_and_the_user_store_is_tightened() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = tempfile::tempdir().unwrap();
+    let user = dir.path().join("user");
+    std::fs::create_dir(&user).unwrap();
+    std::fs::set_permissions(&user, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let store = MemoryStore::new(dir.path().join("project"), Some(user.clone()));
+    let project_note = store.add(&note("a", MemoryScope::Project)).unwrap();
+    let user_note = store.add(&note("b", MemoryScope::User)).unwrap();
+    assert_eq!(mode(&project_note), 0o600);
+    assert_eq!(mode(&user_note), 0o600);
+    assert_eq!(mode(&dir.path().join("project")), 0o700);
+    assert_eq!(mode(&user), 0o700);
+}

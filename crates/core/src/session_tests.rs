@@ -122,7 +122,24 @@ fn start_with(
     max_turns: u32,
     adjust: impl FnOnce(&mut SessionOptions),
 ) -> Harness {
-    let dir = tempfile::tempdir().unwrap();
+    start_in(
+        tempfile::tempdir().unwrap(),
+        replies,
+        mode,
+        max_turns,
+        adjust,
+        super::Persistence::default(),
+    )
+}
+
+fn start_in(
+    dir: tempfile::TempDir,
+    replies: Vec<Reply>,
+    mode: PermissionMode,
+    max_turns: u32,
+    adjust: impl FnOnce(&mut SessionOptions),
+    persistence: super::Persistence,
+) -> Harness {
     let requests = Arc::new(Mutex::new(Vec::new()));
     let requested = Arc::new(tokio::sync::Notify::new());
     let client = Scripted {
@@ -167,7 +184,7 @@ fn start_with(
         options,
         Arc::new(client),
         Arc::new(ToolRegistry::builtin()),
-        super::Persistence::default(),
+        persistence,
     );
     Harness {
         handle,
@@ -660,4 +677,83 @@ async fn arguments_cut_off_at_the_output_limit_are_explained() {
         panic!("no result");
     };
     assert!(content.contains("output limit"), "{content}");
+}
+
+/// Tool results recorded in the session file so far, by call id.
+fn recorded_results(store: &wright_store::SessionStore, id: &str) -> Vec<String> {
+    let loaded = store.load(id).unwrap();
+    loaded
+        .entries
+        .iter()
+        .filter_map(|e| match &e.body {
+            wright_store::EntryBody::Message { message } => Some(message),
+            _ => None,
+        })
+        .flat_map(|m| m.content.iter())
+        .filter_map(|b| match b {
+            ContentBlock::ToolResult { call_id, .. } => Some(call_id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn each_result_is_recorded_as_soon_as_its_call_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let store = wright_store::SessionStore::new(data.path());
+    let writer = store
+        .create(&wright_store::SessionMeta {
+            cwd: dir.path().to_path_buf(),
+            model: "m".into(),
+            provider: "fake".into(),
+        })
+        .unwrap();
+    let id = writer.id().to_owned();
+    let root = dir.path().to_path_buf();
+    let mut h = start_in(
+        dir,
+        vec![
+            calls(&[
+                ("a", "bash", r#"{"command":"echo one"}"#),
+                ("b", "read", r#"{"path":"missing.txt"}"#),
+                ("c", "nope", "{}"),
+                (
+                    "d",
+                    "bash",
+                    r#"{"command":"touch started; until test -e go; do sleep 0.02; done"}"#,
+                ),
+            ]),
+            text("done"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        |_| {},
+        super::Persistence {
+            writer: Some(writer),
+            ..super::Persistence::default()
+        },
+    );
+    h.handle
+        .submit(Op::UserTurn { text: "go".into() })
+        .await
+        .unwrap();
+    // Bounded wait for the last call to be running.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !root.join("started").exists() {
+        assert!(std::time::Instant::now() < deadline, "never started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // In the order they finished: the refusal before the batched read.
+    let mut early = recorded_results(&store, &id);
+    early.sort();
+    assert_eq!(early, ["a", "b", "c"]);
+    std::fs::write(root.join("go"), "").unwrap();
+    let (_, reason) = collect(&mut h).await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    assert_eq!(recorded_results(&store, &id).len(), 4);
+    // Loaded back, the results are one message, exactly as sent.
+    let history = store.load(&id).unwrap().history();
+    let sent = h.requests.lock().unwrap()[1].messages.clone();
+    assert_eq!(history[..sent.len()], sent[..]);
 }

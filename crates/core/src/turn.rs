@@ -149,11 +149,11 @@ pub(crate) async fn run_turn(
             }
             break TurnEndReason::Completed;
         }
+        // Each result was recorded as its call finished.
         let results = Message {
             role: Role::User,
             content: run_tool_calls(ctx, calls, &cancel).await,
         };
-        ctx.recorder.message(emitter, &results);
         conv.messages.push(results);
         if cancel.is_cancelled() {
             break TurnEndReason::Interrupted;

@@ -91,6 +91,41 @@ impl LlmError {
         }
     }
 
+    /// The same error with every server-provided text passed through
+    /// [`crate::redact::redact`] (the given secrets and anything key-like)
+    /// and cut to `max_chars`, so in-stream errors are as safe to show as
+    /// HTTP error bodies.
+    pub fn redacted(self, secrets: &[&str], max_chars: usize) -> Self {
+        let clean = |message: String| crate::redact::redact_capped(&message, secrets, max_chars);
+        match self {
+            LlmError::Http {
+                provider,
+                status,
+                message,
+                retry_after,
+            } => LlmError::Http {
+                provider,
+                status,
+                message: clean(message),
+                retry_after,
+            },
+            LlmError::Connection { provider, message } => LlmError::Connection {
+                provider,
+                message: clean(message),
+            },
+            LlmError::Api { provider, message } => LlmError::Api {
+                provider,
+                message: clean(message),
+            },
+            LlmError::Protocol { provider, message } => LlmError::Protocol {
+                provider,
+                message: clean(message),
+            },
+            LlmError::Truncated { provider } => LlmError::Truncated { provider },
+            LlmError::Cancelled => LlmError::Cancelled,
+        }
+    }
+
     pub(crate) fn protocol(provider: &'static str, message: impl Into<String>) -> Self {
         LlmError::Protocol {
             provider,

@@ -177,7 +177,11 @@ impl<D: Decoder> Driver<D> {
         self.done = true;
     }
 
+    /// Ends the stream with `error`. Every error passes here, so server
+    /// text from any source (HTTP bodies, in-stream `error` events, error
+    /// chunks, failed responses) is redacted and capped in one place.
     fn fail(&mut self, error: LlmError) {
+        let error = error.redacted(&self.secrets(), ERROR_MESSAGE_CHARS);
         self.pending.push_back(Err(error));
         self.done = true;
     }

@@ -11,6 +11,9 @@ pub const REDACTED: &str = "[REDACTED]";
 const MIN_KEYLIKE_LEN: usize = 16;
 /// Shortest body after `sk-` that is treated as a credential.
 const MIN_SK_LEN: usize = 8;
+/// Shortest value of an `api-key`/`api_key`/`apikey` field that is treated
+/// as a credential even without digits: such a field holds nothing else.
+const MIN_API_KEY_LEN: usize = 8;
 
 /// Replaces each given secret, and anything key-like (`sk-…`, `sk-ant-…`,
 /// `Bearer xxx`, long base64/hex runs after "key" or "token"), with
@@ -25,6 +28,16 @@ pub fn redact(text: &str, secrets: &[&str]) -> String {
         }
     }
     redact_keylike(&out)
+}
+
+/// [`redact`], then cut to at most `max_chars` characters (with `…`).
+/// Redacting first means a cut never leaves half a key behind.
+pub fn redact_capped(text: &str, secrets: &[&str], max_chars: usize) -> String {
+    let clean = redact(text, secrets);
+    match clean.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &clean[..cut]),
+        None => clean,
+    }
 }
 
 fn is_token_byte(b: u8) -> bool {
@@ -60,6 +73,9 @@ fn match_at(bytes: &[u8], at_word_start: bool) -> Option<(usize, usize)> {
             return Some((6 + spaces, len));
         }
     }
+    if let Some(found) = header_value(bytes, at_word_start) {
+        return Some(found);
+    }
     for word in [&b"key"[..], b"token"] {
         if !starts_with_ci(bytes, word) {
             continue;
@@ -84,6 +100,59 @@ fn match_at(bytes: &[u8], at_word_start: bool) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// How many separator bytes (quotes, `:`, `=`, blanks) follow; `None`
+/// unless there are 1 to 6 of them and one is `:` or `=`, as between a
+/// header or field name and its value (prose like "authorization failed"
+/// has none).
+fn assignment(after: &[u8]) -> Option<usize> {
+    let sep = after
+        .iter()
+        .take_while(|&&b| matches!(b, b'"' | b'\'' | b':' | b'=' | b' ' | b'\t'))
+        .count();
+    let assigns = after[..sep].iter().any(|&b| b == b':' || b == b'=');
+    (1..=6).contains(&sep).then_some(sep).filter(|_| assigns)
+}
+
+/// The value of an `Authorization` header or an API-key field
+/// (`x-api-key`, `api_key`, `apikey`), whatever it looks like: such
+/// fields only ever hold credentials. An auth scheme word (`Bearer`,
+/// `Basic`) is kept; the credential after it is replaced.
+fn header_value(bytes: &[u8], at_word_start: bool) -> Option<(usize, usize)> {
+    if !at_word_start {
+        return None;
+    }
+    let name = if starts_with_ci(bytes, b"authorization") {
+        b"authorization".len()
+    } else {
+        let api = [&b"x-api-key"[..], b"api-key", b"api_key", b"apikey"]
+            .into_iter()
+            .find(|w| starts_with_ci(bytes, w))?;
+        api.len()
+    };
+    let after = &bytes[name..];
+    if after.first().is_some_and(|&b| is_word_byte(b)) {
+        return None;
+    }
+    let sep = assignment(after)?;
+    let value = &after[sep..];
+    let len = token_len(value);
+    if len == 0 {
+        return None;
+    }
+    let scheme = value[..len].iter().all(u8::is_ascii_alphabetic);
+    let spaces = value[len..].iter().take_while(|&&b| b == b' ').count();
+    if scheme && spaces > 0 {
+        let credential = token_len(&value[len + spaces..]);
+        // "Bearer [REDACTED]" and the like: nothing left to hide.
+        return (credential > 0).then_some((name + sep + len + spaces, credential));
+    }
+    let is_api_key = name != b"authorization".len();
+    if is_api_key && len < MIN_API_KEY_LEN {
+        return None;
+    }
+    Some((name + sep, len))
 }
 
 fn redact_keylike(text: &str) -> String {
@@ -173,6 +242,42 @@ mod tests {
             redact("token: invalid_request_error_here", &[]),
             "token: invalid_request_error_here"
         );
+    }
+
+    #[test]
+    fn authorization_and_api_key_values() {
+        assert_eq!(
+            redact("Authorization: Basic dXNlcjpwYXNz", &[]),
+            "Authorization: Basic [REDACTED]"
+        );
+        assert_eq!(
+            redact(r#"{"authorization":"plainvalue"}"#, &[]),
+            r#"{"authorization":"[REDACTED]"}"#
+        );
+        assert_eq!(
+            redact("invalid x-api-key: abcdefghij", &[]),
+            "invalid x-api-key: [REDACTED]"
+        );
+        assert_eq!(redact("api_key=plainword&x", &[]), "api_key=[REDACTED]&x");
+        assert_eq!(
+            redact("Authorization: Bearer [REDACTED]", &[]),
+            "Authorization: Bearer [REDACTED]"
+        );
+        // Prose mentioning the words is left alone.
+        assert_eq!(
+            redact("authorization failed; check your api-key", &[]),
+            "authorization failed; check your api-key"
+        );
+        assert_eq!(redact("apikey: short", &[]), "apikey: short");
+    }
+
+    #[test]
+    fn capped_redaction_never_leaves_half_a_key() {
+        let key = "sk-ant-api03-FAKEfakeFAKE0123456789";
+        let text = format!("{}{key}", "x ".repeat(10));
+        let out = redact_capped(&text, &[], 25);
+        assert!(!out.contains("FAKE"), "{out}");
+        assert_eq!(redact_capped("héllo", &[], 2), "hé…");
     }
 
     #[test]

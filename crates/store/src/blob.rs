@@ -56,10 +56,11 @@ fn spill_field(block: &ContentBlock) -> Option<BlobField> {
 
 /// Writes `bytes` as a new blob in `dir` and returns its name and open file.
 pub(crate) fn write_blob(dir: &Path, bytes: &[u8]) -> Result<(String, File)> {
-    std::fs::create_dir_all(dir).map_err(|e| StoreError::io("creating", dir, e))?;
+    crate::private::ensure_dir(dir).map_err(|e| StoreError::io("creating", dir, e))?;
     let name = new_uuid().simple().to_string();
     let path = dir.join(&name);
-    let mut file = File::create_new(&path).map_err(|e| StoreError::io("creating", &path, e))?;
+    let mut file =
+        crate::private::create_new(&path).map_err(|e| StoreError::io("creating", &path, e))?;
     file.write_all(bytes)
         .map_err(|e| StoreError::io("writing", &path, e))?;
     Ok((name, file))

@@ -4,7 +4,8 @@
 //! live writers, and loading that survives `kill -9`.
 //!
 //! Layout: `<data_dir>/wright/sessions/<project-slug>/<id>.jsonl`, blobs in
-//! `<id>.blobs/`, the lock in `<id>.lock`.
+//! `<id>.blobs/`, the lock in `<id>.lock`; every file 0600, every
+//! directory 0700.
 //!
 //! Forks are copy-by-reference: the new file's header names the parent
 //! session and entry, and loading reads the parent's path up to that entry
@@ -18,6 +19,7 @@ mod export;
 mod list;
 mod load;
 mod lock;
+mod private;
 mod repair;
 mod slug;
 mod store;

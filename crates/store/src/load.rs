@@ -1,8 +1,10 @@
-//! Reading a session file back: tolerant parsing (torn or corrupt lines
-//! become warnings), fork ancestry, and the views the core needs: the
-//! conversation on the current branch, the user turns, the usage total.
+//! Reading a session file back: tolerant parsing (torn or corrupt lines,
+//! entries of unknown types and entries whose parent is missing become
+//! warnings, and never cost the history around them), fork ancestry, and
+//! the views the core needs: the conversation on the current branch, the
+//! user turns, the usage total.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use wright_protocol::{ContentBlock, Message, Role, Usage};
@@ -223,6 +225,8 @@ pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>
         .unwrap_or_default();
     let mut header = None;
     let mut entries = Vec::with_capacity(count);
+    // Unknown entry types: the first line and how many, per type.
+    let mut unknown: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (index, raw) in lines.into_iter().enumerate() {
         let number = index + 1;
         let torn = !terminated && number == count;
@@ -245,12 +249,27 @@ pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>
             }
         }
         match parse_entry(raw, &blob_dirs, &mut warnings) {
-            Some(entry) => entries.push(entry),
+            Some(entry) => {
+                if let EntryBody::Unknown { kind, .. } = &entry.body {
+                    unknown.entry(kind.clone()).or_insert((number, 0)).1 += 1;
+                }
+                entries.push(entry);
+            }
             None if torn => warnings.push(format!(
                 "line {number}: skipped an incomplete last line (the session was interrupted while writing)"
             )),
             None => warnings.push(format!("line {number}: skipped a corrupt line")),
         }
+    }
+    for (kind, (first, count)) in unknown {
+        let more = if count > 1 {
+            format!(" and {} more", count - 1)
+        } else {
+            String::new()
+        };
+        warnings.push(format!(
+            "line {first}{more}: ignored entries of unknown type '{kind}' (written by a newer wright?)"
+        ));
     }
     let header = header.unwrap_or_else(|| Header {
         kind: "session".to_string(),
@@ -341,7 +360,7 @@ pub(crate) fn load_unwritten(
 fn attach_parent(
     header: Header,
     path: &Path,
-    entries: Vec<Entry>,
+    mut entries: Vec<Entry>,
     mut warnings: Vec<String>,
     locate: &dyn Fn(&str) -> Option<PathBuf>,
     depth: usize,
@@ -379,6 +398,8 @@ fn attach_parent(
             )),
         }
     }
+    let fork_point = header.parent.as_ref().and_then(|f| f.entry.as_deref());
+    reattach(&mut entries, &inherited, fork_point, &mut warnings);
     LoadedSession {
         header,
         path: path.to_path_buf(),
@@ -386,5 +407,37 @@ fn attach_parent(
         inherited,
         warnings,
         blob_dirs,
+    }
+}
+
+/// Gives every entry whose parent is unknown (its line was corrupt or
+/// lost, or names an entry that never existed) the entry before it in the
+/// file as its parent, so the history before the damage stays on the
+/// current branch instead of being cut off at it. Only earlier entries
+/// count as known, so a damaged file can never form a parent cycle.
+fn reattach(
+    entries: &mut [Entry],
+    inherited: &[Entry],
+    fork_point: Option<&str>,
+    warnings: &mut Vec<String>,
+) {
+    let mut known: HashSet<String> = inherited.iter().map(|e| e.id.clone()).collect();
+    // A fork's first entry follows the fork point, even when the parent
+    // session is gone (that loss is reported already).
+    let mut previous: Option<String> = fork_point.filter(|p| known.contains(*p)).map(str::to_owned);
+    for entry in entries.iter_mut() {
+        if let Some(parent) = &entry.parent_id
+            && !known.contains(parent)
+        {
+            if Some(parent.as_str()) != fork_point {
+                warnings.push(format!(
+                    "entry {} follows entry {parent}, which is missing; it was attached to the entry before it",
+                    entry.id
+                ));
+            }
+            entry.parent_id.clone_from(&previous);
+        }
+        known.insert(entry.id.clone());
+        previous = Some(entry.id.clone());
     }
 }

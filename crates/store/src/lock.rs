@@ -20,13 +20,14 @@ pub(crate) struct SessionLock {
 
 /// Takes the lock or fails with [`StoreError::Locked`] without blocking.
 pub(crate) fn acquire(path: &Path, id: &str) -> Result<SessionLock> {
-    let mut file = OpenOptions::new()
+    let mut file = crate::private::file_options()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
         .open(path)
         .map_err(|e| StoreError::io("opening", path, e))?;
+    crate::private::tighten_file(&file).map_err(|e| StoreError::io("protecting", path, e))?;
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {

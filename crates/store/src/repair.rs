@@ -26,8 +26,64 @@ fn is_empty(message: &Message) -> bool {
         .all(|b| matches!(b, ContentBlock::Text { text } if text.is_empty()))
 }
 
+/// Whether a message holds tool results and nothing else.
+fn is_results_only(message: &Message) -> bool {
+    message.role == Role::User
+        && !message.content.is_empty()
+        && message
+            .content
+            .iter()
+            .all(|b| matches!(b, ContentBlock::ToolResult { .. }))
+}
+
+/// Puts a merged group of results into the order of the calls they answer
+/// (the order the core sends them in), unknown ones last.
+fn sort_by_calls(message: &mut Message, calls: &[String]) {
+    message.content.sort_by_key(|b| match b {
+        ContentBlock::ToolResult { call_id, .. } => calls
+            .iter()
+            .position(|c| c == call_id)
+            .unwrap_or(usize::MAX),
+        _ => usize::MAX,
+    });
+}
+
+/// Joins results recorded one message per call (each is written as soon as
+/// its call finishes, so a crash keeps the finished ones) back into the one
+/// message that answers the calls, in call order.
+fn merge_split_results(messages: Vec<Message>) -> Vec<Message> {
+    let mut out: Vec<Message> = Vec::with_capacity(messages.len());
+    let mut calls: Vec<String> = Vec::new();
+    let mut merged = false;
+    for message in messages {
+        if is_results_only(&message) && out.last().is_some_and(is_results_only) {
+            if let Some(last) = out.last_mut() {
+                last.content.extend(message.content);
+            }
+            merged = true;
+            continue;
+        }
+        if merged && let Some(last) = out.last_mut() {
+            sort_by_calls(last, &calls);
+        }
+        merged = false;
+        if message.role == Role::Assistant {
+            calls = message
+                .tool_calls()
+                .map(|(id, _, _)| id.to_string())
+                .collect();
+        }
+        out.push(message);
+    }
+    if merged && let Some(last) = out.last_mut() {
+        sort_by_calls(last, &calls);
+    }
+    out
+}
+
 /// Repairs `messages` (see the module doc). Valid input comes back unchanged.
 pub(crate) fn repair(messages: Vec<Message>) -> Vec<Message> {
+    let messages = merge_split_results(messages);
     let mut out: Vec<Message> = Vec::with_capacity(messages.len() + 1);
     let mut pending: Vec<String> = Vec::new();
     for message in messages {
@@ -160,6 +216,42 @@ mod tests {
         let fixed = repair(msgs);
         assert_eq!(fixed.len(), 3);
         assert_eq!(fixed[1].role, Role::User);
+    }
+
+    #[test]
+    fn results_recorded_one_by_one_are_merged_in_call_order() {
+        let msgs = vec![
+            Message::user_text("go"),
+            assistant(vec![call("a"), call("b"), call("c")]),
+            user(vec![result("b")]),
+            user(vec![result("a")]),
+            user(vec![result("c")]),
+            assistant(vec![ContentBlock::Text {
+                text: "done".into(),
+            }]),
+        ];
+        let fixed = repair(msgs);
+        assert_eq!(fixed.len(), 4);
+        assert_eq!(
+            fixed[2].content,
+            vec![result("a"), result("b"), result("c")]
+        );
+    }
+
+    #[test]
+    fn a_kill_between_calls_keeps_the_finished_results() {
+        let msgs = vec![
+            Message::user_text("go"),
+            assistant(vec![call("a"), call("b"), call("c")]),
+            user(vec![result("a")]),
+            user(vec![result("b")]),
+        ];
+        let fixed = repair(msgs);
+        assert_eq!(fixed.len(), 3);
+        assert_eq!(
+            fixed[2].content,
+            vec![result("a"), result("b"), synthesized("c")]
+        );
     }
 
     #[test]

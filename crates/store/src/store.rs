@@ -224,7 +224,14 @@ impl SessionStore {
         dir: &Path,
         leaf: Option<String>,
     ) -> Result<SessionWriter> {
-        std::fs::create_dir_all(dir).map_err(|e| StoreError::io("creating", dir, e))?;
+        // The sessions root and the project directory are wright's own:
+        // both are made (or tightened to) 0700.
+        for private in [self.root.as_path(), dir] {
+            if dir.starts_with(private) {
+                crate::private::ensure_dir(private)
+                    .map_err(|e| StoreError::io("creating", private, e))?;
+            }
+        }
         let path = dir.join(format!("{}.jsonl", header.id));
         let lock_path = path.with_extension("lock");
         let lock = lock::acquire(&lock_path, &header.id)?;
@@ -257,12 +264,17 @@ impl SessionStore {
             .append(true)
             .open(&path)
             .map_err(|e| StoreError::io("opening", &path, e))?;
-        mend_tail(&mut file, &path)?;
+        crate::private::tighten_file(&file).map_err(|e| StoreError::io("protecting", &path, e))?;
+        if let Some(dir) = path.parent() {
+            crate::private::tighten_dir(dir).map_err(|e| StoreError::io("protecting", dir, e))?;
+        }
+        let mended = mend_tail(&mut file, &path)?;
         let len = file
             .metadata()
             .map_err(|e| StoreError::io("reading", &path, e))?
             .len();
-        let loaded = self.load_path(&path)?;
+        let mut loaded = self.load_path(&path)?;
+        loaded.warnings.extend(mended);
         let writer = SessionWriter::from_parts(WriterParts {
             store: self.clone(),
             header: loaded.header.clone(),
@@ -349,14 +361,15 @@ impl SessionStore {
 }
 
 /// Ends the file with a complete line: a complete last line that only lacks
-/// its newline gets one; a torn fragment (never acknowledged) is cut off.
-fn mend_tail(file: &mut File, path: &Path) -> Result<()> {
+/// its newline gets one; a torn fragment (never acknowledged) is cut off,
+/// and the warning saying so is returned.
+fn mend_tail(file: &mut File, path: &Path) -> Result<Option<String>> {
     let len = file
         .metadata()
         .map_err(|e| StoreError::io("reading", path, e))?
         .len();
     if len == 0 {
-        return Ok(());
+        return Ok(None);
     }
     // Lines are rarely longer than this (big fields live in blobs); read
     // more only when the tail has no newline in it.
@@ -368,7 +381,7 @@ fn mend_tail(file: &mut File, path: &Path) -> Result<()> {
             .and_then(|_| file.read_to_end(&mut tail))
             .map_err(|e| StoreError::io("reading", path, e))?;
         if tail.last() == Some(&b'\n') {
-            return Ok(());
+            return Ok(None);
         }
         match tail.iter().rposition(|b| *b == b'\n') {
             Some(nl) => {
@@ -382,12 +395,16 @@ fn mend_tail(file: &mut File, path: &Path) -> Result<()> {
     }
 }
 
-fn finish_tail(file: &mut File, path: &Path, fragment: &[u8], cut: u64) -> Result<()> {
+fn finish_tail(file: &mut File, path: &Path, fragment: &[u8], cut: u64) -> Result<Option<String>> {
     if serde_json::from_slice::<serde_json::Value>(fragment).is_ok() {
         file.write_all(b"\n")
-            .map_err(|e| StoreError::io("writing", path, e))
-    } else {
-        file.set_len(cut)
-            .map_err(|e| StoreError::io("truncating", path, e))
+            .map_err(|e| StoreError::io("writing", path, e))?;
+        return Ok(None);
     }
+    file.set_len(cut)
+        .map_err(|e| StoreError::io("truncating", path, e))?;
+    Ok(Some(format!(
+        "removed an incomplete last line of {} bytes (the session was interrupted while writing)",
+        fragment.len()
+    )))
 }

@@ -235,7 +235,7 @@ impl SessionWriter {
         let file = match &mut self.file {
             Some(file) => file,
             None => {
-                let file = File::options()
+                let file = crate::private::file_options()
                     .append(true)
                     .create_new(true)
                     .open(&self.path)

@@ -240,3 +240,23 @@ pub fn raw_tool_call(id: &str, name: &str, argument_fragments: &[&str]) -> Strin
         .raw_tool_call(id, name, argument_fragments)
         .build()
 }
+
+/// A stream that starts an answer ("Working") and then fails with an error
+/// chunk `{"error":{"message":…,"type":"server_error"}}` and no `[DONE]`,
+/// as OpenAI-compatible servers report failures after the 200.
+pub fn error_chunk(message: &str) -> String {
+    raw_error_chunk(&json!({"error": {"message": message, "type": "server_error"}}))
+}
+
+/// A stream that starts an answer ("Working") and then sends `chunk` as
+/// its next (and last) `data:` event, for error shapes of any form.
+pub fn raw_error_chunk(chunk: &Value) -> String {
+    let b = StreamBuilder::new().text("Working");
+    let mut out = b.chunk(
+        json!({"role": "assistant", "content": "", "refusal": null}),
+        None,
+    );
+    out.push_str(&b.chunk(json!({"content": "Working"}), None));
+    out.push_str(&data(chunk));
+    out
+}

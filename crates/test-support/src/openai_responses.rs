@@ -101,3 +101,37 @@ pub fn text_and_tool_calls(text: &str, calls: &[(&str, &str, Value)]) -> String 
     );
     out
 }
+
+/// `response.created`, then one event `name` with this body (its `type`
+/// is set to `name`), and nothing after: for error shapes of any form.
+pub fn raw_event(name: &str, body: &Value) -> String {
+    let created = json!({"type": "response.created", "sequence_number": 0, "response": {
+        "id": "resp_mock", "object": "response", "status": "in_progress",
+        "model": "gpt-mock", "output": [], "usage": null}});
+    let mut body = body.clone();
+    body["type"] = json!(name);
+    body["sequence_number"] = json!(1);
+    let mut out = event("response.created", &created);
+    out.push_str(&event(name, &body));
+    out
+}
+
+/// `response.created`, then the documented flat `error` event
+/// `{"type":"error","code":…,"message":…,"param":null}`.
+pub fn error_event(code: &str, message: &str) -> String {
+    raw_event(
+        "error",
+        &json!({"code": code, "message": message, "param": null}),
+    )
+}
+
+/// `response.created`, then `response.failed` whose `response.error`
+/// carries this code and message.
+pub fn failed(code: &str, message: &str) -> String {
+    raw_event(
+        "response.failed",
+        &json!({"response": {"id": "resp_mock", "object": "response", "status": "failed",
+            "model": "gpt-mock", "output": [], "usage": null,
+            "error": {"code": code, "message": message}}}),
+    )
+}

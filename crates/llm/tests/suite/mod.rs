@@ -4,3 +4,4 @@ mod hardening;
 mod http;
 mod resilience;
 mod server;
+mod stream_secrets;

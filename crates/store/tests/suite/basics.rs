@@ -120,7 +120,9 @@ fn unknown_entry_types_are_kept_and_ignored() {
     .unwrap();
     drop(f);
     let loaded = store.load(&id).unwrap();
-    assert!(loaded.warnings.is_empty());
+    // Kept, but the user hears that part of the file was not understood.
+    assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+    assert!(loaded.warnings[0].contains("'hologram'"));
     let last = loaded.entries.last().unwrap();
     assert!(matches!(&last.body, EntryBody::Unknown { kind, .. } if kind == "hologram"));
     assert_eq!(loaded.history(), expected);

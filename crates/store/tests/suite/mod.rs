@@ -2,6 +2,7 @@
 
 mod basics;
 mod crash;
+mod damage;
 mod fork_rewind;
 mod listing;
 
