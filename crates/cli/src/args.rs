@@ -116,6 +116,11 @@ pub struct Args {
     #[arg(long, value_name = "USD")]
     pub max_budget_usd: Option<f64>,
 
+    /// Apply this project's own config in full for this run, including the
+    /// settings that loosen safety (nothing is remembered; see `wright trust`).
+    #[arg(long, global = true)]
+    pub trust_project: bool,
+
     /// A subcommand instead of a task.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -192,6 +197,13 @@ pub enum Command {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
+    },
+    /// Trust this project: let its .wright/ config loosen safety (bypass
+    /// mode, allow rules, extra roots, sandbox). Remembered in your user config.
+    Trust {
+        /// Stop trusting it.
+        #[arg(long)]
+        revoke: bool,
     },
 }
 
@@ -385,14 +397,17 @@ pub enum ProviderArg {
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ModeArg {
     /// Reads run; edits and commands need approval.
+    #[value(alias = "dontAsk")]
     Default,
     /// Reads and edits run; commands need approval.
+    #[value(alias = "acceptEdits")]
     AcceptEdits,
     /// Read-only.
     Plan,
     /// Everything runs except what is dangerous.
     Auto,
     /// Everything runs; guards still apply.
+    #[value(alias = "bypassPermissions")]
     Bypass,
 }
 
@@ -433,6 +448,7 @@ impl Args {
             }),
             thinking_budget: self.thinking,
             fallback_model: self.fallback_model.clone(),
+            trust_project: self.trust_project,
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::assign::{Assign, Range, check_price, check_text};
 use crate::error::{ConfigError, Origin, shorten};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::settings::ModelOverride;
+use crate::trust::ProjectEntry;
 
 type S<T> = Option<Spanned<T>>;
 
@@ -37,6 +38,24 @@ pub(crate) struct FileDoc {
     permissions: Option<PermissionsDoc>,
     sandbox: Option<SandboxDoc>,
     models: Option<BTreeMap<Spanned<String>, ModelDoc>>,
+    projects: Option<BTreeMap<Spanned<String>, ProjectDoc>>,
+}
+
+/// `[projects."/abs/path"]`: per-project state kept in the user's file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProjectDoc {
+    trusted: S<bool>,
+}
+
+/// One file's validated content: the settings it assigns and its
+/// `[projects]` entries (honoured only from the user's file).
+#[derive(Debug, Default)]
+pub(crate) struct Layer {
+    /// The settings, in key order.
+    pub(crate) assigns: Vec<Assign>,
+    /// The `[projects."…"]` tables, in file order.
+    pub(crate) projects: Vec<ProjectEntry>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -190,12 +209,13 @@ pub(crate) fn resolve_path(raw: &str, base_dir: &Path) -> Result<PathBuf, String
     Ok(base_dir.join(raw))
 }
 
-/// Validates the typed document and turns it into assignments in key order.
+/// Validates the typed document and turns it into assignments in key
+/// order, plus its `[projects]` entries.
 pub(crate) fn build(
     doc: FileDoc,
     base_dir: &Path,
     at: &dyn Fn(usize) -> Origin,
-) -> Result<Vec<Assign>, ConfigError> {
+) -> Result<Layer, ConfigError> {
     if let (Some(p), Some(f)) = (&doc.system_prompt, &doc.system_prompt_file) {
         let (first, second, span) = if p.span().start < f.span().start {
             ("system_prompt", "system_prompt_file", f.span())
@@ -287,7 +307,43 @@ pub(crate) fn build(
     for (name, m) in doc.models.unwrap_or_default() {
         model(&mut b, name, m)?;
     }
-    Ok(b.out)
+    let mut projects = Vec::new();
+    for (path, p) in doc.projects.unwrap_or_default() {
+        projects.push(project(&b, path, p)?);
+    }
+    Ok(Layer {
+        assigns: b.out,
+        projects,
+    })
+}
+
+/// A `[projects."<path>"]` table: the path must be absolute (or `~/…`),
+/// since it is compared with the canonical project root.
+fn project(
+    b: &Builder<'_>,
+    path: Spanned<String>,
+    p: ProjectDoc,
+) -> Result<ProjectEntry, ConfigError> {
+    let span = path.span();
+    let raw = path.into_inner();
+    let key = format!("projects.{}", key_segment(&raw));
+    let resolved = if raw == "~" || raw.starts_with("~/") {
+        resolve_path(&raw, b.base_dir).map_err(|m| b.invalid(&key, span.clone(), &raw, m))?
+    } else {
+        PathBuf::from(&raw)
+    };
+    if !resolved.is_absolute() {
+        return Err(b.invalid(
+            &key,
+            span,
+            &raw,
+            "expected an absolute project path".to_owned(),
+        ));
+    }
+    Ok(ProjectEntry {
+        path: resolved,
+        trusted: p.trusted.is_some_and(Spanned::into_inner),
+    })
 }
 
 fn context(b: &mut Builder<'_>, c: ContextDoc) -> Result<(), ConfigError> {

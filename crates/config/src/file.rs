@@ -1,4 +1,4 @@
-//! One config file → a layer of [`Assign`]s. Syntax errors, unknown keys,
+//! One config file → a layer of `Assign`s (and `[projects]` entries). Syntax errors, unknown keys,
 //! wrong types and out-of-range values all become a [`ConfigError`] that
 //! names the file, line, column and dotted key.
 //!
@@ -13,13 +13,15 @@ use std::path::Path;
 
 use toml::de::{DeTable, DeValue};
 
-use crate::assign::{Assign, PRICE_EXPECTED, Range};
-use crate::doc::{FileDoc, build, key_segment};
+#[cfg(test)]
+use crate::assign::Assign;
+use crate::assign::{PRICE_EXPECTED, Range};
+use crate::doc::{FileDoc, Layer, build, key_segment};
 use crate::error::{ConfigError, Origin, shorten};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 
 /// Keys allowed at the top level of a file.
-const TOP_KEYS: [&str; 17] = [
+const TOP_KEYS: [&str; 18] = [
     "provider",
     "model",
     "base_url",
@@ -37,7 +39,10 @@ const TOP_KEYS: [&str; 17] = [
     "permissions",
     "sandbox",
     "models",
+    "projects",
 ];
+/// Keys allowed in each `[projects."path"]`.
+const PROJECT_KEYS: [&str; 1] = ["trusted"];
 /// Keys allowed in `[tools]`.
 const TOOLS_KEYS: [&str; 1] = ["bash_timeout_secs"];
 /// Keys allowed in `[context]`.
@@ -68,12 +73,18 @@ const MODEL_KEYS: [&str; 9] = [
     "stream_usage",
 ];
 
-/// Parses one file's text. `base_dir` anchors relative paths in it.
+/// Parses one file's settings; the `[projects]` tables are dropped.
+#[cfg(test)]
 pub(crate) fn parse_file(
     path: &Path,
     text: &str,
     base_dir: &Path,
 ) -> Result<Vec<Assign>, ConfigError> {
+    parse_layer(path, text, base_dir).map(|layer| layer.assigns)
+}
+
+/// Parses one file's text. `base_dir` anchors relative paths in it.
+pub(crate) fn parse_layer(path: &Path, text: &str, base_dir: &Path) -> Result<Layer, ConfigError> {
     let at = |offset: usize| {
         let (line, column) = position(text, offset);
         Origin::File {
@@ -134,6 +145,7 @@ fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
         ["permissions"] => Some(&PERMISSIONS_KEYS),
         ["sandbox"] => Some(&SANDBOX_KEYS),
         ["models", _] => Some(&MODEL_KEYS),
+        ["projects", _] => Some(&PROJECT_KEYS),
         _ => None,
     }
 }
@@ -166,7 +178,7 @@ fn collect_unknown<'a>(table: &'a DeTable<'_>, path: &mut Vec<&'a str>, out: &mu
         }
         // Only tables the schema describes are searched; deeper values are
         // left to serde, which reports them as the wrong type.
-        let descend = matches!(path.as_slice(), [] | ["models"]);
+        let descend = matches!(path.as_slice(), [] | ["models"] | ["projects"]);
         if descend && let DeValue::Table(inner) = value.get_ref() {
             path.push(name);
             collect_unknown(inner, path, out);
@@ -246,18 +258,17 @@ fn expected_for(path: &[String]) -> String {
         ["context", "instruction_budget"] => range(Range::INSTRUCTION_BUDGET),
         ["context", "keep_recent_tokens"] => range(Range::KEEP_RECENT_TOKENS),
         ["context", "compact_margin_percent"] => range(Range::COMPACT_MARGIN),
-        ["context", "user_memory" | "auto_compact"] | ["sandbox", "network"] => {
-            "expected true or false".to_owned()
-        }
+        ["context", "user_memory" | "auto_compact"]
+        | ["sandbox", "network"]
+        | ["projects", _, "trusted"] => "expected true or false".to_owned(),
         ["context", _] | ["permissions", _] | ["sandbox", "writable_roots"] => {
             "expected an array of strings".to_owned()
         }
         ["models", _, "context_window"] => range(Range::CONTEXT_WINDOW),
         ["models", _, "max_output"] => range(Range::POSITIVE_U32),
         ["models", _, _] => PRICE_EXPECTED.to_owned(),
-        ["tools" | "context" | "permissions" | "sandbox" | "models"] | ["models", _] => {
-            "expected a table".to_owned()
-        }
+        ["tools" | "context" | "permissions" | "sandbox" | "models" | "projects"]
+        | ["models" | "projects", _] => "expected a table".to_owned(),
         _ => "expected a string".to_owned(),
     }
 }

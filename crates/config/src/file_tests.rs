@@ -61,7 +61,7 @@ fn unknown_top_level_key_names_line_and_valid_keys() {
         "/p/.wright/config.toml:3:1: unknown key `modle` (expected one of: provider, model, \
          base_url, max_tokens, max_turns, permission_mode, system_prompt, system_prompt_file, \
          append_system_prompt, reasoning_effort, thinking_budget, fallback_model, tools, context, \
-         permissions, sandbox, models)"
+         permissions, sandbox, models, projects)"
     );
 }
 
@@ -223,4 +223,33 @@ fn position_counts_lines_and_chars() {
     assert_eq!(position("é = 1", 2), (1, 2));
     assert_eq!(position("é", 1), (1, 1), "inside a char rounds down");
     assert_eq!(position("ab", 99), (1, 3));
+}
+
+#[test]
+fn projects_tables_parse_and_need_absolute_paths() {
+    let layer = super::parse_layer(
+        Path::new("/u/config.toml"),
+        "[projects.\"/a/b\"]\ntrusted = true\n[projects.\"/c\"]\n",
+        Path::new("/u"),
+    )
+    .unwrap();
+    assert!(layer.assigns.is_empty());
+    let got: Vec<(String, bool)> = layer
+        .projects
+        .iter()
+        .map(|p| (p.path.display().to_string(), p.trusted))
+        .collect();
+    assert_eq!(
+        got,
+        vec![("/a/b".to_owned(), true), ("/c".to_owned(), false)]
+    );
+    assert_eq!(
+        err("[projects.\"rel\"]\ntrusted = true\n"),
+        "/p/.wright/config.toml:1:11: invalid value `rel` for `projects.rel`: \
+         expected an absolute project path"
+    );
+    assert!(err("[projects.\"/a\"]\ntrusted = \"yes\"\n").contains("expected true or false"));
+    assert!(
+        err("[projects.\"/a\"]\ntrust = true\n").contains("unknown key `projects.\"/a\".trust`")
+    );
 }

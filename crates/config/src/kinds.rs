@@ -14,6 +14,10 @@ use std::str::FromStr;
 /// drift apart in how they spell or reject words.
 macro_rules! words {
     ($ty:ident, $what:literal, [$($variant:ident => $word:literal),+ $(,)?]) => {
+        words!($ty, $what, [$($variant => $word),+], aliases []);
+    };
+    ($ty:ident, $what:literal, [$($variant:ident => $word:literal),+ $(,)?],
+     aliases [$($alias:literal => $target:ident),* $(,)?]) => {
         impl $ty {
             /// Every choice, in the order they are listed to users.
             pub const ALL: [$ty; words!(@count $($variant)+)] = [$($ty::$variant),+];
@@ -25,11 +29,14 @@ macro_rules! words {
                 }
             }
 
-            /// Parses the word users type; the error lists the valid words.
+            /// Parses the word users type (or an accepted alias); the error
+            /// lists the valid words.
             pub fn parse(s: &str) -> Result<Self, String> {
+                let aliases: &[(&str, $ty)] = &[$(($alias, $ty::$target)),*];
                 Self::ALL
                     .into_iter()
                     .find(|v| v.as_str() == s)
+                    .or_else(|| aliases.iter().find(|(a, _)| *a == s).map(|(_, v)| *v))
                     .ok_or_else(|| format!(concat!("unknown ", $what, " `{}`; {}"), s, Self::expected()))
             }
 
@@ -94,12 +101,20 @@ pub enum PermissionMode {
     Bypass,
 }
 
+// Claude Code's names are accepted too. Its `dontAsk` (never ask; refuse
+// what no rule allows) has no exact counterpart: it maps to `default`,
+// whose asks a headless run already turns into refusals, so the alias
+// can never grant more than the user's rules do.
 words!(PermissionMode, "permission mode", [
     Default => "default",
     AcceptEdits => "accept-edits",
     Plan => "plan",
     Auto => "auto",
     Bypass => "bypass",
+], aliases [
+    "acceptEdits" => AcceptEdits,
+    "bypassPermissions" => Bypass,
+    "dontAsk" => Default,
 ]);
 
 /// How much the model should reason before answering (OpenAI
@@ -174,6 +189,18 @@ mod tests {
             assert_eq!(PermissionMode::parse(m.as_str()), Ok(m));
         }
         assert_eq!(PermissionMode::default(), PermissionMode::Default);
+        assert_eq!(
+            PermissionMode::parse("acceptEdits"),
+            Ok(PermissionMode::AcceptEdits)
+        );
+        assert_eq!(
+            PermissionMode::parse("bypassPermissions"),
+            Ok(PermissionMode::Bypass)
+        );
+        assert_eq!(
+            PermissionMode::parse("dontAsk"),
+            Ok(PermissionMode::Default)
+        );
         let err = PermissionMode::parse("yolo").unwrap_err();
         assert!(
             err.ends_with("default, accept-edits, plan, auto, bypass"),

@@ -22,6 +22,14 @@
 //! never read, and credentials (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`) are
 //! not config: this crate never reads them.
 //!
+//! A project's own two files cannot loosen safety until the user trusts
+//! the project (`[projects."/abs/root"] trusted = true` in the user file,
+//! or [`Overrides::trust_project`]): their loosening values are left out
+//! and listed in [`Resolved::ignored`]; see [`Trust`] for the rules and
+//! [`Settings::project_trusted`] for the question later features ask.
+//! Files are read only when they are regular files of at most
+//! [`MAX_CONFIG_BYTES`].
+//!
 //! Every resolved value remembers its [`Source`]; [`Resolved::render`] and
 //! [`Resolved::entries`] back `wright config show`.
 //!
@@ -66,6 +74,9 @@
 //! keep_recent_tokens = 20000        # >= 1000; unset = derived from the window
 //! compact_margin_percent = 10       # 0..=50
 //!
+//! [projects."/home/me/src/app"]     # user file only; keyed by the real path
+//! trusted = true
+//!
 //! [models."my-local-model"]         # overrides or adds a catalog entry
 //! context_window = 32768            # >= 1024
 //! max_output = 4096                 # >= 1
@@ -105,9 +116,12 @@ mod file;
 mod kinds;
 mod loader;
 mod overrides;
+mod read;
 mod resolved;
 mod settings;
 mod source;
+mod trust;
+mod trust_store;
 
 pub use env::ENV_VARS;
 pub use error::{ConfigError, Origin};
@@ -117,6 +131,7 @@ pub use loader::{
     find_project_root,
 };
 pub use overrides::Overrides;
+pub use read::MAX_CONFIG_BYTES;
 pub use resolved::{Entry, Resolved};
 pub use settings::{
     ContextSettings, DEFAULT_BASH_TIMEOUT_SECS, DEFAULT_COMPACT_MARGIN_PERCENT,
@@ -124,3 +139,5 @@ pub use settings::{
     MAX_BASH_TIMEOUT_SECS, ModelOverride, PermissionSettings, SandboxSettings, Settings,
 };
 pub use source::Source;
+pub use trust::{IgnoreReason, Ignored, Trust, TrustSource, canonical_root, describe_ignored};
+pub use trust_store::{TrustChange, record_trust};

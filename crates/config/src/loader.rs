@@ -1,19 +1,23 @@
 //! [`ConfigLoader`]: finds the config files, reads each layer in order
 //! (defaults < user file < project file < project local file < environment
-//! < flags) and merges them into a [`Resolved`].
+//! < flags) and merges them into a [`Resolved`]. The project's two files
+//! pass through the trust screen (`trust.rs`) unless the project is trusted.
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
-use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use crate::env::{ENV_VARS, env_base_url, env_layer};
 use crate::error::ConfigError;
-use crate::file::parse_file;
+use crate::file::parse_layer;
 use crate::kinds::Provider;
 use crate::overrides::Overrides;
+use crate::read::read_optional;
 use crate::resolved::Resolved;
 use crate::source::Source;
+use crate::trust::{
+    IgnoreReason, Ignored, Trust, TrustSource, canonical_root, loosening, trust_from_entries,
+};
 
 /// Name of every config file.
 pub const CONFIG_FILE: &str = "config.toml";
@@ -78,19 +82,54 @@ impl ConfigLoader {
 
     /// Reads and merges every layer. A missing file is skipped; any other
     /// problem, in any layer, is an error even if a higher layer would
-    /// have overridden the bad value.
+    /// have overridden the bad value. Unless the project is trusted, the
+    /// values of its files that would loosen safety are left out and
+    /// listed in [`Resolved::ignored`].
     pub fn load(&self, overrides: &Overrides) -> Result<Resolved, ConfigError> {
         let flags = overrides.layer()?;
         let mut resolved = Resolved::default();
+        resolved.project_files = vec![self.project_file(), self.local_file()];
+        let root = canonical_root(&self.project_root);
+        let mut trust = if overrides.trust_project {
+            Trust::Trusted(TrustSource::Flag)
+        } else {
+            Trust::Untrusted
+        };
         for (path, base_dir) in self.layered_files() {
             let Some(text) = read_optional(&path)? else {
                 continue;
             };
-            for assign in parse_file(&path, &text, &base_dir)? {
+            let layer = parse_layer(&path, &text, &base_dir)?;
+            let from_project = resolved.project_files.contains(&path);
+            if !from_project && !overrides.trust_project {
+                trust = trust_from_entries(&layer.projects, &root, &path);
+            }
+            if from_project && !layer.projects.is_empty() {
+                resolved.ignored.push(Ignored {
+                    file: path.clone(),
+                    key: "projects",
+                    value: "projects".to_owned(),
+                    reason: IgnoreReason::UserConfigOnly,
+                });
+            }
+            for assign in layer.assigns {
+                if from_project
+                    && !trust.is_trusted()
+                    && let Some(value) = loosening(&assign, &resolved.settings, &self.project_root)
+                {
+                    resolved.ignored.push(Ignored {
+                        file: path.clone(),
+                        key: assign.key(),
+                        value,
+                        reason: IgnoreReason::UntrustedProject,
+                    });
+                    continue;
+                }
                 resolved.set(assign, Source::File(path.clone()));
             }
             resolved.files.push(path);
         }
+        resolved.settings.trust = trust;
         for (assign, source) in env_layer(&self.env)? {
             resolved.set(assign, source);
         }
@@ -108,6 +147,24 @@ impl ConfigLoader {
         Ok(resolved)
     }
 
+    /// Whether the project is trusted, from the user file and the flag
+    /// alone (project files are not parsed). For `wright doctor` and
+    /// `wright trust`; a broken user file counts as not trusting.
+    pub fn trust(&self, overrides: &Overrides) -> Trust {
+        if overrides.trust_project {
+            return Trust::Trusted(TrustSource::Flag);
+        }
+        let Some((path, base_dir)) = self.user_file().zip(self.user_config_dir.clone()) else {
+            return Trust::Untrusted;
+        };
+        match read_optional(&path) {
+            Ok(Some(text)) => parse_layer(&path, &text, &base_dir).map_or(Trust::Untrusted, |l| {
+                trust_from_entries(&l.projects, &canonical_root(&self.project_root), &path)
+            }),
+            Ok(None) | Err(_) => Trust::Untrusted,
+        }
+    }
+
     /// Checks every layer on its own, so one bad file does not hide the
     /// problems of another. The environment is reported as one entry.
     pub fn validate(&self) -> Vec<LayerCheck> {
@@ -117,7 +174,7 @@ impl ConfigLoader {
             .map(|(path, base_dir)| {
                 let result = match read_optional(&path) {
                     Ok(None) => Ok(false),
-                    Ok(Some(text)) => parse_file(&path, &text, &base_dir).map(|_| true),
+                    Ok(Some(text)) => parse_layer(&path, &text, &base_dir).map(|_| true),
                     Err(e) => Err(e),
                 };
                 match result {
@@ -191,18 +248,6 @@ pub fn find_project_root(cwd: &Path) -> PathBuf {
         .find(|dir| dir.join(PROJECT_DIR).is_dir() || dir.join(".git").exists())
         .unwrap_or(cwd)
         .to_path_buf()
-}
-
-/// The file's text, `None` if it does not exist.
-fn read_optional(path: &Path) -> Result<Option<String>, ConfigError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(ConfigError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        }),
-    }
 }
 
 #[cfg(test)]

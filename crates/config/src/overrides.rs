@@ -46,6 +46,9 @@ pub struct Overrides {
     pub thinking_budget: Option<u32>,
     /// `--fallback-model`.
     pub fallback_model: Option<String>,
+    /// `--trust-project`: the project's own config may loosen safety for
+    /// this run (see [`crate::Trust`]); nothing is remembered.
+    pub trust_project: bool,
 }
 
 impl Overrides {

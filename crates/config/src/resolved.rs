@@ -4,12 +4,13 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::assign::Assign;
 use crate::doc::{key_segment, model_key};
 use crate::settings::{KEYS, Settings};
 use crate::source::Source;
+use crate::trust::{IgnoreReason, Ignored, warnings};
 
 /// Merged settings and where each value came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +19,11 @@ pub struct Resolved {
     pub settings: Settings,
     /// The config files that existed and were read, lowest layer first.
     pub files: Vec<PathBuf>,
+    /// Values from project files that were not applied, in file order.
+    pub ignored: Vec<Ignored>,
+    /// The project's config files (`.wright/config.toml` and
+    /// `config.local.toml`), whether or not they exist.
+    pub project_files: Vec<PathBuf>,
     sources: BTreeMap<&'static str, Source>,
 }
 
@@ -33,6 +39,10 @@ pub struct Entry {
     pub value: Option<toml::Value>,
     /// Who set it; for an unset key, `Default` or the layer that cleared it.
     pub source: Source,
+    /// Values for this key that project files set but that were not
+    /// applied (omitted from JSON when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<Ignored>,
 }
 
 impl Default for Resolved {
@@ -40,6 +50,8 @@ impl Default for Resolved {
         Resolved {
             settings: Settings::default(),
             files: Vec::new(),
+            ignored: Vec::new(),
+            project_files: Vec::new(),
             sources: KEYS.iter().map(|k| (*k, Source::Default)).collect(),
         }
     }
@@ -72,8 +84,42 @@ impl Resolved {
                 key,
                 value: self.settings.get(key),
                 source: self.sources.get(key).cloned().unwrap_or(Source::Default),
+                ignored: self
+                    .ignored
+                    .iter()
+                    .filter(|i| i.key == *key)
+                    .cloned()
+                    .collect(),
             })
             .collect()
+    }
+
+    /// The warnings to print once before a run: one line naming every
+    /// value an untrusted project tried to loosen, and one for `projects`
+    /// tables found outside the user's config. Empty when nothing was ignored.
+    pub fn warnings(&self) -> Vec<String> {
+        warnings(&self.ignored)
+    }
+
+    /// Whether trusting the project would change anything: some loosening
+    /// value of its files was ignored.
+    pub fn has_untrusted_ignored(&self) -> bool {
+        self.ignored
+            .iter()
+            .any(|i| i.reason == IgnoreReason::UntrustedProject)
+    }
+
+    /// The project file that set `key`'s value in force, when the project
+    /// is not trusted; e.g. a `base_url` from an untrusted project applies,
+    /// but the user's key is not sent to it.
+    pub fn untrusted_project_source(&self, key: &str) -> Option<&Path> {
+        if self.settings.trust.is_trusted() {
+            return None;
+        }
+        match self.sources.get(key)? {
+            Source::File(path) if self.project_files.contains(path) => Some(path),
+            _ => None,
+        }
     }
 
     /// Human-readable merged config: one `key = value  # source` line per
@@ -107,6 +153,16 @@ impl Resolved {
                     writeln!(out, "# {}  (not set; overridden by {source})", entry.key)
                 }
             };
+        }
+        for item in &self.ignored {
+            // Writing to a String cannot fail.
+            let _ = writeln!(
+                out,
+                "# ignored: {}  # {} ({})",
+                item.value,
+                item.file.display(),
+                item.reason.describe()
+            );
         }
         out
     }

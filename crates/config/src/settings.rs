@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::trust::Trust;
 
 /// Default for [`Settings::max_turns`].
 pub const DEFAULT_MAX_TURNS: u32 = 50;
@@ -94,6 +95,10 @@ pub struct Settings {
     pub context: ContextSettings,
     /// `[models."name"]` overrides of the model catalog, ordered by name.
     pub models: Vec<ModelOverride>,
+    /// Whether the project's own files may loosen safety (see
+    /// [`crate::Trust`]). Not a config key: the loader decides it from the
+    /// user's `[projects]` table and `--trust-project`.
+    pub trust: Trust,
 }
 
 /// `[permissions]`. Every list is appended across layers (user, project,
@@ -258,11 +263,20 @@ impl Default for Settings {
             sandbox: SandboxSettings::default(),
             context: ContextSettings::default(),
             models: Vec::new(),
+            trust: Trust::Untrusted,
         }
     }
 }
 
 impl Settings {
+    /// Whether the project is trusted: the one question every feature that
+    /// reads project files able to loosen safety (`.mcp.json`, hooks,
+    /// agents, commands, approvals saved in `config.local.toml`) asks
+    /// before honouring them.
+    pub fn project_trusted(&self) -> bool {
+        self.trust.is_trusted()
+    }
+
     /// The value of `key` (one of [`KEYS`]) as TOML, `None` when unset or unknown.
     /// `models` is a table of tables keyed by model name.
     pub fn get(&self, key: &str) -> Option<toml::Value> {

@@ -143,6 +143,28 @@ fn rule_paths(root: &Path) -> Vec<PathBuf> {
     paths
 }
 
+/// Largest instruction file read, in bytes; far above the prompt budget.
+const MAX_INSTRUCTION_BYTES: u64 = 1024 * 1024;
+
+/// Reads a regular file of at most [`MAX_INSTRUCTION_BYTES`]: a FIFO named
+/// `AGENTS.md` in a repository must not hang wright, nor `/dev/zero`
+/// behind a symlink fill memory.
+fn read_capped(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_INSTRUCTION_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INSTRUCTION_BYTES {
+        return Err(Error::new(ErrorKind::InvalidData, "larger than 1 MB"));
+    }
+    String::from_utf8(bytes).map_err(|e| Error::new(ErrorKind::InvalidData, e))
+}
+
 #[derive(Default)]
 struct Loader {
     files: Vec<InstructionFile>,
@@ -157,7 +179,7 @@ impl Loader {
         if !self.seen.insert(path.to_path_buf()) {
             return;
         }
-        let text = match std::fs::read_to_string(path) {
+        let text = match read_capped(path) {
             Ok(text) => text,
             Err(e) => {
                 self.warnings

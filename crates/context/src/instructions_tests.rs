@@ -240,3 +240,17 @@ fn cut_at_line_never_splits_a_line() {
     assert_eq!(cut_at_line("abcdef", 3), "");
     assert_eq!(cut_at_line("é\nü\n", 4), "é\nü\n");
 }
+
+#[test]
+fn special_and_huge_instruction_files_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.md");
+    std::fs::write(&big, "x".repeat(1024 * 1024 + 1)).unwrap();
+    assert!(super::read_capped(&big).is_err());
+    std::fs::write(&big, "small").unwrap();
+    assert_eq!(super::read_capped(&big).unwrap(), "small");
+    assert!(super::read_capped(dir.path()).is_err());
+    let link = dir.path().join("AGENTS.md");
+    std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+    assert!(super::read_capped(&link).is_err());
+}

@@ -9,10 +9,13 @@ use wright_protocol::{ApprovalDecision, EventKind, Op};
 
 use crate::render::{Detail, Renderer};
 use crate::setup::Started;
+use crate::signals::{SIGINT, Signals};
 use crate::summary::RunSummary;
+use crate::trust::ProjectTrust;
 
 /// Runs the read–eval loop until the user leaves; returns the exit code.
-pub async fn run(started: Started, detail: Detail) -> u8 {
+/// `trust` is told when the user approves a call for the whole project.
+pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u8 {
     let Started {
         mut handle,
         notice,
@@ -26,11 +29,19 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
     }
     renderer.err_line("wright — type a task, /exit to leave.");
     let mut lines = spawn_line_reader();
+    let mut signals = Signals::new();
+    // SIGTERM or SIGHUP: finish (interrupt) the turn, then leave with 128 + it.
+    let mut stopped_by: Option<i32> = None;
     loop {
         prompt();
         let line = tokio::select! {
             line = lines.recv() => line,
-            _ = tokio::signal::ctrl_c() => None,
+            sig = signals.next() => {
+                if sig != SIGINT {
+                    stopped_by = Some(sig);
+                }
+                None
+            }
         };
         let Some(line) = line else { break };
         let text = line.trim();
@@ -105,13 +116,17 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
         loop {
             let event = tokio::select! {
                 event = handle.events.recv() => event,
-                _ = tokio::signal::ctrl_c() => {
+                sig = signals.next() => {
                     // The first Ctrl-C stops the turn; a second one while it
-                    // winds down leaves at once.
+                    // winds down leaves at once. SIGTERM and SIGHUP stop the
+                    // turn and then leave.
                     if interrupted {
-                        std::process::exit(130);
+                        std::process::exit(i32::from(crate::signals::exit_for(sig)));
                     }
                     interrupted = true;
+                    if sig != SIGINT {
+                        stopped_by = Some(sig);
+                    }
                     let _ = handle.submit(Op::Interrupt).await;
                     continue;
                 }
@@ -125,7 +140,12 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
             }
             if let EventKind::ApprovalRequested { id, .. } = &event.kind {
                 renderer.event(&event);
-                let decision = ask_approval(&mut lines).await;
+                let decision = ask_approval(&mut lines, &mut signals).await;
+                if decision == ApprovalDecision::AllowProject
+                    && let Some(line) = trust.on_project_approval()
+                {
+                    renderer.err_line(&line);
+                }
                 let _ = handle
                     .submit(Op::ResolveApproval {
                         id: id.clone(),
@@ -138,11 +158,14 @@ pub async fn run(started: Started, detail: Detail) -> u8 {
                 break;
             }
         }
+        if stopped_by.is_some() {
+            break;
+        }
     }
     let _ = handle.submit(Op::Shutdown).await;
     let line = renderer.dim(&summary.usage_line());
     renderer.err_line(&line);
-    0
+    stopped_by.map_or(0, crate::signals::exit_for)
 }
 
 const HELP: &str = "/mode default|accept-edits|plan|auto|bypass — change what runs without asking\n\
@@ -152,7 +175,10 @@ const HELP: &str = "/mode default|accept-edits|plan|auto|bypass — change what 
 /exit — leave (also Ctrl-D; Ctrl-C stops a running turn)";
 
 /// Reads the answer to an approval request from the user's next line.
-async fn ask_approval(lines: &mut mpsc::UnboundedReceiver<String>) -> ApprovalDecision {
+async fn ask_approval(
+    lines: &mut mpsc::UnboundedReceiver<String>,
+    signals: &mut Signals,
+) -> ApprovalDecision {
     loop {
         {
             let mut err = std::io::stderr().lock();
@@ -164,7 +190,7 @@ async fn ask_approval(lines: &mut mpsc::UnboundedReceiver<String>) -> ApprovalDe
         }
         let line = tokio::select! {
             line = lines.recv() => line,
-            _ = tokio::signal::ctrl_c() => None,
+            _ = signals.next() => None,
         };
         let Some(line) = line else {
             return ApprovalDecision::Deny { note: None };
@@ -184,6 +210,31 @@ async fn ask_approval(lines: &mut mpsc::UnboundedReceiver<String>) -> ApprovalDe
             }
             _ => {}
         }
+    }
+}
+
+/// The answer to a yes/no question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// `y` or `yes`.
+    Yes,
+    /// Anything else, including end of input: the safe default.
+    No,
+}
+
+/// Asks `question` on stderr and reads one line from stdin, before the
+/// session starts (the line reader does not exist yet, and lines typed
+/// after the answer stay buffered for it).
+pub fn ask_yes_no(question: &str) -> Answer {
+    {
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{question}");
+        let _ = err.flush();
+    }
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(_) if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") => Answer::Yes,
+        _ => Answer::No,
     }
 }
 

@@ -55,7 +55,7 @@ fn bad_type_in_user_file_is_located() {
 #[test]
 fn bad_enum_in_project_file_lists_choices() {
     let fx = Fixture::new();
-    fx.write(&fx.project_file(), "permission_mode = \"acceptEdits\"\n");
+    fx.write(&fx.project_file(), "permission_mode = \"yolo\"\n");
     let text = fx
         .loader(&[])
         .load(&Overrides::default())
@@ -64,7 +64,7 @@ fn bad_enum_in_project_file_lists_choices() {
     assert_eq!(
         text,
         format!(
-            "{}:1:19: invalid value `acceptEdits` for `permission_mode`: \
+            "{}:1:19: invalid value `yolo` for `permission_mode`: \
              expected one of: default, accept-edits, plan, auto, bypass",
             fx.project_file().display()
         )

@@ -22,10 +22,15 @@ fn permission_lists_append_across_layers_then_flags() {
         "[permissions]\nallow = [\"Bash(npm run test:*)\", \"Read\"]\nask = [\"Bash(git push:*)\"]\n",
     );
     fx.write(&fx.local_file(), "[permissions]\nallow = []\n");
+    // The project's allow rules count only once it is trusted (trust.rs).
+    let trusted = Overrides {
+        trust_project: true,
+        ..Overrides::default()
+    };
     let overrides = Overrides {
         allow: vec!["Edit(src/**)".into(), "Read".into()],
         deny: vec!["Bash(rm:*)".into()],
-        ..Overrides::default()
+        ..trusted.clone()
     };
     let r = fx.loader(&[]).load(&overrides).unwrap();
     let p = &r.settings.permissions;
@@ -54,7 +59,7 @@ fn permission_lists_append_across_layers_then_flags() {
     );
 
     // Without flags, the empty local list takes no credit.
-    let r = fx.loader(&[]).load(&Overrides::default()).unwrap();
+    let r = fx.loader(&[]).load(&trusted).unwrap();
     assert_eq!(
         r.source("permissions.allow"),
         Some(&Source::File(fx.project_file()))
@@ -77,7 +82,11 @@ fn roots_resolve_per_file_and_append() {
         &fx.local_file(),
         "[permissions]\nadditional_roots = [\"../sibling\"]\n",
     );
-    let r = fx.loader(&[]).load(&Overrides::default()).unwrap();
+    let trusted = Overrides {
+        trust_project: true,
+        ..Overrides::default()
+    };
+    let r = fx.loader(&[]).load(&trusted).unwrap();
     let s = &r.settings;
     assert_eq!(
         s.permissions.additional_roots,

@@ -4,6 +4,7 @@ mod errors;
 mod keys;
 mod layers;
 mod root;
+mod trust;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,187 @@
+//! Project trust at the binary's edge: loading config with the one-time
+//! warning (or, in interactive mode, the y/N question), the `wright trust`
+//! subcommand, the doctor line, and counting "always allow in this
+//! project" as trusting it. The rules themselves live in `wright_config`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use wright_config::{
+    ConfigError, ConfigLoader, IgnoreReason, Resolved, Trust, TrustChange, describe_ignored,
+    record_trust,
+};
+
+use crate::args::{Args, InputFormat, OutputFormat};
+use crate::modes::interactive::{self, Answer};
+
+/// Where the project stands after start-up, for the approval flow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum State {
+    /// Trusted by the user's config: nothing to record.
+    Remembered,
+    /// Trusted for this run (`--trust-project` or a config dir that could
+    /// not be written): "always allow" records it.
+    ForThisRun,
+    /// The user said no at start-up: "always allow" must not undo that.
+    Declined,
+    /// Nothing to trust was found: "always allow" records trust.
+    NotAsked,
+}
+
+/// The project's trust as the interactive session needs it.
+#[derive(Debug, Clone)]
+pub struct ProjectTrust {
+    user_config_dir: Option<PathBuf>,
+    project_root: PathBuf,
+    state: State,
+}
+
+impl ProjectTrust {
+    /// Called when the user answers "always in this project": wright saves
+    /// that approval in `.wright/config.local.toml`, which is honoured only
+    /// for trusted projects, so the answer also trusts the project (unless
+    /// the user declined that at start-up). Returns a line to show.
+    pub fn on_project_approval(&mut self) -> Option<String> {
+        match self.state {
+            State::Remembered => None,
+            State::Declined => Some(
+                "note: this project is not trusted, so the saved approval applies to this \
+                 session only; run `wright trust` to keep it"
+                    .to_owned(),
+            ),
+            State::ForThisRun | State::NotAsked => {
+                let dir = self.user_config_dir.as_ref()?;
+                match record_trust(dir, &self.project_root, TrustChange::Trust) {
+                    Ok(file) => {
+                        self.state = State::Remembered;
+                        Some(format!(
+                            "note: wright now trusts {} (recorded in {}); `wright trust --revoke` undoes it",
+                            self.project_root.display(),
+                            file.display()
+                        ))
+                    }
+                    Err(e) => Some(format!("warning: could not record trust: {e}")),
+                }
+            }
+        }
+    }
+}
+
+/// Loads config for a run. Values an untrusted project tried to loosen
+/// are reported once: in interactive mode as a y/N question whose yes is
+/// remembered, otherwise as one warning on stderr.
+pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrust), ConfigError> {
+    let overrides = args.overrides();
+    let resolved = loader.load(&overrides)?;
+    let mut trust = ProjectTrust {
+        user_config_dir: loader.user_config_dir.clone(),
+        project_root: loader.project_root.clone(),
+        state: match &resolved.settings.trust {
+            Trust::Trusted(wright_config::TrustSource::UserConfig(_)) => State::Remembered,
+            Trust::Trusted(wright_config::TrustSource::Flag) => State::ForThisRun,
+            Trust::Untrusted => State::NotAsked,
+        },
+    };
+    if !resolved.has_untrusted_ignored() || !is_interactive(args) {
+        for warning in resolved.warnings() {
+            eprintln!("{warning}");
+        }
+        return Ok((resolved, trust));
+    }
+    let question = format!(
+        "This project's config would loosen wright's safety settings:\n  {}\n\
+         Trust {} and apply them from now on?{} [y/N] ",
+        describe_ignored(&resolved.ignored, IgnoreReason::UntrustedProject).replace("; ", "\n  "),
+        loader.project_root.display(),
+        loader
+            .user_file()
+            .map(|f| format!(" (remembered in {})", f.display()))
+            .unwrap_or_default(),
+    );
+    match interactive::ask_yes_no(&question) {
+        Answer::No => {
+            trust.state = State::Declined;
+            for warning in resolved.warnings() {
+                eprintln!("{warning}");
+            }
+            Ok((resolved, trust))
+        }
+        Answer::Yes => {
+            let recorded = loader
+                .user_config_dir
+                .as_ref()
+                .map(|dir| record_trust(dir, &loader.project_root, TrustChange::Trust));
+            trust.state = match recorded {
+                Some(Ok(_)) => State::Remembered,
+                Some(Err(e)) => {
+                    eprintln!(
+                        "warning: could not record trust ({e}); trusting for this session only"
+                    );
+                    State::ForThisRun
+                }
+                None => State::ForThisRun,
+            };
+            let trusted = wright_config::Overrides {
+                trust_project: true,
+                ..overrides
+            };
+            let resolved = loader.load(&trusted)?;
+            for warning in resolved.warnings() {
+                eprintln!("{warning}");
+            }
+            Ok((resolved, trust))
+        }
+    }
+}
+
+/// Whether this run is the interactive session (the only place a person
+/// can be asked): no subcommand, no `-p`, text in and out, stdin a terminal.
+fn is_interactive(args: &Args) -> bool {
+    args.command.is_none()
+        && args.print.is_none()
+        && args.input_format == InputFormat::Text
+        && args.output_format == OutputFormat::Text
+        && std::io::stdin().is_terminal()
+}
+
+/// `wright trust [--revoke]`: records (or removes) trust for the project
+/// of the working directory in the user's config.
+pub fn command(loader: &ConfigLoader, change: TrustChange) -> Result<u8, ConfigError> {
+    let Some(dir) = &loader.user_config_dir else {
+        eprintln!("error: no user config directory (set XDG_CONFIG_HOME or HOME)");
+        return Ok(crate::modes::print::exit::USAGE);
+    };
+    let file = record_trust(dir, &loader.project_root, change)?;
+    let root = wright_config::canonical_root(&loader.project_root);
+    if change == TrustChange::Revoke {
+        println!(
+            "{} is no longer trusted (updated {})",
+            root.display(),
+            file.display()
+        );
+    } else {
+        println!(
+            "trusted {}: its .wright/ config now applies in full (recorded in {})",
+            root.display(),
+            file.display()
+        );
+    }
+    Ok(crate::modes::print::exit::SUCCESS)
+}
+
+/// The `wright doctor` line: whether the project is trusted, and what its
+/// config would change if it were.
+pub fn doctor_detail(loader: &ConfigLoader, args: &Args) -> String {
+    let root = wright_config::canonical_root(&loader.project_root);
+    let trust = loader.trust(&args.overrides());
+    let mut detail = format!("project {}: {}", root.display(), trust.describe());
+    if let Ok(resolved) = loader.load(&args.overrides())
+        && resolved.has_untrusted_ignored()
+    {
+        detail.push_str(&format!(
+            "; ignoring {} (`wright trust` applies them)",
+            describe_ignored(&resolved.ignored, IgnoreReason::UntrustedProject)
+        ));
+    }
+    detail
+}

@@ -1,0 +1,266 @@
+//! Project trust: whether a project's own config files may loosen safety.
+//!
+//! A repository can carry `.wright/config.toml` (and `config.local.toml`,
+//! which wright itself writes but a repository can just as well check
+//! in). Until the user trusts the project, the settings in those files
+//! that would loosen safety are ignored and reported ([`Ignored`]);
+//! settings that tighten it always apply. What counts as loosening, given
+//! the value already in force from the layers below ([`loosening`]):
+//!
+//! - `permission_mode` more permissive than the current one, in the order
+//!   `plan` < `default` < `accept-edits` < `auto` < `bypass`;
+//! - `sandbox.mode` more open than the current one (`read-only` <
+//!   `workspace-write` < `full`), and `sandbox.network = true` when it is off;
+//! - any `permissions.allow` rule, `permissions.additional_roots` or
+//!   `sandbox.writable_roots` entry;
+//! - a `system_prompt_file` outside the project (it would send a file of
+//!   the user's to the model).
+//!
+//! `permissions.ask`, `permissions.deny`, `plan`, `read-only` and
+//! `network = false` always apply. Trust comes from the user's config
+//! (`[projects."/abs/path"] trusted = true`, keyed by the canonical project
+//! root) or from `--trust-project` ([`Trust`]); the environment and flags
+//! are the user's own and are never screened.
+//!
+//! Later features that read project files (`.mcp.json`, hooks, agents,
+//! commands) ask [`crate::Settings::project_trusted`].
+
+use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
+
+use crate::assign::Assign;
+use crate::kinds::{PermissionMode, SandboxMode};
+use crate::resolved::quote;
+use crate::settings::Settings;
+
+/// Whether the project's own config may loosen safety.
+///
+/// Untrusted, the project's files cannot set a looser `permission_mode`
+/// (`plan` < `default` < `accept-edits` < `auto` < `bypass`) or
+/// `sandbox.mode`, `sandbox.network = true`, `permissions.allow`,
+/// `permissions.additional_roots`, `sandbox.writable_roots`, or a
+/// `system_prompt_file` outside the project; everything else applies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Trust {
+    /// Loosening settings from the project apply.
+    Trusted(TrustSource),
+    /// Loosening settings from the project are ignored.
+    #[default]
+    Untrusted,
+}
+
+/// Who said the project is trusted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TrustSource {
+    /// `[projects."<root>"] trusted = true` in this user config file.
+    UserConfig(PathBuf),
+    /// `--trust-project` on the command line.
+    Flag,
+}
+
+impl Trust {
+    /// True when the project's config may loosen safety.
+    pub fn is_trusted(&self) -> bool {
+        matches!(self, Trust::Trusted(_))
+    }
+
+    /// A short phrase for `wright doctor` and `wright trust`.
+    pub fn describe(&self) -> String {
+        match self {
+            Trust::Trusted(TrustSource::UserConfig(file)) => {
+                format!("trusted (in {})", file.display())
+            }
+            Trust::Trusted(TrustSource::Flag) => "trusted (--trust-project)".to_owned(),
+            Trust::Untrusted => "not trusted".to_owned(),
+        }
+    }
+}
+
+/// Why a value from a config file was not applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IgnoreReason {
+    /// It would loosen safety and the project is not trusted.
+    UntrustedProject,
+    /// Only the user's own config may set it (`projects`).
+    UserConfigOnly,
+}
+
+impl IgnoreReason {
+    /// The reason as `wright config show` prints it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            IgnoreReason::UntrustedProject => {
+                "untrusted project; run `wright trust` or pass --trust-project to apply it"
+            }
+            IgnoreReason::UserConfigOnly => "only your user config can mark projects as trusted",
+        }
+    }
+}
+
+/// One value a project file set that was not applied.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Ignored {
+    /// The file that set it.
+    pub file: PathBuf,
+    /// The key, as in TOML (`permission_mode`, `permissions.allow`, `projects`).
+    pub key: &'static str,
+    /// The value as shown to the user: `permission_mode = "bypass"`,
+    /// `permissions.allow (2 rules)`.
+    pub value: String,
+    /// Why it was not applied.
+    pub reason: IgnoreReason,
+}
+
+/// How permissive a mode is; higher is looser.
+fn mode_rank(mode: PermissionMode) -> u8 {
+    match mode {
+        PermissionMode::Plan => 0,
+        PermissionMode::Default => 1,
+        PermissionMode::AcceptEdits => 2,
+        PermissionMode::Auto => 3,
+        PermissionMode::Bypass => 4,
+    }
+}
+
+/// How open a sandbox mode is; higher is looser.
+fn sandbox_rank(mode: SandboxMode) -> u8 {
+    match mode {
+        SandboxMode::ReadOnly => 0,
+        SandboxMode::WorkspaceWrite => 1,
+        SandboxMode::Full => 2,
+    }
+}
+
+/// If applying `assign` on top of `current` would loosen safety, the value
+/// as shown in the warning; `None` when it is neutral or tightens.
+/// `project_root` bounds where a project's `system_prompt_file` may be.
+pub(crate) fn loosening(
+    assign: &Assign,
+    current: &Settings,
+    project_root: &Path,
+) -> Option<String> {
+    match assign {
+        Assign::PermissionMode(m) if mode_rank(*m) > mode_rank(current.permission_mode) => {
+            Some(format!("permission_mode = {}", quote(m.as_str())))
+        }
+        Assign::SandboxMode(m) if sandbox_rank(*m) > sandbox_rank(current.sandbox.mode) => {
+            Some(format!("sandbox.mode = {}", quote(m.as_str())))
+        }
+        Assign::SandboxNetwork(true) if !current.sandbox.network => {
+            Some("sandbox.network = true".to_owned())
+        }
+        Assign::Allow(rules) if !rules.is_empty() => Some(format!(
+            "permissions.allow ({} rule{})",
+            rules.len(),
+            if rules.len() == 1 { "" } else { "s" }
+        )),
+        Assign::AdditionalRoots(roots) if !roots.is_empty() => Some(format!(
+            "permissions.additional_roots = {}",
+            path_list(roots)
+        )),
+        Assign::WritableRoots(roots) if !roots.is_empty() => {
+            Some(format!("sandbox.writable_roots = {}", path_list(roots)))
+        }
+        Assign::SystemPromptFile(file) if !is_inside(file, project_root) => Some(format!(
+            "system_prompt_file = {} (outside the project)",
+            quote(&file.to_string_lossy())
+        )),
+        _ => None,
+    }
+}
+
+fn path_list(paths: &[PathBuf]) -> String {
+    let items: Vec<String> = paths.iter().map(|p| quote(&p.to_string_lossy())).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// Whether `path` stays under `root`: by its real location when it
+/// exists (symlinks followed), else lexically, with any `..` counting as
+/// an escape.
+fn is_inside(path: &Path, root: &Path) -> bool {
+    let canonical = canonical_root(root);
+    if let Ok(real) = path.canonicalize() {
+        return real.starts_with(&canonical);
+    }
+    !path.components().any(|c| matches!(c, Component::ParentDir))
+        && (path.starts_with(root) || path.starts_with(&canonical))
+}
+
+/// The key a project is trusted under: its root with symlinks resolved
+/// (as given when it cannot be resolved).
+pub fn canonical_root(root: &Path) -> PathBuf {
+    root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
+}
+
+/// Trust as the user file's `[projects]` entries say for `root`
+/// (canonical); the last matching entry wins.
+pub(crate) fn trust_from_entries(entries: &[ProjectEntry], root: &Path, user_file: &Path) -> Trust {
+    let verdict = entries
+        .iter()
+        .rev()
+        .find(|e| canonical_root(&e.path) == root)
+        .map(|e| e.trusted);
+    match verdict {
+        Some(true) => Trust::Trusted(TrustSource::UserConfig(user_file.to_path_buf())),
+        Some(false) | None => Trust::Untrusted,
+    }
+}
+
+/// One `[projects."<path>"]` table of a config file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ProjectEntry {
+    /// The project root as written (absolute, `~` expanded).
+    pub(crate) path: PathBuf,
+    /// Its `trusted` value; a table without it counts as not trusted.
+    pub(crate) trusted: bool,
+}
+
+/// `file: a, b; file2: c` for the ignored values of one reason, in the
+/// order they were found, grouped by file.
+pub fn describe_ignored(ignored: &[Ignored], reason: IgnoreReason) -> String {
+    let mut out = String::new();
+    let mut current: Option<&Path> = None;
+    for item in ignored.iter().filter(|i| i.reason == reason) {
+        if current == Some(item.file.as_path()) {
+            out.push_str(", ");
+        } else {
+            if current.is_some() {
+                out.push_str("; ");
+            }
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{}: ", item.file.display());
+            current = Some(item.file.as_path());
+        }
+        out.push_str(&item.value);
+    }
+    out
+}
+
+/// The warnings for `ignored`, one line per reason present.
+pub(crate) fn warnings(ignored: &[Ignored]) -> Vec<String> {
+    let mut out = Vec::new();
+    if ignored
+        .iter()
+        .any(|i| i.reason == IgnoreReason::UntrustedProject)
+    {
+        out.push(format!(
+            "warning: ignoring settings from untrusted project {}; run `wright trust` or pass --trust-project to apply them",
+            describe_ignored(ignored, IgnoreReason::UntrustedProject)
+        ));
+    }
+    if ignored
+        .iter()
+        .any(|i| i.reason == IgnoreReason::UserConfigOnly)
+    {
+        out.push(format!(
+            "warning: ignoring {}: only your user config can mark projects as trusted",
+            describe_ignored(ignored, IgnoreReason::UserConfigOnly)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "trust_tests.rs"]
+mod tests;

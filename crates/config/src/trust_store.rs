@@ -1,0 +1,145 @@
+//! Recording trust in the user's config file: `wright trust`, the
+//! interactive trust question and "always allow in this project" write
+//! `[projects."<canonical root>"] trusted = true` there, keeping the rest
+//! of the file (comments, order, other keys) as it was.
+
+use std::path::{Path, PathBuf};
+
+use toml_edit::{DocumentMut, Item, Table};
+
+use crate::error::ConfigError;
+use crate::loader::CONFIG_FILE;
+use crate::read::read_optional;
+use crate::trust::canonical_root;
+
+/// What to record about a project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrustChange {
+    /// Mark it trusted.
+    Trust,
+    /// Remove every entry for it, so it is untrusted again.
+    Revoke,
+}
+
+/// Records `change` for the project at `project_root` in
+/// `<user_config_dir>/config.toml`, creating the file and directory as
+/// needed. Returns the file written. A file that does not parse is left
+/// untouched and reported.
+pub fn record_trust(
+    user_config_dir: &Path,
+    project_root: &Path,
+    change: TrustChange,
+) -> Result<PathBuf, ConfigError> {
+    let mut file = user_config_dir.join(CONFIG_FILE);
+    // A dotfiles setup often symlinks the config; write the target so
+    // the link survives.
+    if let Ok(real) = file.canonicalize() {
+        file = real;
+    }
+    let io = |e: std::io::Error| ConfigError::Io {
+        path: file.clone(),
+        message: e.to_string(),
+    };
+    let text = read_optional(&file)?.unwrap_or_default();
+    let mut doc: DocumentMut =
+        text.parse()
+            .map_err(|e: toml_edit::TomlError| ConfigError::Parse {
+                path: file.clone(),
+                line: 1,
+                column: 1,
+                message: e.message().to_owned(),
+            })?;
+    let root = canonical_root(project_root);
+    let key = root.to_string_lossy().into_owned();
+    let not_table = || ConfigError::Invalid {
+        origin: crate::error::Origin::File {
+            path: file.clone(),
+            line: 1,
+            column: 1,
+        },
+        key: "projects".to_owned(),
+        value: String::new(),
+        message: "expected a table".to_owned(),
+    };
+    match change {
+        TrustChange::Trust => {
+            let projects = doc
+                .entry("projects")
+                .or_insert_with(|| {
+                    let mut t = Table::new();
+                    // `[projects."/p"]` headers rather than an empty `[projects]`.
+                    t.set_implicit(true);
+                    Item::Table(t)
+                })
+                .as_table_like_mut()
+                .ok_or_else(not_table)?;
+            let entry = projects
+                .entry(&key)
+                .or_insert_with(|| Item::Table(Table::new()))
+                .as_table_like_mut()
+                .ok_or_else(not_table)?;
+            entry.insert("trusted", toml_edit::value(true));
+        }
+        TrustChange::Revoke => {
+            if let Some(projects) = doc.get_mut("projects").and_then(Item::as_table_like_mut) {
+                let matching: Vec<String> = projects
+                    .iter()
+                    .map(|(k, _)| k.to_owned())
+                    .filter(|k| canonical_root(Path::new(k)) == root)
+                    .collect();
+                for k in matching {
+                    projects.remove(&k);
+                }
+            }
+        }
+    }
+    std::fs::create_dir_all(user_config_dir).map_err(io)?;
+    // Write beside and rename so a crash never leaves a torn config.
+    let tmp = file.with_extension("toml.tmp");
+    std::fs::write(&tmp, doc.to_string()).map_err(io)?;
+    std::fs::rename(&tmp, &file).map_err(io)?;
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trust_then_revoke_keeps_the_rest_of_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let user = tmp.path().join("wright");
+        let project = tmp.path().join("proj");
+        std::fs::create_dir_all(&project).unwrap();
+        let file = record_trust(&user, &project, TrustChange::Trust).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let key = project.canonicalize().unwrap().display().to_string();
+        assert!(
+            text.contains(&format!("[projects.\"{key}\"]\ntrusted = true")),
+            "{text}"
+        );
+        assert!(!text.contains("[projects]\n"), "{text}");
+
+        std::fs::write(&file, format!("# mine\nmodel = \"m\"\n\n{text}")).unwrap();
+        record_trust(&user, &project, TrustChange::Trust).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(text.matches("trusted = true").count(), 1, "{text}");
+        assert!(text.starts_with("# mine\nmodel = \"m\"\n"), "{text}");
+
+        record_trust(&user, &project, TrustChange::Revoke).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(!text.contains("trusted"), "{text}");
+        assert!(text.starts_with("# mine\nmodel = \"m\"\n"), "{text}");
+    }
+
+    #[test]
+    fn a_broken_user_file_is_reported_not_overwritten() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join(CONFIG_FILE);
+        std::fs::write(&file, "model = \n").unwrap();
+        assert!(record_trust(tmp.path(), tmp.path(), TrustChange::Trust).is_err());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "model = \n");
+        std::fs::write(&file, "projects = 3\n").unwrap();
+        assert!(record_trust(tmp.path(), tmp.path(), TrustChange::Trust).is_err());
+    }
+}
