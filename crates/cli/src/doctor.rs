@@ -29,6 +29,7 @@ pub async fn run(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
             detail: format!("not checked: the configuration does not load ({e})"),
         }),
     }
+    checks.push(trust_check(loader, args));
     checks.push(sandbox_check());
     checks.push(tool_check());
     checks.push(Check {
@@ -37,6 +38,15 @@ pub async fn run(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
         detail: "no MCP servers configured".to_owned(),
     });
     report(&checks, as_json)
+}
+
+/// Whether the project's own config may loosen safety; informational.
+fn trust_check(loader: &ConfigLoader, args: &Args) -> Check {
+    Check {
+        name: "trust",
+        ok: true,
+        detail: crate::trust::doctor_detail(loader, args),
+    }
 }
 
 /// `wright config validate`: every configuration layer on its own.
@@ -55,7 +65,13 @@ pub fn validate(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
 
 /// Every permission rule parses, named with the layer it came from.
 fn rule_checks(loader: &ConfigLoader, args: &Args) -> Vec<Check> {
-    let Ok(resolved) = loader.load(&args.overrides()) else {
+    // Loaded as if trusted, so the rules an untrusted project's files
+    // carry are checked too, though they do not apply yet.
+    let all = wright_config::Overrides {
+        trust_project: true,
+        ..args.overrides()
+    };
+    let Ok(resolved) = loader.load(&all) else {
         return Vec::new();
     };
     let p = &resolved.settings.permissions;
@@ -196,22 +212,74 @@ async fn reachability(http: &reqwest::Client, choice: &provider::Choice) -> Chec
     }
 }
 
-/// Whether shell commands can be confined. Not a failure where the kernel
-/// lacks support: the permission layer still applies, and the run says so.
+/// What confines shell commands, as the helper really applied it (it runs
+/// `true` through the helper once). Not a failure where the kernel lacks
+/// support: the permission layer still applies, and the run says so.
 fn sandbox_check() -> Check {
+    let detail = match wright_sandbox::probe() {
+        wright_sandbox::Support::Unavailable(why) => format!(
+            "unavailable ({why}): commands are limited by the permission mode only, and refused \
+             in plan mode"
+        ),
+        wright_sandbox::Support::Available => match std::env::current_exe() {
+            Err(e) => format!("cannot locate the wright binary for the helper: {e}"),
+            Ok(exe) => {
+                let cwd = std::env::current_dir().unwrap_or_default();
+                let policy = wright_sandbox::SandboxPolicy::workspace_write(vec![cwd]);
+                match wright_sandbox::applied_by_helper(&exe, &policy) {
+                    Ok(applied) => describe_sandbox(&applied),
+                    Err(why) => format!("the helper refused: {why}"),
+                }
+            }
+        },
+    };
     Check {
         name: "sandbox",
         ok: true,
-        detail: match wright_sandbox::probe() {
-            wright_sandbox::Support::Available => {
-                "available (Landlock + seccomp): commands run in workspace-write by default"
-                    .to_owned()
-            }
-            wright_sandbox::Support::Unavailable(why) => {
-                format!("unavailable ({why}): commands are limited by the permission mode only")
-            }
-        },
+        detail,
     }
+}
+
+/// One line naming each mechanism and what it covers.
+fn describe_sandbox(applied: &wright_sandbox::Applied) -> String {
+    let mut parts = Vec::new();
+    if applied.landlock {
+        parts.push("Landlock (writes only in the workspace and temp dirs)".to_owned());
+    }
+    if applied.seccomp {
+        parts.push(
+            "seccomp (no terminal injection, device nodes, io_uring; sockets only with network on)"
+                .to_owned(),
+        );
+    }
+    #[cfg(target_os = "linux")]
+    match &applied.namespaces {
+        Some(ns) => {
+            let mut covered = vec!["user + PID namespaces (every descendant dies with wright)"];
+            if ns.read_only_root {
+                covered.push("read-only file tree outside the roots (metadata too)");
+            }
+            if ns.fresh_proc {
+                covered.push("fresh /proc (no ancestor's environment)");
+            }
+            parts.push(covered.join(", "));
+            parts.push(format!(
+                "{} policy paths read-only, {} secret files hidden",
+                ns.protected.len(),
+                ns.hidden
+            ));
+            if !ns.skipped.is_empty() {
+                parts.push(format!("NOT applied: {}", ns.skipped.join("; ")));
+            }
+        }
+        None => parts.push(
+            "NO namespaces (the kernel refuses unprivileged user namespaces): .wright/, .git/hooks \
+             and .git/config are not protected from commands, metadata outside the workspace is \
+             not confined, and detached processes can outlive wright"
+                .to_owned(),
+        ),
+    }
+    format!("active: {}", parts.join("; "))
 }
 
 fn tool_check() -> Check {

@@ -12,8 +12,10 @@ mod render;
 mod safety;
 mod sessions;
 mod setup;
+mod signals;
 mod stream_json;
 mod summary;
+mod trust;
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -31,6 +33,10 @@ fn main() -> ExitCode {
     // The re-executed sandbox helper confines itself and execs the command;
     // it must run before anything else, while the process has one thread.
     wright_sandbox::maybe_exec_helper();
+    // Before any thread starts: keys out of the environment block and the
+    // process closed to /proc readers, so no command can obtain them.
+    provider::Keys::capture();
+    wright_sandbox::protect_process();
     let args = Args::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -80,6 +86,14 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         Some(Command::Config { action }) => return config_command(&loader, &args, action),
         Some(Command::Doctor { json }) => return Ok(doctor::run(&loader, &args, *json).await),
         Some(Command::Init) => return Ok(init::init(&find_project_root(&cwd))?),
+        Some(Command::Trust { revoke }) => {
+            let change = if *revoke {
+                wright_config::TrustChange::Revoke
+            } else {
+                wright_config::TrustChange::Trust
+            };
+            return Ok(trust::command(&loader, change)?);
+        }
         Some(Command::Sessions { action }) => return Ok(sessions::command(action, &cwd)?),
         Some(Command::Rewind {
             id,
@@ -113,7 +127,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         )
         | None => {}
     }
-    let resolved = loader.load(&args.overrides())?;
+    let (resolved, project_trust) = trust::load(&loader, &args)?;
     let mut settings = resolved.settings.clone();
     // A cloned repository's config may not make wright read files outside it.
     for key in ["context.user_instruction_files", "context.skill_dirs"] {
@@ -146,6 +160,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Sessions { .. }
             | Command::Rewind { .. }
             | Command::Init
+            | Command::Trust { .. }
             | Command::Compact { .. },
         )
         | None => {}
@@ -171,7 +186,10 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             resume: args.resume.clone(),
             fork: args.fork_session,
         },
-        base_url_from_project: project_file_source(&resolved, &loader, "base_url"),
+        // A trusted project's server gets the key; an untrusted one's does not.
+        base_url_from_project: resolved
+            .untrusted_project_source("base_url")
+            .map(std::path::Path::to_path_buf),
     };
     if args.fork_session && !args.continue_latest && args.resume.is_none() {
         return Err(UsageError("--fork-session needs --continue or --resume ID".to_owned()).into());
@@ -217,7 +235,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         }
         launch.can_ask = wright_permissions::CanAsk::Yes;
         let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
-        return Ok(modes::interactive::run(started, detail).await);
+        return Ok(modes::interactive::run(started, detail, project_trust).await);
     };
     if prompt.trim().is_empty() {
         return Err(

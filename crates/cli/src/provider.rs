@@ -65,13 +65,35 @@ pub struct Keys {
     pub openai: Option<String>,
 }
 
+/// The environment variables that hold provider keys.
+pub const KEY_VARS: [&str; 2] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
+
+/// The keys as they were when wright started. `main` takes them out of the
+/// environment (wiping their bytes, so no command can read them from
+/// `/proc`) before any thread starts, which is why they live here once
+/// rather than being read from the environment later.
+static CAPTURED: std::sync::OnceLock<Vec<(String, Option<String>)>> = std::sync::OnceLock::new();
+
 impl Keys {
-    /// Reads the keys, treating empty values as unset.
+    /// Takes the keys out of the process environment for good. Call once,
+    /// first thing in `main`, while the process has one thread.
+    pub fn capture() {
+        let _ = CAPTURED.set(wright_sandbox::take_secret_env(&KEY_VARS));
+    }
+
+    /// The keys captured at start (or read now, if nothing was captured),
+    /// treating empty values as unset.
     pub fn from_env() -> Self {
-        let get = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let get = |name: &str| match CAPTURED.get() {
+            Some(captured) => captured
+                .iter()
+                .find(|(n, _)| n == name)
+                .and_then(|(_, v)| v.clone()),
+            None => std::env::var(name).ok().filter(|v| !v.trim().is_empty()),
+        };
         Self {
-            anthropic: get("ANTHROPIC_API_KEY"),
-            openai: get("OPENAI_API_KEY"),
+            anthropic: get(KEY_VARS[0]),
+            openai: get(KEY_VARS[1]),
         }
     }
 }

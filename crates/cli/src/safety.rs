@@ -48,24 +48,29 @@ pub fn build(
         wright_config::SandboxMode::WorkspaceWrite => SandboxMode::WorkspaceWrite,
         wright_config::SandboxMode::Full => SandboxMode::Full,
     };
+    let helper_exe = std::env::current_exe().map_err(|e| {
+        SetupError(format!(
+            "cannot locate the wright binary for the sandbox helper: {e}"
+        ))
+    })?;
+    // Even unconfined, commands go through the helper so they die with wright.
+    let unconfined = |warning: Option<String>| Safety {
+        policy: policy.clone(),
+        sandbox: Some(SandboxContext {
+            policy: SandboxPolicy::full(),
+            helper_exe: helper_exe.clone(),
+        }),
+        warning,
+    };
     if mode == SandboxMode::Full {
-        return Ok(Safety {
-            policy,
-            sandbox: None,
-            warning: None,
-        });
+        return Ok(unconfined(None));
     }
     match wright_sandbox::probe() {
         Support::Available => {
-            let helper_exe = std::env::current_exe().map_err(|e| {
-                SetupError(format!(
-                    "cannot locate the wright binary for the sandbox helper: {e}"
-                ))
-            })?;
             roots.extend(settings.sandbox.writable_roots.iter().cloned());
             roots.extend(tool_caches());
             Ok(Safety {
-                policy,
+                policy: policy.clone(),
                 sandbox: Some(SandboxContext {
                     policy: SandboxPolicy {
                         mode,
@@ -76,16 +81,32 @@ pub fn build(
                     },
                     helper_exe,
                 }),
-                warning: None,
+                warning: namespaces_warning(),
             })
         }
-        Support::Unavailable(why) => Ok(Safety {
-            policy,
-            sandbox: None,
-            warning: Some(format!(
-                "OS sandbox unavailable ({why}): shell commands are limited by the permission mode only."
-            )),
-        }),
+        Support::Unavailable(why) => Ok(unconfined(Some(format!(
+            "OS sandbox unavailable ({why}): shell commands are limited by the permission mode \
+             only, and in plan mode they are refused."
+        )))),
+    }
+}
+
+/// Said once at start where the kernel will refuse the namespaces that
+/// protect policy files and end detached processes (Landlock still applies).
+fn namespaces_warning() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    {
+        wright_sandbox::namespaces_refused().map(|why| {
+            format!(
+                "sandbox without namespaces ({why}): commands can change .wright/, .git/hooks and \
+                 .git/config, and detached processes can outlive wright; `wright doctor` shows what \
+                 is active."
+            )
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
     }
 }
 

@@ -14,6 +14,8 @@ use tokio_util::sync::CancellationToken;
 use wright_permissions::{CallInfo, DeniedBy, Engine, Mode, PolicyInput, Rule, Verdict};
 use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, ToolKind};
 
+use wright_sandbox::SandboxContext;
+
 use crate::emitter::Emitter;
 
 /// Why a call may not run: the status for the front end and the text for the model.
@@ -50,6 +52,27 @@ impl Gate {
         if let Ok(mut engine) = self.engine.lock() {
             engine.set_mode(mode);
         }
+    }
+
+    /// The sandbox a command runs under now: `base`, except that in plan mode
+    /// it is read-only whatever was configured, so no command can change a
+    /// file however the classifier judged it.
+    pub(crate) fn sandbox_for_commands(
+        &self,
+        base: Option<&SandboxContext>,
+    ) -> Option<SandboxContext> {
+        let plan = self
+            .engine
+            .lock()
+            .map_or(true, |engine| engine.mode() == Mode::Plan);
+        base.map(|sb| {
+            let mut sb = sb.clone();
+            if plan {
+                sb.policy.mode = wright_sandbox::SandboxMode::ReadOnly;
+                sb.policy.network = false;
+            }
+            sb
+        })
     }
 
     /// Delivers a front end's answer; unknown ids (already cancelled) are ignored.

@@ -8,8 +8,9 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use wright_protocol::{Op, TurnEndReason};
 
-use crate::modes::print::{exit, exit_code, spawn_interrupt_handler};
+use crate::modes::print::exit;
 use crate::setup::Started;
+use crate::signals::spawn_interrupt_handler;
 use crate::stream_json::StreamJson;
 use crate::summary::RunSummary;
 
@@ -41,7 +42,7 @@ pub async fn run(started: Started, input: Input, format: Format) -> u8 {
     if let Some(notice) = notice {
         eprintln!("{notice}");
     }
-    spawn_interrupt_handler(handle.op_sender());
+    let stop = spawn_interrupt_handler(handle.op_sender());
     let mut summary = RunSummary::new();
     let mut mapper = StreamJson::new(matches!(format, Format::StreamJson { partial: true }));
     let mut turns = match input {
@@ -95,7 +96,7 @@ pub async fn run(started: Started, input: Input, format: Format) -> u8 {
             }
         }
         write_lines(&[summary.result(reason)]);
-        code = exit_code(reason);
+        code = stop.exit_code(reason);
         if reason == TurnEndReason::Interrupted {
             break;
         }

@@ -1,11 +1,11 @@
 //! Print mode (text format): run one task, stream the answer to stdout,
 //! exit with a code that says how it ended.
 
-use tokio::sync::mpsc;
 use wright_protocol::{EventKind, Op, TurnEndReason};
 
 use crate::render::{Detail, Renderer};
 use crate::setup::Started;
+use crate::signals::spawn_interrupt_handler;
 use crate::summary::RunSummary;
 
 /// Exit codes of CLI.md.
@@ -35,18 +35,6 @@ pub fn exit_code(reason: TurnEndReason) -> u8 {
     }
 }
 
-/// First Ctrl-C stops the turn cleanly; a second one leaves at once.
-pub fn spawn_interrupt_handler(ops: mpsc::Sender<Op>) {
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            let _ = ops.send(Op::Interrupt).await;
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(i32::from(exit::INTERRUPTED));
-            }
-        }
-    });
-}
-
 /// Runs `prompt` as one task and returns the exit code.
 pub async fn run(started: Started, prompt: String, detail: Detail) -> u8 {
     run_op(started, Op::UserTurn { text: prompt }, detail).await
@@ -62,7 +50,7 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
     if let Some(notice) = notice {
         renderer.err_line(&notice);
     }
-    spawn_interrupt_handler(handle.op_sender());
+    let stop = spawn_interrupt_handler(handle.op_sender());
     if handle.submit(op).await.is_err() {
         return exit::ERROR;
     }
@@ -78,5 +66,5 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
     let _ = handle.submit(Op::Shutdown).await;
     let line = renderer.dim(&summary.usage_line());
     renderer.err_line(&line);
-    exit_code(reason)
+    stop.exit_code(reason)
 }

@@ -6,11 +6,15 @@ mod errors;
 mod headless;
 mod interactive;
 mod interrupt;
+mod os_boundary;
+mod paths_security;
 mod prompt;
 mod providers;
+mod records;
 mod safety;
 mod scenarios;
 mod sessions;
+mod trust;
 
 use std::path::Path;
 
