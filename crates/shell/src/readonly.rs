@@ -10,6 +10,8 @@
 
 #[path = "readonly_git.rs"]
 mod git;
+#[path = "readonly_search.rs"]
+mod search;
 #[path = "readonly_table.rs"]
 mod table;
 
