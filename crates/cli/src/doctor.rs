@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use wright_config::{ConfigLoader, Provider};
 
 use crate::args::Args;
-use crate::modes::print::exit;
+use crate::exit;
 use crate::provider::{self, Keys};
 
 /// One line of the report.

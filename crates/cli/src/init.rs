@@ -5,7 +5,7 @@ use std::path::Path;
 
 use wright_config::ConfigLoader;
 
-use crate::modes::print::exit;
+use crate::exit;
 use crate::setup::SetupError;
 
 const STARTER_CONFIG: &str = r#"# wright project settings (shared with the team; personal overrides go in

@@ -9,7 +9,7 @@ use wright_config::Settings;
 use wright_context::{MemoryScope, MemoryType, NewNote};
 
 use crate::args::{MemoryAction, SkillsAction};
-use crate::modes::print::exit;
+use crate::exit;
 use crate::setup::{self, SetupError};
 
 /// `wright context [--json]`: the assembled system prompt part by part, then

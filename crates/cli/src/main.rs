@@ -3,6 +3,7 @@
 
 mod args;
 mod doctor;
+mod exit;
 mod init;
 mod inspect;
 mod models;
@@ -26,7 +27,6 @@ use wright_config::{ConfigLoader, find_project_root};
 
 use crate::args::{Args, Command, ConfigAction, InputFormat, OutputFormat};
 use crate::modes::headless::{Format, Input};
-use crate::modes::print::exit;
 use crate::render::Detail;
 
 fn main() -> ExitCode {

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use wright_config::{ModelOverride, Settings};
 use wright_llm::{Catalog, Lookup, ModelInfo, Pricing};
 
-use crate::modes::print::exit;
+use crate::exit;
 
 /// The built-in catalog with the user's overrides on top. An override of a
 /// known model changes only the fields it sets.

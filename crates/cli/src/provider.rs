@@ -51,7 +51,9 @@ pub struct Choice {
     pub notice: Option<String>,
 }
 
-/// A provider could not be set up; the message says what to set.
+/// A problem the user must fix before a session can start (exit code 2):
+/// no usable provider, a bad rule, a missing binary; the message says what
+/// to do.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct SetupError(pub String);

@@ -12,8 +12,8 @@ use wright_store::{
 };
 
 use crate::args::{ExportFormatArg, SessionsAction};
-use crate::modes::print::exit;
-use crate::setup::SetupError;
+use crate::exit;
+use crate::provider::SetupError;
 
 /// How a run picks its session.
 #[derive(Debug, Clone, Default)]

@@ -45,10 +45,9 @@ pub struct ContextView {
     pub tools: Vec<(String, usize)>,
 }
 
-/// A problem the user must fix before a session can start (exit code 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct SetupError(pub String);
+/// A problem the user must fix before a session can start (exit code 2);
+/// defined beside the provider so safety and sessions need not import setup.
+pub use crate::provider::SetupError;
 
 /// Per-run choices that are flags only, not configuration.
 #[derive(Debug, Clone, Default)]
@@ -86,9 +85,7 @@ pub async fn start(
             openai: None,
         };
     }
-    let resolved = provider::resolve(settings, &keys)
-        .await
-        .map_err(|e| SetupError(e.0))?;
+    let resolved = provider::resolve(settings, &keys).await?;
     let inputs = context_inputs(settings, cwd, project_root)?;
     let safety = safety::build(settings, project_root, launch.can_ask)?;
     let catalog = models::catalog(settings);

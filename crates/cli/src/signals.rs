@@ -11,7 +11,7 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 use wright_protocol::{Op, TurnEndReason};
 
-use crate::modes::print::{exit, exit_code};
+use crate::exit;
 
 const SIGHUP: i32 = 1;
 /// Ctrl-C's signal number.
@@ -83,7 +83,7 @@ impl StopSignal {
     pub fn exit_code(&self, reason: TurnEndReason) -> u8 {
         match (reason, self.get()) {
             (TurnEndReason::Interrupted, Some(sig)) => exit_for(sig),
-            _ => exit_code(reason),
+            _ => exit::for_turn(reason),
         }
     }
 }

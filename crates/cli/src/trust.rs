@@ -3,7 +3,7 @@
 //! subcommand, the doctor line, and counting "always allow in this
 //! project" as trusting it. The rules themselves live in `wright_config`.
 
-use std::io::IsTerminal;
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
 use wright_config::{
@@ -12,7 +12,6 @@ use wright_config::{
 };
 
 use crate::args::{Args, InputFormat, OutputFormat};
-use crate::modes::interactive::{self, Answer};
 
 /// Where the project stands after start-up, for the approval flow.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +97,7 @@ pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrus
             .map(|f| format!(" (remembered in {})", f.display()))
             .unwrap_or_default(),
     );
-    match interactive::ask_yes_no(&question) {
+    match ask_yes_no(&question) {
         Answer::No => {
             trust.state = State::Declined;
             for warning in resolved.warnings() {
@@ -149,7 +148,7 @@ fn is_interactive(args: &Args) -> bool {
 pub fn command(loader: &ConfigLoader, change: TrustChange) -> Result<u8, ConfigError> {
     let Some(dir) = &loader.user_config_dir else {
         eprintln!("error: no user config directory (set XDG_CONFIG_HOME or HOME)");
-        return Ok(crate::modes::print::exit::USAGE);
+        return Ok(crate::exit::USAGE);
     };
     let file = record_trust(dir, &loader.project_root, change)?;
     let root = wright_config::canonical_root(&loader.project_root);
@@ -166,7 +165,7 @@ pub fn command(loader: &ConfigLoader, change: TrustChange) -> Result<u8, ConfigE
             file.display()
         );
     }
-    Ok(crate::modes::print::exit::SUCCESS)
+    Ok(crate::exit::SUCCESS)
 }
 
 /// The `wright doctor` line: whether the project is trusted, and what its
@@ -184,4 +183,29 @@ pub fn doctor_detail(loader: &ConfigLoader, args: &Args) -> String {
         ));
     }
     detail
+}
+
+/// The answer to a yes/no question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// `y` or `yes`.
+    Yes,
+    /// Anything else, including end of input: the safe default.
+    No,
+}
+
+/// Asks `question` on stderr and reads one line from stdin, before the
+/// session starts (the line reader does not exist yet, and lines typed
+/// after the answer stay buffered for it).
+pub fn ask_yes_no(question: &str) -> Answer {
+    {
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{question}");
+        let _ = err.flush();
+    }
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(_) if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") => Answer::Yes,
+        _ => Answer::No,
+    }
 }

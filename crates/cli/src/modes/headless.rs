@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use wright_protocol::{Op, TurnEndReason};
 
-use crate::modes::print::exit;
+use crate::exit;
 use crate::setup::Started;
 use crate::signals::spawn_interrupt_handler;
 use crate::stream_json::StreamJson;

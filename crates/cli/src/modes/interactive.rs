@@ -213,31 +213,6 @@ async fn ask_approval(
     }
 }
 
-/// The answer to a yes/no question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
-    /// `y` or `yes`.
-    Yes,
-    /// Anything else, including end of input: the safe default.
-    No,
-}
-
-/// Asks `question` on stderr and reads one line from stdin, before the
-/// session starts (the line reader does not exist yet, and lines typed
-/// after the answer stay buffered for it).
-pub fn ask_yes_no(question: &str) -> Answer {
-    {
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "{question}");
-        let _ = err.flush();
-    }
-    let mut line = String::new();
-    match std::io::stdin().lock().read_line(&mut line) {
-        Ok(_) if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") => Answer::Yes,
-        _ => Answer::No,
-    }
-}
-
 fn prompt() {
     let mut err = std::io::stderr().lock();
     let _ = write!(err, "\n› ");

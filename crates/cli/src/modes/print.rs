@@ -3,37 +3,11 @@
 
 use wright_protocol::{EventKind, Op, TurnEndReason};
 
+use crate::exit;
 use crate::render::{Detail, Renderer};
 use crate::setup::Started;
 use crate::signals::spawn_interrupt_handler;
 use crate::summary::RunSummary;
-
-/// Exit codes of CLI.md.
-pub mod exit {
-    /// Success.
-    pub const SUCCESS: u8 = 0;
-    /// An error ended the task.
-    pub const ERROR: u8 = 1;
-    /// Usage or configuration error.
-    pub const USAGE: u8 = 2;
-    /// `--max-turns` reached.
-    pub const MAX_TURNS: u8 = 3;
-    /// `--max-budget-usd` reached.
-    pub const MAX_BUDGET: u8 = 4;
-    /// Interrupted by the user.
-    pub const INTERRUPTED: u8 = 130;
-}
-
-/// The exit code for how a turn ended.
-pub fn exit_code(reason: TurnEndReason) -> u8 {
-    match reason {
-        TurnEndReason::Completed => exit::SUCCESS,
-        TurnEndReason::MaxTurns => exit::MAX_TURNS,
-        TurnEndReason::MaxBudget => exit::MAX_BUDGET,
-        TurnEndReason::Interrupted => exit::INTERRUPTED,
-        TurnEndReason::Failed => exit::ERROR,
-    }
-}
 
 /// Runs `prompt` as one task and returns the exit code.
 pub async fn run(started: Started, prompt: String, detail: Detail) -> u8 {
