@@ -19,6 +19,7 @@ pub use ast::{
     marker, marker_index, unnumbered,
 };
 pub use parse::parse;
+pub use words::simple_escape;
 
 #[cfg(test)]
 #[path = "parse_tests.rs"]

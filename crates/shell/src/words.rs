@@ -287,6 +287,24 @@ impl Walker<'_> {
 }
 
 /// Decodes the body of `$'…'`; `None` for escapes not handled here (`\c`).
+/// The character a one-letter backslash escape stands for in `$'…'`,
+/// `echo -e` and `printf` alike (`\n`, `\t`, `\e`, …); `None` for the
+/// numeric and shell-specific ones, which each decoder handles itself.
+pub fn simple_escape(e: char) -> Option<char> {
+    match e {
+        'a' => Some('\u{7}'),
+        'b' => Some('\u{8}'),
+        'e' | 'E' => Some('\u{1b}'),
+        'f' => Some('\u{c}'),
+        'n' => Some('\n'),
+        'r' => Some('\r'),
+        't' => Some('\t'),
+        'v' => Some('\u{b}'),
+        '\\' | '\'' | '"' | '?' => Some(e),
+        _ => None,
+    }
+}
+
 fn decode_ansi_c(s: &str) -> Option<String> {
     let mut out = String::new();
     let chars: Vec<char> = s.chars().collect();
@@ -300,19 +318,7 @@ fn decode_ansi_c(s: &str) -> Option<String> {
         }
         let e = *chars.get(i)?;
         i += 1;
-        let simple = match e {
-            'a' => Some('\u{7}'),
-            'b' => Some('\u{8}'),
-            'e' | 'E' => Some('\u{1b}'),
-            'f' => Some('\u{c}'),
-            'n' => Some('\n'),
-            'r' => Some('\r'),
-            't' => Some('\t'),
-            'v' => Some('\u{b}'),
-            '\\' | '\'' | '"' | '?' => Some(e),
-            _ => None,
-        };
-        if let Some(ch) = simple {
+        if let Some(ch) = simple_escape(e) {
             out.push(ch);
             continue;
         }

@@ -90,19 +90,7 @@ pub(crate) fn unescape(s: &str, style: Escapes) -> (String, bool) {
             continue;
         };
         i += 2;
-        let simple = match e {
-            'a' => Some('\u{7}'),
-            'b' => Some('\u{8}'),
-            'e' | 'E' => Some('\u{1b}'),
-            'f' => Some('\u{c}'),
-            'n' => Some('\n'),
-            'r' => Some('\r'),
-            't' => Some('\t'),
-            'v' => Some('\u{b}'),
-            '\\' | '\'' | '"' | '?' => Some(e),
-            _ => None,
-        };
-        if let Some(s) = simple {
+        if let Some(s) = wright_shell::simple_escape(e) {
             out.push(s);
             continue;
         }
