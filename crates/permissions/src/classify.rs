@@ -32,18 +32,21 @@ pub(crate) fn class(part: &Part) -> Class {
     }
     // A computed argument or a glob may expand to an option (a file named
     // `--output=x`), unless it starts with literal text that is not `-`.
+    // An unquoted expansion anywhere in a word may split into new words,
+    // any of which may be an option (`a${X:- -o F}`).
     let may_be_option = |w: &wright_shell::Word| {
-        (w.dynamic || w.glob)
-            && w.text.chars().next().is_none_or(|c| {
-                c == '-'
-                    || c == '$'
-                    || c == '*'
-                    || c == '?'
-                    || c == '['
-                    || c == '{'
-                    || c == wright_shell::SUBST
-                    || wright_shell::marker_index(c).is_some()
-            })
+        w.split
+            || (w.dynamic || w.glob)
+                && w.text.chars().next().is_none_or(|c| {
+                    c == '-'
+                        || c == '$'
+                        || c == '*'
+                        || c == '?'
+                        || c == '['
+                        || c == '{'
+                        || c == wright_shell::SUBST
+                        || wright_shell::marker_index(c).is_some()
+                })
     };
     if !feedable && part.argv[1..].iter().any(may_be_option) {
         return Class::NotReadOnly("an argument is computed when it runs".into());
@@ -63,95 +66,19 @@ pub(crate) fn danger(part: &Part) -> Option<String> {
     let first = part.program()?;
     let prog = first.rsplit('/').next().unwrap_or(first);
     let args: Vec<&str> = part.args().collect();
+    if part.argv.iter().skip(1).any(|w| w.split) && !readonly::safe_to_feed(prog) {
+        // A split word may become any option (`find -exec`, `-delete`) or,
+        // for a wrapper, the program it runs.
+        return Some(format!(
+            "`{prog}` gets an argument computed when it runs, which it may run"
+        ));
+    }
     if part.fed && !readonly::safe_to_feed(prog) {
         return Some(format!(
             "`{prog}` gets arguments from its input (xargs), which may add any option"
         ));
     }
-    let short_has = |c: char| {
-        args.iter()
-            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
-    };
-    let long_has = |l: &str| args.contains(&l);
-    match prog {
-        "sudo" | "doas" | "su" | "pkexec" => Some("it runs with elevated privileges".into()),
-        "rm" if short_has('r') || short_has('R') || long_has("--recursive") => {
-            Some("it deletes recursively".into())
-        }
-        "git" => git_danger(&args),
-        "find" if args.contains(&"-delete") => Some("`find -delete` deletes files".into()),
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "fish" | "python" | "python3" | "perl"
-        | "ruby" | "node"
-            if args.iter().all(|a| a.starts_with('-')) =>
-        {
-            Some(format!(
-                "it runs a script read from standard input with {prog}"
-            ))
-        }
-        "chmod" | "chown" | "chgrp" if short_has('R') || long_has("--recursive") => {
-            Some(format!("it runs a recursive {prog}"))
-        }
-        "dd" | "mkfs" | "shred" | "truncate" | "shutdown" | "reboot" | "halt" | "poweroff"
-        | "killall" | "pkill" | "crontab" | "systemctl" | "launchctl" => {
-            Some(format!("`{prog}` can destroy data or affect the system"))
-        }
-        "npm" | "cargo" | "yarn" | "pnpm" | "twine" | "gem" if args.first() == Some(&"publish") => {
-            Some("it publishes a package".into())
-        }
-        "curl" | "wget"
-            if args.iter().any(|a| {
-                matches!(
-                    *a,
-                    "-T" | "--upload-file" | "-d" | "--data" | "-F" | "--form" | "--post-file"
-                )
-            }) =>
-        {
-            Some("it uploads data".into())
-        }
-        _ => None,
-    }
-}
-
-fn git_danger(args: &[&str]) -> Option<String> {
-    // Global options first; some take a value (`-C dir`, `-c key=value`).
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        match *a {
-            "-c" | "--config-env" | "--exec-path" => {
-                return Some(format!("`git {a}` can make git run any program"));
-            }
-            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" => i += 2,
-            s if s.starts_with("--config-env=") || s.starts_with("--exec-path=") => {
-                return Some(format!("`git {s}` can make git run any program"));
-            }
-            s if s.starts_with('-') => i += 1,
-            _ => break,
-        }
-    }
-    let sub = *args.get(i)?;
-    let rest: Vec<&str> = args[i + 1..].to_vec();
-    match sub {
-        "reset" if rest.contains(&"--hard") => Some("`git reset --hard` discards changes".into()),
-        "clean" => Some("`git clean` deletes untracked files".into()),
-        "push" => Some("`git push` publishes commits".into()),
-        "checkout" | "restore"
-            if rest
-                .iter()
-                .any(|a| *a == "." || *a == "--" || a.starts_with('-') && a.contains('f')) =>
-        {
-            Some(format!("`git {sub}` can discard changes"))
-        }
-        "stash" if rest.first().is_some_and(|a| matches!(*a, "drop" | "clear")) => {
-            Some("it drops stashed changes".into())
-        }
-        "branch"
-            if rest.iter().any(|a| matches!(*a, "-D" | "--delete" | "-d"))
-                && rest.contains(&"-D") =>
-        {
-            Some("it force-deletes a branch".into())
-        }
-        _ => None,
-    }
+    crate::danger::command_danger(prog, &args)
 }
 
 #[cfg(test)]

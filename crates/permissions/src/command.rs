@@ -10,6 +10,7 @@
 //! plan mode refuses and auto mode asks about.
 
 use crate::shell::{Lexed, Redirect, RedirectKind, Simple, Word, lex};
+use crate::wrappers::{Effects, ShellRun, Step, peel, shell_run};
 
 const MAX_DEPTH: usize = 8;
 
@@ -46,7 +47,9 @@ pub(crate) struct Part {
     pub opaque: Option<&'static str>,
     /// `sudo`/`doas` was peeled.
     pub privileged: bool,
-    /// A variable outside [`SAFE_ENV`] was assigned (`PATH=…`, `GIT_…=…`).
+    /// A variable outside [`SAFE_ENV`] was assigned (`PATH=…`, `GIT_…=…`),
+    /// or a wrapper does more than run the command (`time -o F`, `nohup`):
+    /// rules then match only the command as written, and it is not read-only.
     pub unsafe_env: bool,
     /// Redirections of this command.
     pub redirects: Vec<Redirect>,
@@ -122,7 +125,7 @@ fn collect_lexed(lexed: Lexed, depth: usize, out: &mut Vec<Part>) {
         collect_lexed(nested, depth + 1, out);
     }
     for cmd in lexed.commands {
-        simple(cmd, depth, out);
+        simple(cmd, depth, false, out);
     }
 }
 
@@ -138,13 +141,15 @@ fn base(word: &Word) -> &str {
     word.text.rsplit('/').next().unwrap_or(&word.text)
 }
 
-fn simple(cmd: Simple, depth: usize, out: &mut Vec<Part>) {
+fn simple(cmd: Simple, depth: usize, fed: bool, out: &mut Vec<Part>) {
     let mut part = Part {
+        fed,
         raw: cmd.words.clone(),
         redirects: cmd.redirects,
         ..Part::default()
     };
     let mut w: &[Word] = &cmd.words;
+    let mut shell: Option<Vec<Word>> = None;
     while let Some(first) = w.first() {
         if let Some(name) = is_assignment(first) {
             part.unsafe_env |= !SAFE_ENV.contains(&name) && !name.starts_with("LC_");
@@ -155,88 +160,57 @@ fn simple(cmd: Simple, depth: usize, out: &mut Vec<Part>) {
             break;
         }
         let name = base(first);
-        let takes_arg: &[&str] = match name {
-            "for" | "case" | "select" | "function" | "fi" | "done" | "esac" | "in" => {
-                // Loop headers and closers run nothing themselves; their
-                // substitutions were collected already.
-                if !matches!(name, "fi" | "done" | "esac") || w.len() == 1 {
-                    w = &[];
-                    break;
-                }
-                &[]
-            }
-            "sudo" | "doas" => {
-                part.privileged = true;
-                &[
-                    "-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "--user", "--group",
-                ]
-            }
-            "env" => {
-                if w.iter()
-                    .any(|a| a.text == "-S" || a.text.starts_with("--split-string"))
-                {
-                    part.opaque = Some("`env -S` splits a string into a command");
-                }
-                &["-u", "-C", "--unset", "--chdir"]
-            }
-            "nice" => &["-n", "--adjustment"],
-            "ionice" => &["-c", "-n", "-p"],
-            "xargs" => {
-                part.fed = true;
-                &[
-                    "-n",
-                    "-I",
-                    "-L",
-                    "-P",
-                    "-d",
-                    "-E",
-                    "-s",
-                    "-a",
-                    "-i",
-                    "--max-args",
-                    "--delimiter",
-                ]
-            }
-            "timeout" => &["-s", "-k", "--signal", "--kill-after"],
-            "stdbuf" => &["-i", "-o", "-e"],
-            "watch" => &["-n", "--interval", "-d"],
-            "exec" => &["-a"],
-            "command" | "builtin" | "nohup" | "time" | "then" | "do" | "else" | "if" | "elif"
-            | "while" | "until" | "!" | "setsid" | "unbuffer" | "{" | "}" => &[],
-            _ => break,
-        };
-        let rest = &w[1..];
-        let mut r = rest;
-        while let Some(opt) = r.first() {
-            if name == "env" && is_assignment(opt).is_some() {
-                if let Some(n) = is_assignment(opt) {
-                    part.unsafe_env |= !SAFE_ENV.contains(&n);
-                }
-                r = &r[1..];
-            } else if opt.text == "--" {
-                r = &r[1..];
+        match name {
+            "for" | "case" | "select" | "function" | "in" => {
+                // Loop headers run nothing themselves; their substitutions
+                // were collected already.
+                w = &[];
                 break;
-            } else if opt.text.starts_with('-') && opt.text.len() > 1 {
-                let skip = if takes_arg.contains(&opt.text.as_str()) {
-                    2
-                } else {
-                    1
-                };
-                r = &r[skip.min(r.len())..];
-            } else {
+            }
+            "fi" | "done" | "esac" if w.len() == 1 => {
+                w = &[];
+                break;
+            }
+            "then" | "do" | "else" | "if" | "elif" | "while" | "until" | "!" | "{" | "}" | "fi"
+            | "done" | "esac" => {
+                w = &w[1..];
+                continue;
+            }
+            _ => {}
+        }
+        let mut fx = Effects::default();
+        let step = peel(name, w, &mut fx);
+        part.privileged |= fx.privileged;
+        part.fed |= fx.fed;
+        part.unsafe_env |= fx.side_effects;
+        for var in &fx.env {
+            part.unsafe_env |= !SAFE_ENV.contains(&var.as_str()) && !var.starts_with("LC_");
+        }
+        match step {
+            Step::Command(i) => w = &w[i.min(w.len())..],
+            Step::Itself => break,
+            Step::Opaque(why) => {
+                part.opaque = Some(why);
+                break;
+            }
+            Step::Shell(script) => {
+                // The wrapper hands the text to `sh -c`.
+                shell = Some(vec![
+                    Word {
+                        text: "sh".into(),
+                        ..Word::default()
+                    },
+                    Word {
+                        text: "-c".into(),
+                        ..Word::default()
+                    },
+                    script,
+                ]);
                 break;
             }
         }
-        if name == "timeout" && !r.is_empty() {
-            r = &r[1..];
-        }
-        if r.is_empty() {
-            // `sudo -i`, bare `env`, `time`: the wrapper is the command.
-            break;
-        }
-        w = r;
     }
-    part.argv = w.to_vec();
+    part.argv = shell.unwrap_or_else(|| w.to_vec());
     if let Some(first) = part.argv.first()
         && (first.dynamic || first.glob)
     {
@@ -260,10 +234,20 @@ fn expand_nested(part: &mut Part, depth: usize, out: &mut Vec<Part>) -> bool {
     let name = base(first).to_owned();
     let args = &part.argv[1..];
     match name.as_str() {
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "fish" => {
-            let Some(script) = shell_script(args) else {
-                // A here-document or here-string fed to the shell is its script.
-                if args.iter().all(|a| a.text.starts_with('-')) {
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "fish" | "rbash" => {
+            if part.fed {
+                // `xargs sh -c {}`, `find -exec sh -c {} ;`: input becomes code.
+                part.opaque = Some("it runs a shell on arguments from its input");
+                return false;
+            }
+            match shell_run(args) {
+                ShellRun::Unknown => {
+                    part.opaque = Some("a shell has options the checker does not know");
+                    return false;
+                }
+                ShellRun::File => return false,
+                ShellRun::Stdin => {
+                    // A here-document or here-string fed to the shell is its script.
                     let bodies: Vec<Word> = part
                         .redirects
                         .iter()
@@ -277,18 +261,20 @@ fn expand_nested(part: &mut Part, depth: usize, out: &mut Vec<Part>) -> bool {
                             collect(&body.text, depth + 1, out);
                         }
                     }
+                    return false;
                 }
-                return false;
-            };
-            if script.dynamic {
-                part.opaque = Some("its `-c` script is computed when it runs");
-                return false;
+                ShellRun::Inline(script) => {
+                    if script.dynamic {
+                        part.opaque = Some("its `-c` script is computed when it runs");
+                        return false;
+                    }
+                    let text = script.text.clone();
+                    collect(&text, depth + 1, out);
+                }
             }
-            let text = script.text.clone();
-            collect(&text, depth + 1, out);
         }
         "eval" => {
-            if args.iter().any(|a| a.dynamic) {
+            if part.fed || args.iter().any(|a| a.dynamic) {
                 part.opaque = Some("`eval` of text computed when it runs");
                 return false;
             }
@@ -314,11 +300,7 @@ fn expand_nested(part: &mut Part, depth: usize, out: &mut Vec<Part>) -> bool {
                         words: args[i + 1..end].to_vec(),
                         redirects: Vec::new(),
                     };
-                    let before = out.len();
-                    simple(inner, depth + 1, out);
-                    for p in &mut out[before..] {
-                        p.fed = true;
-                    }
+                    simple(inner, depth + 1, true, out);
                     i = end;
                 }
                 i += 1;
@@ -335,21 +317,6 @@ fn expand_nested(part: &mut Part, depth: usize, out: &mut Vec<Part>) -> bool {
         });
     }
     true
-}
-
-/// The script of `bash -c SCRIPT` (also `-lc`, `-ec`, …).
-fn shell_script(args: &[Word]) -> Option<&Word> {
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let t = a.text.as_str();
-        if t.starts_with('-') && !t.starts_with("--") && t.contains('c') {
-            return it.find(|s| !s.text.starts_with('-'));
-        }
-        if !t.starts_with('-') && !t.starts_with('+') {
-            return None;
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -378,7 +345,7 @@ mod tests {
             vec!["git status"]
         );
         assert_eq!(argvs("X=1 xargs -n 1 rm -f"), vec!["rm -f"]);
-        assert_eq!(argvs("command -v ls; time ls"), vec!["ls", "ls"]);
+        assert_eq!(argvs("command -v ls; time ls"), vec!["command -v ls", "ls"]);
         assert_eq!(argvs("sudo -i"), vec!["sudo -i"]);
     }
 

@@ -296,5 +296,22 @@ fn deny_part_matches(pat: &CommandPat, p: &Part) -> bool {
             v
         })
     };
-    based(&p.argv).is_some_and(|v| pat.matches(&v))
+    if based(&p.argv).is_some_and(|v| pat.matches(&v)) {
+        return true;
+    }
+    // A program off the allowlist may run a command named in its arguments
+    // (`flock L rm`, `cargo run -- rm`): when unsure, a deny errs on matching.
+    let Some(prog) = p.argv.first().or(p.raw.first()) else {
+        return false;
+    };
+    let name = prog.text.rsplit('/').next().unwrap_or(&prog.text);
+    if wright_shell::readonly::is_listed(name) && !crate::wrappers::is_wrapper(name) {
+        return false;
+    }
+    let words = if p.argv.is_empty() { &p.raw } else { &p.argv };
+    (1..words.len()).any(|i| {
+        let rest = &words[i..];
+        !rest[0].text.starts_with('-')
+            && (pat.matches(rest) || based(rest).is_some_and(|v| pat.matches(&v)))
+    })
 }

@@ -9,11 +9,13 @@
 
 mod classify;
 mod command;
+mod danger;
 mod engine;
 mod paths;
 mod persist;
 mod rule;
 mod shell;
+mod wrappers;
 
 pub use engine::{CallInfo, CanAsk, DeniedBy, Engine, Mode, PolicyInput, RuleSet, Verdict};
 pub use persist::append_allow_rule;
@@ -22,3 +24,7 @@ pub use rule::{Rule, RuleError};
 #[cfg(test)]
 #[path = "classify_gen_tests.rs"]
 mod classify_gen_tests;
+
+#[cfg(test)]
+#[path = "review_tests.rs"]
+mod review_tests;

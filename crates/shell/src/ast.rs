@@ -40,6 +40,10 @@ pub struct Word {
     pub glob: bool,
     /// Some of it was quoted or escaped.
     pub quoted: bool,
+    /// It has an expansion or substitution outside double quotes, anywhere
+    /// in it: bash splits its result on `$IFS`, so it may become several
+    /// words, any of which may be an option (`a${X:- -o F}`).
+    pub split: bool,
 }
 
 /// What a redirection does.

@@ -10,6 +10,7 @@
 //! read.
 
 mod ast;
+mod hidden;
 mod parse;
 pub mod readonly;
 mod words;

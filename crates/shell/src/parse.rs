@@ -43,6 +43,7 @@ pub fn parse(script: &str) -> Script {
         w.unknown("does not parse as bash", root);
     }
     w.statements(root, 0);
+    w.hidden(root);
     w.out
 }
 
@@ -292,6 +293,16 @@ impl<'s> Walker<'s> {
                 | "list"
                 | "pipeline"
                 | "redirected_statement" => self.statement(child, 1),
+                "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
+                    // A redirection inside a construct still opens its file.
+                    let (redirects, more) = self.redirect(child);
+                    self.out.commands.push(Command {
+                        redirects,
+                        depth: 1,
+                        ..Command::default()
+                    });
+                    self.continuation(more, 1);
+                }
                 _ => self.scan(child),
             }
         }

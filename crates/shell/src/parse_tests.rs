@@ -102,3 +102,33 @@ proptest::proptest! {
         let _ = parse(&s);
     }
 }
+
+/// Code tree-sitter keeps as text (review class A) makes the script unknown.
+#[test]
+fn hidden_code_is_unknown() {
+    for s in [
+        "echo ${x:-`id`}",
+        "echo \"${x:-`id`}\"",
+        "echo ${x:-${y:-`id`}}",
+        "cat <<< ${x:-`id`}",
+        "cat f <<E\n`touch M5`\nE",
+        "echo `echo \\`touch M\\``",
+        "[[ x =~ ( `touch M` ) ]]",
+        "echo a\\\n#; echo EXEC4",
+        "[ a > M10 ] && ls",
+        "[ a >> M10 ]",
+    ] {
+        assert!(!crate::parse(s).fully_understood(), "{s:?}");
+    }
+    for s in [
+        "echo `date`",
+        "echo \"a \\` b\"",
+        "cat <<'E'\n`x`\nE",
+        "ls -la \\\n  src",
+        "echo a # `x`",
+        "[[ a > b ]]",
+        "echo $(date)",
+    ] {
+        assert!(crate::parse(s).fully_understood(), "{s:?}");
+    }
+}

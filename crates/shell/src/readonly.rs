@@ -112,6 +112,20 @@ pub fn classify(argv: &[&str]) -> Class {
             }
         }
         "env" if args.is_empty() => Class::ReadOnly,
+        // tree's own parser gives `-L`, `-P`, `-I` the next word even inside
+        // a cluster (`-Lo 1 F` is `-L 1 -o F`): only the plain forms.
+        "tree"
+            if args.iter().any(|a| {
+                a.len() > 2
+                    && a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a.contains(['L', 'P', 'I'])
+            }) =>
+        {
+            no("`tree` option cluster with a value is not checked")
+        }
+        // `command -v NAME` only looks the name up.
+        "command" if matches!(args.first(), Some(&"-v" | &"-V")) => Class::ReadOnly,
         "cd" | "pushd" | "popd" => {
             if args.len() <= 1 || (args.len() == 2 && matches!(args[0], "-L" | "-P")) {
                 Class::ReadOnly
@@ -139,6 +153,34 @@ pub fn classify(argv: &[&str]) -> Class {
     }
 }
 
+/// Whether `program` is on the allowlist at all: a program the allowlist
+/// models never runs another program named in its arguments (except the
+/// `find -exec` the caller peels), so its operands are not commands.
+pub fn is_listed(program: &str) -> bool {
+    program_name(program).is_some_and(|p| {
+        matches!(
+            p,
+            "git"
+                | "find"
+                | "sed"
+                | "printf"
+                | "echo"
+                | "true"
+                | "false"
+                | ":"
+                | "test"
+                | "["
+                | "date"
+                | "hostname"
+                | "cd"
+                | "pushd"
+                | "popd"
+        ) || table::lookup(p).is_some()
+    })
+}
+
+/// (xxd is not listed: it matches options by prefix, `-ps IN OUT` writes.)
+///
 /// Whether arguments fed by `xargs` (or `find -exec {}`) cannot make the
 /// program write or run anything: every option it has is harmless.
 pub fn safe_to_feed(program: &str) -> bool {
@@ -151,7 +193,19 @@ fn no(why: &str) -> Class {
 
 /// Parses `args` against `opts`; the operands, or why an option is refused.
 pub(crate) fn operands<'a>(opts: &Opts, args: &[&'a str]) -> Result<Vec<&'a str>, String> {
+    parse_args(opts, args).map(|(ops, _)| ops)
+}
+
+/// Parses `args` against `opts`: the operands and the options actually
+/// given (`--name` with the listed name, `-c` for a short one), so checks
+/// such as "is this a listing" see what the program sees, not a value an
+/// option swallowed (`git tag --format -l NEW` creates `NEW`).
+pub(crate) fn parse_args<'a>(
+    opts: &Opts,
+    args: &[&'a str],
+) -> Result<(Vec<&'a str>, Vec<String>), String> {
     let mut ops = Vec::new();
+    let mut seen = Vec::new();
     let mut i = 0;
     while let Some(&a) = args.get(i) {
         i += 1;
@@ -178,8 +232,10 @@ pub(crate) fn operands<'a>(opts: &Opts, args: &[&'a str]) -> Result<Vec<&'a str>
                 Some(_) if !value => {}
                 _ => return Err(format!("option `{a}` is not known to be read-only")),
             }
+            seen.push(format!("--{name}"));
         } else if a.len() > 1 && a.starts_with('-') {
             for (k, c) in a.char_indices().skip(1) {
+                seen.push(format!("-{c}"));
                 if opts.short_val.contains(c) {
                     if k + c.len_utf8() == a.len() {
                         i += 1;
@@ -196,7 +252,7 @@ pub(crate) fn operands<'a>(opts: &Opts, args: &[&'a str]) -> Result<Vec<&'a str>
     }
     match opts.max_operands {
         Some(n) if ops.len() > n => Err(format!("more than {n} operands (the last is written)")),
-        _ => Ok(ops),
+        _ => Ok((ops, seen)),
     }
 }
 

@@ -5,13 +5,14 @@
 //! `--ext-diff`/`--textconv`/`--show-signature` (run configured programs),
 //! `git grep -O` (opens a pager) and every writing subcommand.
 
-use super::{Class, Opts, operands};
+use super::{Class, Opts, operands, parse_args};
 
 /// Diff output options shared by `diff`, `show`, `log` and friends.
 const DIFF_LONG: &[&str] = &[
     "patch",
     "no-patch",
-    "unified=",
+    // Optional values are attached only in git (`-U<n>`, `--unified[=<n>]`).
+    "unified?",
     "raw",
     "patch-with-raw",
     "patch-with-stat",
@@ -129,11 +130,11 @@ const LOG_LONG: &[&str] = &[
     "perl-regexp",
     "merges",
     "no-merges",
-    "min-parents=",
-    "max-parents=",
+    "min-parents?",
+    "max-parents?",
     "first-parent",
     "reverse",
-    "format=",
+    "format?",
     "pretty?",
     "abbrev-commit",
     "no-abbrev-commit",
@@ -220,8 +221,9 @@ fn sub_opts(sub: &str) -> Option<(Opts, Option<&'static [&'static str]>)> {
         ),
         "shortlog" => (
             mk(
-                "nsec",
-                "w",
+                // `-w[<w>[,<i1>[,<i2>]]]`: optional, attached values.
+                "nsecw0123456789,",
+                "",
                 &[
                     "numbered",
                     "summary",
@@ -259,10 +261,8 @@ fn sub_opts(sub: &str) -> Option<(Opts, Option<&'static [&'static str]>)> {
             ),
             None,
         ),
-        "rev-parse" | "describe" | "merge-base" | "name-rev" | "show-ref" | "ls-remote"
-        | "count-objects" | "var" | "check-ignore" | "check-attr" | "cherry" | "version" => {
-            (ANY, None)
-        }
+        "rev-parse" | "describe" | "merge-base" | "name-rev" | "show-ref" | "count-objects"
+        | "var" | "check-ignore" | "check-attr" | "cherry" | "version" => (ANY, None),
         "ls-files" => (
             mk(
                 "cdmoiskuftvz",
@@ -501,17 +501,6 @@ fn log_like(sub: &str, rest: &[&str]) -> Class {
 }
 
 fn branch(rest: &[&str]) -> Class {
-    let listing = rest.iter().any(|a| {
-        matches!(
-            *a,
-            "-l" | "--list"
-                | "--contains"
-                | "--no-contains"
-                | "--merged"
-                | "--no-merged"
-                | "--points-at"
-        )
-    });
     let opts = Opts {
         short: "arvl",
         short_val: "",
@@ -540,18 +529,29 @@ fn branch(rest: &[&str]) -> Class {
         more_long: &[],
         max_operands: None,
     };
-    match operands(&opts, rest) {
-        Ok(ops) if ops.is_empty() || listing => Class::ReadOnly,
+    match parse_args(&opts, rest) {
+        Ok((ops, seen))
+            if ops.is_empty()
+                || seen.iter().any(|o| {
+                    matches!(
+                        o.as_str(),
+                        "-l" | "--list"
+                            | "--contains"
+                            | "--no-contains"
+                            | "--merged"
+                            | "--no-merged"
+                            | "--points-at"
+                    )
+                }) =>
+        {
+            Class::ReadOnly
+        }
         Ok(_) => Class::NotReadOnly("`git branch NAME` creates a branch".into()),
         Err(e) => Class::NotReadOnly(format!("git branch: {e}")),
     }
 }
 
 fn tag(rest: &[&str]) -> Class {
-    let listing = rest.is_empty()
-        || rest
-            .iter()
-            .any(|a| matches!(*a, "-l" | "--list") || a.starts_with("-n"));
     let opts = Opts {
         short: "l0123456789n",
         short_val: "",
@@ -573,20 +573,21 @@ fn tag(rest: &[&str]) -> Class {
         more_long: &[],
         max_operands: None,
     };
-    match operands(&opts, rest) {
-        Ok(_) if listing => Class::ReadOnly,
+    match parse_args(&opts, rest) {
+        Ok((ops, seen))
+            if ops.is_empty()
+                || seen
+                    .iter()
+                    .any(|o| matches!(o.as_str(), "-l" | "--list" | "-n")) =>
+        {
+            Class::ReadOnly
+        }
         Ok(_) => Class::NotReadOnly("`git tag NAME` creates a tag".into()),
         Err(e) => Class::NotReadOnly(format!("git tag: {e}")),
     }
 }
 
 fn config(rest: &[&str]) -> Class {
-    let reading = rest.iter().any(|a| {
-        matches!(
-            *a,
-            "--get" | "--get-all" | "--get-regexp" | "--list" | "-l" | "--get-urlmatch"
-        )
-    }) || matches!(rest.first(), Some(&"get" | &"list"));
     let opts = Opts {
         short: "lz",
         short_val: "",
@@ -622,8 +623,20 @@ fn config(rest: &[&str]) -> Class {
         more_long: &[],
         max_operands: None,
     };
-    match operands(&opts, rest) {
-        Ok(_) if reading => Class::ReadOnly,
+    // Reading is decided from the options git parses, so a value swallowed
+    // by `--file` (`--file --get x.y z`) does not count as `--get`.
+    match parse_args(&opts, rest) {
+        Ok((ops, seen))
+            if seen.iter().any(|o| {
+                matches!(
+                    o.as_str(),
+                    "--get" | "--get-all" | "--get-regexp" | "--list" | "-l" | "--get-urlmatch"
+                )
+            }) || matches!(ops.first(), Some(&"get" | &"list"))
+                && rest.first() == ops.first() =>
+        {
+            Class::ReadOnly
+        }
         Ok(_) => Class::NotReadOnly("`git config` may change configuration".into()),
         Err(e) => Class::NotReadOnly(format!("git config: {e}")),
     }

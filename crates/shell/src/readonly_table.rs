@@ -578,13 +578,6 @@ pub(super) fn lookup(name: &str) -> Option<&'static Opts> {
         ],
     );
     static HEXDUMP: Opts = o("bcCdovx", "efns", &[]);
-    static XXD: Opts = Opts {
-        short: "aCEiubepd",
-        short_val: "cgloOsn",
-        long: &[],
-        more_long: &[],
-        max_operands: Some(1),
-    };
     static SUMS: Opts = o(
         "bctwz",
         "",
@@ -754,7 +747,6 @@ pub(super) fn lookup(name: &str) -> Option<&'static Opts> {
         "nl" => &NL,
         "od" => &OD,
         "hexdump" => &HEXDUMP,
-        "xxd" => &XXD,
         "md5sum" | "sha1sum" | "sha224sum" | "sha256sum" | "sha384sum" | "sha512sum" | "b2sum"
         | "cksum" => &SUMS,
         "sort" => &SORT,

@@ -81,6 +81,8 @@ impl Walker<'_> {
                 }
             }
             "string" | "translated_string" => {
+                // Expansions inside double quotes are not split.
+                let split = w.split;
                 w.quoted = true;
                 if self.text(node).starts_with('$') {
                     // `$"…"` is translated through the locale's catalog.
@@ -109,22 +111,27 @@ impl Walker<'_> {
                         }
                     }
                 }
+                w.split = split;
             }
             "simple_expansion" => {
                 w.dynamic = true;
+                w.split = true;
                 w.text.push_str(self.text(node));
             }
             "expansion" => {
                 w.dynamic = true;
+                w.split = true;
                 self.expansion(node);
                 w.text.push_str(&crate::ast::unnumbered(self.text(node)));
             }
             "command_substitution" | "process_substitution" => {
                 w.dynamic = true;
+                w.split = true;
                 let n = self.substitution(node);
                 w.text.push(marker(n));
             }
             "arithmetic_expansion" => {
+                w.split = true;
                 self.unknown("uses arithmetic expansion", node);
                 self.scan(node);
                 w.dynamic = true;
@@ -138,6 +145,7 @@ impl Walker<'_> {
                 self.unknown("has a word the checker does not know", node);
                 self.scan(node);
                 w.dynamic = true;
+                w.split = true;
                 w.text.push_str(self.text(node));
             }
         }
@@ -236,6 +244,7 @@ impl Walker<'_> {
                         self.unknown("uses arithmetic expansion `$[…]`", node);
                     }
                     w.dynamic = true;
+                    w.split = true;
                     w.text.push(c);
                 }
                 '{' => {
@@ -250,6 +259,7 @@ impl Walker<'_> {
                     // Extglob or syntax tree-sitter kept as text: the shell
                     // may make something else of it.
                     w.dynamic = true;
+                    w.split = true;
                     w.text.push(c);
                 }
                 _ => w.text.push(c),
