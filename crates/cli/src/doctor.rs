@@ -9,7 +9,7 @@ use wright_config::{ConfigLoader, Provider};
 
 use crate::args::Args;
 use crate::exit;
-use crate::provider::{self, Keys};
+use crate::provider;
 
 /// One line of the report.
 struct Check {
@@ -22,7 +22,7 @@ struct Check {
 pub async fn run(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
     let mut checks = config_checks(loader);
     match loader.load(&args.overrides()) {
-        Ok(resolved) => checks.extend(provider_checks(&resolved.settings).await),
+        Ok(resolved) => checks.extend(provider_checks(&resolved).await),
         Err(e) => checks.push(Check {
             name: "provider",
             ok: false,
@@ -112,8 +112,11 @@ fn config_checks(loader: &ConfigLoader) -> Vec<Check> {
         .collect()
 }
 
-async fn provider_checks(settings: &wright_config::Settings) -> Vec<Check> {
-    let keys = Keys::from_env();
+async fn provider_checks(resolved: &wright_config::Resolved) -> Vec<Check> {
+    let settings = &resolved.settings;
+    // The same rule as a session: an untrusted project's server never
+    // gets the user's key, not even for a reachability check.
+    let (keys, withheld) = provider::keys_for(resolved.untrusted_project_source("base_url"));
     let http = match wright_llm::http_client() {
         Ok(http) => http,
         Err(e) => {
@@ -134,7 +137,15 @@ async fn provider_checks(settings: &wright_config::Settings) -> Vec<Check> {
             }];
         }
     };
-    let mut checks = vec![
+    let mut checks: Vec<Check> = withheld
+        .map(|w| Check {
+            name: "key",
+            ok: true,
+            detail: w.trim_start_matches("warning: ").to_owned(),
+        })
+        .into_iter()
+        .collect();
+    checks.extend([
         Check {
             name: "provider",
             ok: true,
@@ -153,7 +164,7 @@ async fn provider_checks(settings: &wright_config::Settings) -> Vec<Check> {
                 None => format!("{} is not set (not needed for this server)", choice.key_var),
             },
         },
-    ];
+    ]);
     checks.push(reachability(&http, &choice).await);
     checks
 }

@@ -1,9 +1,14 @@
 //! `wright init` (a starter `.wright/config.toml` and `AGENTS.md`) and
 //! `wright config edit` (the config file in the user's editor).
+//!
+//! Files in the project are created through [`Beneath`] rooted at the
+//! project: a repository can ship `AGENTS.md` or `.wright` as a (dangling)
+//! symlink pointing outside, and wright must not create the target.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use wright_config::ConfigLoader;
+use wright_sandbox::{Beneath, OpenError};
 
 use crate::exit;
 use crate::setup::SetupError;
@@ -45,19 +50,47 @@ pub fn init(project_root: &Path) -> Result<u8, SetupError> {
         (project_root.join("AGENTS.md"), STARTER_AGENTS),
     ];
     for (path, text) in files {
-        if path.exists() {
-            eprintln!("kept {} (it exists)", path.display());
-            continue;
+        // symlink_metadata: a dangling symlink exists too, and is kept.
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                eprintln!(
+                    "kept {} (a symbolic link; not following it)",
+                    path.display()
+                );
+                continue;
+            }
+            Ok(_) => {
+                eprintln!("kept {} (it exists)", path.display());
+                continue;
+            }
+            Err(_) => {}
         }
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| SetupError(format!("cannot create {}: {e}", dir.display())))?;
-        }
-        std::fs::write(&path, text)
-            .map_err(|e| SetupError(format!("cannot write {}: {e}", path.display())))?;
+        create_in_project(project_root, &path, text.as_bytes())?;
         eprintln!("wrote {}", path.display());
     }
     Ok(exit::SUCCESS)
+}
+
+/// Writes `path` (inside `project_root`) without following any symlink
+/// below the root, creating missing directories.
+fn create_in_project(project_root: &Path, path: &Path, bytes: &[u8]) -> Result<(), SetupError> {
+    let cannot = |why: String| SetupError(format!("cannot write {}: {why}", path.display()));
+    let beneath = Beneath::new([project_root.to_path_buf()]);
+    let root = beneath
+        .roots()
+        .first()
+        .cloned()
+        .ok_or_else(|| cannot("the project directory cannot be resolved".to_owned()))?;
+    let rel = path
+        .strip_prefix(project_root)
+        .map_err(|_| cannot("it is outside the project".to_owned()))?;
+    let target: PathBuf = root.join(rel);
+    beneath.write(&target, bytes).map_err(|e| match e {
+        OpenError::Symlink(_) | OpenError::Escape(_) => cannot(
+            "a symbolic link is in the way (refusing to follow it out of the project)".to_owned(),
+        ),
+        other => cannot(other.to_string()),
+    })
 }
 
 /// Opens the project's (or with `user`, the user's) config file in
@@ -71,13 +104,32 @@ pub fn edit(loader: &ConfigLoader, user: bool) -> Result<u8, SetupError> {
     } else {
         loader.project_file()
     };
-    if !path.exists() {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| SetupError(format!("cannot create {}: {e}", dir.display())))?;
+    let wright_dir = loader.project_root.join(wright_config::PROJECT_DIR);
+    if !user && std::fs::symlink_metadata(&wright_dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(SetupError(format!(
+            "{} is a symbolic link; refusing to edit through it",
+            wright_dir.display()
+        )));
+    }
+    match std::fs::symlink_metadata(&path) {
+        // The user's own config may be a dotfiles symlink; a project's may
+        // not, since the editor would follow it out of the project.
+        Ok(meta) if meta.file_type().is_symlink() && !user => {
+            return Err(SetupError(format!(
+                "{} is a symbolic link; refusing to edit through it",
+                path.display()
+            )));
         }
-        std::fs::write(&path, "")
-            .map_err(|e| SetupError(format!("cannot create {}: {e}", path.display())))?;
+        Ok(_) => {}
+        Err(_) if user => {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| SetupError(format!("cannot create {}: {e}", dir.display())))?;
+            }
+            wright_config::replace_file(&path, b"")
+                .map_err(|e| SetupError(format!("cannot create {}: {e}", path.display())))?;
+        }
+        Err(_) => create_in_project(&loader.project_root, &path, b"")?,
     }
     let editor = std::env::var("VISUAL")
         .or_else(|_| std::env::var("EDITOR"))

@@ -100,6 +100,29 @@ impl Keys {
     }
 }
 
+/// The keys to use when `base_url` came from the project file
+/// `base_url_from_project` of an untrusted project (`None` otherwise): none
+/// at all, with the warning that says so. A cloned repository must not be
+/// able to send the user's key to its own server; `wright -p`, the
+/// interactive mode and `wright doctor` all go through here.
+pub fn keys_for(base_url_from_project: Option<&std::path::Path>) -> (Keys, Option<String>) {
+    let keys = Keys::from_env();
+    match base_url_from_project {
+        Some(file) if keys.anthropic.is_some() || keys.openai.is_some() => (
+            Keys {
+                anthropic: None,
+                openai: None,
+            },
+            Some(format!(
+                "warning: base_url comes from the project's {}; not sending your API key to it. \
+                 Set the URL with --base-url, ANTHROPIC_BASE_URL/OPENAI_BASE_URL or your user config to send the key.",
+                file.display()
+            )),
+        ),
+        _ => (keys, None),
+    }
+}
+
 /// Chooses and builds the client.
 pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, SetupError> {
     let http = wright_llm::http_client().map_err(|e| SetupError(e.to_string()))?;

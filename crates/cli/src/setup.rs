@@ -18,7 +18,7 @@ use wright_permissions::CanAsk;
 use wright_tools::{OutputLimits, ToolRegistry};
 
 use crate::models;
-use crate::provider::{self, Keys};
+use crate::provider;
 use crate::safety;
 use crate::sessions::{self, SessionChoice};
 
@@ -70,21 +70,8 @@ pub async fn start(
     cwd: &Path,
     project_root: &Path,
 ) -> Result<Started, SetupError> {
-    let mut keys = Keys::from_env();
-    let mut notice: Vec<String> = Vec::new();
-    if let Some(file) = &launch.base_url_from_project
-        && (keys.anthropic.is_some() || keys.openai.is_some())
-    {
-        notice.push(format!(
-            "warning: base_url comes from the project's {}; not sending your API key to it. \
-             Set the URL with --base-url, ANTHROPIC_BASE_URL/OPENAI_BASE_URL or your user config to send the key.",
-            file.display()
-        ));
-        keys = Keys {
-            anthropic: None,
-            openai: None,
-        };
-    }
+    let (keys, withheld) = provider::keys_for(launch.base_url_from_project.as_deref());
+    let mut notice: Vec<String> = withheld.into_iter().collect();
     let resolved = provider::resolve(settings, &keys).await?;
     let inputs = context_inputs(settings, cwd, project_root)?;
     let safety = safety::build(settings, project_root, launch.can_ask)?;
@@ -196,9 +183,16 @@ pub fn context_inputs(
         }),
         (None, Some(path)) => {
             let path = cwd.join(path);
-            let text = std::fs::read_to_string(&path).map_err(|e| {
+            // Bounded and non-blocking: a FIFO or /dev/zero named here
+            // (by a project, a flag or the environment) must not hang
+            // wright or fill its memory.
+            let text = wright_config::read_text_file(&path).map_err(|e| {
+                let why = match e {
+                    wright_config::ConfigError::Io { message, .. } => message,
+                    other => other.to_string(),
+                };
                 SetupError(format!(
-                    "cannot read the system prompt file {}: {e}",
+                    "cannot read the system prompt file {}: {why}",
                     path.display()
                 ))
             })?;

@@ -122,6 +122,7 @@ mod settings;
 mod source;
 mod trust;
 mod trust_store;
+mod write;
 
 pub use env::ENV_VARS;
 pub use error::{ConfigError, Origin};
@@ -131,7 +132,7 @@ pub use loader::{
     find_project_root,
 };
 pub use overrides::Overrides;
-pub use read::MAX_CONFIG_BYTES;
+pub use read::{MAX_CONFIG_BYTES, read_text_file};
 pub use resolved::{Entry, Resolved};
 pub use settings::{
     ContextSettings, DEFAULT_BASH_TIMEOUT_SECS, DEFAULT_COMPACT_MARGIN_PERCENT,
@@ -141,3 +142,4 @@ pub use settings::{
 pub use source::Source;
 pub use trust::{IgnoreReason, Ignored, Trust, TrustSource, canonical_root, describe_ignored};
 pub use trust_store::{TrustChange, record_trust};
+pub use write::{NEW_FILE_MODE, replace_file};

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
+use crate::assign::Assign;
 use crate::env::{ENV_VARS, env_base_url, env_layer};
 use crate::error::ConfigError;
 use crate::file::parse_layer;
@@ -14,9 +15,11 @@ use crate::kinds::Provider;
 use crate::overrides::Overrides;
 use crate::read::read_optional;
 use crate::resolved::Resolved;
+use crate::resolved::quote;
 use crate::source::Source;
 use crate::trust::{
-    IgnoreReason, Ignored, Trust, TrustSource, canonical_root, loosening, trust_from_entries,
+    IgnoreReason, Ignored, Trust, TrustSource, canonical_root, loosening, split_instruction_files,
+    trust_from_entries,
 };
 
 /// Name of every config file.
@@ -113,6 +116,21 @@ impl ConfigLoader {
                 });
             }
             for assign in layer.assigns {
+                let assign = match assign {
+                    Assign::InstructionFiles(names) if from_project => {
+                        let (inside, outside) = split_instruction_files(names);
+                        for name in outside {
+                            resolved.ignored.push(Ignored {
+                                file: path.clone(),
+                                key: "context.instruction_files",
+                                value: quote(&name),
+                                reason: IgnoreReason::OutsideProject,
+                            });
+                        }
+                        Assign::InstructionFiles(inside)
+                    }
+                    other => other,
+                };
                 if from_project
                     && !trust.is_trusted()
                     && let Some(value) = loosening(&assign, &resolved.settings, &self.project_root)

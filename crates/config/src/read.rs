@@ -46,6 +46,18 @@ pub(crate) fn read_optional(path: &Path) -> Result<Option<String>, ConfigError> 
         .map_err(|_| io("stream did not contain valid UTF-8".to_owned()))
 }
 
+/// A text file the configuration names (`system_prompt_file`, from any
+/// layer), read with the same limits as a config file: a regular file of
+/// at most [`MAX_CONFIG_BYTES`], UTF-8, opened without blocking so a FIFO
+/// or `/dev/zero` cannot hang wright or fill its memory. A missing file is
+/// an error naming it.
+pub fn read_text_file(path: &Path) -> Result<String, ConfigError> {
+    read_optional(path)?.ok_or_else(|| ConfigError::Io {
+        path: path.to_path_buf(),
+        message: "no such file".to_owned(),
+    })
+}
+
 /// `Err` (the message) unless `meta` is a regular file within the size cap.
 fn check_shape(meta: &Metadata) -> Result<(), String> {
     if !meta.is_file() {
@@ -113,6 +125,24 @@ mod tests {
             read_optional(&f).unwrap().as_deref(),
             Some("model = \"m\"\n")
         );
+    }
+
+    #[test]
+    fn text_files_named_by_config_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("prompt.md");
+        assert!(
+            read_text_file(&f)
+                .unwrap_err()
+                .to_string()
+                .contains("no such file")
+        );
+        std::fs::write(&f, "be brief").unwrap();
+        assert_eq!(read_text_file(&f).unwrap(), "be brief");
+        std::fs::write(&f, vec![b'a'; 3 * 1024 * 1024]).unwrap();
+        assert!(read_text_file(&f).is_err());
+        #[cfg(unix)]
+        assert!(read_text_file(Path::new("/dev/zero")).is_err());
     }
 
     #[test]

@@ -14,7 +14,14 @@
 //! - any `permissions.allow` rule, `permissions.additional_roots` or
 //!   `sandbox.writable_roots` entry;
 //! - a `system_prompt_file` outside the project (it would send a file of
-//!   the user's to the model).
+//!   the user's to the model);
+//! - `provider` and `base_url` (the project's server would run the session
+//!   and receive the user's files), and any `[models."…"]` table (prices
+//!   and windows that would defeat `--max-budget-usd`).
+//!
+//! Separately, and trusted or not, a project's `context.instruction_files`
+//! may only name files inside the project: an absolute name or one with
+//! `..` is dropped with [`IgnoreReason::OutsideProject`].
 //!
 //! `permissions.ask`, `permissions.deny`, `plan`, `read-only` and
 //! `network = false` always apply. Trust comes from the user's config
@@ -38,8 +45,9 @@ use crate::settings::Settings;
 /// Untrusted, the project's files cannot set a looser `permission_mode`
 /// (`plan` < `default` < `accept-edits` < `auto` < `bypass`) or
 /// `sandbox.mode`, `sandbox.network = true`, `permissions.allow`,
-/// `permissions.additional_roots`, `sandbox.writable_roots`, or a
-/// `system_prompt_file` outside the project; everything else applies.
+/// `permissions.additional_roots`, `sandbox.writable_roots`, a
+/// `system_prompt_file` outside the project, `provider`, `base_url` or
+/// `[models]` tables; everything else applies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Trust {
     /// Loosening settings from the project apply.
@@ -84,6 +92,9 @@ pub enum IgnoreReason {
     UntrustedProject,
     /// Only the user's own config may set it (`projects`).
     UserConfigOnly,
+    /// It names a file outside the project (`context.instruction_files`);
+    /// never applied, trusted or not.
+    OutsideProject,
 }
 
 impl IgnoreReason {
@@ -94,6 +105,9 @@ impl IgnoreReason {
                 "untrusted project; run `wright trust` or pass --trust-project to apply it"
             }
             IgnoreReason::UserConfigOnly => "only your user config can mark projects as trusted",
+            IgnoreReason::OutsideProject => {
+                "a project's config may only name instruction files inside the project"
+            }
         }
     }
 }
@@ -166,6 +180,13 @@ pub(crate) fn loosening(
             "system_prompt_file = {} (outside the project)",
             quote(&file.to_string_lossy())
         )),
+        Assign::Provider(p) if current.provider != Some(*p) => {
+            Some(format!("provider = {}", quote(p.as_str())))
+        }
+        Assign::BaseUrl(url) if current.base_url.as_deref() != Some(url.as_str()) => {
+            Some(format!("base_url = {}", quote(url)))
+        }
+        Assign::ModelOverride(m) => Some(format!("models.{}", quote(&m.name))),
         _ => None,
     }
 }
@@ -237,9 +258,30 @@ pub fn describe_ignored(ignored: &[Ignored], reason: IgnoreReason) -> String {
     out
 }
 
+/// Splits a project file's `context.instruction_files` into the names
+/// that stay inside the project and the ones that do not (absolute, or
+/// with a `..` component), for [`IgnoreReason::OutsideProject`].
+pub(crate) fn split_instruction_files(names: Vec<String>) -> (Vec<String>, Vec<String>) {
+    names.into_iter().partition(|name| {
+        let p = Path::new(name);
+        !p.has_root()
+            && p.components()
+                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    })
+}
+
 /// The warnings for `ignored`, one line per reason present.
 pub(crate) fn warnings(ignored: &[Ignored]) -> Vec<String> {
     let mut out = Vec::new();
+    if ignored
+        .iter()
+        .any(|i| i.reason == IgnoreReason::OutsideProject)
+    {
+        out.push(format!(
+            "warning: ignoring instruction files outside the project named by {}: a project's config may only name files inside the project",
+            describe_ignored(ignored, IgnoreReason::OutsideProject)
+        ));
+    }
     if ignored
         .iter()
         .any(|i| i.reason == IgnoreReason::UntrustedProject)

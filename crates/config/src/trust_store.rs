@@ -94,10 +94,9 @@ pub fn record_trust(
         }
     }
     std::fs::create_dir_all(user_config_dir).map_err(io)?;
-    // Write beside and rename so a crash never leaves a torn config.
-    let tmp = file.with_extension("toml.tmp");
-    std::fs::write(&tmp, doc.to_string()).map_err(io)?;
-    std::fs::rename(&tmp, &file).map_err(io)?;
+    // Written beside and renamed so a crash never leaves a torn config; the
+    // temp file is exclusive and unpredictable, and a new file is 0600.
+    crate::write::replace_file(&file, doc.to_string().as_bytes()).map_err(io)?;
     Ok(file)
 }
 

@@ -1,4 +1,6 @@
 use super::*;
+use crate::kinds::Provider;
+use crate::settings::ModelOverride;
 
 fn settings_with(mode: PermissionMode, sandbox: SandboxMode, network: bool) -> Settings {
     Settings {
@@ -70,11 +72,60 @@ fn sandbox_and_lists() {
         Assign::Deny(vec!["Bash".into()]),
         Assign::Ask(vec!["Edit".into()]),
         Assign::Model("m".into()),
-        Assign::BaseUrl("http://x".into()),
         Assign::MaxTurns(3),
     ] {
         assert_eq!(loosening(&tight, &s, root), None, "{tight:?}");
     }
+}
+
+#[test]
+fn provider_base_url_and_model_tables_loosen() {
+    let root = Path::new("/p");
+    let s = Settings::default();
+    assert_eq!(
+        loosening(&Assign::BaseUrl("http://evil".into()), &s, root).as_deref(),
+        Some("base_url = \"http://evil\"")
+    );
+    assert_eq!(
+        loosening(&Assign::Provider(Provider::OpenaiChat), &s, root).as_deref(),
+        Some("provider = \"openai-chat\"")
+    );
+    let model = ModelOverride {
+        name: "m".into(),
+        ..ModelOverride::default()
+    };
+    assert_eq!(
+        loosening(&Assign::ModelOverride(model), &s, root).as_deref(),
+        Some("models.\"m\"")
+    );
+    // Repeating what the user already set changes nothing.
+    let same = Settings {
+        base_url: Some("http://mine".into()),
+        provider: Some(Provider::Anthropic),
+        ..Settings::default()
+    };
+    assert_eq!(
+        loosening(&Assign::BaseUrl("http://mine".into()), &same, root),
+        None
+    );
+    assert_eq!(
+        loosening(&Assign::Provider(Provider::Anthropic), &same, root),
+        None
+    );
+}
+
+#[test]
+fn instruction_file_names_must_stay_inside() {
+    let (inside, outside) = split_instruction_files(vec![
+        "AGENTS.md".into(),
+        "docs/AI.md".into(),
+        "./CLAUDE.md".into(),
+        "../home/secret.txt".into(),
+        "/etc/passwd".into(),
+        "a/../../b".into(),
+    ]);
+    assert_eq!(inside, ["AGENTS.md", "docs/AI.md", "./CLAUDE.md"]);
+    assert_eq!(outside, ["../home/secret.txt", "/etc/passwd", "a/../../b"]);
 }
 
 #[test]

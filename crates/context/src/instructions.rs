@@ -96,10 +96,14 @@ pub fn gather(
         }
     }
     for path in project_paths(&root, &cwd, &options.file_names) {
-        loader.load(&path, Origin::Project, &root, 0);
+        if let Some(real) = loader.inside(&path, &root) {
+            loader.load(&real, Origin::Project, &root, 0);
+        }
     }
     for path in rule_paths(&root) {
-        loader.load(&path, Origin::Rule, &root, 0);
+        if let Some(real) = loader.inside(&path, &root) {
+            loader.load(&real, Origin::Rule, &root, 0);
+        }
     }
     let Loader {
         files,
@@ -174,6 +178,32 @@ struct Loader {
 }
 
 impl Loader {
+    /// The real path of a project file or rule when it resolves (symlinks
+    /// followed) inside `root`; else `None` with a warning. A repository's
+    /// `AGENTS.md` linking to `~/.ssh/id_rsa` must not put that file into
+    /// the prompt sent to the provider; the same boundary as `@` imports.
+    fn inside(&mut self, path: &Path, root: &Path) -> Option<PathBuf> {
+        match path.canonicalize() {
+            Ok(real) if real.starts_with(root) => Some(real),
+            Ok(real) => {
+                self.warnings.push(Warning::at(
+                    path,
+                    format!(
+                        "instruction file not loaded: it resolves to {}, outside the project {}",
+                        real.display(),
+                        root.display()
+                    ),
+                ));
+                None
+            }
+            Err(e) => {
+                self.warnings
+                    .push(Warning::at(path, format!("instruction file not read: {e}")));
+                None
+            }
+        }
+    }
+
     /// Loads `path` (canonical) and, after it, what it imports.
     fn load(&mut self, path: &Path, origin: Origin, boundary: &Path, depth: usize) {
         if !self.seen.insert(path.to_path_buf()) {

@@ -254,3 +254,40 @@ fn special_and_huge_instruction_files_are_not_read() {
     std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
     assert!(super::read_capped(&link).is_err());
 }
+
+#[cfg(unix)]
+#[test]
+fn project_files_and_rules_resolving_outside_the_root_are_skipped() {
+    use std::os::unix::fs::symlink;
+    let p = Project::new();
+    let secret = p.root.parent().unwrap().join("secret.txt");
+    std::fs::write(&secret, "TOP SECRET").unwrap();
+    symlink(&secret, p.root.join("AGENTS.md")).unwrap();
+    std::fs::create_dir_all(p.root.join("sub")).unwrap();
+    symlink(&secret, p.root.join("sub/AGENTS.md")).unwrap();
+    std::fs::create_dir_all(p.root.join(".wright/rules")).unwrap();
+    symlink(&secret, p.root.join(".wright/rules/r.md")).unwrap();
+    // A link that stays inside is fine.
+    p.write("docs/real.md", "inside");
+    symlink(
+        p.root.join("docs/real.md"),
+        p.root.join(".wright/rules/ok.md"),
+    )
+    .unwrap();
+    let options = InstructionOptions {
+        file_names: vec![
+            "AGENTS.md".into(),
+            "../secret.txt".into(),
+            secret.display().to_string(),
+        ],
+        ..InstructionOptions::default()
+    };
+    let (files, warnings) = p.gather("sub", &options);
+    assert!(
+        files.iter().all(|f| !f.text.contains("TOP SECRET")),
+        "{files:?}"
+    );
+    assert_eq!(rel(&p, &files), ["docs/real.md"]);
+    let text = messages(&warnings);
+    assert!(text.contains("outside the project"), "{text}");
+}

@@ -19,6 +19,7 @@ pub mod openai_chat;
 pub mod openai_responses;
 pub mod redact;
 mod retry;
+mod secret_match;
 pub mod sse;
 #[cfg(test)]
 mod test_fixtures;

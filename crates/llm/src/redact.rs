@@ -17,7 +17,9 @@ const MIN_API_KEY_LEN: usize = 8;
 
 /// Replaces each given secret, and anything key-like (`sk-…`, `sk-ant-…`,
 /// `Bearer xxx`, long base64/hex runs after "key" or "token"), with
-/// `[REDACTED]`.
+/// `[REDACTED]`. A given secret is also found disguised: percent-encoded,
+/// `\uXXXX`-escaped, split by zero-width characters, in another case, or
+/// any 12-character piece of it without its `sk-…-` prefix.
 pub fn redact(text: &str, secrets: &[&str]) -> String {
     let mut out = text.to_owned();
     for secret in secrets {
@@ -27,6 +29,7 @@ pub fn redact(text: &str, secrets: &[&str]) -> String {
             out = out.replace(secret, REDACTED);
         }
     }
+    let out = crate::secret_match::redact_disguised(&out, secrets);
     redact_keylike(&out)
 }
 

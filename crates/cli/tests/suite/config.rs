@@ -57,9 +57,10 @@ fn project_config_selects_the_provider() {
             server.url()
         ),
     );
+    // provider and base_url from a project apply once it is trusted.
     let out = env
         .wright()
-        .args(["-p", "hi"])
+        .args(["-p", "hi", "--trust-project"])
         .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
         .output()
         .unwrap();
@@ -183,4 +184,53 @@ fn init_writes_starters_once_and_config_edit_checks_the_result() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("config.toml"), "{}", stderr(&out));
+}
+
+/// A system prompt file that is a FIFO, a device or huge is refused at
+/// once with exit code 2, from the flag and from the environment.
+#[cfg(unix)]
+#[test]
+fn special_or_huge_system_prompt_files_are_refused_quickly() {
+    let env = Env::new();
+    let fifo = env.path("fifo.md");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    env.write("big.md", &"a".repeat(3 * 1024 * 1024));
+    let mut cases = vec![
+        ("--system-prompt-file", "/dev/zero"),
+        ("--system-prompt-file", "big.md"),
+    ];
+    if made {
+        cases.push(("--system-prompt-file", "fifo.md"));
+    }
+    for (flag, file) in cases {
+        let started = std::time::Instant::now();
+        let out = env
+            .wright_p("anthropic", "http://127.0.0.1:9", "go")
+            .args([flag, file])
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{file}: {}",
+            super::stderr(&out)
+        );
+        assert!(started.elapsed().as_secs() < 10, "{file} took too long");
+        assert!(
+            super::stderr(&out).contains("cannot read the system prompt file"),
+            "{}",
+            super::stderr(&out)
+        );
+    }
+    let out = env
+        .wright_p("anthropic", "http://127.0.0.1:9", "go")
+        .env("WRIGHT_SYSTEM_PROMPT_FILE", "/dev/zero")
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", super::stderr(&out));
 }

@@ -132,8 +132,7 @@ fn memory_notes_crud() {
 #[test]
 fn a_long_session_compacts_against_the_mock_and_completes() {
     let env = Env::new();
-    env.write(
-        ".wright/config.toml",
+    env.write_user_config(
         "[models.\"tiny\"]\ncontext_window = 6000\nmax_output = 500\n[context]\nkeep_recent_tokens = 1000\n",
     );
     let chatter = "working through the steps carefully ".repeat(100);

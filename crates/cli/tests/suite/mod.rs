@@ -45,6 +45,14 @@ impl Env {
         std::fs::write(p, text).unwrap();
     }
 
+    /// Writes the user's config file (`$XDG_CONFIG_HOME/wright/config.toml`):
+    /// the place for settings an untrusted project may not make.
+    pub fn write_user_config(&self, text: &str) {
+        let dir = self.home.path().join(".config/wright");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("config.toml"), text).unwrap();
+    }
+
     /// `wright` with a clean environment: no keys, no user config, no colour.
     pub fn wright(&self) -> Command {
         Command::from_std(self.std_wright())

@@ -146,10 +146,7 @@ fn unknown_models_warn_and_cost_nothing() {
 #[test]
 fn models_lists_the_catalog_with_overrides() {
     let env = Env::new();
-    env.write(
-        ".wright/config.toml",
-        "[models.\"my-local\"]\ncontext_window = 32768\ninput_price = 0.5\n",
-    );
+    env.write_user_config("[models.\"my-local\"]\ncontext_window = 32768\ninput_price = 0.5\n");
     let out = env.wright().args(["models", "--json"]).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let models: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -163,8 +160,7 @@ fn models_lists_the_catalog_with_overrides() {
 #[test]
 fn chat_compat_flags_from_config_shape_the_request() {
     let env = Env::new();
-    env.write(
-        ".wright/config.toml",
+    env.write_user_config(
         "[models.\"test-model\"]\ndeveloper_role = true\nmax_completion_tokens = true\nstream_usage = false\n",
     );
     let server = MockServer::start(vec![text("openai-chat", "ok")]).unwrap();

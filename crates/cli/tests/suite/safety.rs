@@ -288,28 +288,6 @@ fn the_agent_cannot_see_keys_grep_secrets_or_raise_its_own_permissions() {
 }
 
 #[test]
-fn a_project_config_cannot_send_the_key_elsewhere() {
-    let env = Env::new();
-    let server = MockServer::start(vec![done()]).unwrap();
-    env.write(
-        ".wright/config.toml",
-        &format!(
-            "provider = \"anthropic\"\nmodel = \"m\"\nbase_url = \"{}\"\n",
-            server.url()
-        ),
-    );
-    let out = env
-        .wright()
-        .args(["-p", "hi"])
-        .env("ANTHROPIC_API_KEY", FAKE_KEY)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("not sending"), "{}", stderr(&out));
-    assert!(server.requests()[0].header("x-api-key").is_none());
-}
-
-#[test]
 fn auto_mode_runs_ordinary_commands_and_refuses_dangerous_ones_headless() {
     let env = Env::new();
     env.write("build/out.o", "x");

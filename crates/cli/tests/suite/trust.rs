@@ -352,10 +352,11 @@ fn config_show_and_doctor_report_trust() {
     );
 }
 
-/// A base_url from an untrusted project still works for a keyless
-/// server, but the user's key is not sent to it; trusted, it is.
+/// A base_url (and provider) from an untrusted project is ignored and
+/// named in the one warning: its server neither runs the session nor gets
+/// the key. Trusted, it applies and gets the key.
 #[test]
-fn project_base_url_gets_the_key_only_when_trusted() {
+fn project_base_url_applies_only_when_trusted() {
     for trusted in [false, true] {
         let env = Env::new();
         let server = MockServer::start(vec![MockResponse::sse(anthropic::text("hi"))]).unwrap();
@@ -373,18 +374,192 @@ fn project_base_url_gets_the_key_only_when_trusted() {
             .wright()
             .args(["-p", "go", "--model", "m"])
             .env("ANTHROPIC_API_KEY", FAKE_KEY)
+            // Should the default server be tried, fail at once, offline.
+            .env("HTTPS_PROXY", "http://127.0.0.1:9")
+            .env("ALL_PROXY", "http://127.0.0.1:9")
+            .env("NO_PROXY", "127.0.0.1,localhost")
             .output()
             .unwrap();
         assert_clean(&out);
         let requests = server.requests();
-        assert_eq!(requests.len(), 1, "{}", stderr(&out));
-        assert_eq!(
-            requests[0].header("x-api-key") == Some(FAKE_KEY),
-            trusted,
-            "trusted {trusted}: {}",
-            stderr(&out)
-        );
+        if trusted {
+            assert_eq!(requests.len(), 1, "{}", stderr(&out));
+            assert_eq!(requests[0].header("x-api-key"), Some(FAKE_KEY));
+        } else {
+            assert!(
+                requests.is_empty(),
+                "untrusted base_url used: {}",
+                stderr(&out)
+            );
+            assert_eq!(warnings(&out), 1, "{}", stderr(&out));
+            let err = stderr(&out);
+            assert!(
+                err.contains(&format!("base_url = \"{}\"", server.url()))
+                    && err.contains("provider = \"anthropic\""),
+                "{err}"
+            );
+        }
     }
+}
+
+/// `wright doctor` applies the same rule: an untrusted project's server
+/// never sees the user's key.
+#[test]
+fn doctor_never_sends_the_key_to_an_untrusted_project_server() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::json(200, json!({"data": []})),
+        MockResponse::json(200, json!({"data": []})),
+    ])
+    .unwrap();
+    env.write(
+        ".wright/config.toml",
+        &format!(
+            "provider = \"anthropic\"\nbase_url = \"{}\"\n",
+            server.url()
+        ),
+    );
+    let out = env
+        .wright()
+        .args(["doctor", "--json", "--model", "m"])
+        .env("ANTHROPIC_API_KEY", FAKE_KEY)
+        .env("HTTPS_PROXY", "http://127.0.0.1:9")
+        .env("ALL_PROXY", "http://127.0.0.1:9")
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    for r in server.requests() {
+        assert_ne!(r.header("x-api-key"), Some(FAKE_KEY), "{}", stdout(&out));
+    }
+    assert!(!stdout(&out).contains(FAKE_KEY));
+}
+
+/// Untrusted `[models]` tables (prices, windows) do not apply: they would
+/// defeat `--max-budget-usd`.
+#[test]
+fn untrusted_model_tables_are_ignored() {
+    let env = Env::new();
+    env.write(
+        ".wright/config.toml",
+        "[models.\"test-model\"]\ninput_price = 0.0\noutput_price = 0.0\ncontext_window = 10000000\n",
+    );
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("hi"))]).unwrap();
+    let out = run(&env, &server, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(warnings(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("models.\"test-model\""),
+        "{}",
+        stderr(&out)
+    );
+    let out = env.wright().args(["config", "show"]).output().unwrap();
+    assert!(stdout(&out).contains("models = {}"), "{}", stdout(&out));
+}
+
+/// `context.instruction_files` from a project may only name files inside
+/// it (trusted or not), and instruction files or rules that are symlinks
+/// out of the project are skipped; nothing of the secret reaches the model.
+#[cfg(unix)]
+#[test]
+fn instruction_files_outside_the_project_never_reach_the_model() {
+    for trusted in [false, true] {
+        let env = Env::new();
+        let secret = env.home.path().join("secret.txt");
+        std::fs::write(&secret, "SECRET-MARKER-42").unwrap();
+        env.write(
+            ".wright/config.toml",
+            &format!(
+                "[context]\ninstruction_files = [\"AGENTS.md\", \"../{}/secret.txt\", \"{}\"]\n",
+                "x",
+                secret.display()
+            ),
+        );
+        std::os::unix::fs::symlink(&secret, env.path("AGENTS.md")).unwrap();
+        std::fs::create_dir_all(env.path("sub")).unwrap();
+        std::os::unix::fs::symlink(&secret, env.path("sub/AGENTS.md")).unwrap();
+        std::fs::create_dir_all(env.path(".wright/rules")).unwrap();
+        std::os::unix::fs::symlink(&secret, env.path(".wright/rules/r.md")).unwrap();
+        if trusted {
+            trust_in_user_config(&env);
+        }
+        let server = MockServer::start(vec![MockResponse::sse(anthropic::text("hi"))]).unwrap();
+        let out = run(&env, &server, &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let requests = server.requests();
+        assert_eq!(requests.len(), 1);
+        assert!(
+            !requests[0].body_text().contains("SECRET-MARKER-42"),
+            "secret sent (trusted {trusted})"
+        );
+        let err = stderr(&out);
+        assert!(
+            err.contains("ignoring instruction files outside the project")
+                && err.contains(&secret.display().to_string()),
+            "{err}"
+        );
+        assert!(err.contains("outside the project"), "{err}");
+    }
+}
+
+/// `wright init` does not follow a dangling `AGENTS.md` symlink out of the
+/// project, nor a `.wright` symlink.
+#[cfg(unix)]
+#[test]
+fn init_does_not_follow_symlinks_out_of_the_project() {
+    let env = Env::new();
+    let outside = env.home.path().join("created-by-init");
+    std::os::unix::fs::symlink(&outside, env.path("AGENTS.md")).unwrap();
+    let elsewhere = env.home.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, env.path(".wright")).unwrap();
+    let out = env.wright().arg("init").output().unwrap();
+    assert!(!outside.exists(), "init created {}", outside.display());
+    assert!(!elsewhere.join("config.toml").exists(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+
+    // `config edit` refuses a dangling project config symlink too.
+    let env = Env::new();
+    std::fs::create_dir_all(env.path(".wright")).unwrap();
+    let target = env.home.path().join("edit-target");
+    std::os::unix::fs::symlink(&target, env.path(".wright/config.toml")).unwrap();
+    let out = env
+        .wright()
+        .args(["config", "edit"])
+        .env("EDITOR", "true")
+        .output()
+        .unwrap();
+    assert!(!target.exists(), "config edit created {}", target.display());
+    assert!(!out.status.success());
+}
+
+/// Under umask 000, `wright trust` still creates the user config 0600.
+#[cfg(unix)]
+#[test]
+fn wright_trust_creates_a_private_user_config() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let mut cmd = env.std_wright();
+    cmd.arg("trust");
+    // The umask is inherited; sh sets it without unsafe pre_exec code.
+    let line = format!(
+        "umask 000; exec {}",
+        shell_quote(env!("CARGO_BIN_EXE_wright"))
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &format!("{line} trust")])
+        .envs(cmd.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .current_dir(env.project.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let file = env.home.path().join(".config/wright/config.toml");
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 /// Refused with exit code 2 and the file named, without reading it.

@@ -146,9 +146,9 @@ fn bad_env_value_names_the_variable() {
 fn bad_base_url_env_only_matters_for_its_provider() {
     let fx = Fixture::new();
     let vars = [("OPENAI_BASE_URL", "not a url")];
-    assert!(fx.loader(&vars).load(&Overrides::default()).is_ok());
+    assert!(fx.loader(&vars).load(&super::trusted()).is_ok());
     fx.write(&fx.project_file(), "provider = \"openai-responses\"\n");
-    let err = fx.loader(&vars).load(&Overrides::default()).unwrap_err();
+    let err = fx.loader(&vars).load(&super::trusted()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "env OPENAI_BASE_URL: invalid value `not a url` for `base_url`: \

@@ -151,7 +151,7 @@ fn model_tables_merge_field_by_field() {
         &fx.project_file(),
         "[models.\"my-local-model\"]\ninput_price = 0.0\nmax_output = 4096\n[models.alpha]\noutput_price = 2\n",
     );
-    let r = fx.loader(&[]).load(&Overrides::default()).unwrap();
+    let r = fx.loader(&[]).load(&super::trusted()).unwrap();
     let names: Vec<&str> = r.settings.models.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, vec!["alpha", "my-local-model", "zeta"]);
     let m = r.settings.model_override("my-local-model").unwrap();
@@ -235,13 +235,13 @@ input_price = 0.25
 max_output = 32768
 "#;
     fx.write(&fx.project_file(), text);
-    let r = fx.loader(&[]).load(&Overrides::default()).unwrap();
+    let r = fx.loader(&[]).load(&super::trusted()).unwrap();
     let rendered = r.render();
     // The rendered text is itself a valid config file that loads to the
     // same settings.
     let fx2 = Fixture::new();
     fx2.write(&fx2.project_file(), &rendered);
-    let again = fx2.loader(&[]).load(&Overrides::default()).unwrap();
+    let again = fx2.loader(&[]).load(&super::trusted()).unwrap();
     assert_eq!(again.settings, r.settings, "{rendered}");
     assert_ne!(r.settings, Settings::default());
 

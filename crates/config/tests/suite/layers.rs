@@ -155,14 +155,14 @@ fn base_url_env_depends_on_resolved_provider() {
     ];
     let loader = fx.loader(&vars);
 
-    let r = loader.load(&Overrides::default()).unwrap();
+    let r = loader.load(&super::trusted()).unwrap();
     assert_eq!(r.settings.base_url.as_deref(), Some("http://127.0.0.1:1"));
     assert_eq!(r.source("base_url"), Some(&env("ANTHROPIC_BASE_URL")));
 
     // A --provider flag changes which variable applies.
     let chat = Overrides {
         provider: Some(Provider::OpenaiChat),
-        ..Overrides::default()
+        ..super::trusted()
     };
     let r = loader.load(&chat).unwrap();
     assert_eq!(
@@ -174,7 +174,7 @@ fn base_url_env_depends_on_resolved_provider() {
     // --base-url beats both.
     let with_url = Overrides {
         base_url: Some("http://127.0.0.1:3".into()),
-        ..Overrides::default()
+        ..super::trusted()
     };
     let r = loader.load(&with_url).unwrap();
     assert_eq!(r.settings.base_url.as_deref(), Some("http://127.0.0.1:3"));
@@ -185,12 +185,12 @@ fn base_url_env_depends_on_resolved_provider() {
 fn base_url_env_ignored_without_provider_or_for_other_provider() {
     let fx = Fixture::new();
     let only_openai = [("OPENAI_BASE_URL", "http://127.0.0.1:2/v1")];
-    let r = fx.loader(&only_openai).load(&Overrides::default()).unwrap();
+    let r = fx.loader(&only_openai).load(&super::trusted()).unwrap();
     assert_eq!(r.settings.base_url, None);
 
     let anthropic = Overrides {
         provider: Some(Provider::Anthropic),
-        ..Overrides::default()
+        ..super::trusted()
     };
     let r = fx.loader(&only_openai).load(&anthropic).unwrap();
     assert_eq!(r.settings.base_url, None);
@@ -202,7 +202,7 @@ fn base_url_env_ignored_without_provider_or_for_other_provider() {
     );
     let r = fx
         .loader(&[("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")])
-        .load(&Overrides::default())
+        .load(&super::trusted())
         .unwrap();
     assert_eq!(
         r.settings.base_url.as_deref(),
@@ -287,7 +287,7 @@ fn render_shows_values_and_sources() {
     let loader = fx.loader(&[("WRIGHT_MAX_TURNS", "9")]);
     let overrides = Overrides {
         permission_mode: Some(PermissionMode::AcceptEdits),
-        ..Overrides::default()
+        ..super::trusted()
     };
     let r = loader.load(&overrides).unwrap();
     let p = fx.project_file().display().to_string();

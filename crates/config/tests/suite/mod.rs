@@ -60,3 +60,12 @@ impl Fixture {
         }
     }
 }
+
+/// Overrides that trust the project, for tests about layering of keys a
+/// project may set only once trusted (`provider`, `base_url`, `[models]`).
+pub fn trusted() -> wright_config::Overrides {
+    wright_config::Overrides {
+        trust_project: true,
+        ..wright_config::Overrides::default()
+    }
+}
