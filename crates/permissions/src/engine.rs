@@ -512,7 +512,7 @@ fn path_candidates<'a>(w: &'a Word, home: Option<&Path>) -> Vec<&'a str> {
 
 /// `/dev/null` and friends, spelled exactly: writing there changes no file.
 /// `/dev/fd/../x` or `/dev/null/../x` only look harmless.
-fn is_sink(w: &Word) -> bool {
+pub(crate) fn is_sink(w: &Word) -> bool {
     !w.dynamic
         && (matches!(w.text.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr")
             || w.text

@@ -386,7 +386,9 @@ fn mode_matrix() {
         (Mode::Auto, "edit", "src/a.rs", "allow"),
         (Mode::Auto, "bash", "cargo test", "allow"),
         (Mode::Auto, "bash", "npm install && npm run build", "allow"),
+        // Auto mode lets edits run, redirects included.
         (Mode::Auto, "bash", "echo x > out.txt", "allow"),
+        (Mode::Auto, "bash", "echo x >> out.txt", "allow"),
         (Mode::Auto, "bash", "rm -rf build", "ask"),
         (Mode::Auto, "bash", "git reset --hard HEAD", "ask"),
         (Mode::Auto, "bash", "git clean -fd", "ask"),

@@ -15,7 +15,7 @@ mod paths;
 mod persist;
 mod rule;
 mod shell;
-mod wrappers;
+use wright_shell::wrappers;
 
 pub use engine::{CallInfo, CanAsk, DeniedBy, Engine, Mode, PolicyInput, RuleSet, Verdict};
 pub use persist::append_allow_rule;

@@ -42,6 +42,8 @@ impl From<wright_shell::RedirectKind> for RedirectKind {
 pub(crate) struct Redirect {
     pub kind: RedirectKind,
     pub target: Word,
+    /// It empties the file first (`>`, `>|`), unlike `>>`.
+    pub truncates: bool,
 }
 
 /// One simple command.
@@ -83,6 +85,7 @@ fn from_script(script: Script) -> Lexed {
                     .map(|r| Redirect {
                         kind: r.kind.into(),
                         target: plain(r.target),
+                        truncates: r.truncates,
                     })
                     .collect(),
             })

@@ -68,6 +68,9 @@ pub struct Redirect {
     pub kind: RedirectKind,
     /// The file, descriptor, here-document body or here-string.
     pub target: Word,
+    /// It empties the target file before writing (`>`, `>|`, `&>`, `>& f`);
+    /// `>>` and `<>` keep what is there.
+    pub truncates: bool,
 }
 
 /// One simple command.

@@ -34,8 +34,19 @@ impl Walker<'_> {
             return;
         }
         match node.kind() {
-            // Single-quoted text and `$'…'` are data.
-            "raw_string" | "ansi_c_string" => return,
+            // Single-quoted text and `$'…'` are data, except that inside a
+            // double-quoted `"${x:-'…'}"` bash keeps the quotes as text and
+            // still runs the backquotes and `$(` between them.
+            "raw_string" | "ansi_c_string" => {
+                let text = self.text(node);
+                if text.contains(['`', '$']) && inside_double_quotes(node) {
+                    self.unknown(
+                        "has single quotes bash does not honour inside double quotes",
+                        node,
+                    );
+                }
+                return;
+            }
             "comment" => {
                 let before = self.src.get(..node.start_byte()).unwrap_or_default();
                 if before.ends_with("\\\n") || before.ends_with("\\\r\n") {
@@ -127,6 +138,18 @@ fn code_in_text(text: &str, in_backquotes: bool) -> bool {
             _ => {}
         }
         prev = c;
+    }
+    false
+}
+
+/// Whether `node` lies inside a double-quoted string.
+fn inside_double_quotes(node: Node<'_>) -> bool {
+    let mut up = node.parent();
+    while let Some(n) = up {
+        if n.kind() == "string" {
+            return true;
+        }
+        up = n.parent();
     }
     false
 }

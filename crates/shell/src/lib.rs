@@ -14,6 +14,7 @@ mod hidden;
 mod parse;
 pub mod readonly;
 mod words;
+pub mod wrappers;
 
 pub use ast::{
     Command, Redirect, RedirectKind, SUBST, Script, Sep, Substitution, Unknown, Word, has_marker,

@@ -495,7 +495,12 @@ impl<'s> Walker<'s> {
                     _ => None,
                 };
                 match kind {
-                    Some(kind) => out.push(Redirect { kind, target }),
+                    Some(kind) => out.push(Redirect {
+                        truncates: kind == RedirectKind::Write
+                            && matches!(op, ">" | ">|" | "&>" | ">&"),
+                        kind,
+                        target,
+                    }),
                     None => self.unknown("uses a redirection the checker does not know", node),
                 }
             }
@@ -509,6 +514,7 @@ impl<'s> Walker<'s> {
                 out.push(Redirect {
                     kind: RedirectKind::HereString,
                     target,
+                    truncates: false,
                 });
             }
             "heredoc_redirect" => {
@@ -548,6 +554,7 @@ impl<'s> Walker<'s> {
                     Redirect {
                         kind: RedirectKind::HereDoc,
                         target,
+                        truncates: false,
                     },
                 );
             }

@@ -132,3 +132,11 @@ fn hidden_code_is_unknown() {
         assert!(crate::parse(s).fully_understood(), "{s:?}");
     }
 }
+
+#[test]
+fn single_quotes_inside_double_quoted_expansion_are_not_quotes() {
+    assert!(!parse("echo \"${x:-'`touch M`'}\"").fully_understood());
+    assert!(!parse("echo \"${x:-'$(touch M)'}\"").fully_understood());
+    assert!(parse("echo ${x:-'`touch M`'}").fully_understood());
+    assert!(parse("echo \"a\" 'b $c'").fully_understood());
+}

@@ -180,7 +180,7 @@ impl Guard {
             let mut out = Some(Vec::new());
             for argv in &variants {
                 self.check_simple(argv, io, ctx, depth)?;
-                match (output_of(strip_wrappers(argv).0, io.stdin), &mut out) {
+                match (output_of(unwrap(argv).0, io.stdin), &mut out) {
                     (Some(o), Some(all)) => all.extend(o),
                     _ => out = None,
                 }
@@ -223,15 +223,7 @@ impl Guard {
         if let Some(dev) = io.redirects.iter().find(|r| is_disk_device(r)) {
             return Err(format!("redirecting output onto disk device {dev}"));
         }
-        let (argv, xargs) = strip_wrappers(words);
-        if xargs && let Some(input) = io.stdin {
-            for text in input {
-                let mut full = argv.to_vec();
-                full.extend(text.split_whitespace().map(str::to_owned));
-                self.check_argv(&full, Io::default(), ctx, depth)?;
-            }
-        }
-        self.check_argv(argv, io, ctx, depth)
+        self.check_run(words, io, ctx, depth, true)
     }
 
     fn check_argv(
@@ -267,16 +259,7 @@ impl Guard {
             }
             "git" => self.check_git(args, ctx, depth),
             "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "fish" => {
-                if let Some(script) = shell_script(args) {
-                    return self.check(script, &mut ctx.clone(), depth + 1);
-                }
-                if reads_stdin(args) {
-                    let stdin = io.stdin.unwrap_or_default();
-                    for script in stdin.iter().chain(io.herestrings) {
-                        self.check(script, &mut ctx.clone(), depth + 1)?;
-                    }
-                }
-                Ok(())
+                self.check_shell(args, io, ctx, depth)
             }
             "eval" => {
                 // It runs in this shell: what it assigns or changes stays.
@@ -517,7 +500,7 @@ impl Guard {
             return Ok(None);
         }
         for argv in self.expand_words(&cmd.words, &lexed.nested, ctx, depth)? {
-            match output_of(strip_wrappers(&argv).0, None) {
+            match output_of(unwrap(&argv).0, None) {
                 Some(o) => outs.extend(o.into_iter().map(|s| s.trim_end_matches('\n').to_owned())),
                 None => return Ok(None),
             }
@@ -554,7 +537,7 @@ impl Guard {
                     .position(|w| w == ";" || w == "+")
                     .map_or(expr.len(), |p| j + 1 + p);
                 let cmd = &expr[j + 1..end];
-                let run = strip_wrappers(cmd).0;
+                let run = unwrap(cmd).0;
                 if run
                     .first()
                     .is_some_and(|c| matches!(base_name(c), "rm" | "shred" | "unlink"))
@@ -706,7 +689,7 @@ fn change_dir(
     let mut targets: Vec<String> = Vec::new();
     let mut any = false;
     for argv in variants {
-        let argv = strip_wrappers(argv).0;
+        let argv = unwrap(argv).0;
         let Some(name) = argv.first().map(|w| base_name(w)) else {
             continue;
         };
@@ -767,11 +750,14 @@ fn base_name(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
 }
 
+#[path = "guard_run.rs"]
+mod run;
 #[path = "guard_targets.rs"]
 mod targets;
 #[path = "guard_words.rs"]
 mod words;
 
+use run::*;
 use targets::*;
 use words::*;
 

@@ -461,3 +461,158 @@ proptest::proptest! {
         let _ = check_command(&parts.concat());
     }
 }
+
+/// Wrapper spellings a destructive payload is appended to.
+const WRAPPER_PREFIXES: &[&str] = &[
+    "sudo ",
+    "sudo -u root ",
+    "sudo --user=root ",
+    "sudo -E -H ",
+    "doas -u root ",
+    "pkexec ",
+    "runuser -u root -- ",
+    "env ",
+    "env -i ",
+    "env FOO=1 ",
+    "env -u X ",
+    "env --chdir=/tmp ",
+    "env - ",
+    "nice ",
+    "nice -n 5 ",
+    "nice -5 ",
+    "nice --adj=5 ",
+    "ionice -c 3 ",
+    "timeout 5 ",
+    "timeout -s KILL 5 ",
+    "timeout --kill-after=1 5 ",
+    "timeout --sig=KILL 5 ",
+    "stdbuf -oL ",
+    "stdbuf -o L ",
+    "nohup ",
+    "setsid ",
+    "setsid -f ",
+    "command ",
+    "command -p ",
+    "builtin ",
+    "exec ",
+    "exec -a x ",
+    "time ",
+    "time -p ",
+    "\\time -o x ",
+    "/usr/bin/time -v ",
+    "time --output=x ",
+    "busybox ",
+    "catchsegv ",
+    "chroot / ",
+    "taskset 1 ",
+    "taskset -c 0 ",
+    "chrt 1 ",
+    "chrt -f 1 ",
+    "prlimit --nofile=10 ",
+    "prlimit -n ",
+    "unshare -r ",
+    "unshare --map-root-user ",
+    "unshare --net ",
+    "setpriv --no-new-privs ",
+    "strace -f ",
+    "strace -o /tmp/x ",
+    "ltrace ",
+    "valgrind ",
+    "flock /tmp/l ",
+    "flock -x /tmp/l ",
+    "flock -w 5 /tmp/l ",
+    "flock --timeout 5 /tmp/l ",
+    "echo x | xargs ",
+    "xargs ",
+    "xargs -0 ",
+    "xargs -n 1 ",
+    "xargs --process-slot-var v ",
+    "xargs --process-slot v ",
+    "xargs -I{} ",
+    "xargs -i ",
+    "xargs -r -- ",
+    "watch -x ",
+    "sudo env nice ",
+    "FOO=1 ",
+    "cargo run -- ",
+    "npx ",
+    "unbuffer ",
+    "firejail ",
+    "bwrap --bind / / ",
+    "parallel ",
+    "ssh host ",
+    "gdb --args ",
+    "nice -n $N ",
+    "sudo -u $U ",
+    "systemd-run ",
+    "sudo --bogus-option ",
+    "env --bogus ",
+    "if true; then ",
+    "! ",
+    "nice -- ",
+    "sudo sudo ",
+    "time nice timeout 3 ",
+];
+
+/// Wrapper spellings that run their argument as a shell script (`{}`).
+const SCRIPT_TEMPLATES: &[&str] = &[
+    "bash -c '{}'",
+    "bash -o posix -c '{}'",
+    "sh -ec '{}'",
+    "bash --norc -c '{}'",
+    "bash -O extglob -c '{}'",
+    "watch '{}'",
+    "watch -n 1 '{}'",
+    "watch -- {}",
+    "env -S'{}' true",
+    "env -S '{}'",
+    "env --split-string='{}'",
+    "env -vS'{}'",
+    "su -c '{}'",
+    "su root -c '{}'",
+    "flock /tmp/l -c '{}'",
+    "flock -c '{}' /tmp/l",
+    "flock --command '{}' /tmp/l",
+    "script -c '{}'",
+    "ssh host '{}'",
+    "eval '{}'",
+    "sudo sh -c '{}'",
+    "sg grp -c '{}'",
+    "parallel ::: '{}'",
+    "echo '{}' | sh",
+    "echo '{}' | sudo bash",
+    "nohup sh -c '{}'",
+];
+
+/// Destructive payloads the guard refuses when written plainly.
+const PAYLOADS: &[&str] = &[
+    "rm -rf /",
+    "rm -rf ~",
+    "rm -fr /usr",
+    "find / -delete",
+    "mkfs.ext4 /dev/sda1",
+    "dd if=/dev/zero of=/dev/sda",
+    "chmod -R 777 /",
+    "git push --force origin main",
+];
+
+#[test]
+fn destructive_payloads_are_refused_behind_every_wrapper() {
+    let mut missed = Vec::new();
+    for p in PAYLOADS {
+        assert!(check_command(p).is_err(), "payload itself: {p}");
+        for w in WRAPPER_PREFIXES {
+            let cmd = format!("{w}{p}");
+            if check_command(&cmd).is_ok() {
+                missed.push(cmd);
+            }
+        }
+        for t in SCRIPT_TEMPLATES {
+            let cmd = t.replace("{}", p);
+            if check_command(&cmd).is_ok() {
+                missed.push(cmd);
+            }
+        }
+    }
+    assert!(missed.is_empty(), "should block: {missed:#?}");
+}

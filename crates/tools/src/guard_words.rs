@@ -1,6 +1,6 @@
 //! The guard's reading of one command's words: what it prints (literal
-//! `echo`/`printf`, `cat`/`tee` passing input on), which wrappers run their
-//! arguments, `bash -c` scripts, and option parsing.
+//! `echo`/`printf`, `cat`/`tee` passing input on), `bash -c` scripts, and
+//! option parsing.
 
 use super::*;
 
@@ -93,59 +93,6 @@ pub(super) fn printf_output(args: &[String]) -> Option<String> {
         }
     }
     Some(out)
-}
-
-/// The words after wrappers that run their arguments as a command, and
-/// whether `xargs` (which adds its input as arguments) was among them.
-pub(super) fn strip_wrappers(words: &[String]) -> (&[String], bool) {
-    let mut w = words;
-    let mut xargs = false;
-    loop {
-        let Some(first) = w.first() else {
-            return (w, xargs);
-        };
-        let name = base_name(first);
-        let takes_arg: &[&str] = match name {
-            _ if is_assignment(first) => {
-                w = &w[1..];
-                continue;
-            }
-            "sudo" | "doas" => &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U"],
-            "env" => &["-u", "-C", "-S", "--unset", "--chdir"],
-            "nice" => &["-n", "--adjustment"],
-            "ionice" => &["-c", "-n", "-p"],
-            "xargs" => {
-                xargs = true;
-                &["-n", "-I", "-L", "-P", "-d", "-E", "-s", "-a", "-i"]
-            }
-            "timeout" => &["-s", "-k", "--signal", "--kill-after"],
-            "stdbuf" => &["-i", "-o", "-e"],
-            "command" | "builtin" | "exec" | "nohup" | "time" | "then" | "do" | "else" | "if"
-            | "elif" | "while" | "until" | "!" | "setsid" | "unbuffer" => &[],
-            _ => return (w, xargs),
-        };
-        w = &w[1..];
-        while let Some(opt) = w.first() {
-            if is_assignment(opt) && name == "env" {
-                w = &w[1..];
-            } else if opt == "--" {
-                w = &w[1..];
-                break;
-            } else if opt.starts_with('-') && opt.len() > 1 {
-                let skip = if takes_arg.contains(&opt.as_str()) {
-                    2
-                } else {
-                    1
-                };
-                w = &w[skip.min(w.len())..];
-            } else {
-                break;
-            }
-        }
-        if name == "timeout" && !w.is_empty() {
-            w = &w[1..]; // the duration
-        }
-    }
 }
 
 pub(super) fn is_assignment(word: &str) -> bool {
