@@ -209,6 +209,7 @@ pub fn context_inputs(
         project_root,
         GitProbe::WithStatus {
             timeout: Duration::from_millis(500),
+            sandbox_helper: std::env::current_exe().ok(),
         },
     );
     let date = chrono::Local::now().format("%Y-%m-%d").to_string();

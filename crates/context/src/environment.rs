@@ -81,7 +81,7 @@ pub struct GitSnapshot {
 }
 
 /// How much of git to probe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GitProbe {
     /// Only the branch, read from `.git/HEAD`; no process.
     BranchOnly,
@@ -89,6 +89,11 @@ pub enum GitProbe {
     WithStatus {
         /// How long `git status` may take before it is killed.
         timeout: Duration,
+        /// The wright binary, to run `git status` in a read-only sandbox:
+        /// a repository's git config (fsmonitor, filters, a redirected
+        /// `commondir`) can run programs, and this runs before any prompt.
+        /// `None` runs git directly (tests, platforms without the helper).
+        sandbox_helper: Option<PathBuf>,
     },
 }
 
@@ -99,7 +104,10 @@ impl GitSnapshot {
         let branch = read_branch(root)?;
         let status = match probe {
             GitProbe::BranchOnly => None,
-            GitProbe::WithStatus { timeout } => git_status(root, timeout),
+            GitProbe::WithStatus {
+                timeout,
+                sandbox_helper,
+            } => git_status(root, timeout, sandbox_helper.as_deref()),
         };
         Some(Self { branch, status })
     }
@@ -134,11 +142,42 @@ fn read_branch(root: &Path) -> Option<String> {
 
 /// Runs `git status --porcelain` with a deadline. `None` when git is missing,
 /// fails, or is too slow: the status is a nicety, never a reason to wait.
-fn git_status(root: &Path, timeout: Duration) -> Option<String> {
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["--no-optional-locks", "status", "--porcelain=v1"])
+fn git_status(root: &Path, timeout: Duration, sandbox_helper: Option<&Path>) -> Option<String> {
+    let mut argv: Vec<std::ffi::OsString> = [
+        "git",
+        // No hook or daemon for a probe, and no submodule's own config.
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "core.hooksPath=/dev/null",
+        "-C",
+    ]
+    .iter()
+    .map(Into::into)
+    .collect();
+    argv.push(root.as_os_str().to_owned());
+    argv.extend(
+        [
+            "--no-optional-locks",
+            "status",
+            "--porcelain=v1",
+            "--ignore-submodules=all",
+        ]
+        .iter()
+        .map(Into::into),
+    );
+    let mut command = match sandbox_helper {
+        Some(helper) => {
+            wright_sandbox::command_argv(&wright_sandbox::SandboxPolicy::read_only(), &argv, helper)
+                .ok()?
+        }
+        None => {
+            let mut c = Command::new(&argv[0]);
+            c.args(&argv[1..]);
+            c
+        }
+    };
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -224,6 +263,7 @@ mod tests {
         std::fs::write(root.join("new.txt"), "x").unwrap();
         let probe = GitProbe::WithStatus {
             timeout: Duration::from_secs(30),
+            sandbox_helper: None,
         };
         let snap = GitSnapshot::probe(root, probe).unwrap();
         assert_eq!(snap.branch, "trunk");

@@ -13,10 +13,11 @@
 //! - `.mcp.json` (starts programs), `.claude/settings*.json`
 //! - `.git/**/hooks/**`, and `config` / `config.worktree` anywhere under
 //!   `.git` (covers submodules and worktrees: `core.fsmonitor`,
-//!   `core.hooksPath` and filters run programs)
+//!   `core.hooksPath` and filters run programs), and everything else inside
+//!   `.git` (`commondir`/`gitdir` redirect git to a planted config)
 //!
-//! Not on it: `.gitattributes` and `.git/info/attributes` (they only pick
-//! drivers that `config` defines), `.wright/rules`, `.wright/skills`
+//! Not on it: `.gitattributes` (it only picks drivers that `config`
+//! defines), `.wright/rules`, `.wright/skills`
 //! (instructions, not permissions).
 
 use std::path::{Path, PathBuf};
@@ -67,6 +68,12 @@ pub fn protected_write(path: &Path, user_config_dirs: &[PathBuf]) -> Option<&'st
     if !git.is_empty() && (last == "config" || last == "config.worktree") {
         return Some("git configuration, which can run programs");
     }
+    // The rest of git's own directory too: `commondir` or `gitdir` would
+    // point git at a planted config, and nothing there is the model's to
+    // edit by hand (git commands change it).
+    if !git.is_empty() {
+        return Some("git's internal files (use git commands instead)");
+    }
     None
 }
 
@@ -111,6 +118,9 @@ mod tests {
             "/w/.git/modules/m/hooks/post-checkout",
             "/w/.git/config",
             "/w/.git/worktrees/x/config.worktree",
+            "/w/.git/commondir",
+            "/w/.git/gitdir",
+            "/w/.git/info/attributes",
         ] {
             assert!(protected_write(Path::new(p), &user).is_some(), "{p}");
         }
@@ -119,7 +129,6 @@ mod tests {
             "/w/.wright/rules/a.md",
             "/w/.wright/skills/s/SKILL.md",
             "/w/.gitattributes",
-            "/w/.git/info/attributes",
             "/w/config",
             "/w/.claude/agents/x.md",
             "/w/hooks/pre-commit",

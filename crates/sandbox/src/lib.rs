@@ -30,12 +30,16 @@ mod linux;
 // is sound.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
+mod linux_mounts;
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
 mod linux_ns;
 #[cfg(target_os = "linux")]
 mod linux_seccomp;
 pub mod policy;
 #[allow(unsafe_code)]
 mod protect;
+pub mod repo_guard;
 pub mod secrets;
 
 use std::ffi::OsStr;
@@ -48,7 +52,9 @@ pub use fs_protected::{protected_write, user_config_dirs};
 pub use fs_resolve::{ResolveError, ResolvedPath};
 pub use helper::{exec_helper, maybe_exec_helper, run_helper};
 #[cfg(target_os = "linux")]
-pub use linux_ns::{NamespaceReport, PROTECTED_IN_ROOT, namespaces_refused};
+pub use linux_mounts::PROTECTED_IN_ROOT;
+#[cfg(target_os = "linux")]
+pub use linux_ns::{NamespaceReport, namespaces_refused};
 pub use policy::{SandboxMode, SandboxPolicy};
 pub use protect::{protect_process, take_secret_env};
 
@@ -175,14 +181,23 @@ pub fn command(
     script: &str,
     helper_exe: &Path,
 ) -> Result<Command, SandboxError> {
+    let argv = [OsStr::new("bash"), OsStr::new("-c"), OsStr::new(script)];
+    command_argv(policy, &argv, helper_exe)
+}
+
+/// Like [`command`], for a program and its arguments without a shell
+/// (wright's own probes, such as its `git status`).
+pub fn command_argv<S: AsRef<OsStr>>(
+    policy: &SandboxPolicy,
+    argv: &[S],
+    helper_exe: &Path,
+) -> Result<Command, SandboxError> {
     let json = policy.to_json()?;
     let mut cmd = Command::new(helper_exe);
     cmd.arg(HELPER_ARG)
         .arg(json)
         .arg("--")
-        .arg("bash")
-        .arg("-c")
-        .arg(OsStr::new(script))
+        .args(argv)
         .env(PARENT_ENV, std::process::id().to_string());
     Ok(cmd)
 }

@@ -52,8 +52,14 @@ fn apply_landlock(policy: &SandboxPolicy) -> Result<(), SandboxError> {
         .handle_access(all)
         .map_err(ll)?
         // No signals to processes outside the sandbox: a command cannot stop
-        // or kill wright (kernels before 6.12 ignore this, best effort).
-        .scope(Scope::Signal)
+        // or kill wright; with the network off, no abstract Unix socket
+        // outside either (they reach host services like any socket would).
+        // Kernels before 6.12 ignore this (best effort).
+        .scope(if policy.network {
+            BitFlags::from(Scope::Signal)
+        } else {
+            Scope::Signal | Scope::AbstractUnixSocket
+        })
         .map_err(ll)?
         .create()
         .map_err(ll)?

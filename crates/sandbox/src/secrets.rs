@@ -53,7 +53,8 @@ pub const HOME_SECRETS: &[&str] = &[
     ".cargo/credentials",
 ];
 
-/// Directories never searched for secrets: large, generated, or not ours.
+/// Directories never searched for secrets: large, generated, or not ours
+/// (a `.env` inside `node_modules` belongs to a package, not the user).
 const SKIP_DIRS: &[&str] = &[
     ".git",
     "node_modules",
@@ -67,14 +68,16 @@ const SKIP_DIRS: &[&str] = &[
     ".cache",
 ];
 
-/// How deep and how wide the search of a workspace goes: secrets sit near
-/// the top of a project, and a command must not wait on a huge tree.
-const MAX_DEPTH: usize = 4;
+/// How many entries the search of the workspaces reads: secrets sit near
+/// the top of a project, and a command must not wait on a huge tree. The
+/// search is breadth-first, so a flood of files deep down (or in one
+/// directory) cannot push a secret near the root out of the budget.
 const MAX_ENTRIES: usize = 20_000;
 
 /// Every existing secret path a command should not see: the home secrets
 /// plus private keys in `~/.ssh`, and secret-named files in `roots`
-/// (searched to a bounded depth).
+/// (searched breadth-first within a budget), including symlinks whose name
+/// or target's name marks a secret.
 pub fn paths_to_hide(home: Option<&Path>, roots: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Some(home) = home {
@@ -84,43 +87,50 @@ pub fn paths_to_hide(home: Option<&Path>, roots: &[PathBuf]) -> Vec<PathBuf> {
                 .map(|rel| home.join(rel))
                 .filter(|p| p.symlink_metadata().is_ok()),
         );
-        let mut ssh_budget = 256;
-        scan(&home.join(".ssh"), 1, &mut ssh_budget, &mut out);
+        scan(std::slice::from_ref(&home.join(".ssh")), 256, &mut out);
     }
-    let mut budget = MAX_ENTRIES;
-    for root in roots {
-        scan(root, MAX_DEPTH, &mut budget, &mut out);
-    }
+    scan(roots, MAX_ENTRIES, &mut out);
     out.sort();
     out.dedup();
     out
 }
 
-fn scan(dir: &Path, depth: usize, budget: &mut usize, out: &mut Vec<PathBuf>) {
-    if depth == 0 {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if *budget == 0 {
-            return;
-        }
-        *budget -= 1;
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        let Ok(kind) = entry.file_type() else {
+fn scan(roots: &[PathBuf], mut budget: usize, out: &mut Vec<PathBuf>) {
+    let mut queue: std::collections::VecDeque<PathBuf> = roots.iter().cloned().collect();
+    while let Some(dir) = queue.pop_front() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
-        if kind.is_dir() {
-            if !SKIP_DIRS.contains(&name.as_ref()) {
-                scan(&entry.path(), depth - 1, budget, out);
+        for entry in entries.flatten() {
+            if budget == 0 {
+                return;
             }
-        } else if kind.is_file() && secret_name(&name).is_some() {
-            out.push(entry.path());
+            budget -= 1;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if !SKIP_DIRS.contains(&name.as_ref()) {
+                    queue.push_back(entry.path());
+                }
+            } else if secret_name(&name).is_some()
+                || (kind.is_symlink() && links_to_secret(&entry.path()))
+            {
+                out.push(entry.path());
+            }
         }
     }
+}
+
+/// Whether a symlink's target (followed to the end) is a secret by name.
+fn links_to_secret(link: &Path) -> bool {
+    std::fs::canonicalize(link).is_ok_and(|t| {
+        t.is_file()
+            && t.file_name()
+                .is_some_and(|n| secret_name(&n.to_string_lossy()).is_some())
+    })
 }
 
 #[cfg(test)]

@@ -210,3 +210,72 @@ fn no_command_outlives_wright_however_it_is_stopped() {
         }
     }
 }
+
+/// wright's own `git status` probe (for the system prompt) runs before any
+/// prompt: a repository's git config must not run programs through it.
+#[test]
+fn the_startup_git_probe_runs_nothing_from_the_repository() {
+    if !sandboxed("git_probe") {
+        return;
+    }
+    let env = Env::new();
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .current_dir(env.project.path())
+            .env("HOME", env.home.path())
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(ok, "git {args:?}");
+    };
+    if !std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        eprintln!("SKIPPED git_probe: no git");
+        return;
+    }
+    git(&["init", "-q"]);
+    env.write("a.txt", "one\n");
+    env.write(".gitattributes", "* filter=evil\n");
+    git(&["add", "."]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-qm",
+        "x",
+    ]);
+    let fsmon = env.home.path().join("fsmonitor-ran");
+    let filter = env.home.path().join("filter-ran");
+    git(&[
+        "config",
+        "core.fsmonitor",
+        &format!("touch {}; false", fsmon.display()),
+    ]);
+    git(&[
+        "config",
+        "filter.evil.clean",
+        &format!("touch {}; cat", filter.display()),
+    ]);
+    // A changed file makes status compare content, through the clean filter.
+    env.write("a.txt", "two\n");
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("done"))]).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "hi")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!fsmon.exists(), "core.fsmonitor ran outside the sandbox");
+    assert!(!filter.exists(), "a clean filter ran outside the sandbox");
+    // The probe still worked: the system prompt names the change.
+    let sent = server.requests()[0].body_text();
+    assert!(sent.contains("a.txt"), "{sent}");
+}

@@ -238,10 +238,30 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
             assert_eq!(protected(ws), before, "changed: {script}");
         }
     }
-    for whole in ["rm -rf .git/hooks", "mv .wright .w2", "mv .git/hooks h2"] {
+    for whole in [
+        "rm -rf .git/hooks",
+        "mv .wright .w2",
+        "mv .git/hooks h2",
+        // Renaming `.git` would take its read-only parts with it.
+        "mv .git .git-old && mkdir .git && cp -a .git-old/. .git/ && \
+         printf '[core]\\n\\tfsmonitor = \"touch /tmp/pwned\"\\n' > .git/config",
+        "rm -rf .git",
+    ] {
         run(&ws_policy(&d), whole, ws);
         assert_eq!(protected(ws), before, "changed: {whole}");
+        assert!(!ws.join(".git-old").exists(), "{whole}");
     }
+    // A `commondir` redirect to a planted repository is removed when the
+    // command ends (it cannot be bound read-only before it exists).
+    let (_, out) = run(
+        &ws_policy(&d),
+        "mkdir -p cg/objects cg/refs && printf '[core]\\n\\tfsmonitor = \"touch /tmp/x\"\\n' > cg/config \
+         && echo 'ref: refs/heads/main' > cg/HEAD && echo ../cg > .git/commondir && echo planted",
+        ws,
+    );
+    assert!(out.contains("planted"), "{out}");
+    assert!(!ws.join(".git/commondir").exists(), "{out}");
+    assert!(out.contains("removed"), "{out}");
     // The rest of the workspace stays writable.
     let (code, out) = run(&ws_policy(&d), "echo ok > fine && cat fine", ws);
     assert_eq!(code, Some(0), "{out}");
@@ -282,6 +302,29 @@ fn secrets_are_hidden_from_commands() {
     }
     let (_, out) = run(&SandboxPolicy::full(), "cat .env", &d.ws);
     assert!(out.contains(MARK), "control: {out}");
+
+    // Links to secrets elsewhere, innocent names for them, deep ones, and a
+    // flood of files made to exhaust the search.
+    let shared = d.sibling.join(".env");
+    std::fs::write(&shared, format!("TOKEN={MARK}\n")).unwrap();
+    std::os::unix::fs::symlink(&shared, d.ws.join(".env.shared")).unwrap();
+    std::os::unix::fs::symlink(&shared, d.ws.join("settings.txt")).unwrap();
+    std::fs::create_dir_all(d.ws.join("a/b/c/d/e")).unwrap();
+    std::fs::write(d.ws.join("a/b/c/d/e/.env"), format!("TOKEN={MARK}\n")).unwrap();
+    for r in ["cat .env.shared", "cat settings.txt", "cat a/b/c/d/e/.env"] {
+        let (_, out) = run(&ws_policy(&d), r, &d.ws);
+        assert!(!out.contains(MARK), "read a secret with: {r}\n{out}");
+    }
+    // The search is breadth-first: a flood of files cannot push a secret
+    // at the top out of its budget (deep ones beyond a flood can be: a
+    // known limit of a bounded search).
+    run(
+        &ws_policy(&d),
+        "for x in f1 f2 f3; do mkdir $x && (cd $x && seq 1 8000 | xargs touch); done",
+        &d.ws,
+    );
+    let (_, out) = run(&ws_policy(&d), "cat .env", &d.ws);
+    assert!(!out.contains(MARK), "read a secret after a flood\n{out}");
 }
 
 fn python_verdicts(policy: &SandboxPolicy, d: &Dirs, script: &str) -> String {
@@ -533,4 +576,27 @@ fn commands_cannot_signal_wright() {
             "fallback={fallback}: the command signalled its parent: {status:?} {text}"
         );
     }
+}
+
+/// With the network off, abstract Unix sockets (which reach host services
+/// without a file) are refused like IP sockets.
+#[test]
+fn abstract_unix_sockets_are_refused_without_network() {
+    if !supported("abstract sockets") {
+        return;
+    }
+    let Some(d) = dirs() else { return };
+    let name = format!("wright-test-{}", std::process::id());
+    use std::os::linux::net::SocketAddrExt;
+    use std::os::unix::net::{SocketAddr, UnixListener};
+    let listener =
+        UnixListener::bind_addr(&SocketAddr::from_abstract_name(name.as_bytes()).unwrap()).unwrap();
+    let script = format!(
+        "python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"\\0{name}\"); print(\"CONNECTED\")'"
+    );
+    let (_, out) = run(&ws_policy(&d), &script, &d.ws);
+    assert!(!out.contains("CONNECTED"), "{out}");
+    let (_, out) = run(&SandboxPolicy::full(), &script, &d.ws);
+    assert!(out.contains("CONNECTED"), "control: {out}");
+    drop(listener);
 }

@@ -1,0 +1,316 @@
+//! The mounts of a confined command's namespace: the whole tree read-only
+//! except the writable roots, `.git` pinned as a mount point (so it cannot
+//! be renamed away from its read-only `hooks` and `config`), wright's and
+//! other agents' policy paths read-only, secret files hidden, a fresh
+//! `/proc`. Every step that fails is skipped and reported; Landlock still
+//! confines writes.
+
+use std::ffi::CString;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use crate::linux_ns::NamespaceReport;
+use crate::{SandboxMode, SandboxPolicy, secrets};
+
+/// Paths inside each workspace root that a command must not change: they
+/// decide what wright, git, MCP clients or other agents run or allow next
+/// (the file tools refuse the same files, see `fs_protected`).
+pub const PROTECTED_IN_ROOT: &[&str] = &[
+    ".wright",
+    ".git/hooks",
+    ".git/config",
+    ".mcp.json",
+    ".claude",
+];
+
+fn errno(what: &str) -> String {
+    format!("{what}: {}", io::Error::last_os_error())
+}
+
+fn cstr(path: &Path) -> Result<CString, String> {
+    CString::new(path.as_os_str().as_bytes()).map_err(|_| format!("{} has a NUL", path.display()))
+}
+
+const OPEN_TREE_CLONE: libc::c_uint = 1;
+const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 0x4;
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+
+/// `struct mount_attr` of `mount_setattr(2)`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// A detached copy of the mount tree at `path`, unaffected by later changes
+/// to the attached tree.
+fn clone_tree(path: &Path) -> Result<libc::c_int, String> {
+    let c = cstr(path)?;
+    // SAFETY: c is a valid NUL-terminated path.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_open_tree,
+            libc::AT_FDCWD,
+            c.as_ptr(),
+            OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint | libc::AT_RECURSIVE as libc::c_uint,
+        )
+    };
+    if fd < 0 {
+        return Err(errno(&format!("open_tree {}", path.display())));
+    }
+    libc::c_int::try_from(fd).map_err(|_| "open_tree returned a bad fd".to_owned())
+}
+
+fn set_read_only(dirfd: libc::c_int, path: &Path, flags: libc::c_int) -> Result<(), String> {
+    let c = cstr(path)?;
+    let attr = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: c and attr are valid for the call; the size is attr's.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            dirfd,
+            c.as_ptr(),
+            flags | libc::AT_RECURSIVE,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    };
+    if rc != 0 {
+        return Err(errno(&format!("mount_setattr {}", path.display())));
+    }
+    Ok(())
+}
+
+fn attach(fd: libc::c_int, target: &Path) -> Result<(), String> {
+    let t = cstr(target)?;
+    let empty = c"";
+    // SAFETY: fd is a detached tree from open_tree; both strings are valid.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_move_mount,
+            fd,
+            empty.as_ptr(),
+            libc::AT_FDCWD,
+            t.as_ptr(),
+            MOVE_MOUNT_F_EMPTY_PATH,
+        )
+    };
+    // SAFETY: fd is ours and no longer needed.
+    unsafe { libc::close(fd) };
+    if rc != 0 {
+        return Err(errno(&format!("move_mount {}", target.display())));
+    }
+    Ok(())
+}
+
+/// Binds `path` over itself read-only.
+/// Binds `path` over itself, writable: a mount point cannot be renamed or
+/// removed.
+fn bind_in_place(path: &Path) -> Result<(), String> {
+    attach(clone_tree(path)?, path)
+}
+
+fn bind_read_only(path: &Path) -> Result<(), String> {
+    let fd = clone_tree(path)?;
+    if let Err(e) = set_read_only(fd, Path::new(""), libc::AT_EMPTY_PATH) {
+        // SAFETY: fd is ours.
+        unsafe { libc::close(fd) };
+        return Err(e);
+    }
+    attach(fd, path)
+}
+
+fn mount(
+    source: &str,
+    target: &Path,
+    fstype: &str,
+    flags: libc::c_ulong,
+    data: &str,
+) -> Result<(), String> {
+    let (s, t, f, d) = (
+        CString::new(source).map_err(|e| e.to_string())?,
+        cstr(target)?,
+        CString::new(fstype).map_err(|e| e.to_string())?,
+        CString::new(data).map_err(|e| e.to_string())?,
+    );
+    // SAFETY: all strings are valid NUL-terminated C strings.
+    let rc = unsafe {
+        libc::mount(
+            s.as_ptr(),
+            t.as_ptr(),
+            f.as_ptr(),
+            flags,
+            d.as_ptr().cast::<libc::c_void>(),
+        )
+    };
+    if rc != 0 {
+        return Err(errno(&format!("mount {fstype} on {}", target.display())));
+    }
+    Ok(())
+}
+
+/// The writable roots that exist (directories, or files such as cargo's
+/// package-cache lock), resolved, without those inside another.
+fn distinct_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
+    let mut real: Vec<PathBuf> = roots.iter().filter_map(|r| r.canonicalize().ok()).collect();
+    real.sort();
+    real.dedup();
+    let mut out: Vec<PathBuf> = Vec::new();
+    for r in real {
+        if !out.iter().any(|o| r.starts_with(o)) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Policy paths to bind read-only inside `roots`: those that exist, plus
+/// `.git/hooks` and `.wright`, created empty where missing so nothing can
+/// be planted there.
+pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for root in roots {
+        if root.join(".git").is_dir() {
+            let _ = std::fs::create_dir(root.join(".git/hooks"));
+        }
+        // An empty `.wright` (invisible to git) so no command can create the
+        // project's config: it would apply on the next run once the project
+        // is trusted.
+        let _ = std::fs::create_dir(root.join(".wright"));
+        for rel in PROTECTED_IN_ROOT {
+            let p = root.join(rel);
+            if p.symlink_metadata().is_ok() {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// Sets up the namespace's mounts for `policy` and says what took.
+pub(crate) fn setup_mounts(policy: &SandboxPolicy) -> NamespaceReport {
+    let mut report = NamespaceReport::default();
+    let skip = |r: &mut NamespaceReport, e: String| r.skipped.push(e);
+    if let Err(e) = mount(
+        "none",
+        Path::new("/"),
+        "",
+        libc::MS_REC | libc::MS_PRIVATE,
+        "",
+    ) {
+        skip(&mut report, e);
+        return report;
+    }
+    let writable = distinct_roots(&policy.effective_writable_roots());
+    if !writable.iter().any(|r| r == Path::new("/")) {
+        let clones: Vec<(PathBuf, Result<libc::c_int, String>)> = writable
+            .iter()
+            .map(|r| (r.clone(), clone_tree(r)))
+            .collect();
+        match set_read_only(libc::AT_FDCWD, Path::new("/"), 0) {
+            Ok(()) => report.read_only_root = true,
+            Err(e) => skip(&mut report, e),
+        }
+        for (root, fd) in clones {
+            if let Err(e) = fd.and_then(|fd| attach(fd, &root)) {
+                skip(&mut report, e);
+            }
+        }
+    }
+    match mount(
+        "proc",
+        Path::new("/proc"),
+        "proc",
+        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+        "",
+    ) {
+        Ok(()) => report.fresh_proc = true,
+        Err(e) => skip(&mut report, e),
+    }
+    let workspace = distinct_roots(&policy.writable_roots);
+    if policy.mode == SandboxMode::WorkspaceWrite {
+        // `.git` becomes a mount point first: it can then be neither renamed
+        // nor replaced, so its read-only `hooks` and `config` stay its own.
+        for git in workspace
+            .iter()
+            .map(|r| r.join(".git"))
+            .filter(|g| g.is_dir())
+        {
+            if let Err(e) = bind_in_place(&git) {
+                skip(&mut report, e);
+            }
+        }
+        for p in protected_paths(&workspace) {
+            match bind_read_only(&p) {
+                Ok(()) => report.protected.push(p),
+                Err(e) => skip(&mut report, e),
+            }
+        }
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    // The cwd too: a read-only policy may carry no roots at all.
+    let mut scanned = workspace.clone();
+    if let Ok(cwd) = std::env::current_dir()
+        && !scanned.iter().any(|r| cwd.starts_with(r))
+    {
+        scanned.push(cwd);
+    }
+    for p in secrets::paths_to_hide(home.as_deref(), &scanned) {
+        let hidden = if p.is_dir() {
+            mount(
+                "tmpfs",
+                &p,
+                "tmpfs",
+                libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                "size=4k,mode=0500",
+            )
+        } else {
+            mount("/dev/null", &p, "", libc::MS_BIND, "")
+        };
+        match hidden {
+            Ok(()) => report.hidden += 1,
+            Err(e) => skip(&mut report, e),
+        }
+    }
+    // The old cwd still points into the mounts that were just covered.
+    if let Ok(cwd) = std::env::current_dir() {
+        let _ = std::env::set_current_dir(cwd);
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinct_roots_drops_nested_and_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        std::fs::create_dir_all(a.join("b")).unwrap();
+        let roots = distinct_roots(&[a.join("b"), a.clone(), dir.path().join("missing")]);
+        assert_eq!(roots, vec![a.canonicalize().unwrap()]);
+    }
+
+    #[test]
+    fn protected_paths_exist_and_hooks_are_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(root.join(".git/config"), "").unwrap();
+        let p = protected_paths(std::slice::from_ref(&root));
+        assert!(p.contains(&root.join(".git/hooks")));
+        assert!(p.contains(&root.join(".git/config")));
+        assert!(p.contains(&root.join(".wright")));
+        assert!(root.join(".git/hooks").is_dir());
+        assert!(root.join(".wright").is_dir());
+    }
+}
