@@ -107,6 +107,7 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
     match action {
         SessionsAction::List { all, json } => {
             let project = (!all).then_some(cwd);
+            warn_unreadable(&store, project);
             let list = store.list(project);
             if *json {
                 let items: Vec<Value> = list
@@ -147,7 +148,7 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
             } else {
                 ExportFormat::Markdown
             };
-            print!("{}", store.export(&id, format).map_err(err)?);
+            print!("{}", export_warning(&store, &id, format).map_err(err)?);
         }
         SessionsAction::Export { id, format } => {
             let id = store.resolve_id(id, Some(cwd)).map_err(err)?.id;
@@ -155,13 +156,14 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
                 ExportFormatArg::Markdown => ExportFormat::Markdown,
                 ExportFormatArg::Json => ExportFormat::Json,
             };
-            print!("{}", store.export(&id, format).map_err(err)?);
+            print!("{}", export_warning(&store, &id, format).map_err(err)?);
         }
         SessionsAction::Search { text, all, json } => {
             let options = SearchOptions {
                 project: (!all).then(|| cwd.to_path_buf()),
                 limit: Some(200),
             };
+            warn_unreadable(&store, options.project.as_deref());
             let hits = store.search(text, &options).map_err(err)?;
             if *json {
                 let items: Vec<Value> = hits
@@ -185,6 +187,29 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
         }
     }
     Ok(exit::SUCCESS)
+}
+
+/// Tells stderr about `*.jsonl` paths that are not regular files (a FIFO,
+/// say): they are skipped, since reading one could hang.
+fn warn_unreadable(store: &SessionStore, project: Option<&Path>) {
+    for path in store.unreadable_session_files(project) {
+        eprintln!("warning: skipped {}: not a regular file", path.display());
+    }
+}
+
+/// Renders session `id`, first telling stderr what loading skipped or
+/// repaired (corrupt lines, unknown parents and types, duplicate ids), as
+/// `--continue` does: a silent export would hide lost history.
+fn export_warning(
+    store: &SessionStore,
+    id: &str,
+    format: ExportFormat,
+) -> Result<String, wright_store::StoreError> {
+    let loaded = store.load(id)?;
+    for w in &loaded.warnings {
+        eprintln!("warning: {w}");
+    }
+    wright_store::export_loaded(&loaded, format)
 }
 
 /// What `wright rewind` should do.

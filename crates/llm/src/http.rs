@@ -15,6 +15,7 @@ use crate::client::{EventStream, StreamEvent};
 use crate::error::LlmError;
 use crate::redact::redact;
 use crate::sse::{MAX_EVENT_BYTES, SseEvent, SseParser};
+use crate::stream_redact::Redacting;
 
 /// Most of an error body we read; servers can send whole HTML pages.
 const ERROR_BODY_CAP: usize = 64 * 1024;
@@ -123,7 +124,9 @@ pub(crate) fn drive<D: Decoder>(
         request: Some(request),
         body: None,
         parser: SseParser::new(),
-        decoder,
+        // Every provider's output passes here, so this is the one place
+        // that keeps the key out of what the model streams back.
+        decoder: Redacting::new(decoder, secret.as_deref()),
         cancel,
         secret,
         pending: VecDeque::new(),

@@ -21,6 +21,7 @@ pub mod redact;
 mod retry;
 mod secret_match;
 pub mod sse;
+mod stream_redact;
 #[cfg(test)]
 mod test_fixtures;
 
@@ -33,3 +34,4 @@ pub use ids::normalize_tool_call_id;
 pub use openai_chat::{ChatCompat, OpenAiChatClient, OpenAiChatDecoder};
 pub use openai_responses::{OpenAiResponsesClient, OpenAiResponsesDecoder};
 pub use retry::RetryPolicy;
+pub use stream_redact::StreamRedactor;

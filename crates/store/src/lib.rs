@@ -20,6 +20,7 @@ mod list;
 mod load;
 mod lock;
 mod private;
+mod regular;
 mod repair;
 mod slug;
 mod store;

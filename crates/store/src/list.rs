@@ -111,7 +111,7 @@ fn rfc3339(time: std::time::SystemTime) -> String {
 
 /// Summarizes one session file.
 fn summarize(path: &Path) -> Option<SessionSummary> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = crate::regular::read_regular(path).ok()?;
     let mut lines = bytes.split(|b| *b == b'\n');
     let header: Option<Header> = lines.next().and_then(|l| serde_json::from_slice(l).ok());
     let id = path.file_stem()?.to_string_lossy().into_owned();
@@ -246,7 +246,7 @@ impl SessionStore {
             )
         });
         for path in files {
-            let Ok(file) = std::fs::File::open(&path) else {
+            let Ok(file) = crate::regular::open_regular(&path) else {
                 continue;
             };
             let session = path

@@ -210,7 +210,8 @@ pub(crate) fn blob_dir_of(path: &Path) -> PathBuf {
 /// Parses one session file (no fork ancestry). Never fails on content,
 /// only on I/O: bad lines become warnings.
 pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>)> {
-    let bytes = std::fs::read(path).map_err(|e| StoreError::io("reading", path, e))?;
+    let bytes =
+        crate::regular::read_regular(path).map_err(|e| StoreError::io("reading", path, e))?;
     let mut warnings = Vec::new();
     let blob_dirs = vec![blob_dir_of(path)];
     let terminated = bytes.last() == Some(&b'\n');
@@ -225,6 +226,7 @@ pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>
         .unwrap_or_default();
     let mut header = None;
     let mut entries = Vec::with_capacity(count);
+    let mut seen: HashSet<String> = HashSet::with_capacity(count);
     // Unknown entry types: the first line and how many, per type.
     let mut unknown: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (index, raw) in lines.into_iter().enumerate() {
@@ -249,6 +251,13 @@ pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>
             }
         }
         match parse_entry(raw, &blob_dirs, &mut warnings) {
+            // Entries are appended, never rewritten, so the first entry
+            // with an id is the original; a later one (a hand edit, a
+            // botched merge) would otherwise shadow it and lose history.
+            Some(entry) if !seen.insert(entry.id.clone()) => warnings.push(format!(
+                "line {number}: skipped a second entry with id {}",
+                entry.id
+            )),
             Some(entry) => {
                 if let EntryBody::Unknown { kind, .. } = &entry.body {
                     unknown.entry(kind.clone()).or_insert((number, 0)).1 += 1;

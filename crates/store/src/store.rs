@@ -78,8 +78,24 @@ impl SessionStore {
         self.root.join(project_slug(&normalize_cwd(cwd)))
     }
 
-    /// Session files of one project, or of all projects.
+    /// Session files of one project, or of all projects. Only regular
+    /// files count: see [`Self::unreadable_session_files`].
     pub(crate) fn session_files(&self, project: Option<&Path>) -> Vec<PathBuf> {
+        let (files, _) = self.session_candidates(project);
+        files
+    }
+
+    /// Paths named like session files (`*.jsonl`) of one project, or of all
+    /// projects, that are not regular files (a FIFO, a device, a
+    /// directory): they are skipped, since reading one could block
+    /// forever; callers warn about them.
+    pub fn unreadable_session_files(&self, project: Option<&Path>) -> Vec<PathBuf> {
+        let (_, skipped) = self.session_candidates(project);
+        skipped
+    }
+
+    /// `*.jsonl` paths split into regular files and the rest.
+    fn session_candidates(&self, project: Option<&Path>) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let dirs: Vec<PathBuf> = match project {
             Some(cwd) => vec![self.project_dir(cwd)],
             None => std::fs::read_dir(&self.root)
@@ -103,6 +119,8 @@ impl SessionStore {
             );
         }
         files
+            .into_iter()
+            .partition(|p| crate::regular::is_regular(p))
     }
 
     /// The file of the session with exactly this id, in any project.

@@ -175,6 +175,63 @@ fn keys_in_stream_errors_never_leak() {
     assert_eq!(checked, 3 * 3 * 3 * 2);
 }
 
+/// A model server that sends the configured key back as answer text (the
+/// mock splits text into deltas at odd places, so the key arrives in
+/// pieces): the key bytes reach neither stdout, stream-json nor the
+/// session file, in their place is `[REDACTED]`.
+#[test]
+fn a_key_echoed_as_answer_text_never_leaks() {
+    for provider in PROVIDERS {
+        for format in ["text", "stream-json"] {
+            let env = Env::new();
+            let answer = format!("here: {CONFIGURED_KEY} done");
+            let mut responses = vec![text(provider, &answer)];
+            if provider == "anthropic" {
+                responses = vec![MockResponse::sse(anthropic::thinking_then_text(
+                    &format!("thinking {CONFIGURED_KEY}"),
+                    "sig",
+                    &answer,
+                ))];
+            }
+            let server = MockServer::start(responses).unwrap();
+            let var = if provider == "anthropic" {
+                "ANTHROPIC_API_KEY"
+            } else {
+                "OPENAI_API_KEY"
+            };
+            let out = env
+                .wright_p(provider, &server.url(), "hi")
+                .env(var, CONFIGURED_KEY)
+                .args(["--output-format", format])
+                .output()
+                .unwrap();
+            let case = format!("{provider}/{format}");
+            assert_eq!(out.status.code(), Some(0), "{case}: {}", stderr(&out));
+            let (o, e) = (stdout(&out), stderr(&out));
+            assert!(!o.contains(CONFIGURED_KEY), "{case}: key on stdout: {o}");
+            assert!(!e.contains(CONFIGURED_KEY), "{case}: key on stderr: {e}");
+            assert!(o.contains("[REDACTED]"), "{case}: {o}");
+            let sessions = session_files(&env);
+            assert_eq!(sessions.len(), 1, "{case}");
+            for file in files_under(&data_dir(&env)) {
+                let bytes = std::fs::read(&file).unwrap();
+                assert!(
+                    !bytes
+                        .windows(CONFIGURED_KEY.len())
+                        .any(|w| w == CONFIGURED_KEY.as_bytes()),
+                    "{case}: key in {}",
+                    file.display()
+                );
+            }
+            let session = std::fs::read_to_string(&sessions[0]).unwrap();
+            assert!(
+                session.contains("here: [REDACTED] done"),
+                "{case}: {session}"
+            );
+        }
+    }
+}
+
 /// After a run that records a session, a checkpoint blob and a spilled
 /// command output, every file is 0600 and every directory 0700, even a
 /// sessions directory that existed with looser modes.

@@ -246,3 +246,76 @@ fn results_appended_one_by_one_load_as_one_message_in_call_order() {
         .collect();
     assert_eq!(ids, ["a", "b", "c"]);
 }
+
+#[test]
+fn a_duplicate_entry_id_keeps_the_first_entry_and_warns() {
+    let (dir, store) = store();
+    let mut w = store.create(&meta(dir.path())).unwrap();
+    turn(&mut w, 1);
+    turn(&mut w, 2);
+    let id = w.id().to_string();
+    drop(w);
+    let before = store.load(&id).unwrap().history();
+    let path = store.locate(&id).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let first: Value = serde_json::from_str(lines[1]).unwrap();
+    let last: Value = serde_json::from_str(lines[lines.len() - 1]).unwrap();
+    // A later line reusing the first entry's id.
+    let dup = json!({"id": first["id"], "parent_id": last["id"], "ts": "t", "type": "message",
+        "message": Message::user_text("impostor")});
+    std::fs::write(&path, format!("{text}{dup}\n")).unwrap();
+    let loaded = store.load(&id).unwrap();
+    assert_eq!(loaded.history(), before);
+    assert!(
+        loaded
+            .warnings
+            .iter()
+            .any(|w| w.contains("second entry with id")),
+        "{:?}",
+        loaded.warnings
+    );
+}
+
+#[test]
+fn a_fifo_named_like_a_session_is_skipped() {
+    let (dir, store) = store();
+    let mut w = store.create(&meta(dir.path())).unwrap();
+    turn(&mut w, 1);
+    let id = w.id().to_string();
+    drop(w);
+    let project = store.locate(&id).unwrap().parent().unwrap().to_path_buf();
+    let fifo = project.join("01900000-0000-7000-8000-000000000000.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Would block forever reading the FIFO before the fix.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let data = dir.path().to_path_buf();
+    let cwd = dir.path().to_path_buf();
+    std::thread::spawn(move || {
+        let store = SessionStore::new(data);
+        let list = store.list(None);
+        let hits = store
+            .search(
+                "prompt",
+                &wright_store::SearchOptions {
+                    project: None,
+                    limit: None,
+                },
+            )
+            .map(|h| h.len());
+        let latest = store.latest_for_project(&cwd);
+        let skipped = store.unreadable_session_files(None);
+        let _ = tx.send((list.len(), hits.ok(), latest, skipped));
+    });
+    let (listed, hits, latest, skipped) = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("listing hung on a FIFO");
+    assert_eq!(listed, 1);
+    assert!(hits.is_some_and(|n| n > 0));
+    assert_eq!(latest.as_deref(), Some(id.as_str()));
+    assert_eq!(skipped, vec![fifo]);
+}
