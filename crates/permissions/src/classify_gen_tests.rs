@@ -3,12 +3,8 @@
 //! combination is never allowed, plus ordinary read-only commands that
 //! must stay allowed in plan mode.
 
-use std::path::PathBuf;
-
-use serde_json::json;
-use wright_protocol::ToolKind;
-
-use crate::{CallInfo, CanAsk, Engine, Mode, PolicyInput, RuleSet, Verdict};
+use crate::test_fx::{Fx, check, fx};
+use crate::{Engine, Mode, Verdict};
 
 /// Commands that write a file, delete one, or run a program that can.
 const PAYLOADS: &[&str] = &[
@@ -134,47 +130,8 @@ const FED: &[&str] = &[
     "sort * ",
 ];
 
-struct Fx {
-    _dir: tempfile::TempDir,
-    ws: PathBuf,
-    tmp: PathBuf,
-    home: PathBuf,
-}
-
-fn fx() -> Fx {
-    let dir = tempfile::tempdir().unwrap();
-    let base = std::fs::canonicalize(dir.path()).unwrap();
-    let (ws, tmp, home) = (base.join("ws"), base.join("tmp"), base.join("home"));
-    for d in [&ws, &tmp, &home] {
-        std::fs::create_dir_all(d).unwrap();
-    }
-    Fx {
-        _dir: dir,
-        ws,
-        tmp,
-        home,
-    }
-}
-
 fn engine(f: &Fx, mode: Mode, allow: &[&str]) -> Engine {
-    Engine::new(PolicyInput {
-        mode,
-        rules: RuleSet::parse(allow, &[] as &[&str], &[] as &[&str]).unwrap(),
-        workspace_roots: vec![f.ws.clone()],
-        can_ask: CanAsk::Yes,
-        home: Some(f.home.clone()),
-        temp_roots: vec![f.tmp.clone()],
-    })
-}
-
-fn check(e: &Engine, f: &Fx, cmd: &str) -> Verdict {
-    let args = json!({ "command": cmd });
-    e.check(&CallInfo {
-        tool: "bash",
-        kind: ToolKind::Exec,
-        args: &args,
-        cwd: &f.ws,
-    })
+    crate::test_fx::engine(f, mode, allow, &[])
 }
 
 /// The engines a writing command must never be allowed by.

@@ -22,6 +22,9 @@ pub use persist::append_allow_rule;
 pub use rule::{Rule, RuleError};
 
 #[cfg(test)]
+mod test_fx;
+
+#[cfg(test)]
 #[path = "classify_gen_tests.rs"]
 mod classify_gen_tests;
 

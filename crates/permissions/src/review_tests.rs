@@ -2,12 +2,8 @@
 //! (reports/classifier.md): each command got through in the settings named
 //! by its row and must never be allowed there again.
 
-use std::path::PathBuf;
-
-use serde_json::json;
-
-use crate::{CallInfo, CanAsk, Engine, Mode, PolicyInput, RuleSet, Verdict};
-use wright_protocol::ToolKind;
+use crate::test_fx::{Fx, check, engine, fx};
+use crate::{Engine, Mode, Verdict};
 
 /// Plan mode, no rules.
 const P: u8 = 1;
@@ -228,49 +224,6 @@ const ROWS: &[(u8, &str)] = &[
     (D, "timeout 5 rm x"),
     (D, "xargs -a list rm"),
 ];
-
-struct Fx {
-    _dir: tempfile::TempDir,
-    ws: PathBuf,
-    tmp: PathBuf,
-    home: PathBuf,
-}
-
-fn fx() -> Fx {
-    let dir = tempfile::tempdir().unwrap();
-    let base = std::fs::canonicalize(dir.path()).unwrap();
-    let (ws, tmp, home) = (base.join("ws"), base.join("tmp"), base.join("home"));
-    for d in [&ws, &tmp, &home, &ws.join("src")] {
-        std::fs::create_dir_all(d).unwrap();
-    }
-    Fx {
-        _dir: dir,
-        ws,
-        tmp,
-        home,
-    }
-}
-
-fn engine(f: &Fx, mode: Mode, allow: &[&str], deny: &[&str]) -> Engine {
-    Engine::new(PolicyInput {
-        mode,
-        rules: RuleSet::parse(allow, &[] as &[&str], deny).unwrap(),
-        workspace_roots: vec![f.ws.clone()],
-        can_ask: CanAsk::Yes,
-        home: Some(f.home.clone()),
-        temp_roots: vec![f.tmp.clone()],
-    })
-}
-
-fn check(e: &Engine, f: &Fx, cmd: &str) -> Verdict {
-    let args = json!({ "command": cmd });
-    e.check(&CallInfo {
-        tool: "bash",
-        kind: ToolKind::Exec,
-        args: &args,
-        cwd: &f.ws,
-    })
-}
 
 fn settings(f: &Fx) -> Vec<(u8, &'static str, Engine)> {
     vec![
