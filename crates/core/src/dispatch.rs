@@ -243,9 +243,11 @@ async fn execute(
     }
     if r.tool.kind() == ToolKind::Edit
         && let Some(path) = r.args.get("path").and_then(|p| p.as_str())
+        && let Ok(resolved) = wright_tools::paths::resolve(&tool_ctx, path)
     {
+        // The same resolver the tool uses, so the snapshot is of the file it writes.
         ctx.recorder
-            .checkpoint(&ctx.emitter, &ctx.options.cwd.join(path));
+            .checkpoint(&ctx.emitter, &resolved.real, &tool_ctx.roots);
     }
     let started = Instant::now();
     let result = r.tool.run(r.args, &tool_ctx).await;

@@ -2,7 +2,7 @@
 //! failing disk must not end the session: the first failure is announced,
 //! later ones are quiet, and the conversation goes on in memory.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -46,9 +46,13 @@ impl Recorder {
     }
 
     /// Keeps the previous content of a file the model is about to change,
-    /// so `wright rewind` can restore it.
-    pub(crate) fn checkpoint(&self, emitter: &Emitter, path: &Path) {
-        self.with(emitter, |w| w.record_file_before_edit(path).map(|_| ()));
+    /// so `wright rewind` can restore it. `path` is the resolved path the
+    /// tool will open; it is read beneath `roots` without following
+    /// symlinks or blocking (a FIFO or device is not snapshotted).
+    pub(crate) fn checkpoint(&self, emitter: &Emitter, path: &Path, roots: &[PathBuf]) {
+        self.with(emitter, |w| {
+            w.record_file_before_edit_within(path, roots).map(|_| ())
+        });
     }
 
     /// Records a compaction: the summary and the number of messages it replaced.

@@ -156,6 +156,23 @@ impl Beneath {
             Err(e) => Err(OpenError::from_io(path, e)),
         }
     }
+
+    /// Removes the directory entry at a resolved path (`unlinkat` beneath
+    /// the root). A symlink in a parent directory is refused; a symlink as
+    /// the last component is removed itself, never its target. A directory
+    /// is not removed ([`OpenError::IsDirectory`]).
+    pub fn remove(&self, path: &Path) -> Result<(), OpenError> {
+        let (root, rel) = self.anchor(path)?;
+        let Some((name, parents)) = rel.split_last() else {
+            return Err(OpenError::IsDirectory(path.to_path_buf()));
+        };
+        match imp::remove(root, parents, name) {
+            Ok(imp::Written::Done) => Ok(()),
+            Ok(imp::Written::IsDirectory) => Err(OpenError::IsDirectory(path.to_path_buf())),
+            Ok(imp::Written::Symlink) => Err(OpenError::Symlink(path.to_path_buf())),
+            Err(e) => Err(OpenError::from_io(path, e)),
+        }
+    }
 }
 
 #[cfg(target_os = "linux")]

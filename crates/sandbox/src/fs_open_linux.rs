@@ -254,6 +254,32 @@ pub(super) fn write(
     Ok(Written::Done)
 }
 
+pub(super) fn remove(root: &Path, parents: &[&OsStr], name: &OsStr) -> io::Result<Written> {
+    let root_fd = open_root(root)?;
+    let dir = open_dir(&root_fd, parents, Parents::MustExist)?;
+    let c_name = cstr(name)?;
+    // SAFETY: `c_name` is NUL-terminated and outlives the call; `dir` is an
+    // open directory fd. unlinkat removes the one entry and never follows a
+    // symlink in `c_name` (there is no path walk beyond `dir`).
+    let r = unsafe { libc::unlinkat(dir.as_raw_fd(), c_name.as_ptr(), 0) };
+    if r < 0 {
+        let e = io::Error::last_os_error();
+        return match e.raw_os_error() {
+            Some(libc::EISDIR | libc::EPERM) if is_dir(&dir, &c_name) => Ok(Written::IsDirectory),
+            _ => Err(e),
+        };
+    }
+    Ok(Written::Done)
+}
+
+fn is_dir(dir: &OwnedFd, name: &CString) -> bool {
+    let flags = libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    openat(dir.as_raw_fd(), name, flags, 0)
+        .ok()
+        .and_then(|fd| File::from(fd).metadata().ok())
+        .is_some_and(|m| m.is_dir())
+}
+
 fn fill(mut file: File, bytes: &[u8], mode: Option<u32>) -> io::Result<()> {
     file.write_all(bytes)?;
     if let Some(mode) = mode {

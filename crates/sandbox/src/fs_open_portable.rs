@@ -75,3 +75,13 @@ pub(super) fn write(
     }
     Ok(Written::Done)
 }
+
+pub(super) fn remove(root: &Path, parents: &[&OsStr], name: &OsStr) -> io::Result<Written> {
+    let target = walk(root, parents, false)?.join(name);
+    if std::fs::symlink_metadata(&target)?.is_dir() {
+        return Ok(Written::IsDirectory);
+    }
+    // `remove_file` removes a symlink itself, never its target.
+    std::fs::remove_file(&target)?;
+    Ok(Written::Done)
+}

@@ -148,3 +148,44 @@ fn the_portable_fallback_refuses_symlinks_and_writes_atomically() {
     ));
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
 }
+
+#[test]
+fn remove_unlinks_beneath_without_following_symlinks() {
+    let (_d, ws, out, b) = setup();
+    std::fs::write(ws.join("a/f"), "x").unwrap();
+    b.remove(&ws.join("a/f")).unwrap();
+    assert!(!ws.join("a/f").exists());
+    assert!(b.remove(&ws.join("a/f")).unwrap_err().is_not_found());
+    // A symlinked parent is refused: nothing outside is removed.
+    std::fs::write(out.join("victim"), "keep").unwrap();
+    symlink(&out, ws.join("l")).unwrap();
+    assert!(matches!(
+        b.remove(&ws.join("l/victim")),
+        Err(OpenError::Symlink(_) | OpenError::Escape(_))
+    ));
+    assert_eq!(std::fs::read_to_string(out.join("victim")).unwrap(), "keep");
+    // A symlink as the last component is removed itself, not its target.
+    symlink(out.join("victim"), ws.join("fl")).unwrap();
+    b.remove(&ws.join("fl")).unwrap();
+    assert!(std::fs::symlink_metadata(ws.join("fl")).is_err());
+    assert_eq!(std::fs::read_to_string(out.join("victim")).unwrap(), "keep");
+    // A directory is not removed.
+    assert!(matches!(
+        b.remove(&ws.join("a")),
+        Err(OpenError::IsDirectory(_))
+    ));
+}
+
+#[test]
+fn portable_remove_refuses_a_symlinked_parent() {
+    let (_d, ws, out, _b) = setup();
+    std::fs::write(out.join("victim"), "keep").unwrap();
+    symlink(&out, ws.join("l")).unwrap();
+    let (l, f) = (std::ffi::OsStr::new("l"), std::ffi::OsStr::new("victim"));
+    assert!(portable::remove(&ws, &[l], f).is_err());
+    assert_eq!(std::fs::read_to_string(out.join("victim")).unwrap(), "keep");
+    std::fs::write(ws.join("a/g"), "x").unwrap();
+    let a = std::ffi::OsStr::new("a");
+    portable::remove(&ws, &[a], std::ffi::OsStr::new("g")).unwrap();
+    assert!(!ws.join("a/g").exists());
+}

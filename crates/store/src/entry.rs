@@ -121,6 +121,10 @@ pub enum EntryBody {
         path: PathBuf,
         /// Its previous content.
         before: Snapshot,
+        /// The workspace root the file lay under when it was snapshotted;
+        /// a rewind restores it only beneath this root or the session's cwd.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        root: Option<PathBuf>,
     },
     /// The conversation returns to `parent_id` and continues as a new branch.
     Rewind {

@@ -134,7 +134,7 @@ fn entry_markdown(out: &mut String, entry: &Entry) {
         EntryBody::Label { label, .. } => {
             let _ = write!(out, "_label: {label}_\n\n");
         }
-        EntryBody::Checkpoint { path, before } => {
+        EntryBody::Checkpoint { path, before, .. } => {
             let what = match before {
                 Snapshot::Absent(_) => "new file",
                 Snapshot::Blob { .. } => "saved",

@@ -16,6 +16,7 @@ mod blob;
 mod entry;
 mod error;
 mod export;
+mod files;
 mod list;
 mod load;
 mod lock;

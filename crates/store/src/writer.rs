@@ -12,10 +12,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use wright_protocol::Message;
+use wright_sandbox::Beneath;
 
 use crate::blob;
 use crate::entry::{BlobRef, EntryBody, EntryId, Header, Snapshot, new_entry_id, now_ts};
 use crate::error::{Result, StoreError};
+use crate::files::{self, Before};
 use crate::load::{LoadedSession, UserTurn, load_tree, load_unwritten};
 use crate::lock::SessionLock;
 use crate::store::SessionStore;
@@ -282,10 +284,40 @@ impl SessionWriter {
     }
 
     /// Records a file's current content (or its absence) before wright
-    /// changes it, so a rewind can put it back.
-    pub fn record_file_before_edit(&mut self, path: &Path) -> Result<EntryId> {
-        let before = match std::fs::read(path) {
-            Ok(bytes) => {
+    /// changes it, so a rewind can put it back; the session's cwd is the
+    /// only workspace root. See [`SessionWriter::record_file_before_edit_within`].
+    pub fn record_file_before_edit(&mut self, path: &Path) -> Result<Option<EntryId>> {
+        self.record_file_before_edit_within(path, &[])
+    }
+
+    /// Records a file's current content (or its absence) before wright
+    /// changes it. `path` is resolved by the shared resolver and read
+    /// beneath its workspace root (`roots` plus the session's cwd) with every
+    /// symlink refused and without blocking; a FIFO, device, directory or a
+    /// path that changed while being opened is not snapshotted (`Ok(None)`),
+    /// so the edit goes on but a rewind will not restore it.
+    pub fn record_file_before_edit_within(
+        &mut self,
+        path: &Path,
+        roots: &[PathBuf],
+    ) -> Result<Option<EntryId>> {
+        let Some(real) = files::resolve(path) else {
+            return Ok(None);
+        };
+        let beneath = self.beneath(roots.iter().cloned());
+        let root = files::root_of(&beneath, &real);
+        self.record_snapshot(&beneath, &real, root)
+    }
+
+    /// Snapshots the resolved path `real` and appends its checkpoint.
+    fn record_snapshot(
+        &mut self,
+        beneath: &Beneath,
+        real: &Path,
+        root: Option<PathBuf>,
+    ) -> Result<Option<EntryId>> {
+        let before = match files::snapshot(beneath, real) {
+            Before::Content(bytes) => {
                 let (blob, file) = blob::write_blob(&self.blob_dir(), &bytes)?;
                 self.unsynced_blobs.push(file);
                 Snapshot::Blob {
@@ -293,13 +325,20 @@ impl SessionWriter {
                     size: bytes.len() as u64,
                 }
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Snapshot::ABSENT,
-            Err(e) => return Err(StoreError::io("reading", path, e)),
+            Before::Absent => Snapshot::ABSENT,
+            Before::NotTaken => return Ok(None),
         };
         self.append(&EntryBody::Checkpoint {
-            path: path.to_path_buf(),
+            path: real.to_path_buf(),
             before,
+            root,
         })
+        .map(Some)
+    }
+
+    /// The session's cwd plus `extra` as the roots files are opened beneath.
+    fn beneath(&self, extra: impl IntoIterator<Item = PathBuf>) -> Beneath {
+        Beneath::new(std::iter::once(self.header.cwd.clone()).chain(extra))
     }
 
     /// Restores every file wright changed after `to_entry` and moves the
@@ -346,16 +385,23 @@ impl SessionWriter {
             let mut seen = HashSet::new();
             let mut plan = Vec::new();
             for e in &path[start..] {
-                if let EntryBody::Checkpoint { path, before } = &e.body
+                if let EntryBody::Checkpoint { path, before, root } = &e.body
                     && seen.insert(path.clone())
                 {
-                    plan.push((path.clone(), before.clone()));
+                    plan.push((path.clone(), before.clone(), root.clone()));
                 }
             }
-            for (path, before) in plan {
-                // Keep the abandoned branch's version too: nothing is lost.
-                self.record_file_before_edit(&path)?;
-                files.push(restore_file(&path, &before, &loaded));
+            for (path, before, root) in plan {
+                let beneath = self.beneath(root.clone());
+                let action = match files::restorable(&beneath, &path) {
+                    Err(why) => RestoreAction::Failed(why),
+                    Ok(target) => {
+                        // Keep the abandoned branch's version too: nothing is lost.
+                        self.record_snapshot(&beneath, &target, root)?;
+                        files::restore(&beneath, &target, &before, &loaded)
+                    }
+                };
+                files.push(RestoredFile { path, action });
             }
         }
         if scope == RewindScope::FilesOnly {
@@ -383,35 +429,6 @@ impl SessionWriter {
             files,
             history,
         })
-    }
-}
-
-fn restore_file(path: &Path, before: &Snapshot, loaded: &LoadedSession) -> RestoredFile {
-    let action = match before {
-        Snapshot::Absent(_) => match std::fs::remove_file(path) {
-            Ok(()) => RestoreAction::Deleted,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => RestoreAction::Deleted,
-            Err(e) => RestoreAction::Failed(format!("could not delete it: {e}")),
-        },
-        Snapshot::Blob { blob, .. } => match blob::find_blob(blob, &loaded.blob_dirs) {
-            None => RestoreAction::Failed(format!("its snapshot {blob} is missing")),
-            Some(source) => {
-                let written = std::fs::read(&source).and_then(|bytes| {
-                    if let Some(dir) = path.parent() {
-                        std::fs::create_dir_all(dir)?;
-                    }
-                    std::fs::write(path, bytes)
-                });
-                match written {
-                    Ok(()) => RestoreAction::Restored,
-                    Err(e) => RestoreAction::Failed(format!("could not write it: {e}")),
-                }
-            }
-        },
-    };
-    RestoredFile {
-        path: path.to_path_buf(),
-        action,
     }
 }
 

@@ -11,6 +11,7 @@ mod paths_security;
 mod prompt;
 mod providers;
 mod records;
+mod rewind_security;
 mod safety;
 mod scenarios;
 mod sessions;

@@ -66,10 +66,10 @@ fn fork_survives_a_removed_parent_with_a_warning() {
 
 #[test]
 fn rewind_restores_files_and_branches_the_conversation() {
-    let (dir, store) = store();
+    let (_dir, store) = store();
     let work = tempfile::tempdir().unwrap();
     let file = work.path().join("a.txt");
-    let mut w = store.create(&meta(dir.path())).unwrap();
+    let mut w = store.create(&meta(work.path())).unwrap();
 
     // Turn 1 creates the file.
     let turn1 = w.append_message(&Message::user_text("create a")).unwrap();
@@ -140,11 +140,11 @@ fn rewind_restores_files_and_branches_the_conversation() {
 
 #[test]
 fn rewind_files_to_an_entry() {
-    let (dir, store) = store();
+    let (_dir, store) = store();
     let work = tempfile::tempdir().unwrap();
     let file = work.path().join("b.txt");
     std::fs::write(&file, "orig").unwrap();
-    let mut w = store.create(&meta(dir.path())).unwrap();
+    let mut w = store.create(&meta(work.path())).unwrap();
     let p = w.append_message(&Message::user_text("go")).unwrap();
     w.record_file_before_edit(&file).unwrap();
     std::fs::write(&file, "changed").unwrap();

@@ -5,6 +5,7 @@ mod crash;
 mod damage;
 mod fork_rewind;
 mod listing;
+mod rewind_security;
 
 use std::path::Path;
 
