@@ -37,6 +37,10 @@ impl Class {
 pub(crate) struct Opts {
     /// Short flags without a value (digits allow `head -5`).
     pub short: &'static str,
+    /// Short options with an optional value (`od -w[N]`, `date -I[FMT]`):
+    /// the rest of the word is the value, never the next word, so `-w`
+    /// followed by another word leaves that word for the option checks.
+    pub short_opt: &'static str,
     /// Short options that take a value, attached (`-n5`) or next (`-n 5`).
     pub short_val: &'static str,
     /// Long options: `name` (no value), `name=` (a value, attached or
@@ -236,6 +240,10 @@ pub(crate) fn parse_args<'a>(
         } else if a.len() > 1 && a.starts_with('-') {
             for (k, c) in a.char_indices().skip(1) {
                 seen.push(format!("-{c}"));
+                if opts.short_opt.contains(c) {
+                    // getopt's `c::`: whatever follows in this word is the value.
+                    break;
+                }
                 if opts.short_val.contains(c) {
                     if k + c.len_utf8() == a.len() {
                         i += 1;
@@ -272,10 +280,10 @@ fn find(args: &[&str]) -> Class {
         if !(a.starts_with('-') || matches!(*a, "(" | ")" | "!" | ",")) {
             continue; // a starting point (before the expression) or stray
         }
-        if table::FIND_FLAGS.contains(a) || matches!(*a, "(" | ")" | "!" | ",") {
+        if search::FIND_FLAGS.contains(a) || matches!(*a, "(" | ")" | "!" | ",") {
             continue;
         }
-        if table::FIND_VALUED.contains(a) || a.starts_with("-newer") {
+        if search::FIND_VALUED.contains(a) || a.starts_with("-newer") {
             i += 1;
             continue;
         }
@@ -289,6 +297,7 @@ fn find(args: &[&str]) -> Class {
 fn sed(args: &[&str]) -> Class {
     let opts = Opts {
         short: "nrEsuz",
+        short_opt: "",
         short_val: "el",
         long: &[
             "quiet",

@@ -203,26 +203,42 @@ const LOG_LONG: &[&str] = &[
 ];
 
 fn sub_opts(sub: &str) -> Option<(Opts, Option<&'static [&'static str]>)> {
-    let mk = |short: &'static str, short_val: &'static str, long: &'static [&'static str]| Opts {
+    let mk = |short: &'static str,
+              short_opt: &'static str,
+              short_val: &'static str,
+              long: &'static [&'static str]| Opts {
         short,
+        short_opt,
         short_val,
         long,
         more_long: &[],
         max_operands: None,
     };
-    // Short diff flags; `-U`, `-M`, `-C`, `-B`, `-l`, `-O` take attached
-    // values only, which the digit/`%` letters below cover.
-    const DIFF_SHORT: &str = "psuzRaDbwW0123456789UMCBl%.";
+    // Short diff flags (digits: `-1`/`-2`/`-3` stages, `log -5`).
+    const DIFF_SHORT: &str = "psuzRaDbwW0123456789";
+    // `-U[<n>]`, `-M[<n>]`, `-C[<n>]`, `-B[<n>/<m>]`, `-X[<param>]` take an
+    // optional value, attached only: the rest of the word is the value (with
+    // them as flags, `-MS x` made `S` take `x`, which git never sees as one).
+    const DIFF_OPT: &str = "UMCBX";
+    // `-l <n>`, `-S`, `-G`, `-O`, `-I` always take a value.
+    const DIFF_VAL: &str = "SGOlI";
     Some(match sub {
-        "diff" => (mk(DIFF_SHORT, "SGO", DIFF_LONG), None),
+        "diff" => (mk(DIFF_SHORT, DIFF_OPT, DIFF_VAL, DIFF_LONG), None),
         "log" | "show" | "whatchanged" | "rev-list" => (
-            mk("psuzRaDbwWmcrtgiEFPL0123456789UMCBl%.", "nSGO", DIFF_LONG),
+            // `-L <range>` and `-n <n>` take a value too.
+            mk(
+                "psuzRaDbwWmcrtgiEFP0123456789",
+                DIFF_OPT,
+                "nLSGOlI",
+                DIFF_LONG,
+            ),
             Some(LOG_LONG),
         ),
         "shortlog" => (
             mk(
+                "nsec",
                 // `-w[<w>[,<i1>[,<i2>]]]`: optional, attached values.
-                "nsecw0123456789,",
+                "w",
                 "",
                 &[
                     "numbered",
@@ -237,7 +253,9 @@ fn sub_opts(sub: &str) -> Option<(Opts, Option<&'static [&'static str]>)> {
         ),
         "status" => (
             mk(
-                "sbvzu",
+                "sbvz",
+                // `-u[<mode>]` (`-uno`), `-M[<n>]`: optional, attached.
+                "uM",
                 "",
                 &[
                     "short",
@@ -266,6 +284,7 @@ fn sub_opts(sub: &str) -> Option<(Opts, Option<&'static [&'static str]>)> {
         "ls-files" => (
             mk(
                 "cdmoiskuftvz",
+                "",
                 "xX",
                 &[
                     "cached",
@@ -302,6 +321,7 @@ fn sub_opts(sub: &str) -> Option<(Opts, Option<&'static [&'static str]>)> {
             mk(
                 "drtlz",
                 "",
+                "",
                 &[
                     "long",
                     "name-only",
@@ -316,12 +336,14 @@ fn sub_opts(sub: &str) -> Option<(Opts, Option<&'static [&'static str]>)> {
             None,
         ),
         "cat-file" => (
-            mk("tsep", "", &["follow-symlinks", "allow-unknown-type"]),
+            mk("tsep", "", "", &["follow-symlinks", "allow-unknown-type"]),
             None,
         ),
         "blame" | "annotate" => (
             mk(
-                "lbtfnsewpcMC0123456789",
+                "lbtfnsewpc",
+                // `-M[<score>]`, `-C[<score>]`: optional, attached only.
+                "MC",
                 "LS",
                 &[
                     "root",
@@ -352,6 +374,7 @@ fn sub_opts(sub: &str) -> Option<(Opts, Option<&'static [&'static str]>)> {
         "grep" => (
             mk(
                 "aiIwvhHEGFPnlLzocpWqr0123456789",
+                "",
                 "efABCm",
                 &[
                     "cached",
@@ -407,6 +430,7 @@ fn sub_opts(sub: &str) -> Option<(Opts, Option<&'static [&'static str]>)> {
 /// Subcommands whose options cannot write or run anything.
 const ANY: Opts = Opts {
     short: "",
+    short_opt: "",
     short_val: "",
     long: &[],
     more_long: &[],
@@ -503,6 +527,7 @@ fn log_like(sub: &str, rest: &[&str]) -> Class {
 fn branch(rest: &[&str]) -> Class {
     let opts = Opts {
         short: "arvl",
+        short_opt: "",
         short_val: "",
         long: &[
             "list",
@@ -554,6 +579,7 @@ fn branch(rest: &[&str]) -> Class {
 fn tag(rest: &[&str]) -> Class {
     let opts = Opts {
         short: "l0123456789n",
+        short_opt: "",
         short_val: "",
         long: &[
             "list",
@@ -590,6 +616,7 @@ fn tag(rest: &[&str]) -> Class {
 fn config(rest: &[&str]) -> Class {
     let opts = Opts {
         short: "lz",
+        short_opt: "",
         short_val: "",
         long: &[
             "get",

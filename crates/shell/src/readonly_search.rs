@@ -1,5 +1,5 @@
-//! Long options of the search programs (`grep`, `rg`) that only read: the
-//! longest lists of the option table, kept apart from it.
+//! Options of the search programs (`grep`, `rg`, `find`) that only read:
+//! the longest lists of the option table, kept apart from it.
 
 /// `grep`'s long options that only read.
 pub(super) const GREP_LONG: &[&str] = &[
@@ -138,4 +138,77 @@ pub(super) const RG_LONG: &[&str] = &[
     "encoding=",
     "ignore-file=",
     "smart-case",
+];
+
+/// `find` tests and actions that take no value and only read or print.
+pub(super) const FIND_FLAGS: &[&str] = &[
+    "-print",
+    "-print0",
+    "-ls",
+    "-prune",
+    "-quit",
+    "-true",
+    "-false",
+    "-not",
+    "-a",
+    "-and",
+    "-o",
+    "-or",
+    "-empty",
+    "-readable",
+    "-writable",
+    "-executable",
+    "-nouser",
+    "-nogroup",
+    "-depth",
+    "-d",
+    "-mount",
+    "-xdev",
+    "-follow",
+    "-daystart",
+    "-noleaf",
+    "-ignore_readdir_race",
+    "-noignore_readdir_race",
+    "-help",
+    "--help",
+    "-version",
+    "--version",
+];
+
+/// `find` tests and options that take one value.
+pub(super) const FIND_VALUED: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-lname",
+    "-ilname",
+    "-type",
+    "-xtype",
+    "-size",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-used",
+    "-perm",
+    "-user",
+    "-group",
+    "-uid",
+    "-gid",
+    "-links",
+    "-inum",
+    "-samefile",
+    "-maxdepth",
+    "-mindepth",
+    "-regextype",
+    "-fstype",
+    "-printf",
+    "-context",
 ];

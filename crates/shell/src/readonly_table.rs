@@ -1,7 +1,7 @@
 //! The per-program option table of the read-only allowlist.
 //!
 //! Each entry lists the options known not to write files or run programs;
-//! options that do (`sort -o`, `tree -o`, `file -C`, `diff -l` which runs
+//! options that do (`sort -o`/`-T`, `tree -o`, `file -C`/`-z`, `diff -l` which runs
 //! `pr`, `rg --pre`, `fd -x`, `uniq IN OUT`) are left out on purpose.
 //! Pagers (`less`, `more`, `man`) are absent: they run `!cmd`.
 
@@ -66,82 +66,12 @@ pub(super) const FEEDABLE: &[&str] = &[
     "cmp",
 ];
 
-/// `find` tests and actions that take no value and only read or print.
-pub(super) const FIND_FLAGS: &[&str] = &[
-    "-print",
-    "-print0",
-    "-ls",
-    "-prune",
-    "-quit",
-    "-true",
-    "-false",
-    "-not",
-    "-a",
-    "-and",
-    "-o",
-    "-or",
-    "-empty",
-    "-readable",
-    "-writable",
-    "-executable",
-    "-nouser",
-    "-nogroup",
-    "-depth",
-    "-d",
-    "-mount",
-    "-xdev",
-    "-follow",
-    "-daystart",
-    "-noleaf",
-    "-ignore_readdir_race",
-    "-noignore_readdir_race",
-    "-help",
-    "--help",
-    "-version",
-    "--version",
-];
-
-/// `find` tests and options that take one value.
-pub(super) const FIND_VALUED: &[&str] = &[
-    "-name",
-    "-iname",
-    "-path",
-    "-ipath",
-    "-wholename",
-    "-iwholename",
-    "-regex",
-    "-iregex",
-    "-lname",
-    "-ilname",
-    "-type",
-    "-xtype",
-    "-size",
-    "-mtime",
-    "-mmin",
-    "-atime",
-    "-amin",
-    "-ctime",
-    "-cmin",
-    "-used",
-    "-perm",
-    "-user",
-    "-group",
-    "-uid",
-    "-gid",
-    "-links",
-    "-inum",
-    "-samefile",
-    "-maxdepth",
-    "-mindepth",
-    "-regextype",
-    "-fstype",
-    "-printf",
-    "-context",
-];
-
-/// `date` options (no `-s`/`--set`).
+/// `date` options (no `-s`/`--set`). `-I[FMT]` takes an optional value,
+/// attached only: modelled as taking the next word, `date -Id 0101` hid
+/// the clock-setting operand `0101` (`-I` with `d`, then the operand).
 pub(super) const DATE: Opts = Opts {
-    short: "uRI",
+    short: "uR",
+    short_opt: "I",
     short_val: "drf",
     long: &[
         "date=",
@@ -153,6 +83,7 @@ pub(super) const DATE: Opts = Opts {
         "reference=",
         "debug",
         "file=",
+        "resolution",
     ],
     more_long: &[],
     max_operands: None,
@@ -161,6 +92,7 @@ pub(super) const DATE: Opts = Opts {
 const fn o(short: &'static str, short_val: &'static str, long: &'static [&'static str]) -> Opts {
     Opts {
         short,
+        short_opt: "",
         short_val,
         long,
         more_long: &[],
@@ -284,12 +216,15 @@ pub(super) fn lookup(name: &str) -> Option<&'static Opts> {
         search::GREP_LONG,
     );
     static RG: Opts = o(
-        "iSswxvocClLnNHIUFaPquj0.0123456789",
-        "egtTmABCMrEd",
+        // `-j N` (threads) takes a value.
+        "iSswxvocClLnNHIUFaPqu0.0123456789",
+        "egtTmABCMrEdj",
         search::RG_LONG,
     );
+    // No `-z`/`--uncompress`: libmagic runs external decompressors for
+    // formats it has no built-in support for (as `rg -z` does).
     static FILE: Opts = o(
-        "bcEhiklLNnprsvz0S",
+        "bcEhiklLNnprsv0S",
         "efFmP",
         &[
             "brief",
@@ -301,7 +236,6 @@ pub(super) fn lookup(name: &str) -> Option<&'static Opts> {
             "keep-going",
             "raw",
             "special-files",
-            "uncompress",
             "separator=",
             "files-from=",
             "extension",
@@ -353,9 +287,10 @@ pub(super) fn lookup(name: &str) -> Option<&'static Opts> {
             "help",
         ],
     );
+    // `-x TYPE` takes a value (a flag here would check its value as options).
     static DF: Opts = o(
-        "ahHiklPTx",
-        "Bt",
+        "ahHiklPT",
+        "Btx",
         &[
             "all",
             "block-size=",
@@ -529,6 +464,7 @@ pub(super) fn lookup(name: &str) -> Option<&'static Opts> {
     );
     static UNIQ: Opts = Opts {
         short: "cdDiuz",
+        short_opt: "",
         short_val: "fsw",
         long: &[
             "count",
@@ -562,21 +498,26 @@ pub(super) fn lookup(name: &str) -> Option<&'static Opts> {
             "number-width=",
         ],
     );
-    static OD: Opts = o(
-        "bcdfilosvx",
-        "AjNStw",
-        &[
-            "address-radix=",
-            "endian=",
-            "skip-bytes=",
-            "read-bytes=",
-            "strings?",
-            "format=",
-            "output-duplicates",
-            "width?",
-            "traditional",
-        ],
-    );
+    // `-w[N]` takes an optional value, attached only (`od -w -x` is two
+    // options, not `-w` with the value `-x`).
+    static OD: Opts = Opts {
+        short_opt: "w",
+        ..o(
+            "bcdfilosvx",
+            "AjNSt",
+            &[
+                "address-radix=",
+                "endian=",
+                "skip-bytes=",
+                "read-bytes=",
+                "strings?",
+                "format=",
+                "output-duplicates",
+                "width?",
+                "traditional",
+            ],
+        )
+    };
     static HEXDUMP: Opts = o("bcCdovx", "efns", &[]);
     static SUMS: Opts = o(
         "bctwz",
@@ -596,9 +537,10 @@ pub(super) fn lookup(name: &str) -> Option<&'static Opts> {
             "version",
         ],
     );
+    // No `-T`/`--temporary-directory`: sort writes temporary files there.
     static SORT: Opts = o(
         "bdfgiMhnRrVcCsumz",
-        "ktST",
+        "ktS",
         &[
             "ignore-leading-blanks",
             "dictionary-order",
@@ -622,23 +564,38 @@ pub(super) fn lookup(name: &str) -> Option<&'static Opts> {
             "zero-terminated",
             "buffer-size=",
             "parallel=",
-            "temporary-directory=",
             "debug",
             "help",
         ],
     );
+    // util-linux 2.38: `-d` is a flag (`--table-noheadings`), while `-n`,
+    // `-R`, `-r`, `-E`, `-i`, `-p` take values.
     static COLUMN: Opts = o(
-        "tnexJLRr",
-        "csoNHOWTdl",
+        "tdeLJx",
+        "nONlEHRTWripcos",
         &[
             "table",
+            "table-name=",
+            "table-order=",
+            "table-columns=",
+            "table-columns-limit=",
+            "table-noextreme=",
+            "table-noheadings",
+            "table-header-repeat",
+            "table-hide=",
+            "table-right=",
+            "table-truncate=",
+            "table-wrap=",
+            "keep-empty-lines",
+            "json",
+            "tree=",
+            "tree-id=",
+            "tree-parent=",
+            "output-width=",
+            "columns=",
             "separator=",
             "output-separator=",
-            "columns=",
-            "table-columns=",
             "fillrows",
-            "json",
-            "keep-empty-lines",
         ],
     );
     static TAC: Opts = o("br", "s", &["before", "regex", "separator="]);

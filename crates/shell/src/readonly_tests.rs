@@ -105,3 +105,58 @@ fn feeding_only_to_harmless_programs() {
         assert!(!safe_to_feed(p), "{p}");
     }
 }
+
+/// Options with an optional value take it attached only, so the next word
+/// is still checked; and options that write or run programs stay refused.
+#[test]
+fn audit_regressions() {
+    for s in [
+        "date -Iseconds",
+        "date -I",
+        "date --iso-8601=seconds -u",
+        "od -w16 -x a",
+        "od -w -x a",
+        "df -x tmpfs -h",
+        "column -t -n name -s , a",
+        "column -d -t a",
+        "rg -j 4 foo",
+        "git status -uno",
+        "git status -M50 -s",
+        "git diff -M50% -C -B HEAD",
+        "git diff -U5 -l 100 HEAD",
+        "git log -L 1,2:a",
+        "git blame -M -C20 a",
+        "git shortlog -w80,4,8 -sn",
+        "sort -S 1M -k 2 a",
+        "file -b a",
+    ] {
+        assert!(ro(s), "{s}");
+    }
+    for s in [
+        // `-I` with the value `d`, then an operand that sets the clock.
+        "date -Id 010100002020",
+        "date -uId 0101",
+        // `-w` must not swallow the next word.
+        "od -w --bogus a",
+        "od -wx --bogus a",
+        // sort writes temporary files in `-T`'s directory.
+        "sort -T /tmp a",
+        "sort -rT /tmp a",
+        "sort --temporary-directory=/tmp a",
+        // libmagic runs external decompressors.
+        "file -z a",
+        "file -bz a",
+        "file --uncompress a",
+        // `column -d` is a flag: the next word is an option, not its value.
+        "column -d --bogus a",
+        // Optional-value git short options take the rest of the word only.
+        "git diff -MS --output=x",
+        "git diff -US --output=x",
+        "git log -CG --output=x",
+        "git blame -MS --bogus a",
+        "git status -u --bogus",
+        "git shortlog -wS --bogus",
+    ] {
+        assert!(!ro(s), "{s}");
+    }
+}
