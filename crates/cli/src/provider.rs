@@ -5,6 +5,7 @@
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
+use wright_sandbox::PROVIDER_KEY_VARS as KEY_VARS;
 
 use wright_config::{Provider, Settings};
 use wright_llm::openai_chat::{MaxTokensField, SystemRole};
@@ -66,9 +67,6 @@ pub struct Keys {
     /// `OPENAI_API_KEY`.
     pub openai: Option<String>,
 }
-
-/// The environment variables that hold provider keys.
-pub const KEY_VARS: [&str; 2] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
 
 /// The keys as they were when wright started. `main` takes them out of the
 /// environment (wiping their bytes, so no command can read them from

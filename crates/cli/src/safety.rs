@@ -67,6 +67,7 @@ pub fn build(
     }
     match wright_sandbox::probe() {
         Support::Available => {
+            let workspace_roots = roots.clone();
             roots.extend(settings.sandbox.writable_roots.iter().cloned());
             roots.extend(tool_caches());
             Ok(Safety {
@@ -78,6 +79,7 @@ pub fn build(
                         // Network for commands: `[sandbox] network = true`,
                         // or an allow rule granting network access.
                         network: settings.sandbox.network || allows_network(&p.allow),
+                        workspace_roots,
                     },
                     helper_exe,
                 }),

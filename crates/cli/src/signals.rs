@@ -94,11 +94,14 @@ pub fn exit_for(signal: i32) -> u8 {
 }
 
 /// The first stop signal interrupts the turn; a second one leaves at once.
+/// A signal that arrives before the turn starts finds no turn to interrupt:
+/// callers check [`StopSignal::get`] right after submitting it.
 pub fn spawn_interrupt_handler(ops: mpsc::Sender<Op>) -> StopSignal {
     let stop = StopSignal::default();
     let seen = stop.clone();
+    // Installed before the task runs, so no early signal keeps its default.
+    let mut signals = Signals::new();
     tokio::spawn(async move {
-        let mut signals = Signals::new();
         let first = signals.next().await;
         seen.set(first);
         let _ = ops.send(Op::Interrupt).await;

@@ -177,6 +177,12 @@ struct Loader {
     stack: Vec<PathBuf>,
 }
 
+/// Whether a file's name marks it as a secret (the sandbox's list).
+fn is_secret(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| wright_sandbox::secrets::secret_name(&n.to_string_lossy()).is_some())
+}
+
 impl Loader {
     /// The real path of a project file or rule when it resolves (symlinks
     /// followed) inside `root`; else `None` with a warning. A repository's
@@ -184,6 +190,18 @@ impl Loader {
     /// the prompt sent to the provider; the same boundary as `@` imports.
     fn inside(&mut self, path: &Path, root: &Path) -> Option<PathBuf> {
         match path.canonicalize() {
+            // A secret inside the project (`AGENTS.md -> .env`, or `.env`
+            // named as an instruction file) stays out of the prompt too.
+            Ok(real) if is_secret(path) || is_secret(&real) => {
+                self.warnings.push(Warning::at(
+                    path,
+                    format!(
+                        "instruction file not loaded: {} is a secret file",
+                        real.display()
+                    ),
+                ));
+                None
+            }
             Ok(real) if real.starts_with(root) => Some(real),
             Ok(real) => {
                 self.warnings.push(Warning::at(

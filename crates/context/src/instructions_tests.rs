@@ -291,3 +291,16 @@ fn project_files_and_rules_resolving_outside_the_root_are_skipped() {
     let text = messages(&warnings);
     assert!(text.contains("outside the project"), "{text}");
 }
+
+#[cfg(unix)]
+#[test]
+fn secrets_are_never_instructions() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join(".env"), "TOKEN=s3cret").unwrap();
+    std::os::unix::fs::symlink(root.join(".env"), root.join("AGENTS.md")).unwrap();
+    let mut loader = Loader::default();
+    assert!(loader.inside(&root.join("AGENTS.md"), &root).is_none());
+    assert!(loader.inside(&root.join(".env"), &root).is_none());
+    assert_eq!(loader.warnings.len(), 2);
+}

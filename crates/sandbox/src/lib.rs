@@ -56,7 +56,7 @@ pub use linux_mounts::PROTECTED_IN_ROOT;
 #[cfg(target_os = "linux")]
 pub use linux_ns::{NamespaceReport, namespaces_refused};
 pub use policy::{SandboxMode, SandboxPolicy};
-pub use protect::{protect_process, take_secret_env};
+pub use protect::{PROVIDER_KEY_VARS, protect_process, take_secret_env};
 
 /// The first argument that turns the `wright` binary into the sandbox helper.
 pub const HELPER_ARG: &str = "__sandbox-exec";

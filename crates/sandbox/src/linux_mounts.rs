@@ -35,6 +35,7 @@ fn cstr(path: &Path) -> Result<CString, String> {
 const OPEN_TREE_CLONE: libc::c_uint = 1;
 const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 0x4;
 const MOUNT_ATTR_RDONLY: u64 = 0x1;
+const MOUNT_ATTR_NODEV: u64 = 0x4;
 
 /// `struct mount_attr` of `mount_setattr(2)`.
 #[repr(C)]
@@ -65,9 +66,18 @@ fn clone_tree(path: &Path) -> Result<libc::c_int, String> {
 }
 
 fn set_read_only(dirfd: libc::c_int, path: &Path, flags: libc::c_int) -> Result<(), String> {
+    set_attrs(dirfd, path, flags, MOUNT_ATTR_RDONLY)
+}
+
+fn set_attrs(
+    dirfd: libc::c_int,
+    path: &Path,
+    flags: libc::c_int,
+    attrs: u64,
+) -> Result<(), String> {
     let c = cstr(path)?;
     let attr = MountAttr {
-        attr_set: MOUNT_ATTR_RDONLY,
+        attr_set: attrs,
         attr_clr: 0,
         propagation: 0,
         userns_fd: 0,
@@ -111,11 +121,29 @@ fn attach(fd: libc::c_int, target: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Binds `path` over itself read-only.
 /// Binds `path` over itself, writable: a mount point cannot be renamed or
 /// removed.
 fn bind_in_place(path: &Path) -> Result<(), String> {
     attach(clone_tree(path)?, path)
+}
+
+/// Covers the file at `path` with `/dev/null` on a read-only, no-device
+/// mount: opening it fails ("Permission denied") for reading and writing
+/// alike, so nothing reads the secret, nothing written to it vanishes
+/// silently, and git cannot commit it emptied.
+fn hide_file(path: &Path) -> Result<(), String> {
+    let fd = clone_tree(Path::new("/dev/null"))?;
+    if let Err(e) = set_attrs(
+        fd,
+        Path::new(""),
+        libc::AT_EMPTY_PATH,
+        MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV,
+    ) {
+        // SAFETY: fd is ours.
+        unsafe { libc::close(fd) };
+        return Err(e);
+    }
+    attach(fd, path)
 }
 
 fn bind_read_only(path: &Path) -> Result<(), String> {
@@ -183,8 +211,11 @@ pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
         }
         // An empty `.wright` (invisible to git) so no command can create the
         // project's config: it would apply on the next run once the project
-        // is trusted.
-        let _ = std::fs::create_dir(root.join(".wright"));
+        // is trusted. Only in a repository: elsewhere a new `.wright` would
+        // move where wright finds the project root.
+        if root.join(".git").is_dir() {
+            let _ = std::fs::create_dir(root.join(".wright"));
+        }
         for rel in PROTECTED_IN_ROOT {
             let p = root.join(rel);
             if p.symlink_metadata().is_ok() {
@@ -235,7 +266,7 @@ pub(crate) fn setup_mounts(policy: &SandboxPolicy) -> NamespaceReport {
         Ok(()) => report.fresh_proc = true,
         Err(e) => skip(&mut report, e),
     }
-    let workspace = distinct_roots(&policy.writable_roots);
+    let workspace = distinct_roots(policy.project_roots());
     if policy.mode == SandboxMode::WorkspaceWrite {
         // `.git` becomes a mount point first: it can then be neither renamed
         // nor replaced, so its read-only `hooks` and `config` stay its own.
@@ -273,7 +304,7 @@ pub(crate) fn setup_mounts(policy: &SandboxPolicy) -> NamespaceReport {
                 "size=4k,mode=0500",
             )
         } else {
-            mount("/dev/null", &p, "", libc::MS_BIND, "")
+            hide_file(&p)
         };
         match hidden {
             Ok(()) => report.hidden += 1,

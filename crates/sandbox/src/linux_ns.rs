@@ -82,6 +82,13 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
         // outer namespaces already bound this command.
         return Ok(Entered::Unavailable);
     }
+    // Once this process has unshared it cannot go back (its next child would
+    // be pid 1 of a half-made namespace), so where the kernel may let
+    // `unshare` succeed and then refuse the id maps (AppArmor on Ubuntu
+    // 24.04, no /proc), find out in a throwaway child first.
+    if namespaces_refused().is_some() || !userns_usable() {
+        return Ok(Entered::Unavailable);
+    }
     // SAFETY: getuid/getgid/getpid cannot fail and touch no memory.
     let (uid, gid, helper_pid) = unsafe { (libc::getuid(), libc::getgid(), libc::getpid()) };
     // SAFETY: unshare only changes this (single-threaded) process's namespaces.
@@ -110,7 +117,32 @@ fn end_namespace() {
     unsafe {
         libc::kill(-1, libc::SIGKILL);
         let mut status = 0;
-        while libc::waitpid(-1, &mut status, 0) > 0 {}
+        loop {
+            let r = libc::waitpid(-1, &mut status, 0);
+            if r < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                break;
+            }
+        }
+    }
+}
+
+/// Whether a child can create a user namespace and map its ids in it.
+fn userns_usable() -> bool {
+    // SAFETY: the helper is single-threaded; the child only makes syscalls
+    // and file writes, then `_exit`s.
+    match unsafe { libc::fork() } {
+        -1 => false,
+        0 => {
+            // SAFETY: getuid/getgid/unshare/_exit have no memory effects.
+            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+            let ok = unsafe { libc::unshare(libc::CLONE_NEWUSER) } == 0
+                && std::fs::write("/proc/self/setgroups", "deny").is_ok()
+                && std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1")).is_ok()
+                && std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1")).is_ok();
+            // SAFETY: leaves the child without running any destructor.
+            unsafe { libc::_exit(i32::from(!ok)) }
+        }
+        child => wait_for(child).is_some_and(|s| libc::WIFEXITED(s) && libc::WEXITSTATUS(s) == 0),
     }
 }
 
@@ -175,12 +207,7 @@ fn run_init(policy: &SandboxPolicy, helper_pid: libc::pid_t) -> NamespaceReport 
     // SAFETY: setsid has no memory effects.
     unsafe { libc::setsid() };
     let report = crate::linux_mounts::setup_mounts(policy);
-    let repo_guard = match policy.mode {
-        crate::SandboxMode::WorkspaceWrite => {
-            crate::repo_guard::RepoGuard::before(&policy.writable_roots)
-        }
-        _ => crate::repo_guard::RepoGuard::default(),
-    };
+
     // SAFETY: getpid cannot fail.
     let init_pid = unsafe { libc::getpid() };
     // SAFETY: still single-threaded.
@@ -201,9 +228,6 @@ fn run_init(policy: &SandboxPolicy, helper_pid: libc::pid_t) -> NamespaceReport 
         let r = unsafe { libc::waitpid(-1, &mut status, 0) };
         if r == command {
             end_namespace();
-            for line in repo_guard.after() {
-                eprintln!("{line}");
-            }
             exit_like(Some(status));
         }
         if r < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {

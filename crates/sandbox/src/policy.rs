@@ -79,6 +79,11 @@ pub struct SandboxPolicy {
     /// Whether it may open IP sockets.
     #[serde(default)]
     pub network: bool,
+    /// The project and its additional roots, a subset of the writable roots
+    /// (which add caches and extra dirs): where policy files are protected
+    /// and secrets searched. Empty means the writable roots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workspace_roots: Vec<PathBuf>,
 }
 
 impl SandboxPolicy {
@@ -88,6 +93,7 @@ impl SandboxPolicy {
             mode: SandboxMode::Full,
             writable_roots: Vec::new(),
             network: true,
+            workspace_roots: Vec::new(),
         }
     }
 
@@ -97,6 +103,7 @@ impl SandboxPolicy {
             mode: SandboxMode::ReadOnly,
             writable_roots: Vec::new(),
             network: false,
+            workspace_roots: Vec::new(),
         }
     }
 
@@ -106,6 +113,7 @@ impl SandboxPolicy {
             mode: SandboxMode::WorkspaceWrite,
             writable_roots: roots,
             network: false,
+            workspace_roots: Vec::new(),
         }
     }
 
@@ -117,6 +125,16 @@ impl SandboxPolicy {
     /// Decodes the helper's JSON argument.
     pub fn from_json(s: &str) -> Result<Self, SandboxError> {
         serde_json::from_str(s).map_err(|e| SandboxError::Policy(e.to_string()))
+    }
+
+    /// The project roots: [`Self::workspace_roots`], or the writable roots
+    /// when none were named.
+    pub fn project_roots(&self) -> &[PathBuf] {
+        if self.workspace_roots.is_empty() {
+            &self.writable_roots
+        } else {
+            &self.workspace_roots
+        }
     }
 
     /// Every directory the command may write beneath (device files not
@@ -194,6 +212,7 @@ mod tests {
             mode: SandboxMode::WorkspaceWrite,
             writable_roots: vec!["/ws".into(), "/a b/\"q\"".into()],
             network: true,
+            workspace_roots: vec!["/ws".into()],
         };
         assert_eq!(SandboxPolicy::from_json(&p.to_json().unwrap()).unwrap(), p);
         assert!(SandboxPolicy::from_json("{").is_err());

@@ -6,9 +6,13 @@
 //! by an unprivileged process. Call both first thing in `main`, while the
 //! process has one thread.
 
-/// Removes `names` from the environment and returns their values (empty
-/// values count as unset). On Linux the value bytes are overwritten in the
-/// environment block itself, not just unlinked from it.
+/// The environment variables that hold provider keys: wiped from wright's
+/// environment at start and removed from every command's.
+pub const PROVIDER_KEY_VARS: [&str; 2] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
+
+/// Takes the values of `names` (empty values count as unset) and, on Linux,
+/// overwrites their bytes in the environment block itself, leaving `NAME=`
+/// with an empty value. Elsewhere the environment is left as it is.
 pub fn take_secret_env(names: &[&str]) -> Vec<(String, Option<String>)> {
     let values: Vec<(String, Option<String>)> = names
         .iter()

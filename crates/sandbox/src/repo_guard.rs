@@ -2,9 +2,10 @@
 //! because they make every later git command (the user's, outside the
 //! sandbox) read another repository's config, where `core.fsmonitor`,
 //! hooks or filters run programs: `commondir` and `gitdir` redirects. They
-//! cannot be bound read-only before they exist, so the sandbox's init
-//! process notes which are absent before the command and removes any the
-//! command created once every process of the command is gone.
+//! cannot be bound read-only before they exist, so the bash tool notes which
+//! are absent before a command and removes any it created once its process
+//! group (and with namespaces, everything it started) is gone, however it
+//! ended.
 
 use std::path::{Path, PathBuf};
 

@@ -115,8 +115,8 @@ fn scan(roots: &[PathBuf], mut budget: usize, out: &mut Vec<PathBuf>) {
                 if !SKIP_DIRS.contains(&name.as_ref()) {
                     queue.push_back(entry.path());
                 }
-            } else if secret_name(&name).is_some()
-                || (kind.is_symlink() && links_to_secret(&entry.path()))
+            } else if (kind.is_file() && secret_name(&name).is_some())
+                || (kind.is_symlink() && links_to_secret(&entry.path(), &name))
             {
                 out.push(entry.path());
             }
@@ -124,12 +124,15 @@ fn scan(roots: &[PathBuf], mut budget: usize, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Whether a symlink's target (followed to the end) is a secret by name.
-fn links_to_secret(link: &Path) -> bool {
+/// Whether a symlink leads (followed to the end) to a regular file that is
+/// a secret by its own name or by the link's. Links to directories are
+/// never hidden: a link named `x.key` must not hide `/usr/bin`.
+fn links_to_secret(link: &Path, link_name: &str) -> bool {
     std::fs::canonicalize(link).is_ok_and(|t| {
         t.is_file()
-            && t.file_name()
-                .is_some_and(|n| secret_name(&n.to_string_lossy()).is_some())
+            && (secret_name(link_name).is_some()
+                || t.file_name()
+                    .is_some_and(|n| secret_name(&n.to_string_lossy()).is_some()))
     })
 }
 

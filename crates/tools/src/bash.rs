@@ -80,6 +80,15 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
         .map_or(ctx.limits.bash_default_timeout, Duration::from_secs)
         .min(ctx.limits.bash_max_timeout)
         .max(Duration::from_secs(1));
+    // `commondir`/`gitdir` plants cannot be bound read-only before they
+    // exist; they are removed here, however the command ended (a killed
+    // command never reaches the sandbox's own end).
+    let repo_guard = match &ctx.sandbox {
+        Some(sb) if sb.policy.mode != wright_sandbox::SandboxMode::Full => {
+            wright_sandbox::repo_guard::RepoGuard::before(&ctx.roots)
+        }
+        _ => wright_sandbox::repo_guard::RepoGuard::default(),
+    };
     let started = Instant::now();
     let done = bash_proc::run(
         shell_command(ctx, &a.command)?,
@@ -88,7 +97,9 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
         &ctx.cancel,
         ctx.output.as_ref(),
     )
-    .await?;
+    .await;
+    let removed = repo_guard.after();
+    let done = done?;
     let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let (status_line, summary, exit_code) = match done.ended {
         Ended::Cancelled => return Err(ToolError::Cancelled),
@@ -126,6 +137,10 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
             "[{} more bytes of output were discarded]\n",
             done.dropped_bytes
         ));
+    }
+    for line in &removed {
+        content.push_str(line);
+        content.push('\n');
     }
     content.push_str(&status_line);
     if let Some(sb) = &ctx.sandbox

@@ -55,8 +55,8 @@ pub(crate) async fn run(
         .stderr(write_end)
         // Provider keys stay with wright: a command that prints its
         // environment must not put them into the model's context.
-        .env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY")
+        .env_remove(wright_sandbox::PROVIDER_KEY_VARS[0])
+        .env_remove(wright_sandbox::PROVIDER_KEY_VARS[1])
         .env("PAGER", "cat")
         .env("GIT_PAGER", "cat")
         .env("GIT_TERMINAL_PROMPT", "0")

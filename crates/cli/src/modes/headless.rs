@@ -83,6 +83,10 @@ pub async fn run(started: Started, input: Input, format: Format) -> u8 {
         if handle.submit(Op::UserTurn { text }).await.is_err() {
             return exit::ERROR;
         }
+        if stop.get().is_some() {
+            // Stopped before the turn began: its interrupt found nothing to stop.
+            let _ = handle.submit(Op::Interrupt).await;
+        }
         ran_a_turn = true;
         let mut reason = TurnEndReason::Failed;
         while let Some(event) = handle.events.recv().await {

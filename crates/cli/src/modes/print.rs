@@ -28,6 +28,10 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
     if handle.submit(op).await.is_err() {
         return exit::ERROR;
     }
+    if stop.get().is_some() {
+        // Stopped before the turn began: its interrupt found nothing to stop.
+        let _ = handle.submit(Op::Interrupt).await;
+    }
     let mut reason = TurnEndReason::Failed;
     while let Some(event) = handle.events.recv().await {
         summary.observe(&event);

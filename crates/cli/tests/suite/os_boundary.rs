@@ -279,3 +279,50 @@ fn the_startup_git_probe_runs_nothing_from_the_repository() {
     let sent = server.requests()[0].body_text();
     assert!(sent.contains("a.txt"), "{sent}");
 }
+
+/// A `.git/commondir` (or `gitdir`) a command plants would make the user's
+/// next git read a planted config; it is removed however the command ends,
+/// a timed-out command included.
+#[test]
+fn planted_git_redirects_are_removed_however_the_command_ends() {
+    if !sandboxed("git redirects") {
+        return;
+    }
+    for (i, tail) in ["", " && sleep 30"].iter().enumerate() {
+        let env = Env::new();
+        std::fs::create_dir_all(env.path(".git/objects")).unwrap();
+        std::fs::create_dir_all(env.path(".git/refs")).unwrap();
+        env.write(".git/HEAD", "ref: refs/heads/main\n");
+        // Spelled so the guard's text check cannot see the target: the
+        // point is what the OS layer does when a plant gets that far.
+        let plant = format!(
+            "mkdir -p cg && printf '[core]\\n\\tfsmonitor = x\\n' > cg/config && \
+             python3 -c \"[open('.git/'+n, 'w').write('../cg') for n in ('common'+'dir', 'git'+'dir')]\" \
+             && echo P\"\"LANTED{tail}"
+        );
+        let server = MockServer::start(vec![
+            MockResponse::sse(anthropic::tool_calls(&[(
+                "c1",
+                "bash",
+                json!({ "command": plant, "timeout_secs": 1 }),
+            )])),
+            MockResponse::sse(anthropic::text("done")),
+        ])
+        .unwrap();
+        let out = env
+            .wright_p("anthropic", &server.url(), "go")
+            .args(["--permission-mode", "bypass"])
+            .output()
+            .unwrap();
+        let sent = tool_result_sent(&server);
+        assert!(sent.contains("PLANTED"), "case {i}: did not run: {sent}");
+        assert!(
+            !env.path(".git/commondir").exists() && !env.path(".git/gitdir").exists(),
+            "case {i}: a redirect stayed: {sent}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if i == 0 {
+            assert!(sent.contains("removed"), "{sent}");
+        }
+    }
+}
