@@ -56,10 +56,10 @@ pub fn build(
     // Even unconfined, commands go through the helper so they die with wright.
     let unconfined = |warning: Option<String>| Safety {
         policy: policy.clone(),
-        sandbox: Some(SandboxContext {
-            policy: SandboxPolicy::full(),
-            helper_exe: helper_exe.clone(),
-        }),
+        sandbox: Some(SandboxContext::new(
+            SandboxPolicy::full(),
+            helper_exe.clone(),
+        )),
         warning,
     };
     if mode == SandboxMode::Full {
@@ -72,17 +72,18 @@ pub fn build(
             roots.extend(tool_caches());
             Ok(Safety {
                 policy: policy.clone(),
-                sandbox: Some(SandboxContext {
-                    policy: SandboxPolicy {
+                sandbox: Some(SandboxContext::new(
+                    SandboxPolicy {
                         mode,
                         writable_roots: roots,
                         // Network for commands: `[sandbox] network = true`,
                         // or an allow rule granting network access.
                         network: settings.sandbox.network || allows_network(&p.allow),
                         workspace_roots,
+                        hidden: Vec::new(),
                     },
                     helper_exe,
-                }),
+                )),
                 warning: namespaces_warning(),
             })
         }

@@ -151,12 +151,25 @@ pub fn applied_by_helper(helper_exe: &Path, policy: &SandboxPolicy) -> Result<Ap
 }
 
 /// What `bash` needs to run a command under a policy.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct SandboxContext {
     /// What the command may do.
     pub policy: SandboxPolicy,
     /// The binary that dispatches [`HELPER_ARG`] (normally `current_exe()`).
     pub helper_exe: PathBuf,
+    /// The session's secret files, searched once and shared by every clone.
+    pub known_secrets: std::sync::Arc<secrets::KnownSecrets>,
+}
+
+impl SandboxContext {
+    /// A context for `policy`, with the session's secret search not yet run.
+    pub fn new(policy: SandboxPolicy, helper_exe: PathBuf) -> Self {
+        Self {
+            policy,
+            helper_exe,
+            known_secrets: std::sync::Arc::default(),
+        }
+    }
 }
 
 /// Checks once whether the kernel supports the sandbox. Safe to call from the

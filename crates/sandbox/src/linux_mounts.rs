@@ -294,7 +294,17 @@ pub(crate) fn setup_mounts(policy: &SandboxPolicy) -> NamespaceReport {
     {
         scanned.push(cwd);
     }
-    for p in secrets::paths_to_hide(home.as_deref(), &scanned) {
+    let mut to_hide = secrets::paths_to_hide(home.as_deref(), &scanned);
+    to_hide.extend(
+        policy
+            .hidden
+            .iter()
+            .filter(|p| p.symlink_metadata().is_ok())
+            .cloned(),
+    );
+    to_hide.sort();
+    to_hide.dedup();
+    for p in to_hide {
         let hidden = if p.is_dir() {
             mount(
                 "tmpfs",

@@ -84,6 +84,10 @@ pub struct SandboxPolicy {
     /// and secrets searched. Empty means the writable roots.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub workspace_roots: Vec<PathBuf>,
+    /// Secret files found by wright's once-per-session search, hidden on top
+    /// of what the helper's own bounded search finds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden: Vec<PathBuf>,
 }
 
 impl SandboxPolicy {
@@ -94,6 +98,7 @@ impl SandboxPolicy {
             writable_roots: Vec::new(),
             network: true,
             workspace_roots: Vec::new(),
+            hidden: Vec::new(),
         }
     }
 
@@ -104,6 +109,7 @@ impl SandboxPolicy {
             writable_roots: Vec::new(),
             network: false,
             workspace_roots: Vec::new(),
+            hidden: Vec::new(),
         }
     }
 
@@ -114,6 +120,7 @@ impl SandboxPolicy {
             writable_roots: roots,
             network: false,
             workspace_roots: Vec::new(),
+            hidden: Vec::new(),
         }
     }
 
@@ -213,6 +220,7 @@ mod tests {
             writable_roots: vec!["/ws".into(), "/a b/\"q\"".into()],
             network: true,
             workspace_roots: vec!["/ws".into()],
+            hidden: vec!["/ws/.env".into()],
         };
         assert_eq!(SandboxPolicy::from_json(&p.to_json().unwrap()).unwrap(), p);
         assert!(SandboxPolicy::from_json("{").is_err());

@@ -79,6 +79,32 @@ const MAX_ENTRIES: usize = 20_000;
 /// (searched breadth-first within a budget), including symlinks whose name
 /// or target's name marks a secret.
 pub fn paths_to_hide(home: Option<&Path>, roots: &[PathBuf]) -> Vec<PathBuf> {
+    paths_to_hide_within(home, roots, MAX_ENTRIES)
+}
+
+/// How many entries wright's once-per-session search reads: enough for any
+/// real project, so files a command adds later (a flood made to exhaust the
+/// per-command budget) cannot un-hide a secret that was there at the start.
+pub const SESSION_SCAN_ENTRIES: usize = 1_000_000;
+
+/// The secret files found once for a session (on first use, off the async
+/// runtime), passed to every command's sandbox on top of the helper's own
+/// bounded search, which catches files that appear later.
+#[derive(Debug, Default)]
+pub struct KnownSecrets {
+    found: std::sync::OnceLock<Vec<PathBuf>>,
+}
+
+impl KnownSecrets {
+    /// The secrets in `roots` and `home`, searched the first time only.
+    pub fn get_or_scan(&self, home: Option<&Path>, roots: &[PathBuf]) -> &[PathBuf] {
+        self.found
+            .get_or_init(|| paths_to_hide_within(home, roots, SESSION_SCAN_ENTRIES))
+    }
+}
+
+/// [`paths_to_hide`] reading at most `budget` workspace entries.
+pub fn paths_to_hide_within(home: Option<&Path>, roots: &[PathBuf], budget: usize) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Some(home) = home {
         out.extend(
@@ -89,7 +115,7 @@ pub fn paths_to_hide(home: Option<&Path>, roots: &[PathBuf]) -> Vec<PathBuf> {
         );
         scan(std::slice::from_ref(&home.join(".ssh")), 256, &mut out);
     }
-    scan(roots, MAX_ENTRIES, &mut out);
+    scan(roots, budget, &mut out);
     out.sort();
     out.dedup();
     out

@@ -89,9 +89,10 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
         }
         _ => wright_sandbox::repo_guard::RepoGuard::default(),
     };
+    let known_secrets = session_secrets(ctx).await;
     let started = Instant::now();
     let done = bash_proc::run(
-        shell_command(ctx, &a.command)?,
+        shell_command(ctx, &a.command, known_secrets)?,
         &ctx.cwd,
         timeout,
         &ctx.cancel,
@@ -162,11 +163,42 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
     })
 }
 
+/// Most secret paths passed to the helper: its one JSON argument must stay
+/// far below the kernel's 128 KiB limit for a single argument.
+const MAX_PASSED_SECRETS: usize = 500;
+
+/// The session's secret files (searched once, on first use, off the async
+/// runtime), for a confined command's sandbox to hide.
+async fn session_secrets(ctx: &ToolContext) -> Vec<std::path::PathBuf> {
+    let Some(sb) = ctx.sandbox.clone() else {
+        return Vec::new();
+    };
+    if sb.policy.mode == wright_sandbox::SandboxMode::Full {
+        return Vec::new();
+    }
+    let home = ctx.home.clone();
+    tokio::task::spawn_blocking(move || {
+        let roots = sb.policy.project_roots().to_vec();
+        let found = sb.known_secrets.get_or_scan(home.as_deref(), &roots);
+        found.iter().take(MAX_PASSED_SECRETS).cloned().collect()
+    })
+    .await
+    .unwrap_or_default()
+}
+
 /// `bash -c <command>`, through the sandbox helper when the context has one.
-fn shell_command(ctx: &ToolContext, command: &str) -> Result<std::process::Command, ToolError> {
+fn shell_command(
+    ctx: &ToolContext,
+    command: &str,
+    known_secrets: Vec<std::path::PathBuf>,
+) -> Result<std::process::Command, ToolError> {
     match &ctx.sandbox {
-        Some(sb) => wright_sandbox::command(&sb.policy, command, &sb.helper_exe)
-            .map_err(|e| ToolError::Failed(format!("Cannot start the sandbox: {e}"))),
+        Some(sb) => {
+            let mut policy = sb.policy.clone();
+            policy.hidden = known_secrets;
+            wright_sandbox::command(&policy, command, &sb.helper_exe)
+                .map_err(|e| ToolError::Failed(format!("Cannot start the sandbox: {e}")))
+        }
         None => {
             let mut cmd = std::process::Command::new("bash");
             cmd.arg("-c").arg(command);

@@ -181,10 +181,10 @@ fn sandboxed_ctx(dir: &std::path::Path, mode: wright_sandbox::SandboxMode) -> To
     let mut c = ctx(dir);
     let mut policy = wright_sandbox::SandboxPolicy::workspace_write(vec![dir.to_path_buf()]);
     policy.mode = mode;
-    c.sandbox = Some(wright_sandbox::SandboxContext {
+    c.sandbox = Some(wright_sandbox::SandboxContext::new(
         policy,
-        helper_exe: "/bin/sh".into(),
-    });
+        "/bin/sh".into(),
+    ));
     c
 }
 

@@ -326,3 +326,46 @@ fn planted_git_redirects_are_removed_however_the_command_ends() {
         }
     }
 }
+
+/// Secrets present when the session starts stay hidden even after a
+/// command floods the workspace to exhaust the per-command search.
+#[test]
+fn a_flood_of_files_does_not_unhide_secrets() {
+    if !sandboxed("flood") || wright_sandbox::namespaces_refused().is_some() {
+        return;
+    }
+    const MARK: &str = "FLOODSECRET";
+    let env = Env::new();
+    env.write("config/server.pem", MARK);
+    env.write("a/b/c/d/e/.env", MARK);
+    let calls = vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c1",
+            "bash",
+            json!({ "command": "mkdir fl && cd fl && seq 1 21000 | xargs touch && echo flooded" }),
+        )])),
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c2",
+            "bash",
+            json!({ "command": "for f in config/*m a/b/c/d/e/.e*v; do cat $f; done; echo R\"\"EAD" }),
+        )])),
+        MockResponse::sse(anthropic::text("done")),
+    ];
+    let server = MockServer::start(calls).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args(["--permission-mode", "bypass"])
+        .output()
+        .unwrap();
+    let sent = server
+        .requests()
+        .get(2)
+        .map(|r| r.body_text())
+        .unwrap_or_default();
+    assert!(
+        sent.contains("READ"),
+        "{sent}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!sent.contains(MARK), "a secret was read after the flood");
+}
