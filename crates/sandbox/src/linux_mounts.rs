@@ -222,6 +222,24 @@ pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
                 out.push(p);
             }
         }
+        // Submodules keep their git dirs in `.git/modules/<name>` (nested
+        // for nested submodules); git runs in them on the user's next
+        // `git status`, with their own config and hooks.
+        let mut stack = vec![root.join(".git/modules")];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for module in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+                out.extend(
+                    ["config", "hooks"]
+                        .iter()
+                        .map(|n| module.join(n))
+                        .filter(|p| p.symlink_metadata().is_ok()),
+                );
+                stack.push(module.join("modules"));
+            }
+        }
     }
     out
 }

@@ -203,6 +203,8 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
     std::fs::write(ws.join(".git/config"), "[core]\n").unwrap();
     std::fs::write(ws.join(".git/hooks/pre-commit"), "#!/bin/sh\n").unwrap();
     std::fs::write(ws.join(".wright/config.toml"), "").unwrap();
+    std::fs::create_dir_all(ws.join(".git/modules/sub/hooks")).unwrap();
+    std::fs::write(ws.join(".git/modules/sub/config"), "[core]\n").unwrap();
     std::os::unix::fs::symlink(ws.join(".git"), ws.join("g")).unwrap();
     let targets = [
         ".git/hooks/pre-commit",
@@ -213,6 +215,8 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
         "g/hooks/pre-push",
         "g/config",
         "./.git/../.git/config",
+        ".git/modules/sub/config",
+        ".git/modules/sub/hooks/pre-commit",
     ];
     let writers = [
         "echo 'touch /tmp/pwned' > {t}",
@@ -227,6 +231,8 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
     let protected = |ws: &Path| {
         let mut s = snapshot(&ws.join(".git/hooks"));
         s.extend(snapshot(&ws.join(".git/config")));
+        s.extend(snapshot(&ws.join(".git/modules/sub/config")));
+        s.extend(snapshot(&ws.join(".git/modules/sub/hooks")));
         s.extend(snapshot(&ws.join(".wright")));
         s
     };
