@@ -68,6 +68,9 @@ pub fn build(
     match wright_sandbox::probe() {
         Support::Available => {
             let workspace_roots = roots.clone();
+            roots.extend(wright_sandbox::repo_guard::worktree_common_dir(
+                project_root,
+            ));
             roots.extend(settings.sandbox.writable_roots.iter().cloned());
             roots.extend(tool_caches());
             Ok(Safety {

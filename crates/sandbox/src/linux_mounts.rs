@@ -208,12 +208,10 @@ pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
     for root in roots {
         if root.join(".git").is_dir() {
             let _ = std::fs::create_dir(root.join(".git/hooks"));
-        }
-        // An empty `.wright` (invisible to git) so no command can create the
-        // project's config: it would apply on the next run once the project
-        // is trusted. Only in a repository: elsewhere a new `.wright` would
-        // move where wright finds the project root.
-        if root.join(".git").is_dir() {
+            // An empty `.wright` (invisible to git) so no command can create
+            // the project's config: it would apply on the next run once the
+            // project is trusted. Only in a repository: elsewhere a new
+            // `.wright` would move where wright finds the project root.
             let _ = std::fs::create_dir(root.join(".wright"));
         }
         for rel in PROTECTED_IN_ROOT {
@@ -222,26 +220,50 @@ pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
                 out.push(p);
             }
         }
-        // Submodules keep their git dirs in `.git/modules/<name>` (nested
-        // for nested submodules); git runs in them on the user's next
-        // `git status`, with their own config and hooks.
-        let mut stack = vec![root.join(".git/modules")];
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for module in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
-                out.extend(
-                    ["config", "hooks"]
-                        .iter()
-                        .map(|n| module.join(n))
-                        .filter(|p| p.symlink_metadata().is_ok()),
-                );
-                stack.push(module.join("modules"));
-            }
+        out.extend(submodule_policy_files(&root.join(".git")));
+    }
+    out
+}
+
+/// `config` and `hooks` of a git dir's submodules (`modules/<name>`,
+/// nested for nested submodules): git runs in them on the user's next
+/// `git status`, with their own config and hooks.
+fn submodule_policy_files(git_dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![git_dir.join("modules")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for module in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+            out.extend(existing(&module, &["config", "hooks"]));
+            stack.push(module.join("modules"));
         }
     }
     out
+}
+
+/// `names` under `dir` that exist.
+fn existing(dir: &Path, names: &[&str]) -> Vec<PathBuf> {
+    names
+        .iter()
+        .map(|n| dir.join(n))
+        .filter(|p| p.symlink_metadata().is_ok())
+        .collect()
+}
+
+/// Policy files of writable roots that are themselves git dirs (a linked
+/// worktree's shared `.git`, added so `git commit` works there).
+fn git_dir_root_policy_files(roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots
+        .iter()
+        .filter(|r| r.join("HEAD").is_file() && r.join("objects").is_dir())
+        .flat_map(|r| {
+            let mut files = existing(r, &["config", "hooks", "commondir"]);
+            files.extend(submodule_policy_files(r));
+            files
+        })
+        .collect()
 }
 
 /// Sets up the namespace's mounts for `policy` and says what took.
@@ -297,7 +319,9 @@ pub(crate) fn setup_mounts(policy: &SandboxPolicy) -> NamespaceReport {
                 skip(&mut report, e);
             }
         }
-        for p in protected_paths(&workspace) {
+        let mut protected = protected_paths(&workspace);
+        protected.extend(git_dir_root_policy_files(&writable));
+        for p in protected {
             match bind_read_only(&p) {
                 Ok(()) => report.protected.push(p),
                 Err(e) => skip(&mut report, e),

@@ -9,6 +9,22 @@
 
 use std::path::{Path, PathBuf};
 
+/// The shared git dir of a linked worktree at `root` (whose `.git` is a file
+/// naming `gitdir: <main>/.git/worktrees/<name>`), when it lies outside
+/// `root`: commits there need it writable, with its policy files bound
+/// read-only like a workspace's own.
+pub fn worktree_common_dir(root: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(root.join(".git")).ok()?;
+    let gitdir = root.join(text.strip_prefix("gitdir:")?.trim());
+    let common = match std::fs::read_to_string(gitdir.join("commondir")) {
+        Ok(rel) => gitdir.join(rel.trim()),
+        Err(_) => gitdir,
+    };
+    let common = common.canonicalize().ok()?;
+    let root = root.canonicalize().ok()?;
+    (!common.starts_with(&root)).then_some(common)
+}
+
 /// Names inside `.git` that redirect git elsewhere.
 pub const REDIRECTS: &[&str] = &["commondir", "gitdir"];
 
@@ -82,6 +98,22 @@ mod tests {
         assert!(!root.join(".git/commondir").exists());
         assert!(root.join(".git/gitdir").exists());
         assert!(root.join(".git/HEAD").exists());
+    }
+
+    #[test]
+    fn a_worktree_names_its_shared_git_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main");
+        let wt = dir.path().join("wt");
+        std::fs::create_dir_all(main.join(".git/worktrees/wt")).unwrap();
+        std::fs::create_dir_all(&wt).unwrap();
+        std::fs::write(main.join(".git/worktrees/wt/commondir"), "../..\n").unwrap();
+        std::fs::write(wt.join(".git"), "gitdir: ../main/.git/worktrees/wt\n").unwrap();
+        assert_eq!(
+            worktree_common_dir(&wt),
+            Some(main.join(".git").canonicalize().unwrap())
+        );
+        assert_eq!(worktree_common_dir(&main), None);
     }
 
     #[test]

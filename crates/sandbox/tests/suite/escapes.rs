@@ -595,3 +595,55 @@ fn abstract_unix_sockets_are_refused_without_network() {
     assert!(out.contains("CONNECTED"), "control: {out}");
     drop(listener);
 }
+
+/// In a linked worktree, commits work (the shared `.git` is writable) while
+/// its hooks and config stay read-only.
+#[test]
+fn worktrees_commit_but_keep_their_hooks() {
+    if !supported("worktrees") || !namespaces("worktrees") {
+        return;
+    }
+    let Some(d) = dirs() else { return };
+    let main = d.sibling.join("main");
+    let wt = d.ws.join("wt");
+    let git = |dir: &Path, args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    std::fs::create_dir_all(&main).unwrap();
+    git(&main, &["init", "-q"]);
+    git(&main, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    git(&main, &["worktree", "add", "-q", wt.to_str().unwrap()]);
+    let common = wright_sandbox::repo_guard::worktree_common_dir(&wt).unwrap();
+    let mut policy = SandboxPolicy::workspace_write(vec![wt.clone(), common.clone()]);
+    policy.workspace_roots = vec![wt.clone()];
+    let (code, out) = run(
+        &policy,
+        "echo x > f && git add f && git -c user.name=t -c user.email=t@t commit -qm two && echo COMMITTED",
+        &wt,
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("COMMITTED"), "{out}");
+    let hooks = common.join("hooks");
+    let before = snapshot(&hooks);
+    let config_before = std::fs::read_to_string(common.join("config")).unwrap();
+    run(
+        &policy,
+        &format!(
+            "echo 'touch /tmp/x' > {0}/pre-commit; echo '[core] fsmonitor=x' >> {1}",
+            hooks.display(),
+            common.join("config").display()
+        ),
+        &wt,
+    );
+    assert_eq!(snapshot(&hooks), before);
+    assert_eq!(
+        std::fs::read_to_string(common.join("config")).unwrap(),
+        config_before
+    );
+}
