@@ -101,11 +101,45 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
     write_proc("/proc/self/uid_map", &format!("{uid} {uid} 1"))?;
     write_proc("/proc/self/gid_map", &format!("{gid} {gid} 1"))?;
 
+    // A pipe whose write end only the helper keeps: init sees it close if
+    // the helper died before init could arrange to die with it.
+    let mut fds = [0; 2];
+    // SAFETY: fds is a valid two-element array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(SandboxError::Namespace(errno("pipe")));
+    }
+    let [alive_read, alive_write] = fds;
     // SAFETY: the helper is single-threaded, so the child may run any code.
     match unsafe { libc::fork() } {
         -1 => Err(SandboxError::Namespace(errno("fork"))),
-        0 => Ok(Entered::Inside(run_init(policy, helper_pid))),
-        child => mirror(child),
+        0 => {
+            // SAFETY: closing our copy of the write end, then probing the
+            // read end without blocking; both fds are ours.
+            unsafe { libc::close(alive_write) };
+            die_with_parent(helper_pid);
+            let mut poll = libc::pollfd {
+                fd: alive_read,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: poll on one valid pollfd with no timeout.
+            let gone =
+                unsafe { libc::poll(&mut poll, 1, 0) } > 0 && poll.revents & libc::POLLHUP != 0;
+            // SAFETY: the fd is ours; _exit runs no destructors.
+            unsafe {
+                libc::close(alive_read);
+                if gone {
+                    libc::_exit(crate::HELPER_REFUSED_EXIT);
+                }
+            }
+            Ok(Entered::Inside(run_init(policy)))
+        }
+        child => {
+            // SAFETY: the read end is init's; the write end stays open until
+            // this process ends (exec never happens here).
+            unsafe { libc::close(alive_read) };
+            mirror(child)
+        }
     }
 }
 
@@ -185,9 +219,8 @@ fn exit_like(status: Option<libc::c_int>) -> ! {
 
 /// Dies when the parent `parent` does; gives up at once if it already has
 /// (then this process was re-parented and its parent pid changed). From
-/// pid 1 of a new PID namespace the parent lies outside and shows as 0: no
-/// check is possible there, and none is needed for long, since the command
-/// ends init when it ends.
+/// pid 1 of a new PID namespace the parent lies outside and shows as 0; init
+/// checks a pipe from the helper instead (see [`enter`]).
 pub(crate) fn die_with_parent(parent: libc::pid_t) {
     // SAFETY: prctl with integer arguments; getppid cannot fail.
     unsafe {
@@ -201,8 +234,7 @@ pub(crate) fn die_with_parent(parent: libc::pid_t) {
 
 /// pid 1 of the new namespace: sets up the mounts, then forks the command
 /// process (which returns from here) and reaps until it ends.
-fn run_init(policy: &SandboxPolicy, helper_pid: libc::pid_t) -> NamespaceReport {
-    die_with_parent(helper_pid);
+fn run_init(policy: &SandboxPolicy) -> NamespaceReport {
     // A session of its own: no controlling terminal to read or inject into.
     // SAFETY: setsid has no memory effects.
     unsafe { libc::setsid() };
