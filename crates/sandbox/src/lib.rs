@@ -54,7 +54,7 @@ pub use helper::{exec_helper, maybe_exec_helper, run_helper};
 #[cfg(target_os = "linux")]
 pub use linux_mounts::PROTECTED_IN_ROOT;
 #[cfg(target_os = "linux")]
-pub use linux_ns::{NamespaceReport, namespaces_refused};
+pub use linux_ns::{NESTED_ENV, NamespaceReport, namespaces_refused};
 pub use policy::{SandboxMode, SandboxPolicy};
 pub use protect::{PROVIDER_KEY_VARS, protect_process, take_secret_env};
 

@@ -42,6 +42,9 @@ pub const NESTED_ENV: &str = "WRIGHT_SANDBOXED";
 /// say so (read from sysctls, so it costs no process); `None` when nothing
 /// says it will refuse. The helper still falls back safely either way.
 pub fn namespaces_refused() -> Option<String> {
+    if std::env::var_os(NESTED_ENV).is_some() {
+        return Some(format!("{NESTED_ENV} is set: running inside a wright sandbox"));
+    }
     let read = |p: &str| std::fs::read_to_string(p).ok().map(|s| s.trim().to_owned());
     if read("/proc/sys/kernel/unprivileged_userns_clone").as_deref() == Some("0") {
         return Some("kernel.unprivileged_userns_clone = 0".to_owned());
@@ -77,11 +80,8 @@ pub(crate) enum Entered {
 /// process that goes on to `exec` the command; the helper and init stay
 /// here until the command ends.
 pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
-    if std::env::var_os(NESTED_ENV).is_some() {
-        // Inside a wright sandbox Landlock forbids writing the id maps; the
-        // outer namespaces already bound this command.
-        return Ok(Entered::Unavailable);
-    }
+    // Inside a wright sandbox (NESTED_ENV) Landlock forbids writing the id
+    // maps, and the outer namespaces already bound this command.
     // Once this process has unshared it cannot go back (its next child would
     // be pid 1 of a half-made namespace), so where the kernel may let
     // `unshare` succeed and then refuse the id maps (AppArmor on Ubuntu
