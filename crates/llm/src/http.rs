@@ -34,19 +34,7 @@ const JSON_ANSWER_CHARS: usize = 200;
 /// Most characters of an HTML error page's title we keep.
 const HTML_TITLE_CHARS: usize = 200;
 
-/// A provider's pure stream state machine, fed one SSE event at a time.
-pub(crate) trait Decoder: Send + 'static {
-    /// Handles one event, returning what it completed.
-    fn on_event(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, LlmError>;
-    /// Handles the end of the byte stream.
-    fn finish(&mut self) -> Result<Vec<StreamEvent>, LlmError>;
-    /// Whether the terminal event has been seen, so reading can stop.
-    fn is_complete(&self) -> bool;
-    /// Whether the answer is finished and only optional trailing events may
-    /// follow: the driver then waits at most the finish grace for them and
-    /// afterwards ends the stream through [`Decoder::finish`].
-    fn is_finishing(&self) -> bool;
-}
+pub(crate) use crate::decoder::Decoder;
 
 /// Implements [`Decoder`] for a decoder type by delegating to its inherent
 /// `on_event`, `finish` and `is_complete`.

@@ -11,6 +11,7 @@
 pub mod anthropic;
 pub mod catalog;
 mod client;
+mod decoder;
 mod endpoint;
 mod error;
 mod http;

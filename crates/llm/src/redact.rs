@@ -5,7 +5,7 @@
 //! and this keeps the crate free of a regex engine.
 
 /// What replaces every secret.
-pub const REDACTED: &str = "[REDACTED]";
+pub use crate::secret_match::REDACTED;
 
 /// Shortest run after `key`/`token` that is treated as a credential.
 const MIN_KEYLIKE_LEN: usize = 16;

@@ -13,7 +13,8 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use crate::redact::REDACTED;
+/// What replaces every secret (re-exported as `redact::REDACTED`).
+pub const REDACTED: &str = "[REDACTED]";
 
 /// Length, in characters, of the pieces of a secret looked for.
 pub(crate) const WINDOW: usize = 12;

@@ -15,8 +15,8 @@ use std::mem;
 use wright_protocol::{ContentBlock, Message};
 
 use crate::client::StreamEvent;
+use crate::decoder::Decoder;
 use crate::error::LlmError;
-use crate::http::Decoder;
 use crate::redact::REDACTED;
 use crate::sse::SseEvent;
 

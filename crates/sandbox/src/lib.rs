@@ -52,9 +52,9 @@ pub use fs_protected::{protected_write, user_config_dirs};
 pub use fs_resolve::{ResolveError, ResolvedPath};
 pub use helper::{exec_helper, maybe_exec_helper, run_helper};
 #[cfg(target_os = "linux")]
-pub use linux_mounts::PROTECTED_IN_ROOT;
+pub use linux_mounts::{NamespaceReport, PROTECTED_IN_ROOT};
 #[cfg(target_os = "linux")]
-pub use linux_ns::{NESTED_ENV, NamespaceReport, namespaces_refused};
+pub use linux_ns::{NESTED_ENV, namespaces_refused};
 pub use policy::{SandboxMode, SandboxPolicy};
 pub use protect::{PROVIDER_KEY_VARS, protect_process, take_secret_env};
 

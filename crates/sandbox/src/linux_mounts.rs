@@ -10,7 +10,6 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use crate::linux_ns::NamespaceReport;
 use crate::{SandboxMode, SandboxPolicy, secrets};
 
 /// Paths inside each workspace root that a command must not change: they
@@ -23,6 +22,21 @@ pub const PROTECTED_IN_ROOT: &[&str] = &[
     ".mcp.json",
     ".claude",
 ];
+
+/// What the namespace setup achieved, for `wright doctor`.
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NamespaceReport {
+    /// The file tree outside the writable roots is mounted read-only.
+    pub read_only_root: bool,
+    /// A `/proc` of the new PID namespace replaced the host's.
+    pub fresh_proc: bool,
+    /// Policy paths bound read-only inside the writable roots.
+    pub protected: Vec<PathBuf>,
+    /// Secret paths hidden (how many; the names stay private).
+    pub hidden: usize,
+    /// Steps that failed and were skipped, with the reason.
+    pub skipped: Vec<String>,
+}
 
 fn errno(what: &str) -> String {
     format!("{what}: {}", io::Error::last_os_error())

@@ -14,24 +14,9 @@
 //! Both the helper and init die with their parent (`PR_SET_PDEATHSIG`).
 
 use std::io;
-use std::path::PathBuf;
 
+use crate::linux_mounts::NamespaceReport;
 use crate::{SandboxError, SandboxPolicy};
-
-/// What the namespace setup achieved, for `wright doctor`.
-#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct NamespaceReport {
-    /// The file tree outside the writable roots is mounted read-only.
-    pub read_only_root: bool,
-    /// A `/proc` of the new PID namespace replaced the host's.
-    pub fresh_proc: bool,
-    /// Policy paths bound read-only inside the writable roots.
-    pub protected: Vec<PathBuf>,
-    /// Secret paths hidden (how many; the names stay private).
-    pub hidden: usize,
-    /// Steps that failed and were skipped, with the reason.
-    pub skipped: Vec<String>,
-}
 
 /// Set in a command's environment by the helper that confined it, so a
 /// wright run inside it knows not to create namespaces again (an unset
@@ -43,7 +28,9 @@ pub const NESTED_ENV: &str = "WRIGHT_SANDBOXED";
 /// says it will refuse. The helper still falls back safely either way.
 pub fn namespaces_refused() -> Option<String> {
     if std::env::var_os(NESTED_ENV).is_some() {
-        return Some(format!("{NESTED_ENV} is set: running inside a wright sandbox"));
+        return Some(format!(
+            "{NESTED_ENV} is set: running inside a wright sandbox"
+        ));
     }
     let read = |p: &str| std::fs::read_to_string(p).ok().map(|s| s.trim().to_owned());
     if read("/proc/sys/kernel/unprivileged_userns_clone").as_deref() == Some("0") {

@@ -19,7 +19,17 @@ use crate::blob;
 use crate::entry::Snapshot;
 use crate::load::LoadedSession;
 use crate::regular;
-use crate::writer::RestoreAction;
+
+/// What happened to one file during a rewind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RestoreAction {
+    /// Its earlier content was written back.
+    Restored,
+    /// It did not exist at that point and was deleted.
+    Deleted,
+    /// It could not be restored; the reason says why.
+    Failed(String),
+}
 
 /// A file's content before an edit, as far as it could be taken.
 pub(crate) enum Before {

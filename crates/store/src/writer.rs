@@ -46,16 +46,7 @@ pub enum RewindScope {
     FilesOnly,
 }
 
-/// What happened to one file during a rewind.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RestoreAction {
-    /// Its earlier content was written back.
-    Restored,
-    /// It did not exist at that point and was deleted.
-    Deleted,
-    /// It could not be restored; the reason says why.
-    Failed(String),
-}
+pub use crate::files::RestoreAction;
 
 /// One file a rewind touched.
 #[derive(Debug, Clone, PartialEq, Eq)]
