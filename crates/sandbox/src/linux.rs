@@ -17,11 +17,18 @@ use crate::{Applied, SandboxError, SandboxMode, SandboxPolicy, Support};
 /// subset they support (best effort), but never nothing.
 const ABI_WANTED: ABI = ABI::V9;
 
-/// Rights the ruleset restricts. Device ioctls and connecting to Unix
-/// sockets stay unrestricted: terminals, `ssh-agent`, Docker and D-Bus must
-/// keep working, and neither writes a file.
-fn handled_access() -> BitFlags<AccessFs> {
-    AccessFs::from_all(ABI_WANTED) & !make_bitflags!(AccessFs::{IoctlDev | ResolveUnix})
+/// Rights the ruleset restricts. Device ioctls stay unrestricted (terminals
+/// must keep working, and they write no file). Connecting to Unix sockets is
+/// restricted with the network off, to sockets inside the writable roots
+/// (an `ssh-agent` in the temp dir keeps working): outside them a socket is
+/// a door to a host service, and `/var/run/docker.sock` is a full escape.
+/// With the network on, Unix sockets are as open as IP ones.
+fn handled_access(network: bool) -> BitFlags<AccessFs> {
+    let mut unhandled = make_bitflags!(AccessFs::{IoctlDev});
+    if network {
+        unhandled |= AccessFs::ResolveUnix;
+    }
+    AccessFs::from_all(ABI_WANTED) & !unhandled
 }
 
 /// Confines the calling process for `policy`: namespaces where the kernel
@@ -45,7 +52,7 @@ pub(crate) fn apply(policy: &SandboxPolicy) -> Result<Applied, SandboxError> {
 
 fn apply_landlock(policy: &SandboxPolicy) -> Result<(), SandboxError> {
     let ll = |e: landlock::RulesetError| SandboxError::Landlock(e.to_string());
-    let all = handled_access();
+    let all = handled_access(policy.network);
     let read = AccessFs::from_read(ABI_WANTED);
     let status = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
@@ -116,7 +123,8 @@ mod tests {
 
     #[test]
     fn handled_access_keeps_writes_but_not_ioctls() {
-        let h = handled_access();
+        assert!(handled_access(false).contains(AccessFs::ResolveUnix));
+        let h = handled_access(true);
         assert!(h.contains(AccessFs::WriteFile));
         assert!(h.contains(AccessFs::MakeReg));
         assert!(!h.contains(AccessFs::IoctlDev));

@@ -647,3 +647,36 @@ fn worktrees_commit_but_keep_their_hooks() {
         config_before
     );
 }
+
+/// With the network off, Unix sockets outside the writable roots (a host
+/// service such as Docker's) cannot be reached; ones in the workspace can.
+#[test]
+fn unix_sockets_outside_the_roots_are_refused_without_network() {
+    if !supported("unix sockets") {
+        return;
+    }
+    let Some(d) = dirs() else { return };
+    let outside = d.sibling.join("svc.sock");
+    let inside = d.ws.join("own.sock");
+    let _l1 = std::os::unix::net::UnixListener::bind(&outside).unwrap();
+    let _l2 = std::os::unix::net::UnixListener::bind(&inside).unwrap();
+    let connect = |path: &Path| {
+        format!(
+            "python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"{}\"); print(\"CONNECTED\")'",
+            path.display()
+        )
+    };
+    let (_, out) = run(&ws_policy(&d), &connect(&outside), &d.ws);
+    let enforced = !out.contains("CONNECTED");
+    if !enforced {
+        // Landlock's Unix-socket right needs a recent kernel (ABI 9).
+        eprintln!("SKIPPED unix sockets: this kernel does not restrict them: {out}");
+        return;
+    }
+    let (_, out) = run(&ws_policy(&d), &connect(&inside), &d.ws);
+    assert!(out.contains("CONNECTED"), "a workspace socket: {out}");
+    let mut on = ws_policy(&d);
+    on.network = true;
+    let (_, out) = run(&on, &connect(&outside), &d.ws);
+    assert!(out.contains("CONNECTED"), "with network on: {out}");
+}
