@@ -30,7 +30,17 @@ pub fn parse(script: &str) -> Script {
     {
         return unknown_script("could not be parsed (no bash grammar)", script);
     }
-    let Some(tree) = parser.parse(script, None) else {
+    // tree-sitter-bash's scanner hands raw code points to C's `isdigit`,
+    // which reads out of bounds for many non-ASCII ones and crashes the
+    // process. Bash treats such characters as word characters, so the parser
+    // gets an ASCII stand-in of the same byte length (`x` for every non-ASCII
+    // byte) and all text is read back from the original. The stand-in can
+    // only make more look dynamic (`$é` reads as a variable), never less.
+    let stand_in: String = script
+        .bytes()
+        .map(|b| if b.is_ascii() { char::from(b) } else { 'x' })
+        .collect();
+    let Some(tree) = parser.parse(&stand_in, None) else {
         return unknown_script("could not be parsed", script);
     };
     let root = tree.root_node();

@@ -140,3 +140,38 @@ fn single_quotes_inside_double_quoted_expansion_are_not_quotes() {
     assert!(parse("echo ${x:-'`touch M`'}").fully_understood());
     assert!(parse("echo \"a\" 'b $c'").fully_understood());
 }
+
+/// tree-sitter-bash's scanner crashed (out-of-bounds `isdigit`) on
+/// non-ASCII text after `{`; found by the guard's property test.
+#[test]
+fn non_ascii_text_never_crashes_the_parser() {
+    let found = "`\u{1c5}\u{cd8a}]\\0\u{8796}~)\u{98c19}`7!c\u{2f6fe}7:~&\u{134d8}.7[*1'_25\u{65e5}$`\u{bef9c}<*/@a\"/)\u{6cfca}~}\u{1f600},z}\u{1c5}\u{1f600}2\\8y&: :`289\u{c663f}\u{200b}\u{4ef2b}\u{100fbe}!\u{d414b}\u{1f600}51\u{10835c}'\u{677af}\u{200b}(!xz\u{580c7}/-<5_\u{72950}_+=&3#*_0(,{\u{a9eed}(b\u{a656f}\u{b2b62}\u{8aecb}\u{97d71}2";
+    let _ = parse(found);
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let pool: Vec<char> = "{}$`'\"()[]<>|&;: \\09az.é日\u{1F600}\u{200b}ǅ"
+        .chars()
+        .collect();
+    for _ in 0..3_000 {
+        let len = usize::try_from(next() % 120).unwrap();
+        let text: String = (0..len)
+            .map(|_| {
+                let r = next();
+                if r % 4 == 0 {
+                    char::from_u32(u32::try_from(r % 0x10_FFFF).unwrap()).unwrap_or('x')
+                } else {
+                    pool[usize::try_from(r).unwrap() % pool.len()]
+                }
+            })
+            .collect();
+        let _ = parse(&text);
+    }
+    // Text is read from the original, not the stand-in.
+    let s = parse("echo héllo 日本");
+    assert_eq!(s.commands[0].words[1].text, "héllo");
+}
