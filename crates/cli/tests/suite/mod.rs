@@ -103,17 +103,20 @@ impl Env {
             "--base-url",
         ]);
         match provider {
-            "anthropic" => {
-                cmd.arg(url).env("ANTHROPIC_API_KEY", FAKE_KEY);
-            }
-            "openai-responses" => {
-                cmd.arg(format!("{url}/v1")).env("OPENAI_API_KEY", FAKE_KEY);
-            }
-            _ => {
-                cmd.arg(format!("{url}/v1")).env("OPENAI_API_KEY", FAKE_KEY);
-            }
-        }
+            "anthropic" => cmd.arg(url),
+            _ => cmd.arg(format!("{url}/v1")),
+        };
+        cmd.env(key_var(provider), FAKE_KEY);
         cmd
+    }
+}
+
+/// The environment variable that holds `provider`'s key.
+pub fn key_var(provider: &str) -> &'static str {
+    if provider == "anthropic" {
+        "ANTHROPIC_API_KEY"
+    } else {
+        "OPENAI_API_KEY"
     }
 }
 

@@ -141,11 +141,7 @@ fn keys_in_stream_errors_never_leak() {
                 for format in ["text", "stream-json"] {
                     let env = Env::new();
                     let server = MockServer::start(vec![MockResponse::sse(body.clone())]).unwrap();
-                    let var = if provider == "anthropic" {
-                        "ANTHROPIC_API_KEY"
-                    } else {
-                        "OPENAI_API_KEY"
-                    };
+                    let var = super::key_var(provider);
                     let out = env
                         .wright_p(provider, &server.url(), "hi")
                         .env(var, CONFIGURED_KEY)
@@ -194,11 +190,7 @@ fn a_key_echoed_as_answer_text_never_leaks() {
                 ))];
             }
             let server = MockServer::start(responses).unwrap();
-            let var = if provider == "anthropic" {
-                "ANTHROPIC_API_KEY"
-            } else {
-                "OPENAI_API_KEY"
-            };
+            let var = super::key_var(provider);
             let out = env
                 .wright_p(provider, &server.url(), "hi")
                 .env(var, CONFIGURED_KEY)
