@@ -18,6 +18,7 @@ mod request;
 mod response;
 pub mod scenario;
 mod server;
+pub mod session_damage;
 mod sse;
 
 pub use request::RecordedRequest;

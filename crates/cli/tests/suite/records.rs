@@ -9,6 +9,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use wright_test_support::session_damage::{DAMAGES, damaged};
 use wright_test_support::{MockResponse, MockServer, anthropic, openai_chat, openai_responses};
 
 use super::scenarios::{PROVIDERS, text};
@@ -388,45 +389,6 @@ fn a_kill_during_the_last_call_keeps_the_finished_results() {
 }
 
 /// How a line of a session file is damaged.
-#[derive(Debug, Clone, Copy)]
-enum Damage {
-    Corrupt,
-    UnknownParent,
-    UnknownType,
-    Torn,
-}
-
-/// Damages line `at` (0-based, the header is line 0) of `lines`.
-fn damage(lines: &[String], at: usize, how: Damage) -> String {
-    let mut out: Vec<String> = lines.to_vec();
-    let last = at == lines.len() - 1;
-    match how {
-        Damage::Corrupt => out[at] = "{\"id\": not json at all ]]".to_owned(),
-        Damage::UnknownParent => {
-            let mut v: Value = serde_json::from_str(&lines[at]).unwrap();
-            v["parent_id"] = json!("ffffffffffffffff");
-            out[at] = v.to_string();
-        }
-        Damage::UnknownType => {
-            let v: Value = serde_json::from_str(&lines[at]).unwrap();
-            out[at] = json!({"id": v["id"], "parent_id": v["parent_id"], "ts": v["ts"],
-                "type": "hologram", "payload": {"x": 1}})
-            .to_string();
-        }
-        Damage::Torn => {
-            let cut = lines[at].len() / 2;
-            out[at] = lines[at][..cut].to_owned();
-            if last {
-                // A torn last line has no newline.
-                return out.join("\n");
-            }
-        }
-    }
-    let mut text = out.join("\n");
-    text.push('\n');
-    text
-}
-
 /// The texts of the user and assistant messages of a session file's lines.
 fn message_text(line: &str) -> Option<String> {
     let v: Value = serde_json::from_str(line).ok()?;
@@ -481,15 +443,10 @@ fn damaged_session_files_resume_with_their_history() {
         ("last", lines.len() - 1),
     ];
     let mut request = 3;
-    for how in [
-        Damage::Corrupt,
-        Damage::UnknownParent,
-        Damage::UnknownType,
-        Damage::Torn,
-    ] {
+    for how in DAMAGES {
         for (name, at) in positions {
             let case = format!("{how:?} at {name} (line {})", at + 1);
-            std::fs::write(&file, damage(&lines, at, how)).unwrap();
+            std::fs::write(&file, damaged(&lines, at, how)).unwrap();
             let out = env
                 .wright_p("anthropic", &server.url(), "prompt-four")
                 .arg("--continue")

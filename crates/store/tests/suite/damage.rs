@@ -13,47 +13,7 @@ use wright_store::SessionStore;
 
 use super::*;
 
-#[derive(Debug, Clone, Copy)]
-enum Damage {
-    Corrupt,
-    UnknownParent,
-    UnknownType,
-    Torn,
-}
-
-const DAMAGES: [Damage; 4] = [
-    Damage::Corrupt,
-    Damage::UnknownParent,
-    Damage::UnknownType,
-    Damage::Torn,
-];
-
-/// `lines` (header first) with line `at` damaged, as file text.
-fn damaged(lines: &[String], at: usize, how: Damage) -> String {
-    let mut out = lines.to_vec();
-    let last = at == lines.len() - 1;
-    match how {
-        Damage::Corrupt => out[at] = "\u{1}{garbage".to_owned(),
-        Damage::UnknownParent => {
-            let mut v: Value = serde_json::from_str(&lines[at]).unwrap();
-            v["parent_id"] = json!("0000000000000000");
-            out[at] = v.to_string();
-        }
-        Damage::UnknownType => {
-            let v: Value = serde_json::from_str(&lines[at]).unwrap();
-            out[at] = json!({"id": v["id"], "parent_id": v["parent_id"], "ts": "t",
-                "type": "hologram"})
-            .to_string();
-        }
-        Damage::Torn => {
-            out[at].truncate(lines[at].len() / 2);
-            if last {
-                return out.join("\n");
-            }
-        }
-    }
-    out.join("\n") + "\n"
-}
+use wright_test_support::session_damage::{DAMAGES, damaged};
 
 /// Whether `message` (as written on line `line`) survives in `history`.
 fn kept(history: &[Message], message: &Message) -> bool {
