@@ -1,12 +1,13 @@
 //! [`Assign`], one already-validated value set by one layer, and the
 //! checks every layer shares ([`Range`], [`check_text`], [`check_price`]).
 //! Merging is applying each layer's assignments in order, lowest layer
-//! first: scalars are last-writer-wins, the permission and root lists are
-//! appended (duplicates dropped, first kept), and model tables merge field
-//! by field.
+//! first: scalars are last-writer-wins, the permission and root lists,
+//! hook groups and verify checks are appended (duplicates dropped, first
+//! kept), and model tables merge field by field.
 
 use std::path::PathBuf;
 
+use crate::hook_settings::{HookGroupSetting, MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::settings::{MAX_BASH_TIMEOUT_SECS, ModelOverride, Settings};
 
@@ -41,6 +42,11 @@ pub(crate) enum Assign {
     SandboxMode(SandboxMode),
     SandboxNetwork(bool),
     WritableRoots(Vec<PathBuf>),
+    ImportClaudeSettings(bool),
+    HookGroups(Vec<HookGroupSetting>),
+    VerifyEnabled(bool),
+    VerifyTimeoutSecs(u64),
+    VerifyChecks(Vec<VerifyCheckSetting>),
     ModelOverride(ModelOverride),
 }
 
@@ -76,6 +82,11 @@ impl Assign {
             Assign::SandboxMode(_) => "sandbox.mode",
             Assign::SandboxNetwork(_) => "sandbox.network",
             Assign::WritableRoots(_) => "sandbox.writable_roots",
+            Assign::ImportClaudeSettings(_) => "hooks.import_claude_settings",
+            Assign::HookGroups(_) => "hooks",
+            Assign::VerifyEnabled(_) => "verify.enabled",
+            Assign::VerifyTimeoutSecs(_) => "verify.timeout_secs",
+            Assign::VerifyChecks(_) => "verify.checks",
             Assign::ModelOverride(_) => "models",
         }
     }
@@ -87,6 +98,8 @@ impl Assign {
         match self {
             Assign::Allow(v) | Assign::Ask(v) | Assign::Deny(v) => !v.is_empty(),
             Assign::AdditionalRoots(v) | Assign::WritableRoots(v) => !v.is_empty(),
+            Assign::HookGroups(v) => !v.is_empty(),
+            Assign::VerifyChecks(v) => !v.is_empty(),
             _ => true,
         }
     }
@@ -136,6 +149,15 @@ impl Assign {
             Assign::SandboxMode(v) => settings.sandbox.mode = v,
             Assign::SandboxNetwork(v) => settings.sandbox.network = v,
             Assign::WritableRoots(v) => append(&mut settings.sandbox.writable_roots, v),
+            Assign::ImportClaudeSettings(v) => settings.hooks.import_claude_settings = v,
+            Assign::HookGroups(v) => {
+                append_by(&mut settings.hooks.groups, v, HookGroupSetting::same_as);
+            }
+            Assign::VerifyEnabled(v) => settings.verify.enabled = v,
+            Assign::VerifyTimeoutSecs(v) => settings.verify.timeout_secs = v,
+            Assign::VerifyChecks(v) => {
+                append_by(&mut settings.verify.checks, v, VerifyCheckSetting::same_as);
+            }
             Assign::ModelOverride(v) => {
                 let models = &mut settings.models;
                 match models.binary_search_by(|m| m.name.cmp(&v.name)) {
@@ -157,6 +179,17 @@ fn append<T: PartialEq>(list: &mut Vec<T>, items: Vec<T>) {
     }
 }
 
+/// Appends the items `same` finds no match for, in order. Hook groups and
+/// checks also carry their file, which must not make two copies of one
+/// command look different.
+fn append_by<T>(list: &mut Vec<T>, items: Vec<T>, same: fn(&T, &T) -> bool) {
+    for item in items {
+        if !list.iter().any(|have| same(have, &item)) {
+            list.push(item);
+        }
+    }
+}
+
 /// What an integer setting accepts, for validation and messages.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Range {
@@ -172,6 +205,7 @@ impl Range {
     pub(crate) const KEEP_RECENT_TOKENS: Range = Range::new(1000, i64::MAX);
     pub(crate) const COMPACT_MARGIN: Range = Range::new(0, 50);
     pub(crate) const CONTEXT_WINDOW: Range = Range::new(1024, i64::MAX);
+    pub(crate) const VERIFY_TIMEOUT: Range = Range::new(1, MAX_VERIFY_TIMEOUT_SECS as i64);
 
     const fn new(min: i64, max: i64) -> Range {
         Range { min, max }
@@ -222,7 +256,32 @@ pub(crate) fn check_price(value: f64) -> Result<f64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hook_settings::HookCommandSetting;
+    use crate::kinds::{CheckFormat, HookEvent};
     use crate::settings::KEYS;
+    use crate::source::Source;
+
+    fn group(command: &str) -> HookGroupSetting {
+        HookGroupSetting {
+            event: HookEvent::Stop,
+            matcher: None,
+            hooks: vec![HookCommandSetting {
+                command: command.into(),
+                timeout_secs: None,
+            }],
+            source: Source::File("/u/config.toml".into()),
+        }
+    }
+
+    fn check(command: &str) -> VerifyCheckSetting {
+        VerifyCheckSetting {
+            glob: "*.rs".into(),
+            command: command.into(),
+            format: CheckFormat::CargoJson,
+            timeout_secs: None,
+            source: Source::File("/u/config.toml".into()),
+        }
+    }
 
     fn every_assign() -> Vec<Assign> {
         vec![
@@ -254,6 +313,11 @@ mod tests {
             Assign::SandboxMode(SandboxMode::Full),
             Assign::SandboxNetwork(true),
             Assign::WritableRoots(vec!["/w".into()]),
+            Assign::ImportClaudeSettings(true),
+            Assign::HookGroups(vec![group("a")]),
+            Assign::VerifyEnabled(false),
+            Assign::VerifyTimeoutSecs(5),
+            Assign::VerifyChecks(vec![check("f")]),
             Assign::ModelOverride(ModelOverride {
                 name: "x".into(),
                 ..ModelOverride::default()
@@ -321,6 +385,36 @@ mod tests {
     }
 
     #[test]
+    fn hook_groups_and_checks_append_once_whatever_their_file() {
+        let mut s = Settings::default();
+        let elsewhere = |mut g: HookGroupSetting| {
+            g.source = Source::File("/p/.wright/config.toml".into());
+            g
+        };
+        Assign::HookGroups(vec![group("a"), group("b")]).apply(&mut s);
+        Assign::HookGroups(vec![elsewhere(group("b")), elsewhere(group("c"))]).apply(&mut s);
+        let got: Vec<(&str, &Source)> = s
+            .hooks
+            .groups
+            .iter()
+            .map(|g| (g.hooks[0].command.as_str(), &g.source))
+            .collect();
+        let user = Source::File("/u/config.toml".into());
+        let project = Source::File("/p/.wright/config.toml".into());
+        assert_eq!(got, vec![("a", &user), ("b", &user), ("c", &project)]);
+        let mut other = check("x");
+        other.source = project.clone();
+        Assign::VerifyChecks(vec![check("x")]).apply(&mut s);
+        Assign::VerifyChecks(vec![other.clone()]).apply(&mut s);
+        other.format = CheckFormat::Lines;
+        Assign::VerifyChecks(vec![other]).apply(&mut s);
+        assert_eq!(s.verify.checks.len(), 2);
+        assert_eq!(s.verify.checks[1].source, project);
+        assert!(!Assign::HookGroups(vec![]).contributes());
+        assert!(!Assign::VerifyChecks(vec![]).contributes());
+    }
+
+    #[test]
     fn ranges_and_text_checks() {
         assert!(Range::POSITIVE_U32.check(0).is_err());
         assert_eq!(Range::POSITIVE_U32.check(1), Ok(1));
@@ -337,6 +431,10 @@ mod tests {
             Err("expected an integer from 0 to 50".into())
         );
         assert!(Range::COMPACT_MARGIN.check(0).is_ok());
+        assert_eq!(
+            Range::VERIFY_TIMEOUT.check(1801),
+            Err("expected an integer from 1 to 1800".into())
+        );
         assert!(check_text("model", " ").is_err());
         assert!(check_text("base_url", "localhost:1").is_err());
         assert!(check_text("base_url", "http://127.0.0.1:1/v1").is_ok());

@@ -1,22 +1,25 @@
 //! The typed shape of a config file ([`FileDoc`]) and its validation into
 //! [`Assign`]s: ranges, enum words, non-empty strings, relative paths
-//! resolved against the file's base directory, `~/` expanded. Type errors
-//! are caught earlier, by serde, and located by `file.rs`.
+//! resolved against the file's base directory, `~/` expanded (the shared
+//! checks are [`Builder`]'s). Type errors are caught earlier, by serde,
+//! and located by `file.rs`. `[hooks]` and `[verify]` are in `doc_hooks.rs`.
 
 use std::collections::BTreeMap;
-use std::ops::Range as Span;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::assign::{Assign, Range, check_price, check_text};
-use crate::error::{ConfigError, Origin, shorten};
+use crate::assign::{Assign, Range, check_price};
+use crate::builder::{Builder, resolve_path};
+use crate::doc_hooks::{HooksDoc, VerifyDoc, hooks, verify};
+use crate::error::{ConfigError, Origin};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::settings::ModelOverride;
+use crate::source::Source;
 use crate::trust::ProjectEntry;
 
-type S<T> = Option<Spanned<T>>;
+pub(crate) type S<T> = Option<Spanned<T>>;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -37,6 +40,8 @@ pub(crate) struct FileDoc {
     context: Option<ContextDoc>,
     permissions: Option<PermissionsDoc>,
     sandbox: Option<SandboxDoc>,
+    hooks: Option<HooksDoc>,
+    verify: Option<VerifyDoc>,
     models: Option<BTreeMap<Spanned<String>, ModelDoc>>,
     projects: Option<BTreeMap<Spanned<String>, ProjectDoc>>,
 }
@@ -108,111 +113,11 @@ struct ModelDoc {
     stream_usage: S<bool>,
 }
 
-/// Validates one file's values; `at` maps a byte offset to a file position
-/// and `base_dir` anchors relative paths.
-struct Builder<'a> {
-    at: &'a dyn Fn(usize) -> Origin,
-    base_dir: &'a Path,
-    out: Vec<Assign>,
-}
-
-impl Builder<'_> {
-    fn invalid(&self, key: &str, span: Span<usize>, value: &str, message: String) -> ConfigError {
-        ConfigError::Invalid {
-            origin: (self.at)(span.start),
-            key: key.to_owned(),
-            value: shorten(value),
-            message,
-        }
-    }
-
-    fn text(&self, key: &str, v: Spanned<String>) -> Result<String, ConfigError> {
-        let span = v.span();
-        let v = v.into_inner();
-        check_text(key, &v).map_err(|m| self.invalid(key, span, &v, m))?;
-        Ok(v)
-    }
-
-    fn int(&self, key: &str, v: Spanned<i64>, range: Range) -> Result<i64, ConfigError> {
-        let span = v.span();
-        let n = v.into_inner();
-        range
-            .check(n)
-            .map_err(|m| self.invalid(key, span, &n.to_string(), m))
-    }
-
-    /// An integer setting narrowed to its Rust type; the range already
-    /// excludes values the type cannot hold, so the fallback is unreachable.
-    fn num<T: TryFrom<i64> + Default>(
-        &self,
-        key: &str,
-        v: Spanned<i64>,
-        range: Range,
-    ) -> Result<T, ConfigError> {
-        self.int(key, v, range)
-            .map(|n| T::try_from(n).unwrap_or_default())
-    }
-
-    fn word<T>(
-        &self,
-        key: &str,
-        v: Spanned<String>,
-        parse: fn(&str) -> Result<T, String>,
-        expected: fn() -> String,
-    ) -> Result<T, ConfigError> {
-        let span = v.span();
-        let v = v.into_inner();
-        parse(&v).map_err(|_| self.invalid(key, span, &v, expected()))
-    }
-
-    fn strings(&self, key: &str, v: Spanned<Vec<String>>) -> Result<Vec<String>, ConfigError> {
-        let span = v.span();
-        let items = v.into_inner();
-        if let Some(bad) = items.iter().find(|f| f.trim().is_empty()) {
-            return Err(self.invalid(
-                key,
-                span,
-                &format!("{bad:?}"),
-                "expected an array of non-empty strings".to_owned(),
-            ));
-        }
-        Ok(items)
-    }
-
-    fn paths(&self, key: &str, v: Spanned<Vec<String>>) -> Result<Vec<PathBuf>, ConfigError> {
-        let span = v.span();
-        self.strings(key, v)?
-            .iter()
-            .map(|raw| {
-                resolve_path(raw, self.base_dir)
-                    .map_err(|m| self.invalid(key, span.clone(), raw, m))
-            })
-            .collect()
-    }
-
-    fn push(&mut self, assign: Assign) {
-        self.out.push(assign);
-    }
-}
-
-/// A path from a file: `~` and `~/…` are under the home directory, other
-/// relative paths under `base_dir`, absolute paths are kept.
-pub(crate) fn resolve_path(raw: &str, base_dir: &Path) -> Result<PathBuf, String> {
-    if raw == "~" || raw.starts_with("~/") {
-        let home =
-            dirs::home_dir().ok_or_else(|| "cannot expand `~`: no home directory".to_owned())?;
-        return Ok(match raw.strip_prefix("~/") {
-            Some(rest) => home.join(rest),
-            None => home,
-        });
-    }
-    Ok(base_dir.join(raw))
-}
-
-/// Validates the typed document and turns it into assignments in key
-/// order, plus its `[projects]` entries.
+/// Validates the typed document from `path` and turns it into assignments
+/// in key order, plus its `[projects]` entries.
 pub(crate) fn build(
     doc: FileDoc,
+    path: &Path,
     base_dir: &Path,
     at: &dyn Fn(usize) -> Origin,
 ) -> Result<Layer, ConfigError> {
@@ -228,11 +133,7 @@ pub(crate) fn build(
             second: format!("`{second}`"),
         });
     }
-    let mut b = Builder {
-        at,
-        base_dir,
-        out: Vec::new(),
-    };
+    let mut b = Builder::new(at, base_dir, Source::File(path.to_path_buf()));
     if let Some(v) = doc.provider {
         let p = b.word("provider", v, Provider::parse, Provider::expected)?;
         b.push(Assign::Provider(p));
@@ -304,6 +205,12 @@ pub(crate) fn build(
     if let Some(s) = doc.sandbox {
         sandbox(&mut b, s)?;
     }
+    if let Some(h) = doc.hooks {
+        hooks(&mut b, h)?;
+    }
+    if let Some(v) = doc.verify {
+        verify(&mut b, v)?;
+    }
     for (name, m) in doc.models.unwrap_or_default() {
         model(&mut b, name, m)?;
     }
@@ -312,7 +219,7 @@ pub(crate) fn build(
         projects.push(project(&b, path, p)?);
     }
     Ok(Layer {
-        assigns: b.out,
+        assigns: b.into_assigns(),
         projects,
     })
 }

@@ -76,6 +76,16 @@ pub enum ConfigError {
         /// What was expected.
         message: String,
     },
+    /// A table lacks a key it needs (a hook's `command`, a check's `glob`).
+    #[error("{origin}: missing `{key}`: {message}")]
+    Missing {
+        /// Where the table holding it starts.
+        origin: Origin,
+        /// The full key that is missing, e.g. `hooks.Stop[0].hooks[0].command`.
+        key: String,
+        /// What was expected.
+        message: String,
+    },
     /// Two settings that exclude each other were given in the same layer.
     #[error("{origin}: {first} and {second} cannot both be set")]
     Conflict {
@@ -134,6 +144,24 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "env WRIGHT_MAX_TURNS: invalid value `abc` for `max_turns`: expected a positive integer"
+        );
+    }
+
+    #[test]
+    fn missing_names_the_full_key() {
+        let e = ConfigError::Missing {
+            origin: Origin::File {
+                path: "/u/config.toml".into(),
+                line: 4,
+                column: 9,
+            },
+            key: "hooks.Stop[0].hooks[0].command".into(),
+            message: "expected a non-empty command line".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "/u/config.toml:4:9: missing `hooks.Stop[0].hooks[0].command`: \
+             expected a non-empty command line"
         );
     }
 

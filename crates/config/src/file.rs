@@ -6,7 +6,9 @@
 //! tree (syntax, and the key spans needed to locate later errors), a walk
 //! for unknown keys (so every typo is reported at its own line in file
 //! order), then serde into [`FileDoc`] for types, with the error's span
-//! mapped back to the key that holds it. Value checks live in `doc.rs`.
+//! mapped back to the key that holds it. Value checks live in `doc.rs`
+//! and `doc_hooks.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
+//! `[[verify.checks]]`) carry their index: `hooks.Stop[0].hooks[1].command`.
 
 use std::ops::Range as Span;
 use std::path::Path;
@@ -17,11 +19,12 @@ use toml::de::{DeTable, DeValue};
 use crate::assign::Assign;
 use crate::assign::{PRICE_EXPECTED, Range};
 use crate::doc::{FileDoc, Layer, build, key_segment};
+use crate::doc_hooks;
 use crate::error::{ConfigError, Origin, shorten};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 
 /// Keys allowed at the top level of a file.
-const TOP_KEYS: [&str; 18] = [
+const TOP_KEYS: [&str; 20] = [
     "provider",
     "model",
     "base_url",
@@ -38,6 +41,8 @@ const TOP_KEYS: [&str; 18] = [
     "context",
     "permissions",
     "sandbox",
+    "hooks",
+    "verify",
     "models",
     "projects",
 ];
@@ -118,7 +123,11 @@ pub(crate) fn parse_layer(path: &Path, text: &str, base_dir: &Path) -> Result<La
             Some(found) => ConfigError::Invalid {
                 origin: at(found.value_span.start),
                 value: shorten(text.get(found.value_span.clone()).unwrap_or("")),
-                message: format!("{}, found {}", expected_for(&found.path), found.found),
+                message: format!(
+                    "{}, found {}",
+                    expected_for(&keys_of(&found.path)),
+                    found.found
+                ),
                 key: found.key(),
             },
             None => {
@@ -132,11 +141,46 @@ pub(crate) fn parse_layer(path: &Path, text: &str, base_dir: &Path) -> Result<La
             }
         }
     })?;
-    build(doc, base_dir, &at)
+    build(doc, path, base_dir, &at)
 }
 
-/// The keys allowed in the table at `path` (segments as written, unquoted);
-/// `None` where any key is allowed (model names) or nothing is a table.
+/// One step of a path into the document: a key, or an element of an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The keys of `path` without its indexes: what the schema is matched on.
+fn keys_of<'a>(path: &[Seg<'a>]) -> Vec<&'a str> {
+    path.iter()
+        .filter_map(|s| match s {
+            Seg::Key(k) => Some(*k),
+            Seg::Index(_) => None,
+        })
+        .collect()
+}
+
+/// The path as the user would name it: keys joined with dots (each quoted
+/// when TOML needs it), indexes as `[i]`.
+fn dotted_path(path: &[Seg<'_>]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&key_segment(k));
+            }
+            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// The keys allowed in the table at `path` (keys only, unquoted); `None`
+/// where any key is allowed (model names) or nothing is a table.
 fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
     match path {
         [] => Some(&TOP_KEYS),
@@ -146,7 +190,7 @@ fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
         ["sandbox"] => Some(&SANDBOX_KEYS),
         ["models", _] => Some(&MODEL_KEYS),
         ["projects", _] => Some(&PROJECT_KEYS),
-        _ => None,
+        _ => doc_hooks::allowed_keys(path),
     }
 }
 
@@ -160,68 +204,84 @@ fn first_unknown_key(root: &DeTable<'_>) -> Option<Unknown> {
 }
 
 /// Walks the tables the schema knows (top, its tables, `models` and each
-/// model), recording every key not allowed where it stands.
-fn collect_unknown<'a>(table: &'a DeTable<'_>, path: &mut Vec<&'a str>, out: &mut Vec<Unknown>) {
-    let allowed = allowed_keys(path);
+/// model, the tables in the arrays of `[hooks]` and `[verify]`), recording
+/// every key not allowed where it stands.
+fn collect_unknown<'a>(table: &'a DeTable<'_>, path: &mut Vec<Seg<'a>>, out: &mut Vec<Unknown>) {
+    let allowed = allowed_keys(&keys_of(path));
     for (key, value) in table.iter() {
         let name: &str = key.get_ref();
+        path.push(Seg::Key(name));
         if let Some(allowed) = allowed
             && !allowed.contains(&name)
         {
-            let mut dotted = dotted_path(path);
-            if !dotted.is_empty() {
-                dotted.push('.');
-            }
-            dotted.push_str(&key_segment(name));
-            out.push((dotted, key.span(), allowed));
+            out.push((dotted_path(path), key.span(), allowed));
+            path.pop();
             continue;
         }
         // Only tables the schema describes are searched; deeper values are
         // left to serde, which reports them as the wrong type.
-        let descend = matches!(path.as_slice(), [] | ["models"] | ["projects"]);
-        if descend && let DeValue::Table(inner) = value.get_ref() {
-            path.push(name);
-            collect_unknown(inner, path, out);
-            path.pop();
+        let keys = keys_of(path);
+        match value.get_ref() {
+            DeValue::Table(inner)
+                if allowed_keys(&keys).is_some()
+                    || matches!(keys.as_slice(), ["models" | "projects"]) =>
+            {
+                collect_unknown(inner, path, out);
+            }
+            DeValue::Array(items) if doc_hooks::is_table_array(&keys) => {
+                for (i, item) in items.iter().enumerate() {
+                    if let DeValue::Table(inner) = item.get_ref() {
+                        path.push(Seg::Index(i));
+                        collect_unknown(inner, path, out);
+                        path.pop();
+                    }
+                }
+            }
+            _ => {}
         }
+        path.pop();
     }
 }
 
-/// Segments joined with dots, each quoted when TOML needs it.
-fn dotted_path(path: &[&str]) -> String {
-    path.iter()
-        .map(|s| key_segment(s))
-        .collect::<Vec<_>>()
-        .join(".")
-}
-
 /// The value holding a serde error, found by its span.
-struct Located {
-    /// Segments as written, unquoted.
-    path: Vec<String>,
+struct Located<'a> {
+    path: Vec<Seg<'a>>,
     value_span: Span<usize>,
     found: String,
 }
 
-impl Located {
+impl Located<'_> {
     fn key(&self) -> String {
-        let path: Vec<&str> = self.path.iter().map(String::as_str).collect();
-        dotted_path(&path)
+        dotted_path(&self.path)
     }
 }
 
 /// Finds the innermost key whose key or value span contains `offset`.
-fn locate(table: &DeTable<'_>, offset: usize, prefix: &[String]) -> Option<Located> {
+fn locate<'a>(table: &'a DeTable<'_>, offset: usize, prefix: &[Seg<'a>]) -> Option<Located<'a>> {
     for (key, value) in table.iter() {
-        let k: &str = key.get_ref();
         let mut path = prefix.to_vec();
-        path.push(k.to_owned());
+        path.push(Seg::Key(key.get_ref()));
         // A `[table]`'s span covers only its header, not its body, so
-        // tables are searched whatever their span says.
-        if let DeValue::Table(inner) = value.get_ref()
-            && let Some(found) = locate(inner, offset, &path)
-        {
-            return Some(found);
+        // tables (and the tables of an array) are searched whatever their
+        // span says.
+        match value.get_ref() {
+            DeValue::Table(inner) => {
+                if let Some(found) = locate(inner, offset, &path) {
+                    return Some(found);
+                }
+            }
+            DeValue::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if let DeValue::Table(inner) = item.get_ref() {
+                        let mut at = path.clone();
+                        at.push(Seg::Index(i));
+                        if let Some(found) = locate(inner, offset, &at) {
+                            return Some(found);
+                        }
+                    }
+                }
+            }
+            _ => {}
         }
         if !key.span().contains(&offset) && !value.span().contains(&offset) {
             continue;
@@ -243,11 +303,14 @@ fn locate(table: &DeTable<'_>, offset: usize, prefix: &[String]) -> Option<Locat
     None
 }
 
-/// "expected …" for a key (segments), used when its value has the wrong type.
-fn expected_for(path: &[String]) -> String {
-    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+/// "expected …" for a key (keys only, unquoted), used when its value has
+/// the wrong type.
+fn expected_for(path: &[&str]) -> String {
+    if let Some(message) = doc_hooks::expected_for(path) {
+        return message;
+    }
     let range = |r: Range| r.describe();
-    match path.as_slice() {
+    match path {
         ["provider"] => Provider::expected(),
         ["permission_mode"] => PermissionMode::expected(),
         ["reasoning_effort"] => ReasoningEffort::expected(),

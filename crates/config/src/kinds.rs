@@ -1,7 +1,8 @@
 //! The closed sets of choices in config: which wire protocol to speak
 //! ([`Provider`]), how tool calls are approved ([`PermissionMode`]), how
-//! hard the model reasons ([`ReasoningEffort`]) and how shell commands are
-//! confined ([`SandboxMode`]).
+//! hard the model reasons ([`ReasoningEffort`]), how shell commands are
+//! confined ([`SandboxMode`]), when a hook runs ([`HookEvent`]) and how a
+//! verify check's output is read ([`CheckFormat`]).
 //!
 //! All parse from and print as the kebab-case words users type, and a bad
 //! word is rejected with the full list of valid ones.
@@ -10,7 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The shared word plumbing of every choice enum: `ALL`, `as_str`,
-/// `parse`, `expected`, `Display` and `FromStr`, so the four enums cannot
+/// `parse`, `expected`, `Display` and `FromStr`, so the choice enums cannot
 /// drift apart in how they spell or reject words.
 macro_rules! words {
     ($ty:ident, $what:literal, [$($variant:ident => $word:literal),+ $(,)?]) => {
@@ -157,6 +158,73 @@ words!(SandboxMode, "sandbox mode", [
     Full => "full",
 ]);
 
+/// The hook events of Claude Code's contract, spelled exactly as there
+/// (case matters): `[[hooks.<Event>]]` tables are keyed by these names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+pub enum HookEvent {
+    /// Before a tool call runs.
+    PreToolUse,
+    /// After a tool call succeeded.
+    PostToolUse,
+    /// After a tool call failed.
+    PostToolUseFailure,
+    /// When the user would be asked to approve a tool call.
+    PermissionRequest,
+    /// When the user submits a prompt.
+    UserPromptSubmit,
+    /// When the main agent is about to finish its turn.
+    Stop,
+    /// When a subagent is about to finish.
+    SubagentStop,
+    /// When a session starts or resumes.
+    SessionStart,
+    /// When a session ends.
+    SessionEnd,
+    /// Before the context is compacted.
+    PreCompact,
+    /// When wright shows the user a notification.
+    Notification,
+}
+
+words!(HookEvent, "hook event", [
+    PreToolUse => "PreToolUse",
+    PostToolUse => "PostToolUse",
+    PostToolUseFailure => "PostToolUseFailure",
+    PermissionRequest => "PermissionRequest",
+    UserPromptSubmit => "UserPromptSubmit",
+    Stop => "Stop",
+    SubagentStop => "SubagentStop",
+    SessionStart => "SessionStart",
+    SessionEnd => "SessionEnd",
+    PreCompact => "PreCompact",
+    Notification => "Notification",
+]);
+
+/// How the verifier reads a check's output into diagnostics.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckFormat {
+    /// `cargo --message-format=json` messages.
+    CargoJson,
+    /// `file:line:column: severity: message`, as gcc, clang and many linters print.
+    Gcc,
+    /// `file(line,column): error TSxxxx: message`, as `tsc --pretty false` prints.
+    Tsc,
+    /// Any other tool: read line by line, assuming no layout. The default,
+    /// since it is the only one that fits every tool.
+    #[default]
+    Lines,
+}
+
+words!(CheckFormat, "check format", [
+    CargoJson => "cargo-json",
+    Gcc => "gcc",
+    Tsc => "tsc",
+    Lines => "lines",
+]);
+
 fn expected_list<'a>(words: impl Iterator<Item = &'a str>) -> String {
     format!("expected one of: {}", words.collect::<Vec<_>>().join(", "))
 }
@@ -224,6 +292,24 @@ mod tests {
         assert_eq!(
             SandboxMode::parse("none").unwrap_err(),
             "unknown sandbox mode `none`; expected one of: read-only, workspace-write, full"
+        );
+    }
+
+    #[test]
+    fn hook_events_and_check_formats() {
+        assert_eq!(HookEvent::ALL.len(), 11);
+        for e in HookEvent::ALL {
+            assert_eq!(HookEvent::parse(e.as_str()), Ok(e));
+        }
+        assert_eq!(HookEvent::PostToolUseFailure.as_str(), "PostToolUseFailure");
+        assert!(HookEvent::parse("pretooluse").is_err(), "case matters");
+        for f in CheckFormat::ALL {
+            assert_eq!(f.to_string().parse::<CheckFormat>(), Ok(f));
+        }
+        assert_eq!(CheckFormat::default(), CheckFormat::Lines);
+        assert_eq!(
+            CheckFormat::parse("json").unwrap_err(),
+            "unknown check format `json`; expected one of: cargo-json, gcc, tsc, lines"
         );
     }
 

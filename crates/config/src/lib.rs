@@ -15,7 +15,8 @@
 //!    only when the provider (after flags) is `anthropic`, `OPENAI_BASE_URL`
 //!    only when it is `openai-chat` or `openai-responses`. Empty values
 //!    count as unset;
-//! 6. command-line flags ([`Overrides`]).
+//! 6. command-line flags ([`Overrides`]; `--no-verify` sets
+//!    `verify.enabled = false`).
 //!
 //! The project root is the nearest ancestor of the working directory that
 //! holds `.wright/` or `.git` ([`find_project_root`]). A project's `.env` is
@@ -35,7 +36,8 @@
 //!
 //! # File format
 //!
-//! Every key is optional:
+//! Every key is optional, except that a hook group needs `hooks`, a hook
+//! `type` and `command`, and a check `glob` and `command`:
 //!
 //! ```toml
 //! provider = "anthropic"            # anthropic | openai-chat | openai-responses
@@ -74,6 +76,26 @@
 //! keep_recent_tokens = 20000        # >= 1000; unset = derived from the window
 //! compact_margin_percent = 10       # 0..=50
 //!
+//! [hooks]                           # Claude Code's hook layout
+//! import_claude_settings = false    # the caller also reads <project>/.claude/settings.json
+//!
+//! [[hooks.PreToolUse]]              # any event: PreToolUse, PostToolUse, PostToolUseFailure,
+//!                                   # PermissionRequest, UserPromptSubmit, Stop, SubagentStop,
+//!                                   # SessionStart, SessionEnd, PreCompact, Notification
+//! matcher = "Edit|Write"            # optional; Claude Code's regex, passed on uncompiled
+//! hooks = [{ type = "command", command = "./scripts/check.sh", timeout = 60 }]
+//!                                   # type must be "command"; timeout: seconds, >= 1, optional
+//!
+//! [verify]                          # the same-turn verifier
+//! enabled = true
+//! timeout_secs = 120                # per check without its own, 1..=1800
+//!
+//! [[verify.checks]]
+//! glob = "*.ts"                     # passed on uncompiled
+//! command = "npx tsc --noEmit --pretty false"
+//! format = "tsc"                    # cargo-json | gcc | tsc | lines (the default)
+//! timeout_secs = 300                # optional, 1..=1800
+//!
 //! [projects."/home/me/src/app"]     # user file only; keyed by the real path
 //! trusted = true
 //!
@@ -90,6 +112,19 @@
 //!   `sandbox.writable_roots` are appended layer after layer (user,
 //!   project, local, then `--allow` / `--deny`), duplicates dropped keeping
 //!   the first. Their [`Source`] is the highest layer that added an item.
+//! - `[[hooks.<Event>]]` groups and `[[verify.checks]]` are appended the
+//!   same way (user, project, local; identical ones kept once), and each
+//!   remembers the file it came from ([`HookGroupSetting::source`],
+//!   named by [`Resolved::describe_source`]). `hooks.import_claude_settings`,
+//!   `verify.enabled` and `verify.timeout_secs` are replaced like any
+//!   scalar. Commands are kept as written; regex matchers and globs are
+//!   not compiled here, so their consumers must report bad ones.
+//! - From a project that is not trusted, every hook group and verify check
+//!   is left out, as are `import_claude_settings = true` and
+//!   `verify.enabled = true` when they would turn something on.
+//!   `import_claude_settings` only says the user wants the project's
+//!   `.claude/settings.json` read; that file is the project's, so its
+//!   hooks need [`Settings::project_trusted`] too.
 //! - A `[models."name"]` table in a higher layer overrides only the fields
 //!   it sets; [`Settings::models`] is ordered by name, and the source of
 //!   `models` is the highest layer that wrote any model table.
@@ -104,15 +139,19 @@
 //! - `system_prompt` and `system_prompt_file` exclude each other: both in
 //!   one layer is an error, and a layer setting one clears the other from
 //!   the layers below.
-//! - Unknown keys, wrong types and out-of-range values are errors
-//!   ([`ConfigError`]) naming the file, line, column and key; a bad enum
-//!   word lists the valid ones.
+//! - Unknown keys, wrong types, out-of-range values and missing required
+//!   keys are errors ([`ConfigError`]) naming the file, line, column and
+//!   key; a bad enum word (or event name) lists the valid ones. Keys inside
+//!   arrays of tables carry a 0-based index: `hooks.Stop[1].hooks[0].command`.
 
 mod assign;
+mod builder;
 mod doc;
+mod doc_hooks;
 mod env;
 mod error;
 mod file;
+mod hook_settings;
 mod kinds;
 mod loader;
 mod overrides;
@@ -126,7 +165,11 @@ mod write;
 
 pub use env::ENV_VARS;
 pub use error::{ConfigError, Origin};
-pub use kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+pub use hook_settings::{
+    DEFAULT_VERIFY_TIMEOUT_SECS, HookCommandSetting, HookGroupSetting, HookSettings,
+    MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting, VerifySettings,
+};
+pub use kinds::{CheckFormat, HookEvent, PermissionMode, Provider, ReasoningEffort, SandboxMode};
 pub use loader::{
     CONFIG_FILE, ConfigLoader, LOCAL_CONFIG_FILE, LayerCheck, PROJECT_DIR, default_user_config_dir,
     find_project_root,

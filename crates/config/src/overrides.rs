@@ -49,6 +49,9 @@ pub struct Overrides {
     /// `--trust-project`: the project's own config may loosen safety for
     /// this run (see [`crate::Trust`]); nothing is remembered.
     pub trust_project: bool,
+    /// `--no-verify`: the same-turn verifier is off for this run
+    /// (`verify.enabled = false`), whatever config says.
+    pub no_verify: bool,
 }
 
 impl Overrides {
@@ -136,6 +139,9 @@ impl Overrides {
         if !self.deny.is_empty() {
             let rules = rules("--deny", "permissions.deny", &self.deny)?;
             out.push((Assign::Deny(rules), flag("--deny")));
+        }
+        if self.no_verify {
+            out.push((Assign::VerifyEnabled(false), flag("--no-verify")));
         }
         Ok(out)
     }
@@ -287,6 +293,22 @@ mod tests {
             ..Overrides::default()
         };
         assert!(o.layer().is_err());
+    }
+
+    #[test]
+    fn no_verify_turns_the_verifier_off() {
+        let o = Overrides {
+            no_verify: true,
+            ..Overrides::default()
+        };
+        assert_eq!(
+            o.layer().unwrap(),
+            vec![(Assign::VerifyEnabled(false), flag_source("--no-verify"))]
+        );
+    }
+
+    fn flag_source(name: &str) -> Source {
+        Source::Flag(name.to_owned())
     }
 
     #[test]

@@ -122,13 +122,41 @@ impl Resolved {
         }
     }
 
+    /// `source` naming its layer, for messages about a hook or check:
+    /// `user config (/u/config.toml)`, `project config (…)`,
+    /// `local project config (…)`; env, flag and default as displayed.
+    pub fn describe_source(&self, source: &Source) -> String {
+        match source {
+            Source::File(path) => {
+                let layer = match self.project_files.iter().position(|p| p == path) {
+                    Some(0) => "project config",
+                    Some(_) => "local project config",
+                    None => "user config",
+                };
+                format!("{layer} ({})", path.display())
+            }
+            other => other.to_string(),
+        }
+    }
+
     /// Human-readable merged config: one `key = value  # source` line per
     /// key, values in TOML syntax (so the whole text is valid TOML), unset
     /// keys commented out as `# key  (not set)`. Each model override gets
     /// its own `models.<name> = { … }` line; with none, `models = {}`.
+    /// Hook groups get one `hooks.<Event> = [ … ]` line per event (with
+    /// none, a `# hooks = {}` comment) and `verify.checks` lists its
+    /// checks; both are commented with every file that contributed.
     pub fn render(&self) -> String {
         let mut out = String::new();
         for entry in self.entries() {
+            if entry.key == "hooks" {
+                self.settings.hooks.render(&mut out, &entry.source);
+                continue;
+            }
+            if entry.key == "verify.checks" {
+                self.settings.verify.render_checks(&mut out, &entry.source);
+                continue;
+            }
             if entry.key == "models" && !self.settings.models.is_empty() {
                 for m in &self.settings.models {
                     let fields = toml::Value::Table(m.to_table());
@@ -248,6 +276,11 @@ permissions.additional_roots = []  # default
 sandbox.mode = \"workspace-write\"  # default
 sandbox.network = false  # default
 sandbox.writable_roots = []  # default
+hooks.import_claude_settings = false  # default
+# hooks = {}  # default
+verify.enabled = true  # default
+verify.timeout_secs = 120  # default
+verify.checks = []  # default
 models = {}  # default
 "
         );
@@ -345,6 +378,88 @@ models = {}  # default
         // An empty list adds nothing, so it takes no credit.
         assert_eq!(r.source("permissions.allow"), Some(&src));
         assert_eq!(r.source("models"), Some(&src));
+    }
+
+    #[test]
+    fn hooks_and_checks_render_per_event_with_every_file() {
+        use crate::hook_settings::{HookCommandSetting, HookGroupSetting, VerifyCheckSetting};
+        use crate::kinds::{CheckFormat, HookEvent};
+        let user = Source::File("/u/config.toml".into());
+        let project = Source::File("/p/.wright/config.toml".into());
+        let group =
+            |event, matcher: Option<&str>, command: &str, source: &Source| HookGroupSetting {
+                event,
+                matcher: matcher.map(Into::into),
+                hooks: vec![HookCommandSetting {
+                    command: command.into(),
+                    timeout_secs: Some(5),
+                }],
+                source: source.clone(),
+            };
+        let mut r = Resolved {
+            project_files: vec!["/p/.wright/config.toml".into(), "/p/.wright/l.toml".into()],
+            ..Resolved::default()
+        };
+        r.set(
+            Assign::HookGroups(vec![group(HookEvent::Stop, None, "a \"b\"", &user)]),
+            user.clone(),
+        );
+        r.set(
+            Assign::HookGroups(vec![
+                group(HookEvent::PreToolUse, Some("Edit|Write"), "c", &project),
+                group(HookEvent::Stop, None, "d", &project),
+            ]),
+            project.clone(),
+        );
+        r.set(
+            Assign::VerifyChecks(vec![VerifyCheckSetting {
+                glob: "*.ts".into(),
+                command: "tsc".into(),
+                format: CheckFormat::Tsc,
+                timeout_secs: Some(300),
+                source: user.clone(),
+            }]),
+            user.clone(),
+        );
+        let text = r.render();
+        assert!(
+            text.contains(
+                "hooks.PreToolUse = [{ matcher = \"Edit|Write\", hooks = [{ type = \"command\", \
+                 command = \"c\", timeout = 5 }] }]  # /p/.wright/config.toml\n\
+                 hooks.Stop = [{ hooks = [{ type = \"command\", command = \"a \\\"b\\\"\", \
+                 timeout = 5 }] }, { hooks = [{ type = \"command\", command = \"d\", timeout = 5 }] }]  \
+                 # /u/config.toml, /p/.wright/config.toml\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "verify.checks = [{ glob = \"*.ts\", command = \"tsc\", format = \"tsc\", \
+                 timeout_secs = 300 }]  # /u/config.toml\n"
+            ),
+            "{text}"
+        );
+        let parsed: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(parsed["hooks"]["Stop"].as_array().unwrap().len(), 2);
+        assert_eq!(r.source("hooks"), Some(&project));
+        let hooks = r.settings.get("hooks").unwrap();
+        assert_eq!(
+            hooks["PreToolUse"][0]["hooks"][0]["command"].as_str(),
+            Some("c")
+        );
+        assert_eq!(r.describe_source(&user), "user config (/u/config.toml)");
+        assert_eq!(
+            r.describe_source(&project),
+            "project config (/p/.wright/config.toml)"
+        );
+        assert_eq!(
+            r.describe_source(&Source::File("/p/.wright/l.toml".into())),
+            "local project config (/p/.wright/l.toml)"
+        );
+        assert_eq!(
+            r.describe_source(&Source::Flag("--no-verify".into())),
+            "flag --no-verify"
+        );
     }
 
     #[test]

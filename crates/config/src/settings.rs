@@ -1,10 +1,11 @@
 //! [`Settings`], the merged result, its table-shaped parts
 //! ([`PermissionSettings`], [`SandboxSettings`], [`ContextSettings`],
-//! [`ModelOverride`]), their defaults, and [`Settings::get`], the one
+//! [`ModelOverride`]; hooks and verify are in `hook_settings.rs`), their defaults, and [`Settings::get`], the one
 //! place that turns a key into its value for display.
 
 use std::path::PathBuf;
 
+use crate::hook_settings::{HookSettings, VerifySettings};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::trust::Trust;
 
@@ -22,8 +23,9 @@ pub const DEFAULT_INSTRUCTION_BUDGET: usize = 40_000;
 pub const DEFAULT_COMPACT_MARGIN_PERCENT: u8 = 10;
 
 /// Every setting's key as written in TOML (dotted for tables), in display order.
-/// `models` stands for the whole `[models."name"]` table of tables.
-pub const KEYS: [&str; 29] = [
+/// `hooks` stands for every `[[hooks.<Event>]]` group and `models` for the
+/// whole `[models."name"]` table of tables.
+pub const KEYS: [&str; 34] = [
     "provider",
     "model",
     "base_url",
@@ -52,6 +54,11 @@ pub const KEYS: [&str; 29] = [
     "sandbox.mode",
     "sandbox.network",
     "sandbox.writable_roots",
+    "hooks.import_claude_settings",
+    "hooks",
+    "verify.enabled",
+    "verify.timeout_secs",
+    "verify.checks",
     "models",
 ];
 
@@ -93,6 +100,10 @@ pub struct Settings {
     pub sandbox: SandboxSettings,
     /// `[context]` beyond `instruction_files`: budgets, opt-in files, compaction.
     pub context: ContextSettings,
+    /// `[hooks]`: commands run at points of the session.
+    pub hooks: HookSettings,
+    /// `[verify]`: the checks run after edits, in the same turn.
+    pub verify: VerifySettings,
     /// `[models."name"]` overrides of the model catalog, ordered by name.
     pub models: Vec<ModelOverride>,
     /// Whether the project's own files may loosen safety (see
@@ -262,6 +273,8 @@ impl Default for Settings {
             permissions: PermissionSettings::default(),
             sandbox: SandboxSettings::default(),
             context: ContextSettings::default(),
+            hooks: HookSettings::default(),
+            verify: VerifySettings::default(),
             models: Vec::new(),
             trust: Trust::Untrusted,
         }
@@ -278,7 +291,9 @@ impl Settings {
     }
 
     /// The value of `key` (one of [`KEYS`]) as TOML, `None` when unset or unknown.
-    /// `models` is a table of tables keyed by model name.
+    /// `models` is a table of tables keyed by model name; `hooks` a table
+    /// of event name → array of groups and `verify.checks` an array of
+    /// tables, both as a config file writes them.
     pub fn get(&self, key: &str) -> Option<toml::Value> {
         use toml::Value;
         fn s(v: &Option<String>) -> Option<Value> {
@@ -338,6 +353,13 @@ impl Settings {
             "sandbox.mode" => Some(Value::String(self.sandbox.mode.as_str().into())),
             "sandbox.network" => Some(Value::Boolean(self.sandbox.network)),
             "sandbox.writable_roots" => paths(&self.sandbox.writable_roots),
+            "hooks.import_claude_settings" => {
+                Some(Value::Boolean(self.hooks.import_claude_settings))
+            }
+            "hooks" => Some(self.hooks.to_value()),
+            "verify.enabled" => Some(Value::Boolean(self.verify.enabled)),
+            "verify.timeout_secs" => Some(int(self.verify.timeout_secs)),
+            "verify.checks" => Some(self.verify.checks_value()),
             "models" => Some(Value::Table(
                 self.models
                     .iter()
@@ -386,6 +408,11 @@ mod tests {
         assert!(s.context.auto_compact);
         assert_eq!(s.context.keep_recent_tokens, None);
         assert_eq!(s.context.compact_margin_percent, 10);
+        assert!(!s.hooks.import_claude_settings);
+        assert!(s.hooks.groups.is_empty());
+        assert!(s.verify.enabled);
+        assert_eq!(s.verify.timeout_secs, 120);
+        assert!(s.verify.checks.is_empty());
         assert!(s.models.is_empty());
     }
 

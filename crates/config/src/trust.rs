@@ -17,14 +17,19 @@
 //!   the user's to the model);
 //! - `provider` and `base_url` (the project's server would run the session
 //!   and receive the user's files), and any `[models."…"]` table (prices
-//!   and windows that would defeat `--max-budget-usd`).
+//!   and windows that would defeat `--max-budget-usd`);
+//! - any `[[hooks.<Event>]]` group or `[[verify.checks]]` check (they run
+//!   the project's commands on the user's machine, outside any approval),
+//!   `hooks.import_claude_settings = true` and `verify.enabled = true`
+//!   when they are off.
 //!
 //! Separately, and trusted or not, a project's `context.instruction_files`
 //! may only name files inside the project: an absolute name or one with
 //! `..` is dropped with [`IgnoreReason::OutsideProject`].
 //!
-//! `permissions.ask`, `permissions.deny`, `plan`, `read-only` and
-//! `network = false` always apply. Trust comes from the user's config
+//! `permissions.ask`, `permissions.deny`, `plan`, `read-only`,
+//! `network = false`, `import_claude_settings = false` and
+//! `verify.enabled = false` always apply. Trust comes from the user's config
 //! (`[projects."/abs/path"] trusted = true`, keyed by the canonical project
 //! root) or from `--trust-project` ([`Trust`]); the environment and flags
 //! are the user's own and are never screened.
@@ -36,7 +41,8 @@ use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 use crate::assign::Assign;
-use crate::kinds::{PermissionMode, SandboxMode};
+use crate::hook_settings::HookGroupSetting;
+use crate::kinds::{HookEvent, PermissionMode, SandboxMode};
 use crate::resolved::quote;
 use crate::settings::Settings;
 
@@ -46,8 +52,10 @@ use crate::settings::Settings;
 /// (`plan` < `default` < `accept-edits` < `auto` < `bypass`) or
 /// `sandbox.mode`, `sandbox.network = true`, `permissions.allow`,
 /// `permissions.additional_roots`, `sandbox.writable_roots`, a
-/// `system_prompt_file` outside the project, `provider`, `base_url` or
-/// `[models]` tables; everything else applies.
+/// `system_prompt_file` outside the project, `provider`, `base_url`,
+/// `[models]` tables, hook groups, verify checks,
+/// `hooks.import_claude_settings = true` or `verify.enabled = true`;
+/// everything else applies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Trust {
     /// Loosening settings from the project apply.
@@ -165,9 +173,8 @@ pub(crate) fn loosening(
             Some("sandbox.network = true".to_owned())
         }
         Assign::Allow(rules) if !rules.is_empty() => Some(format!(
-            "permissions.allow ({} rule{})",
-            rules.len(),
-            if rules.len() == 1 { "" } else { "s" }
+            "permissions.allow ({})",
+            count(rules.len(), "rule")
         )),
         Assign::AdditionalRoots(roots) if !roots.is_empty() => Some(format!(
             "permissions.additional_roots = {}",
@@ -187,8 +194,35 @@ pub(crate) fn loosening(
             Some(format!("base_url = {}", quote(url)))
         }
         Assign::ModelOverride(m) => Some(format!("models.{}", quote(&m.name))),
+        Assign::HookGroups(groups) if !groups.is_empty() => Some(describe_groups(groups)),
+        Assign::VerifyChecks(checks) if !checks.is_empty() => {
+            Some(format!("verify.checks ({})", count(checks.len(), "check")))
+        }
+        Assign::ImportClaudeSettings(true) if !current.hooks.import_claude_settings => {
+            Some("hooks.import_claude_settings = true".to_owned())
+        }
+        Assign::VerifyEnabled(true) if !current.verify.enabled => {
+            Some("verify.enabled = true".to_owned())
+        }
         _ => None,
     }
+}
+
+/// `hooks.PreToolUse (2 groups)`, one item per event present.
+fn describe_groups(groups: &[HookGroupSetting]) -> String {
+    HookEvent::ALL
+        .iter()
+        .filter_map(|event| {
+            let n = groups.iter().filter(|g| g.event == *event).count();
+            (n > 0).then(|| format!("hooks.{event} ({})", count(n, "group")))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `1 group`, `2 groups`.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 fn path_list(paths: &[PathBuf]) -> String {

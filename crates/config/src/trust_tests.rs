@@ -231,3 +231,69 @@ fn entries_match_by_canonical_root_last_wins() {
         "trusted (--trust-project)"
     );
 }
+
+#[test]
+fn hooks_and_checks_loosen_and_switches_only_when_turning_on() {
+    use crate::hook_settings::{HookCommandSetting, HookGroupSetting, VerifyCheckSetting};
+    use crate::kinds::{CheckFormat, HookEvent};
+    use crate::source::Source;
+    let root = Path::new("/p");
+    let s = Settings::default();
+    let group = |event| HookGroupSetting {
+        event,
+        matcher: None,
+        hooks: vec![HookCommandSetting {
+            command: "x".into(),
+            timeout_secs: None,
+        }],
+        source: Source::File("/p/.wright/config.toml".into()),
+    };
+    let groups = vec![
+        group(HookEvent::Stop),
+        group(HookEvent::PreToolUse),
+        group(HookEvent::Stop),
+    ];
+    assert_eq!(
+        loosening(&Assign::HookGroups(groups), &s, root).as_deref(),
+        Some("hooks.PreToolUse (1 group), hooks.Stop (2 groups)")
+    );
+    assert_eq!(loosening(&Assign::HookGroups(vec![]), &s, root), None);
+    let check = VerifyCheckSetting {
+        glob: "*".into(),
+        command: "x".into(),
+        format: CheckFormat::Gcc,
+        timeout_secs: None,
+        source: Source::File("/p/.wright/config.toml".into()),
+    };
+    assert_eq!(
+        loosening(&Assign::VerifyChecks(vec![check]), &s, root).as_deref(),
+        Some("verify.checks (1 check)")
+    );
+    assert_eq!(
+        loosening(&Assign::ImportClaudeSettings(true), &s, root).as_deref(),
+        Some("hooks.import_claude_settings = true")
+    );
+    assert_eq!(
+        loosening(&Assign::ImportClaudeSettings(false), &s, root),
+        None
+    );
+    // The verifier is on by default: turning it on again changes nothing.
+    assert_eq!(loosening(&Assign::VerifyEnabled(true), &s, root), None);
+    let off = Settings {
+        verify: crate::hook_settings::VerifySettings {
+            enabled: false,
+            ..Default::default()
+        },
+        ..Settings::default()
+    };
+    assert_eq!(
+        loosening(&Assign::VerifyEnabled(true), &off, root).as_deref(),
+        Some("verify.enabled = true")
+    );
+    for neutral in [
+        Assign::VerifyEnabled(false),
+        Assign::VerifyTimeoutSecs(1800),
+    ] {
+        assert_eq!(loosening(&neutral, &off, root), None, "{neutral:?}");
+    }
+}

@@ -320,6 +320,11 @@ permissions.additional_roots = []  # default
 sandbox.mode = \"workspace-write\"  # default
 sandbox.network = false  # default
 sandbox.writable_roots = []  # default
+hooks.import_claude_settings = false  # default
+# hooks = {{}}  # default
+verify.enabled = true  # default
+verify.timeout_secs = 120  # default
+verify.checks = []  # default
 models = {{}}  # default
 "
     );

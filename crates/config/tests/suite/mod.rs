@@ -1,6 +1,7 @@
 //! Test modules and shared fixtures.
 
 mod errors;
+mod hooks;
 mod keys;
 mod layers;
 mod root;

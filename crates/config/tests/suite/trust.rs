@@ -56,6 +56,10 @@ enum Loose {
     AdditionalRootSlash,
     WritableRootSlash,
     BaseUrl,
+    Hook,
+    Check,
+    ImportClaude,
+    VerifyOn,
 }
 
 const MODES: [&str; 6] = [
@@ -78,6 +82,10 @@ fn all_loose() -> Vec<Loose> {
         Loose::AdditionalRootSlash,
         Loose::WritableRootSlash,
         Loose::BaseUrl,
+        Loose::Hook,
+        Loose::Check,
+        Loose::ImportClaude,
+        Loose::VerifyOn,
     ]);
     v
 }
@@ -92,6 +100,13 @@ impl Loose {
             Loose::AdditionalRootSlash => "[permissions]\nadditional_roots = [\"/\"]\n".to_owned(),
             Loose::WritableRootSlash => "[sandbox]\nwritable_roots = [\"/\"]\n".to_owned(),
             Loose::BaseUrl => format!("provider = \"openai-chat\"\nbase_url = \"{EVIL_URL}\"\n"),
+            Loose::Hook => {
+                "[[hooks.PreToolUse]]\nhooks = [{ type = \"command\", command = \"evil\" }]\n"
+                    .to_owned()
+            }
+            Loose::Check => "[[verify.checks]]\nglob = \"*\"\ncommand = \"evil\"\n".to_owned(),
+            Loose::ImportClaude => "[hooks]\nimport_claude_settings = true\n".to_owned(),
+            Loose::VerifyOn => "[verify]\nenabled = true\n".to_owned(),
         }
     }
 
@@ -143,6 +158,10 @@ impl Loose {
             Loose::AdditionalRootSlash => "permissions.additional_roots",
             Loose::WritableRootSlash => "sandbox.writable_roots",
             Loose::BaseUrl => "base_url",
+            Loose::Hook => "hooks",
+            Loose::Check => "verify.checks",
+            Loose::ImportClaude => "hooks.import_claude_settings",
+            Loose::VerifyOn => "verify.enabled",
         }
     }
 
@@ -159,12 +178,17 @@ impl Loose {
             }
             Loose::WritableRootSlash => s.sandbox.writable_roots.contains(&PathBuf::from("/")),
             Loose::BaseUrl => s.base_url.as_deref() == Some(EVIL_URL),
+            Loose::Hook => s.hooks.groups.iter().any(|g| g.hooks[0].command == "evil"),
+            Loose::Check => s.verify.checks.iter().any(|c| c.command == "evil"),
+            Loose::ImportClaude => s.hooks.import_claude_settings,
+            Loose::VerifyOn => s.verify.enabled,
         }
     }
 
-    /// Whether the value gives more than the defaults (`dontAsk` is `default`).
+    /// Whether the value gives more than the defaults (`dontAsk` is
+    /// `default`; the verifier is on by default).
     fn loosens_defaults(self) -> bool {
-        !matches!(self, Loose::Mode("dontAsk"))
+        !matches!(self, Loose::Mode("dontAsk") | Loose::VerifyOn)
     }
 }
 
@@ -252,14 +276,14 @@ fn generator_untrusted_projects_never_loosen() {
         }
     }
     // 5 layers, with env and flags unable to express some values.
-    assert_eq!(cases, 4 * (12 * 3 + 8 + 9), "cases run");
+    assert_eq!(cases, 4 * (16 * 3 + 8 + 9), "cases run");
 }
 
 /// Tightening values a project may always set, over a loose user config.
 #[test]
 fn generator_tightening_always_applies() {
     type Holds = fn(&Resolved) -> bool;
-    let tight: [(&str, Holds); 6] = [
+    let tight: [(&str, Holds); 8] = [
         ("permission_mode = \"plan\"\n", |r| {
             r.settings.permission_mode == PermissionMode::Plan
         }),
@@ -278,8 +302,15 @@ fn generator_tightening_always_applies() {
         ("[permissions]\nask = [\"Edit\"]\n", |r| {
             r.settings.permissions.ask == ["Edit"]
         }),
+        ("[verify]\nenabled = false\n", |r| {
+            !r.settings.verify.enabled
+        }),
+        ("[hooks]\nimport_claude_settings = false\n", |r| {
+            !r.settings.hooks.import_claude_settings
+        }),
     ];
-    let loose_user = "permission_mode = \"bypass\"\n[sandbox]\nmode = \"full\"\nnetwork = true\n";
+    let loose_user = "permission_mode = \"bypass\"\n[sandbox]\nmode = \"full\"\nnetwork = true\n\
+                      [hooks]\nimport_claude_settings = true\n";
     for (text, holds) in tight {
         for file in ["project", "local"] {
             for trust in TRUSTS {

@@ -1,0 +1,76 @@
+//! User hooks in Claude Code's contract: the events, the matchers, the JSON
+//! written to a hook's stdin, running hook commands (own process group,
+//! timeout, cancel), reading their exit codes and JSON replies, and folding
+//! the replies of all hooks of one event into a single [`HookRun`]. The core
+//! decides what to do with a `HookRun`; nothing here touches the session.
+//!
+//! Hooks come from wright's own config (through [`HookDef::new`]) and from
+//! Claude Code's `.claude/settings.json` files
+//! ([`claude_settings::hooks_from_claude_settings`]).
+
+mod aggregate;
+pub mod claude_settings;
+mod event;
+mod input;
+mod matcher;
+mod output;
+mod run;
+
+use std::time::Duration;
+
+pub use aggregate::{HookRun, PermissionDecision};
+pub use claude_settings::{HookConfigError, hooks_from_claude_settings};
+pub use event::{HookEvent, MatcherTarget, UnknownHookEvent};
+pub use input::{CompactTrigger, HookCommon, HookPayload, SessionStartSource, input_json};
+pub use matcher::Hooks;
+pub use output::{
+    HookJson, HookSpecificOutput, JsonDecision, PermissionBehavior, PermissionRequestDecision,
+};
+pub use run::{DEFAULT_TIMEOUT, HookEnv, HookOutcome, HookResult, OUTPUT_CAP};
+
+/// One configured hook: run `command` on `event` when `matcher` matches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookDef {
+    /// The event the hook runs on.
+    pub event: HookEvent,
+    /// A regex (anchored at both ends) over the event's matcher target;
+    /// absent, empty or `*` matches everything.
+    pub matcher: Option<String>,
+    /// The command line, run as `bash -c <command>`.
+    pub command: String,
+    /// How long the hook may run; [`DEFAULT_TIMEOUT`] when absent.
+    pub timeout: Option<Duration>,
+    /// Where the hook was configured, for messages, e.g.
+    /// `user config (~/.config/wright/config.toml)`.
+    pub source: String,
+}
+
+impl HookDef {
+    /// Builds a hook from the parts a config file holds. `timeout_secs` is in
+    /// seconds as in Claude Code's settings; `0` means the default, since a
+    /// hook that may not run at all is never what was meant.
+    pub fn new(
+        event: HookEvent,
+        matcher: Option<String>,
+        command: impl Into<String>,
+        timeout_secs: Option<u64>,
+        source: impl Into<String>,
+    ) -> Self {
+        HookDef {
+            event,
+            matcher,
+            command: command.into(),
+            timeout: timeout_secs.filter(|s| *s > 0).map(Duration::from_secs),
+            source: source.into(),
+        }
+    }
+
+    /// The time limit this hook runs under.
+    pub fn effective_timeout(&self) -> Duration {
+        self.timeout.unwrap_or(DEFAULT_TIMEOUT)
+    }
+}
+
+#[cfg(test)]
+#[path = "contract_tests.rs"]
+mod contract_tests;
