@@ -242,7 +242,11 @@ async fn execute(
         ctx.recorder.sync(&ctx.emitter);
     }
     if r.tool.kind() == ToolKind::Edit
-        && let Some(path) = r.args.get("path").and_then(|p| p.as_str())
+        && let Some(path) = r
+            .args
+            .get("file_path")
+            .or_else(|| r.args.get("path"))
+            .and_then(|p| p.as_str())
         && let Ok(resolved) = wright_tools::paths::resolve(&tool_ctx, path)
     {
         // The same resolver the tool uses, so the snapshot is of the file it writes.

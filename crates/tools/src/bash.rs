@@ -20,9 +20,9 @@ use crate::{Tool, ToolContext, ToolError, ToolOutput, args, guard, output};
 struct BashArgs {
     /// The command to run.
     command: String,
-    /// Timeout in seconds (default 120, max 600).
+    /// Timeout in milliseconds (default 120000, max 600000).
     #[serde(default)]
-    timeout_secs: Option<u64>,
+    timeout: Option<u64>,
     /// A few words on what the command does.
     #[serde(default)]
     #[allow(dead_code)]
@@ -35,14 +35,14 @@ pub struct BashTool;
 
 impl Tool for BashTool {
     fn name(&self) -> &'static str {
-        "bash"
+        "Bash"
     }
 
     fn spec(&self) -> ToolSpec {
         args::spec::<BashArgs>(
             self.name(),
             "Run a command with `bash -c` in the working directory; stdout and stderr are \
-             merged. No stdin, no interactive programs. Use read/glob/grep/ls instead of \
+             merged. No stdin, no interactive programs. Use Read/Glob/Grep/LS instead of \
              cat/find/grep/ls. Long output keeps head and tail.",
         )
     }
@@ -76,8 +76,8 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
         return Err(ToolError::Cancelled);
     }
     let timeout = a
-        .timeout_secs
-        .map_or(ctx.limits.bash_default_timeout, Duration::from_secs)
+        .timeout
+        .map_or(ctx.limits.bash_default_timeout, Duration::from_millis)
         .min(ctx.limits.bash_max_timeout)
         .max(Duration::from_secs(1));
     // `commondir`/`gitdir` plants cannot be bound read-only before they

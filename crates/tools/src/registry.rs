@@ -73,7 +73,7 @@ mod tests {
         let r = ToolRegistry::builtin();
         assert_eq!(
             r.names(),
-            ["read", "write", "edit", "bash", "glob", "grep", "ls"]
+            ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "LS"]
         );
         assert!(r.get("nope").is_none());
         let kinds: Vec<ToolKind> = r.names().iter().map(|n| r.get(n).unwrap().kind()).collect();
@@ -97,7 +97,7 @@ mod tests {
             assert_eq!(s.input_schema["type"], "object", "{}", s.name);
             assert!(!s.description.is_empty());
         }
-        let grep = specs.iter().find(|s| s.name == "grep").unwrap();
+        let grep = specs.iter().find(|s| s.name == "Grep").unwrap();
         let modes = grep.input_schema.to_string();
         assert!(
             modes.contains("files_with_matches") && modes.contains("count"),
