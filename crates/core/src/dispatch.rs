@@ -234,6 +234,7 @@ async fn execute(
     tool_ctx.cancel = cancel.clone();
     tool_ctx.limits = ctx.options.limits;
     tool_ctx.roots = ctx.options.policy.workspace_roots.clone();
+    tool_ctx.jobs = ctx.options.jobs.clone();
     tool_ctx.sandbox = ctx.gate.sandbox_for_commands(ctx.options.sandbox.as_ref());
     tool_ctx.output = Some(Arc::new(move |chunk: &str| {
         sink_emitter.item_delta(&sink_item, ItemDelta::ToolOutput(chunk.to_owned()));

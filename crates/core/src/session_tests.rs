@@ -177,6 +177,7 @@ fn start_in(
         sandbox: None,
         limits: OutputLimits::default(),
         spill_dir: dir.path().join("spill"),
+        jobs: Arc::default(),
     };
     let mut options = options;
     adjust(&mut options);
