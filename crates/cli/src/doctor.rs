@@ -301,7 +301,7 @@ fn tool_check() -> Check {
         ok: bash.is_some(),
         detail: match bash {
             Some(path) => format!("{names}; bash at {path}"),
-            None => format!("{names}; bash NOT found on PATH: the bash tool cannot run"),
+            None => format!("{names}; bash NOT found on PATH: the Bash tool cannot run"),
         },
     }
 }

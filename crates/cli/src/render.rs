@@ -250,7 +250,7 @@ fn truncate_chars(text: &str, max: usize) -> String {
 fn full_args(name: &str, arguments: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
     match (name, value.get("command").and_then(|v| v.as_str())) {
-        ("bash", Some(command)) => command.to_owned(),
+        ("Bash", Some(command)) => command.to_owned(),
         _ => arguments.to_owned(),
     }
 }
@@ -306,9 +306,12 @@ fn strip_controls(text: &str) -> String {
 fn short_args(name: &str, arguments: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
     let key = match name {
-        "bash" => "command",
-        "read" | "write" | "edit" | "ls" => "path",
-        "glob" | "grep" => "pattern",
+        "Bash" => "command",
+        "Read" | "Write" | "Edit" => "file_path",
+        "LS" => "path",
+        "Glob" | "Grep" => "pattern",
+        "BashOutput" => "bash_id",
+        "KillShell" => "shell_id",
         _ => "",
     };
     let shown = value
@@ -325,11 +328,14 @@ mod tests {
 
     #[test]
     fn short_args_picks_the_main_argument() {
-        assert_eq!(short_args("bash", r#"{"command":"ls -la"}"#), "ls -la");
-        assert_eq!(short_args("read", r#"{"path":"a.rs","limit":3}"#), "a.rs");
+        assert_eq!(short_args("Bash", r#"{"command":"ls -la"}"#), "ls -la");
+        assert_eq!(
+            short_args("Read", r#"{"file_path":"a.rs","limit":3}"#),
+            "a.rs"
+        );
         assert_eq!(short_args("other", r#"{"x":1}"#), r#"{"x":1}"#);
-        assert_eq!(short_args("bash", "not json"), "not json");
-        assert_eq!(short_args("bash", r#"{"command":"a\nb"}"#), "a⏎b");
+        assert_eq!(short_args("Bash", "not json"), "not json");
+        assert_eq!(short_args("Bash", r#"{"command":"a\nb"}"#), "a⏎b");
     }
 
     #[test]
@@ -339,7 +345,7 @@ mod tests {
             "ls\\r\\u{1b}[2Kcurl x|sh"
         );
         assert_eq!(strip_controls("a\x1b[31mred\x1b[0m\tb\n\x07"), "ared\tb\n");
-        assert_eq!(full_args("bash", r#"{"command":"x; y"}"#), "x; y");
+        assert_eq!(full_args("Bash", r#"{"command":"x; y"}"#), "x; y");
     }
 
     #[test]

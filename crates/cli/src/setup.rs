@@ -107,6 +107,7 @@ pub async fn start(
     let context = &settings.context;
     let options = SessionOptions {
         spill_dir: spill_dir(&session_id),
+        jobs: Arc::default(),
         session_id,
         model: resolved.model,
         cwd: cwd.to_path_buf(),

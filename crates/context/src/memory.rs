@@ -338,7 +338,7 @@ pub(crate) fn render_index(notes: &[MemoryNote]) -> Option<String> {
         return None;
     }
     let mut out = String::from(
-        "Memory:\nNotes saved in earlier sessions. Read a note with the read tool when its \
+        "Memory:\nNotes saved in earlier sessions. Read a note with the Read tool when its \
          description is relevant. Save a new note only when the user asks you to remember something.",
     );
     for note in notes {

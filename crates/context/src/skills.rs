@@ -132,7 +132,7 @@ pub(crate) fn render_index(skills: &[Skill]) -> Option<String> {
     }
     let mut out = String::from(
         "Skills:\nA skill holds instructions for one kind of task. When a task matches a skill's \
-         description, read its SKILL.md with the read tool before you start and follow it; \
+         description, read its SKILL.md with the Read tool before you start and follow it; \
          paths in it are relative to the skill's directory. Do not read skills that do not apply.",
     );
     for skill in skills {

@@ -234,6 +234,7 @@ async fn execute(
     tool_ctx.cancel = cancel.clone();
     tool_ctx.limits = ctx.options.limits;
     tool_ctx.roots = ctx.options.policy.workspace_roots.clone();
+    tool_ctx.jobs = ctx.options.jobs.clone();
     tool_ctx.sandbox = ctx.gate.sandbox_for_commands(ctx.options.sandbox.as_ref());
     tool_ctx.output = Some(Arc::new(move |chunk: &str| {
         sink_emitter.item_delta(&sink_item, ItemDelta::ToolOutput(chunk.to_owned()));
@@ -242,7 +243,11 @@ async fn execute(
         ctx.recorder.sync(&ctx.emitter);
     }
     if r.tool.kind() == ToolKind::Edit
-        && let Some(path) = r.args.get("path").and_then(|p| p.as_str())
+        && let Some(path) = r
+            .args
+            .get("file_path")
+            .or_else(|| r.args.get("path"))
+            .and_then(|p| p.as_str())
         && let Ok(resolved) = wright_tools::paths::resolve(&tool_ctx, path)
     {
         // The same resolver the tool uses, so the snapshot is of the file it writes.

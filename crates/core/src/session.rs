@@ -13,7 +13,7 @@ use wright_permissions::{Mode, PolicyInput};
 use wright_protocol::{AgentPath, Event, EventKind, Message, Op};
 use wright_sandbox::SandboxContext;
 use wright_store::SessionWriter;
-use wright_tools::{OutputLimits, ToolRegistry};
+use wright_tools::{BackgroundJobs, OutputLimits, ToolRegistry};
 
 use crate::approval::Gate;
 use crate::compaction::CompactionOptions;
@@ -60,6 +60,9 @@ pub struct SessionOptions {
     pub limits: OutputLimits,
     /// Where tools spill outputs too large for the model.
     pub spill_dir: PathBuf,
+    /// The session's background commands: shared with the front end (for
+    /// `/context`), stopped when the session ends.
+    pub jobs: Arc<BackgroundJobs>,
 }
 
 /// Where the system prompt comes from.
@@ -72,6 +75,9 @@ pub enum SystemPrompt {
     Assembled(Box<ContextInputs>),
 }
 
+/// Longest wait for a session to stop its background commands at the end.
+const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The front end's side of a running session.
 pub struct SessionHandle {
     ops: mpsc::Sender<Op>,
@@ -83,6 +89,17 @@ impl SessionHandle {
     /// Sends an op; fails only when the session has ended.
     pub async fn submit(&self, op: Op) -> Result<(), SessionEnded> {
         self.ops.send(op).await.map_err(|_| SessionEnded)
+    }
+
+    /// Ends the session and waits (a bounded time) until it has stopped
+    /// what it still runs, such as background commands; later events are
+    /// dropped.
+    pub async fn shutdown(&mut self) {
+        if self.ops.send(Op::Shutdown).await.is_err() {
+            return;
+        }
+        let drained = async { while self.events.recv().await.is_some() {} };
+        let _ = tokio::time::timeout(SHUTDOWN_WAIT, drained).await;
     }
 
     /// A sender for ops, for tasks such as a Ctrl-C handler.
@@ -196,7 +213,7 @@ impl Actor {
                         set_mode(&self.ctx, &mode);
                         continue;
                     }
-                    Some(Op::Shutdown) | None => return,
+                    Some(Op::Shutdown) | None => break,
                     Some(op) => match work_of(op) {
                         Some(work) => work,
                         None => continue,
@@ -227,9 +244,11 @@ impl Actor {
                 }
             }
             if shutdown {
-                return;
+                break;
             }
         }
+        // Background commands never outlive the session.
+        self.ctx.options.jobs.kill_all().await;
     }
 }
 

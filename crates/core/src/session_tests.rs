@@ -177,6 +177,7 @@ fn start_in(
         sandbox: None,
         limits: OutputLimits::default(),
         spill_dir: dir.path().join("spill"),
+        jobs: Arc::default(),
     };
     let mut options = options;
     adjust(&mut options);
@@ -276,10 +277,10 @@ async fn each_call_gets_one_result_even_when_refused_or_broken() {
     let mut h = start(
         vec![
             calls(&[
-                ("a", "read", r#"{"path":"missing.txt"}"#),
-                ("b", "bash", r#"{"command":"echo no"}"#),
+                ("a", "Read", r#"{"file_path":"missing.txt"}"#),
+                ("b", "Bash", r#"{"command":"echo no"}"#),
                 ("c", "nope", "{}"),
-                ("d", "ls", "{not json"),
+                ("d", "LS", "{not json"),
             ]),
             text("done"),
         ],
@@ -341,8 +342,8 @@ async fn interrupt_during_a_command_gives_every_call_a_result() {
     let mut h = start(
         vec![
             calls(&[
-                ("a", "bash", r#"{"command":"sleep 30"}"#),
-                ("b", "bash", r#"{"command":"echo never"}"#),
+                ("a", "Bash", r#"{"command":"sleep 30"}"#),
+                ("b", "Bash", r#"{"command":"echo never"}"#),
             ]),
             text("ok"),
         ],
@@ -397,7 +398,7 @@ async fn stream_error_fails_the_turn_with_a_clear_event() {
 #[tokio::test]
 async fn max_turns_stops_after_n_requests() {
     let mut h = start(
-        vec![calls(&[("a", "ls", "{}")]), calls(&[("b", "ls", "{}")])],
+        vec![calls(&[("a", "LS", "{}")]), calls(&[("b", "LS", "{}")])],
         PermissionMode::Default,
         2,
     );
@@ -504,9 +505,9 @@ async fn pause_turn_is_continued_without_a_new_user_message() {
 async fn approvals_flow_through_events_and_session_grants_stick() {
     let mut h = start_with(
         vec![
-            calls(&[("a", "bash", r#"{"command":"echo one"}"#)]),
-            calls(&[("b", "bash", r#"{"command":"echo one two"}"#)]),
-            calls(&[("c", "bash", r#"{"command":"touch nope"}"#)]),
+            calls(&[("a", "Bash", r#"{"command":"echo one"}"#)]),
+            calls(&[("b", "Bash", r#"{"command":"echo one two"}"#)]),
+            calls(&[("c", "Bash", r#"{"command":"touch nope"}"#)]),
             text("done"),
         ],
         PermissionMode::Default,
@@ -583,7 +584,7 @@ async fn a_long_session_compacts_more_than_once_and_finishes() {
                     },
                     ContentBlock::ToolCall {
                         id: format!("c{i}"),
-                        name: "bash".into(),
+                        name: "Bash".into(),
                         arguments: r#"{"command":"true"}"#.into(),
                     },
                 ],
@@ -636,7 +637,7 @@ async fn a_long_session_compacts_more_than_once_and_finishes() {
 async fn broken_provider_output_is_tidied_before_it_is_sent_back() {
     let mut h = start(
         vec![
-            calls(&[("a", "ls", "{}"), ("a", "ls", "{}"), ("", "", "{}")]),
+            calls(&[("a", "LS", "{}"), ("a", "LS", "{}"), ("", "", "{}")]),
             text("ok"),
         ],
         PermissionMode::Default,
@@ -661,7 +662,7 @@ async fn arguments_cut_off_at_the_output_limit_are_explained() {
             role: Role::Assistant,
             content: vec![ContentBlock::ToolCall {
                 id: "w".into(),
-                name: "write".into(),
+                name: "Write".into(),
                 arguments: r#"{"path":"a.txt","content":"lots of te"#.into(),
             }],
         },
@@ -715,12 +716,12 @@ async fn each_result_is_recorded_as_soon_as_its_call_finishes() {
         dir,
         vec![
             calls(&[
-                ("a", "bash", r#"{"command":"echo one"}"#),
-                ("b", "read", r#"{"path":"missing.txt"}"#),
+                ("a", "Bash", r#"{"command":"echo one"}"#),
+                ("b", "Read", r#"{"file_path":"missing.txt"}"#),
                 ("c", "nope", "{}"),
                 (
                     "d",
-                    "bash",
+                    "Bash",
                     r#"{"command":"touch started; until test -e go; do sleep 0.02; done"}"#,
                 ),
             ]),

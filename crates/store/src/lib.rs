@@ -17,6 +17,7 @@ mod entry;
 mod error;
 mod export;
 mod files;
+mod legacy;
 mod list;
 mod load;
 mod lock;

@@ -12,6 +12,7 @@ use wright_protocol::{ContentBlock, Message, Role, Usage};
 use crate::blob;
 use crate::entry::{Entry, EntryBody, EntryId, FORMAT_VERSION, Header, KNOWN_TYPES, Line, Probe};
 use crate::error::{Result, StoreError};
+use crate::legacy;
 use crate::repair::repair;
 
 /// How deep a chain of forks may go before loading stops (guards cycles).
@@ -306,10 +307,11 @@ fn parse_entry(raw: &[u8], blob_dirs: &[PathBuf], warnings: &mut Vec<String>) ->
     match serde_json::from_slice::<Line>(raw) {
         Ok(line) => {
             let mut body = line.body;
-            if !line.blobs.is_empty()
-                && let EntryBody::Message { message } = &mut body
-            {
-                blob::restore(message, &line.blobs, blob_dirs, warnings);
+            if let EntryBody::Message { message } = &mut body {
+                if !line.blobs.is_empty() {
+                    blob::restore(message, &line.blobs, blob_dirs, warnings);
+                }
+                legacy::upgrade_tool_calls(message);
             }
             Some(Entry {
                 id: line.id,

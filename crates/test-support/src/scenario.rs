@@ -35,16 +35,16 @@ pub fn turns(name: &str) -> Option<Vec<Turn>> {
     match name {
         "echo-hello" => Some(vec![
             tool(
-                "bash",
+                "Bash",
                 json!({"command": "echo hello > out.txt && cat out.txt"}),
             ),
             Turn::Text(ECHO_HELLO_FINAL_TEXT),
         ]),
         "read-write" => Some(vec![
-            tool("read", json!({"path": "input.txt"})),
+            tool("Read", json!({"file_path": "input.txt"})),
             tool(
-                "write",
-                json!({"path": "output.txt", "content": "copied\n"}),
+                "Write",
+                json!({"file_path": "output.txt", "content": "copied\n"}),
             ),
             Turn::Text(READ_WRITE_FINAL_TEXT),
         ]),

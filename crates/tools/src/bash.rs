@@ -3,6 +3,8 @@
 //! exit code; the full output is spilled to a file when cut. With a sandbox
 //! in the context the command runs through `wright_sandbox`'s helper, and a
 //! failure the sandbox explains gets a "Blocked by sandbox" line for the model.
+//! With `run_in_background` the same checked, wrapped command becomes a job
+//! of [`crate::jobs`] instead, and the call returns at once.
 
 use std::time::{Duration, Instant};
 
@@ -13,20 +15,24 @@ use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
 
 use crate::bash_proc::{self, Ended};
 use crate::truncate::Keep;
-use crate::{Tool, ToolContext, ToolError, ToolOutput, args, guard, output};
+use crate::{Tool, ToolContext, ToolError, ToolOutput, args, guard, jobs, output};
 
 /// Arguments of `bash`.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct BashArgs {
     /// The command to run.
     command: String,
-    /// Timeout in seconds (default 120, max 600).
+    /// Timeout in milliseconds (default 120000, max 600000).
     #[serde(default)]
-    timeout_secs: Option<u64>,
+    timeout: Option<u64>,
     /// A few words on what the command does.
     #[serde(default)]
     #[allow(dead_code)]
     description: Option<String>,
+    /// Start the command in the background and return at once (no
+    /// timeout); read its output with BashOutput, stop it with KillShell.
+    #[serde(default)]
+    run_in_background: bool,
 }
 
 /// Runs a shell command.
@@ -35,15 +41,17 @@ pub struct BashTool;
 
 impl Tool for BashTool {
     fn name(&self) -> &'static str {
-        "bash"
+        "Bash"
     }
 
     fn spec(&self) -> ToolSpec {
         args::spec::<BashArgs>(
             self.name(),
             "Run a command with `bash -c` in the working directory; stdout and stderr are \
-             merged. No stdin, no interactive programs. Use read/glob/grep/ls instead of \
-             cat/find/grep/ls. Long output keeps head and tail.",
+             merged. No stdin, no interactive programs. Use Read/Glob/Grep/LS instead of \
+             cat/find/grep/ls. Long output keeps head and tail. For servers and other \
+             long-running commands set run_in_background, then read the job's new output \
+             with BashOutput and stop it with KillShell.",
         )
     }
 
@@ -76,8 +84,8 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
         return Err(ToolError::Cancelled);
     }
     let timeout = a
-        .timeout_secs
-        .map_or(ctx.limits.bash_default_timeout, Duration::from_secs)
+        .timeout
+        .map_or(ctx.limits.bash_default_timeout, Duration::from_millis)
         .min(ctx.limits.bash_max_timeout)
         .max(Duration::from_secs(1));
     // `commondir`/`gitdir` plants cannot be bound read-only before they
@@ -90,15 +98,13 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
         _ => wright_sandbox::repo_guard::RepoGuard::default(),
     };
     let known_secrets = session_secrets(ctx).await;
+    let command = shell_command(ctx, &a.command, known_secrets)?;
+    if a.run_in_background {
+        // The job's own task runs the repo guard's cleanup when it ends.
+        return jobs::start_background(ctx, command, &a.command, repo_guard).await;
+    }
     let started = Instant::now();
-    let done = bash_proc::run(
-        shell_command(ctx, &a.command, known_secrets)?,
-        &ctx.cwd,
-        timeout,
-        &ctx.cancel,
-        ctx.output.as_ref(),
-    )
-    .await;
+    let done = bash_proc::run(command, &ctx.cwd, timeout, &ctx.cancel, ctx.output.as_ref()).await;
     let removed = repo_guard.after();
     let done = done?;
     let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);

@@ -1,6 +1,7 @@
 //! Running one shell command for the `bash` tool: its own process group,
 //! stdout and stderr merged into one pipe and streamed as UTF-8 text, and the
-//! whole group killed on timeout or cancel.
+//! whole group killed on timeout or cancel; the spawn settings and group
+//! signals are shared with background [`crate::jobs`].
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
@@ -15,7 +16,7 @@ use crate::{OutputSink, ToolError};
 /// Most output kept in memory; the rest is still streamed, then dropped.
 const MEMORY_CAP: usize = 32 * 1024 * 1024;
 /// How long a process group gets between SIGTERM and SIGKILL.
-const TERM_GRACE: Duration = Duration::from_secs(2);
+pub(crate) const TERM_GRACE: Duration = Duration::from_secs(2);
 /// How long to wait for the pipe to drain after the group is gone.
 const DRAIN_GRACE: Duration = Duration::from_secs(1);
 
@@ -48,20 +49,9 @@ pub(crate) async fn run(
     let failed = |e: std::io::Error| ToolError::Failed(format!("Cannot start bash: {e}"));
     let (tx, mut rx) = tokio::net::unix::pipe::pipe().map_err(failed)?;
     let write_end = tx.into_blocking_fd().map_err(failed)?;
-    let mut cmd = tokio::process::Command::from(command);
-    cmd.current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(write_end.try_clone().map_err(failed)?)
-        .stderr(write_end)
-        // Provider keys stay with wright: a command that prints its
-        // environment must not put them into the model's context.
-        .env_remove(wright_sandbox::PROVIDER_KEY_VARS[0])
-        .env_remove(wright_sandbox::PROVIDER_KEY_VARS[1])
-        .env("PAGER", "cat")
-        .env("GIT_PAGER", "cat")
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .process_group(0)
-        .kill_on_drop(true);
+    let mut cmd = prepare(command, cwd);
+    cmd.stdout(write_end.try_clone().map_err(failed)?)
+        .stderr(write_end);
     let mut child = cmd.spawn().map_err(failed)?;
     // The parent's copies of the write end must close, or the pipe never ends.
     drop(cmd);
@@ -128,24 +118,55 @@ pub(crate) async fn run(
     })
 }
 
-fn code(s: ExitStatus) -> i32 {
+/// The settings every command shares, in the foreground or the background:
+/// `cwd`, no stdin, a scrubbed environment and a process group of its own
+/// (so the whole group can be signalled); output is left to the caller.
+pub(crate) fn prepare(command: std::process::Command, cwd: &Path) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::from(command);
+    cmd.current_dir(cwd)
+        .stdin(Stdio::null())
+        // Provider keys stay with wright: a command that prints its
+        // environment must not put them into the model's context.
+        .env_remove(wright_sandbox::PROVIDER_KEY_VARS[0])
+        .env_remove(wright_sandbox::PROVIDER_KEY_VARS[1])
+        .env("PAGER", "cat")
+        .env("GIT_PAGER", "cat")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .process_group(0)
+        .kill_on_drop(true);
+    cmd
+}
+
+/// The exit code of `s` (128 + signal when killed by a signal).
+pub(crate) fn code(s: ExitStatus) -> i32 {
     s.code()
         .unwrap_or_else(|| 128 + s.signal().unwrap_or_default())
 }
 
 /// Sends `signal` to the process group `pgid` through bash's `kill` builtin
 /// (a safe way to signal a group without `unsafe` or another crate).
-async fn signal_group(pgid: Option<u32>, signal: &str) {
+pub(crate) async fn signal_group(pgid: Option<u32>, signal: &str) {
     let Some(pgid) = pgid else { return };
-    let _ = tokio::process::Command::new("bash")
-        .args(["-c", "kill -s \"$1\" -- \"-$2\" 2>/dev/null", "kill"])
+    let _ = tokio::process::Command::from(kill_group(pgid, signal))
+        .status()
+        .await;
+}
+
+/// [`signal_group`] for places that cannot await (a `Drop`): blocks until
+/// bash's `kill` has run.
+pub(crate) fn signal_group_now(pgid: u32, signal: &str) {
+    let _ = kill_group(pgid, signal).status();
+}
+
+fn kill_group(pgid: u32, signal: &str) -> std::process::Command {
+    let mut cmd = std::process::Command::new("bash");
+    cmd.args(["-c", "kill -s \"$1\" -- \"-$2\" 2>/dev/null", "kill"])
         .arg(signal)
         .arg(pgid.to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .await;
+        .stderr(Stdio::null());
+    cmd
 }
 
 /// Decodes output as UTF-8 without splitting a character across chunks,

@@ -81,7 +81,7 @@ async fn timeout_kills_the_group() {
     // The background child would keep the pipe open if the group survived.
     let out = BashTool
         .run(
-            json!({"command": "echo started; sleep 30 & sleep 30", "timeout_secs": 100}),
+            json!({"command": "echo started; sleep 30 & sleep 30", "timeout": 100000}),
             &c,
         )
         .await
@@ -156,7 +156,7 @@ async fn invalid_args() {
     for args in [
         json!({}),
         json!({"command": ""}),
-        json!({"command": "ls", "timeout_secs": "x"}),
+        json!({"command": "ls", "timeout": "x"}),
     ] {
         let err = BashTool.run(args, &ctx(dir.path())).await.unwrap_err();
         assert!(matches!(err, ToolError::InvalidArgs(_)), "{err}");
@@ -245,7 +245,7 @@ async fn timeout_kills_the_group_through_the_helper() {
     c.limits.bash_max_timeout = Duration::from_secs(1);
     let out = BashTool
         .run(
-            json!({"command": "echo started; sleep 30 & sleep 30", "timeout_secs": 100}),
+            json!({"command": "echo started; sleep 30 & sleep 30", "timeout": 100000}),
             &c,
         )
         .await

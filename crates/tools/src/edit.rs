@@ -21,7 +21,8 @@ const BOM: &str = "\u{feff}";
 #[derive(Debug, Deserialize, JsonSchema)]
 struct EditArgs {
     /// File path, absolute or relative to the working directory.
-    path: String,
+    #[serde(alias = "path")]
+    file_path: String,
     /// Exact text to replace (empty creates a new file).
     old_string: String,
     /// Replacement text.
@@ -37,14 +38,14 @@ pub struct EditTool;
 
 impl Tool for EditTool {
     fn name(&self) -> &'static str {
-        "edit"
+        "Edit"
     }
 
     fn spec(&self) -> ToolSpec {
         args::spec::<EditArgs>(
             self.name(),
             "Replace old_string with new_string in a file. old_string must match the file \
-             exactly (without read's line-number prefix) and be unique; include surrounding \
+             exactly (without Read's line-number prefix) and be unique; include surrounding \
              lines to make it unique, or set replace_all. An empty old_string creates a new file.",
         )
     }
@@ -65,7 +66,7 @@ impl Tool for EditTool {
                     "old_string and new_string are identical; nothing to change".into(),
                 ));
             }
-            let path = paths::resolve(ctx, &a.path)?;
+            let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             paths::check_write(ctx, &path, &beneath)?;
             blocking(move || edit_file(&beneath, &path, &a)).await

@@ -28,7 +28,7 @@ pub struct GlobTool;
 
 impl Tool for GlobTool {
     fn name(&self) -> &'static str {
-        "glob"
+        "Glob"
     }
 
     fn spec(&self) -> ToolSpec {

@@ -28,7 +28,7 @@ enum OutputMode {
     Count,
 }
 
-/// Arguments of `grep`.
+/// Arguments of `Grep` (Claude Code's names: ripgrep's short flags).
 #[derive(Debug, Deserialize, JsonSchema)]
 struct GrepArgs {
     /// Regular expression (Rust regex syntax).
@@ -39,15 +39,33 @@ struct GrepArgs {
     /// Only search files matching this glob, e.g. `*.rs` or `*.{ts,tsx}`.
     #[serde(default)]
     glob: Option<String>,
+    /// Only search files of this type (ripgrep's names: rust, py, js, ts, go, …).
+    #[serde(default, rename = "type")]
+    file_type: Option<String>,
     /// files_with_matches (default), content, or count.
     #[serde(default)]
     output_mode: Option<OutputMode>,
     /// Ignore case.
-    #[serde(default)]
+    #[serde(default, rename = "-i", alias = "case_insensitive")]
     case_insensitive: Option<bool>,
+    /// Show line numbers (content mode; default true).
+    #[serde(default, rename = "-n")]
+    line_numbers: Option<bool>,
+    /// Lines of context after each match (content mode).
+    #[serde(default, rename = "-A")]
+    after: Option<usize>,
+    /// Lines of context before each match (content mode).
+    #[serde(default, rename = "-B")]
+    before: Option<usize>,
     /// Lines of context around each match (content mode).
-    #[serde(default)]
+    #[serde(default, rename = "-C", alias = "context")]
     context: Option<usize>,
+    /// Keep only the first N lines or entries of the result.
+    #[serde(default)]
+    head_limit: Option<usize>,
+    /// Let `.` match newlines and patterns span lines.
+    #[serde(default)]
+    multiline: Option<bool>,
 }
 
 /// Searches file contents.
@@ -56,7 +74,7 @@ pub struct GrepTool;
 
 impl Tool for GrepTool {
     fn name(&self) -> &'static str {
-        "grep"
+        "Grep"
     }
 
     fn spec(&self) -> ToolSpec {
@@ -85,11 +103,15 @@ impl Tool for GrepTool {
 }
 
 fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    let multiline = a.multiline.unwrap_or(false);
     let matcher = RegexMatcherBuilder::new()
         .case_insensitive(a.case_insensitive.unwrap_or(false))
+        .multi_line(multiline)
+        .dot_matches_new_line(multiline)
         .build(&a.pattern)
         .map_err(|e| ToolError::InvalidArgs(format!("invalid regex: {e}")))?;
     let glob = a.glob.as_deref().map(NameGlob::new).transpose()?;
+    let types = a.file_type.as_deref().map(file_types).transpose()?;
     let search = walk::search_root(ctx, a.path.as_deref())?;
     let root = search.real.clone();
     let files = if root.is_file() {
@@ -99,19 +121,35 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         // (and then the permission layer decides): a broad search must not
         // print a private key.
         walk::files(&root, false, |rel| {
-            !walk::looks_secret(rel) && glob.as_ref().is_none_or(|g| g.is_match(rel))
+            !walk::looks_secret(rel)
+                && glob.as_ref().is_none_or(|g| g.is_match(rel))
+                && types
+                    .as_ref()
+                    .is_none_or(|t| t.matched(rel, false).is_whitelist())
         })
     };
     let mode = a.output_mode.unwrap_or_default();
-    let context = match mode {
-        OutputMode::Content => a.context.unwrap_or(0).min(20),
-        OutputMode::FilesWithMatches | OutputMode::Count => 0,
+    let (before, after) = match mode {
+        OutputMode::Content => {
+            let around = a.context.unwrap_or(0);
+            (
+                a.before.unwrap_or(around).min(20),
+                a.after.unwrap_or(around).min(20),
+            )
+        }
+        OutputMode::FilesWithMatches | OutputMode::Count => (0, 0),
     };
+    let context = before.max(after);
+    let numbers = a.line_numbers.unwrap_or(true);
+    let head_limit = a.head_limit.filter(|n| *n > 0);
+    let max_lines = head_limit.map_or(MAX_LINES, |n| n.min(MAX_LINES));
+    let max_files = head_limit.map_or(MAX_FILES, |n| n.min(MAX_FILES));
     let mut searcher = SearcherBuilder::new()
         .binary_detection(BinaryDetection::quit(0))
         .line_number(true)
-        .before_context(context)
-        .after_context(context)
+        .multi_line(multiline)
+        .before_context(before)
+        .after_context(after)
         .build();
 
     let mut text = String::new();
@@ -145,11 +183,16 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
                             matched,
                             text: t,
                         } => {
+                            if lines_out >= max_lines {
+                                break;
+                            }
                             let sep = if *matched { ':' } else { '-' };
-                            text.push_str(&format!(
-                                "{shown}{sep}{number}{sep}{}\n",
-                                cut_line(t, MAX_LINE_CHARS)
-                            ));
+                            let line = cut_line(t, MAX_LINE_CHARS);
+                            if numbers {
+                                text.push_str(&format!("{shown}{sep}{number}{sep}{line}\n"));
+                            } else {
+                                text.push_str(&format!("{shown}{sep}{line}\n"));
+                            }
                         }
                     }
                     lines_out += 1;
@@ -157,8 +200,8 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             }
         }
         capped = match mode {
-            OutputMode::Content => lines_out >= MAX_LINES,
-            OutputMode::FilesWithMatches | OutputMode::Count => files_matched >= MAX_FILES,
+            OutputMode::Content => lines_out >= max_lines,
+            OutputMode::FilesWithMatches | OutputMode::Count => files_matched >= max_files,
         };
     }
     if files_matched == 0 {
@@ -170,7 +213,7 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             },
         });
     }
-    if capped {
+    if capped && head_limit.is_none() {
         text.push_str(&format!(
             "[results capped: {total_matches} matching lines in {files_matched} files in all; \
              narrow the pattern, path or glob]\n"
@@ -187,6 +230,22 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             ..ToolDisplay::default()
         },
     })
+}
+
+/// ripgrep's file-type table, selecting `name` (`rust`, `py`, `ts`, …).
+fn file_types(name: &str) -> Result<ignore::types::Types, ToolError> {
+    let mut builder = ignore::types::TypesBuilder::new();
+    builder.add_defaults();
+    builder.select(name);
+    let known = builder.definitions().iter().any(|d| d.name() == name);
+    if !known {
+        return Err(ToolError::InvalidArgs(format!(
+            "unknown file type `{name}` (ripgrep's names, e.g. rust, py, js, ts, go, java, c, cpp, md)"
+        )));
+    }
+    builder
+        .build()
+        .map_err(|e| ToolError::InvalidArgs(format!("file type `{name}`: {e}")))
 }
 
 enum Line {

@@ -1,6 +1,7 @@
 //! The tools the model calls (`read`, `write`, `edit`, `bash`, `glob`,
-//! `grep`, `ls`): the [`Tool`] trait, the context a run gets, the error
-//! kinds the model is told about, and the [`ToolRegistry`] of built-ins.
+//! `grep`, `ls`, and `BashOutput`/`KillShell` over `bash`'s background
+//! [`jobs`]): the [`Tool`] trait, the context a run gets, the error kinds
+//! the model is told about, and the [`ToolRegistry`] of built-ins.
 //!
 //! Safety policy (permissions, sandbox) lives in the core; the policy here
 //! applies in every mode: the destructive-command [`guard`] of `bash`, and
@@ -16,6 +17,8 @@ mod glob;
 mod grep;
 pub mod guard;
 mod guard_view;
+mod job_tools;
+pub mod jobs;
 mod ls;
 mod output;
 pub mod paths;
@@ -37,6 +40,8 @@ pub use bash::BashTool;
 pub use edit::EditTool;
 pub use glob::GlobTool;
 pub use grep::GrepTool;
+pub use job_tools::{BashOutputTool, KillShellTool};
+pub use jobs::{BackgroundJobs, JobInfo, JobStatus};
 pub use ls::LsTool;
 pub use read::ReadTool;
 pub use registry::ToolRegistry;
@@ -86,6 +91,10 @@ pub struct ToolContext {
     pub protected_dirs: Vec<PathBuf>,
     /// Whether `write`/`edit` may write outside every root.
     pub outside_writes: OutsideWrites,
+    /// The session's background jobs (`bash` with `run_in_background`,
+    /// `BashOutput`, `KillShell`): one table per session, shared by every
+    /// call's context; `ToolContext::new` makes a fresh one.
+    pub jobs: Arc<BackgroundJobs>,
 }
 
 /// Whether the edit tools may write outside every workspace root.
@@ -120,6 +129,7 @@ impl ToolContext {
             spill_dir: spill_dir.into(),
             limits: OutputLimits::default(),
             sandbox: None,
+            jobs: Arc::new(BackgroundJobs::new()),
         }
     }
 }
@@ -137,6 +147,7 @@ impl std::fmt::Debug for ToolContext {
             .field("home", &self.home)
             .field("protected_dirs", &self.protected_dirs)
             .field("outside_writes", &self.outside_writes)
+            .field("jobs", &self.jobs)
             .finish()
     }
 }

@@ -25,7 +25,7 @@ pub struct LsTool;
 
 impl Tool for LsTool {
     fn name(&self) -> &'static str {
-        "ls"
+        "LS"
     }
 
     fn spec(&self) -> ToolSpec {
@@ -57,7 +57,7 @@ fn ls(a: &LsArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let (dir, shown) = (target.real, target.shown);
     if dir.is_file() {
         return Err(ToolError::Failed(format!(
-            "{shown} is a file; use the read tool to see it"
+            "{shown} is a file; use the Read tool to see it"
         )));
     }
     let entries = match std::fs::read_dir(&dir) {
@@ -143,7 +143,7 @@ mod tests {
         assert!(out.content.contains("5 more entries not shown"));
         assert_eq!(out.display.summary, "505 entries");
         let err = LsTool.run(json!({"path": "f001"}), &ctx).await.unwrap_err();
-        assert!(err.to_string().contains("use the read tool"));
+        assert!(err.to_string().contains("use the Read tool"));
         let err = LsTool
             .run(json!({"path": "f1000"}), &ctx)
             .await

@@ -55,15 +55,9 @@ pub(crate) fn finish(
 /// or tightened so): command output can hold anything a command printed,
 /// secrets included, and the spill directory outlives the run.
 fn write_spill(dir: &Path, prefix: &str, text: &str) -> std::io::Result<PathBuf> {
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+    use std::os::unix::fs::OpenOptionsExt;
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)?;
-    if std::fs::metadata(dir)?.permissions().mode() & 0o777 != 0o700 {
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-    }
+    private_dir(dir)?;
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis())
@@ -85,6 +79,46 @@ fn write_spill(dir: &Path, prefix: &str, text: &str) -> std::io::Result<PathBuf>
             Err(e) => return Err(e),
         }
     }
+}
+
+/// Makes `dir` (with its missing parents) 0700, or tightens it so.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    if std::fs::metadata(dir)?.permissions().mode() & 0o777 != 0o700 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
+/// Creates a new, empty 0600 file for appending in `dir` (made private
+/// like the spill files, for the same reason): `{stem}.log`, or
+/// `{stem}-2.log`, `{stem}-3.log`… when taken, as when a resumed session
+/// numbers its jobs from 1 again.
+pub(crate) fn new_private_log(dir: &Path, stem: &str) -> std::io::Result<(std::fs::File, PathBuf)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    private_dir(dir)?;
+    for n in 1u32.. {
+        let name = match n {
+            1 => format!("{stem}.log"),
+            n => format!("{stem}-{n}.log"),
+        };
+        let path = dir.join(name);
+        match std::fs::OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+        {
+            Ok(f) => return Ok((f, path)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("no free file name"))
 }
 
 /// Runs blocking work on tokio's blocking pool.

@@ -172,15 +172,15 @@ async fn run_case(shape: Shape, link: Link) -> Result<(), String> {
     let ctx = ctx(&l);
     let before = guarded(&l);
     let mut results = Vec::new();
-    let write = WriteTool.run(json!({"path": path, "content": "HACKED\n"}), &ctx);
+    let write = WriteTool.run(json!({"file_path": path, "content": "HACKED\n"}), &ctx);
     results.push(write.await.map(|o| o.content));
-    let edit = json!({"path": path, "old_string": "orig", "new_string": "HACKED"});
+    let edit = json!({"file_path": path, "old_string": "orig", "new_string": "HACKED"});
     results.push(EditTool.run(edit, &ctx).await.map(|o| o.content));
-    let create = json!({"path": path, "old_string": "", "new_string": "HACKED\n"});
+    let create = json!({"file_path": path, "old_string": "", "new_string": "HACKED\n"});
     results.push(EditTool.run(create, &ctx).await.map(|o| o.content));
     results.push(
         ReadTool
-            .run(json!({"path": path}), &ctx)
+            .run(json!({"file_path": path}), &ctx)
             .await
             .map(|o| o.content),
     );
@@ -223,7 +223,7 @@ async fn the_control_case_still_writes_inside() {
         let path = path_text(&l, shape, Link::None);
         let out = WriteTool
             .run(
-                json!({"path": path, "content": format!("{shape:?}\n")}),
+                json!({"file_path": path, "content": format!("{shape:?}\n")}),
                 &ctx,
             )
             .await
@@ -261,7 +261,7 @@ async fn protected_names_are_blocked_even_when_outside_writes_are_allowed() {
         "~/.config/wright/config.toml",
     ] {
         let w = WriteTool
-            .run(json!({"path": target, "content": "HACKED"}), &ctx)
+            .run(json!({"file_path": target, "content": "HACKED"}), &ctx)
             .await
             .unwrap_err();
         assert!(
@@ -270,7 +270,7 @@ async fn protected_names_are_blocked_even_when_outside_writes_are_allowed() {
         );
         let e = EditTool
             .run(
-                json!({"path": target, "old_string": "", "new_string": "x"}),
+                json!({"file_path": target, "old_string": "", "new_string": "x"}),
                 &ctx,
             )
             .await
@@ -287,7 +287,10 @@ async fn protected_names_are_blocked_even_when_outside_writes_are_allowed() {
     assert!(!l.work.join(".mcp.json").exists());
     assert!(!l.home.join(".config/wright/config.toml").exists());
     // Reads of protected files are fine.
-    let r = ReadTool.run(json!({"path": GIT_HOOK}), &ctx).await.unwrap();
+    let r = ReadTool
+        .run(json!({"file_path": GIT_HOOK}), &ctx)
+        .await
+        .unwrap();
     assert!(r.content.contains("orig"));
 }
 
@@ -296,13 +299,13 @@ async fn approved_outside_writes_go_to_the_resolved_file() {
     let l = layout(Link::DirOutside);
     let mut ctx = ctx(&l);
     let err = WriteTool
-        .run(json!({"path": "c/T/new.txt", "content": "x"}), &ctx)
+        .run(json!({"file_path": "c/T/new.txt", "content": "x"}), &ctx)
         .await
         .unwrap_err();
     assert!(err.to_string().contains("outside the workspace"), "{err}");
     ctx.outside_writes = OutsideWrites::Allow;
     WriteTool
-        .run(json!({"path": "c/T/new.txt", "content": "x"}), &ctx)
+        .run(json!({"file_path": "c/T/new.txt", "content": "x"}), &ctx)
         .await
         .unwrap();
     assert_eq!(

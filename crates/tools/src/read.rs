@@ -23,7 +23,8 @@ const NOTE_RESERVE: usize = 120;
 #[derive(Debug, Deserialize, JsonSchema)]
 struct ReadArgs {
     /// File path, absolute or relative to the working directory.
-    path: String,
+    #[serde(alias = "path")]
+    file_path: String,
     /// 1-based line to start at.
     #[serde(default)]
     offset: Option<usize>,
@@ -38,7 +39,7 @@ pub struct ReadTool;
 
 impl Tool for ReadTool {
     fn name(&self) -> &'static str {
-        "read"
+        "Read"
     }
 
     fn spec(&self) -> ToolSpec {
@@ -66,7 +67,7 @@ impl Tool for ReadTool {
             if a.limit == Some(0) {
                 return Err(ToolError::InvalidArgs("limit must be at least 1".into()));
             }
-            let path = paths::resolve(ctx, &a.path)?;
+            let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             let limits = ctx.limits;
             blocking(move || read_file(&beneath, &path, &a, &limits)).await

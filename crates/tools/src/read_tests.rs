@@ -14,7 +14,9 @@ async fn run(dir: &Path, args: serde_json::Value) -> Result<ToolOutput, ToolErro
 async fn numbers_lines_like_cat_n() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "one\r\ntwo\nthree").unwrap();
-    let out = run(dir.path(), json!({"path": "a.txt"})).await.unwrap();
+    let out = run(dir.path(), json!({"file_path": "a.txt"}))
+        .await
+        .unwrap();
     assert_eq!(out.content, "     1\tone\n     2\ttwo\n     3\tthree\n");
     assert_eq!(out.display.summary, "3 lines");
 }
@@ -25,9 +27,12 @@ async fn offset_and_limit_with_note() {
     let text: String = (1..=10).map(|i| format!("l{i}\n")).collect();
     std::fs::write(dir.path().join("a.txt"), text).unwrap();
     let abs = dir.path().join("a.txt").display().to_string();
-    let out = run(dir.path(), json!({"path": abs, "offset": 3, "limit": 2}))
-        .await
-        .unwrap();
+    let out = run(
+        dir.path(),
+        json!({"file_path": abs, "offset": 3, "limit": 2}),
+    )
+    .await
+    .unwrap();
     assert!(
         out.content.starts_with("     3\tl3\n     4\tl4\n"),
         "{}",
@@ -44,7 +49,7 @@ async fn offset_and_limit_with_note() {
 async fn offset_past_end() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "x\n").unwrap();
-    let out = run(dir.path(), json!({"path": "a.txt", "offset": 9}))
+    let out = run(dir.path(), json!({"file_path": "a.txt", "offset": 9}))
         .await
         .unwrap();
     assert!(out.content.contains("past the end"));
@@ -54,7 +59,9 @@ async fn offset_past_end() {
 async fn long_lines_are_cut() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "x".repeat(5000)).unwrap();
-    let out = run(dir.path(), json!({"path": "a.txt"})).await.unwrap();
+    let out = run(dir.path(), json!({"file_path": "a.txt"}))
+        .await
+        .unwrap();
     assert!(out.content.contains("[3000 more chars]"));
 }
 
@@ -65,7 +72,10 @@ async fn byte_cap_says_where_to_continue() {
     std::fs::write(dir.path().join("a.txt"), text).unwrap();
     let mut c = ctx(dir.path());
     c.limits.max_bytes = 600;
-    let out = ReadTool.run(json!({"path": "a.txt"}), &c).await.unwrap();
+    let out = ReadTool
+        .run(json!({"file_path": "a.txt"}), &c)
+        .await
+        .unwrap();
     assert!(
         out.content.contains("capped at 600 bytes; use offset="),
         "{}",
@@ -77,7 +87,7 @@ async fn byte_cap_says_where_to_continue() {
 async fn missing_file_suggests_similar() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("config.toml"), "x").unwrap();
-    let err = run(dir.path(), json!({"path": "confg.toml"}))
+    let err = run(dir.path(), json!({"file_path": "confg.toml"}))
         .await
         .unwrap_err();
     let msg = err.to_string();
@@ -88,7 +98,9 @@ async fn missing_file_suggests_similar() {
 #[tokio::test]
 async fn directory_suggests_ls() {
     let dir = tempfile::tempdir().unwrap();
-    let err = run(dir.path(), json!({"path": "."})).await.unwrap_err();
+    let err = run(dir.path(), json!({"file_path": "."}))
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("use the ls tool"));
 }
 
@@ -96,7 +108,9 @@ async fn directory_suggests_ls() {
 async fn binary_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("b.bin"), [0u8, 159, 146, 150, 0, 1, 2]).unwrap();
-    let err = run(dir.path(), json!({"path": "b.bin"})).await.unwrap_err();
+    let err = run(dir.path(), json!({"file_path": "b.bin"}))
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("binary file"));
 }
 
@@ -104,7 +118,7 @@ async fn binary_is_refused() {
 async fn empty_file() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("e"), "").unwrap();
-    let out = run(dir.path(), json!({"path": "e"})).await.unwrap();
+    let out = run(dir.path(), json!({"file_path": "e"})).await.unwrap();
     assert!(out.content.contains("is empty"));
 }
 
@@ -113,8 +127,8 @@ async fn invalid_args() {
     let dir = tempfile::tempdir().unwrap();
     for args in [
         json!({}),
-        json!({"path": 1}),
-        json!({"path": "a", "offset": 0}),
+        json!({"file_path": 1}),
+        json!({"file_path": "a", "offset": 0}),
     ] {
         let err = run(dir.path(), args).await.unwrap_err();
         assert!(matches!(err, ToolError::InvalidArgs(_)), "{err}");

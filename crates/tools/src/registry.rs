@@ -2,7 +2,10 @@
 
 use wright_protocol::ToolSpec;
 
-use crate::{BashTool, EditTool, GlobTool, GrepTool, LsTool, ReadTool, Tool, WriteTool};
+use crate::{
+    BashOutputTool, BashTool, EditTool, GlobTool, GrepTool, KillShellTool, LsTool, ReadTool, Tool,
+    WriteTool,
+};
 
 /// A set of tools looked up by name.
 pub struct ToolRegistry {
@@ -13,13 +16,15 @@ pub struct ToolRegistry {
 }
 
 impl ToolRegistry {
-    /// All seven built-in tools.
+    /// All nine built-in tools.
     pub fn builtin() -> Self {
         let tools: Vec<Box<dyn Tool>> = vec![
             Box::new(ReadTool),
             Box::new(WriteTool),
             Box::new(EditTool),
             Box::new(BashTool),
+            Box::new(BashOutputTool),
+            Box::new(KillShellTool),
             Box::new(GlobTool),
             Box::new(GrepTool),
             Box::new(LsTool),
@@ -69,18 +74,30 @@ mod tests {
     use wright_protocol::ToolKind;
 
     #[test]
-    fn builtin_has_seven_in_order() {
+    fn builtin_has_nine_in_order() {
         let r = ToolRegistry::builtin();
         assert_eq!(
             r.names(),
-            ["read", "write", "edit", "bash", "glob", "grep", "ls"]
+            [
+                "Read",
+                "Write",
+                "Edit",
+                "Bash",
+                "BashOutput",
+                "KillShell",
+                "Glob",
+                "Grep",
+                "LS"
+            ]
         );
         assert!(r.get("nope").is_none());
         let kinds: Vec<ToolKind> = r.names().iter().map(|n| r.get(n).unwrap().kind()).collect();
         use ToolKind::*;
         assert_eq!(
             kinds,
-            [ReadOnly, Edit, Edit, Exec, ReadOnly, ReadOnly, ReadOnly]
+            [
+                ReadOnly, Edit, Edit, Exec, ReadOnly, Exec, ReadOnly, ReadOnly, ReadOnly
+            ]
         );
     }
 
@@ -97,7 +114,7 @@ mod tests {
             assert_eq!(s.input_schema["type"], "object", "{}", s.name);
             assert!(!s.description.is_empty());
         }
-        let grep = specs.iter().find(|s| s.name == "grep").unwrap();
+        let grep = specs.iter().find(|s| s.name == "Grep").unwrap();
         let modes = grep.input_schema.to_string();
         assert!(
             modes.contains("files_with_matches") && modes.contains("count"),

@@ -19,7 +19,8 @@ use crate::{Tool, ToolContext, ToolError, ToolOutput, args, diff, paths};
 #[derive(Debug, Deserialize, JsonSchema)]
 struct WriteArgs {
     /// File path, absolute or relative to the working directory.
-    path: String,
+    #[serde(alias = "path")]
+    file_path: String,
     /// The complete new content of the file.
     content: String,
 }
@@ -30,14 +31,14 @@ pub struct WriteTool;
 
 impl Tool for WriteTool {
     fn name(&self) -> &'static str {
-        "write"
+        "Write"
     }
 
     fn spec(&self) -> ToolSpec {
         args::spec::<WriteArgs>(
             self.name(),
             "Create a file or overwrite it with new content; parent directories are created. \
-             Prefer edit for changing part of an existing file.",
+             Prefer Edit for changing part of an existing file.",
         )
     }
 
@@ -52,7 +53,7 @@ impl Tool for WriteTool {
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
             let a: WriteArgs = args::parse(args)?;
-            let path = paths::resolve(ctx, &a.path)?;
+            let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             paths::check_write(ctx, &path, &beneath)?;
             blocking(move || write_file(&beneath, &path, &a.content)).await
@@ -123,7 +124,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ctx = ToolContext::new(dir.path(), dir.path().join(".spill"));
         let out = WriteTool
-            .run(json!({"path": "a/b/c.txt", "content": "x\ny\n"}), &ctx)
+            .run(json!({"file_path": "a/b/c.txt", "content": "x\ny\n"}), &ctx)
             .await
             .unwrap();
         assert_eq!(out.content, "Created a/b/c.txt (2 lines)");
@@ -132,7 +133,7 @@ mod tests {
             "x\ny\n"
         );
         let out = WriteTool
-            .run(json!({"path": "a/b/c.txt", "content": "x\nz\n"}), &ctx)
+            .run(json!({"file_path": "a/b/c.txt", "content": "x\nz\n"}), &ctx)
             .await
             .unwrap();
         assert_eq!(out.content, "Wrote 2 lines to a/b/c.txt");
@@ -146,11 +147,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ctx = ToolContext::new(dir.path(), dir.path().join(".spill"));
         let err = WriteTool
-            .run(json!({"path": ".", "content": ""}), &ctx)
+            .run(json!({"file_path": ".", "content": ""}), &ctx)
             .await
             .unwrap_err();
         assert!(err.to_string().contains("is a directory"));
-        let err = WriteTool.run(json!({"path": "x"}), &ctx).await.unwrap_err();
+        let err = WriteTool
+            .run(json!({"file_path": "x"}), &ctx)
+            .await
+            .unwrap_err();
         assert!(matches!(err, ToolError::InvalidArgs(m) if m.contains("content")));
     }
 }

@@ -105,7 +105,7 @@ pub async fn run(started: Started, input: Input, format: Format) -> u8 {
             break;
         }
     }
-    let _ = handle.submit(Op::Shutdown).await;
+    handle.shutdown().await;
     code
 }
 

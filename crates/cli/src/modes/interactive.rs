@@ -162,7 +162,7 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
             break;
         }
     }
-    let _ = handle.submit(Op::Shutdown).await;
+    handle.shutdown().await;
     let line = renderer.dim(&summary.usage_line());
     renderer.err_line(&line);
     stopped_by.map_or(0, crate::signals::exit_for)

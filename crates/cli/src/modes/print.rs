@@ -41,7 +41,7 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
             break;
         }
     }
-    let _ = handle.submit(Op::Shutdown).await;
+    handle.shutdown().await;
     let line = renderer.dim(&summary.usage_line());
     renderer.err_line(&line);
     stop.exit_code(reason)

@@ -65,8 +65,8 @@ fn a_skill_is_listed_and_its_body_sent_only_after_it_is_read() {
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[(
             "c1",
-            "read",
-            json!({"path": ".wright/skills/release/SKILL.md"}),
+            "Read",
+            json!({"file_path": ".wright/skills/release/SKILL.md"}),
         )])),
         MockResponse::sse(anthropic::text("released")),
     ])
@@ -150,7 +150,7 @@ fn a_long_session_compacts_against_the_mock_and_completes() {
             anthropic::StreamBuilder::new()
                 .usage(no_usage)
                 .text(&chatter)
-                .tool_call(&format!("c{i}"), "ls", &json!({}))
+                .tool_call(&format!("c{i}"), "LS", &json!({}))
                 .build(),
         ));
     }

@@ -11,8 +11,8 @@ fn malformed_tool_arguments_become_an_error_result_and_the_loop_goes_on() {
     for provider in ["anthropic", "openai-chat"] {
         let env = Env::new();
         let broken = match provider {
-            "anthropic" => anthropic::raw_tool_call("call_bad", "read", &["{\"path\": ", "\"a.t"]),
-            _ => openai_chat::raw_tool_call("call_bad", "read", &["{\"path\": ", "\"a.t"]),
+            "anthropic" => anthropic::raw_tool_call("call_bad", "Read", &["{\"path\": ", "\"a.t"]),
+            _ => openai_chat::raw_tool_call("call_bad", "Read", &["{\"path\": ", "\"a.t"]),
         };
         let answer = match provider {
             "anthropic" => anthropic::text("recovered"),
@@ -50,7 +50,7 @@ fn unknown_tool_and_missing_arguments_are_reported_to_the_model() {
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[
             ("c1", "frobnicate", json!({"x": 1})),
-            ("c2", "read", json!({})),
+            ("c2", "Read", json!({})),
         ])),
         MockResponse::sse(anthropic::text("ok")),
     ])
@@ -67,7 +67,7 @@ fn unknown_tool_and_missing_arguments_are_reported_to_the_model() {
         "{:?}",
         results[0]
     );
-    assert!(results[0].1.contains("read"));
+    assert!(results[0].1.contains("Read"));
     assert!(results[0].2);
     assert!(
         results[1].1.starts_with("Invalid arguments"),

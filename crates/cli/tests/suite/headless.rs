@@ -46,15 +46,15 @@ fn tool_script(provider: &str) -> Vec<MockResponse> {
     let (calls, answer) = match provider {
         "anthropic" => (
             anthropic::tool_calls(&[
-                ("c1", "bash", json!({"command": "echo hi"})),
-                ("c2", "write", json!({"path": "x.txt", "content": "x"})),
+                ("c1", "Bash", json!({"command": "echo hi"})),
+                ("c2", "Write", json!({"file_path": "x.txt", "content": "x"})),
             ]),
             anthropic::text("All done."),
         ),
         _ => (
             openai_chat::tool_calls(&[
-                ("c1", "bash", json!({"command": "echo hi"})),
-                ("c2", "write", json!({"path": "x.txt", "content": "x"})),
+                ("c1", "Bash", json!({"command": "echo hi"})),
+                ("c2", "Write", json!({"file_path": "x.txt", "content": "x"})),
             ]),
             openai_chat::text("All done."),
         ),
@@ -94,7 +94,7 @@ fn json_output_is_one_result_object() {
         assert_eq!(std::fs::read_to_string(env.path("x.txt")).unwrap(), "x");
         let denials = result["permission_denials"].as_array().unwrap();
         assert_eq!(denials.len(), 1);
-        assert_eq!(denials[0]["tool_name"], "bash");
+        assert_eq!(denials[0]["tool_name"], "Bash");
         assert_eq!(denials[0]["tool_use_id"], "c1");
         assert_eq!(denials[0]["tool_input"]["command"], "echo hi");
     }
@@ -126,13 +126,13 @@ fn stream_json_has_init_first_result_last_and_tools_between() {
         ["system", "assistant", "user", "user", "assistant", "result"]
     );
     assert_eq!(lines[0]["subtype"], "init");
-    assert_eq!(lines[0]["tools"].as_array().unwrap().len(), 8);
+    assert_eq!(lines[0]["tools"].as_array().unwrap().len(), 10);
     let session = lines[0]["session_id"].as_str().unwrap();
     assert!(lines.iter().all(|l| l["session_id"] == session));
     let content = lines[1]["message"]["content"].as_array().unwrap();
     assert_eq!(content[0]["type"], "tool_use");
     assert_eq!(content[0]["id"], "c1");
-    assert_eq!(content[1]["input"]["path"], "x.txt");
+    assert_eq!(content[1]["input"]["file_path"], "x.txt");
     assert_eq!(lines[2]["message"]["content"][0]["tool_use_id"], "c1");
     assert!(
         lines[2]["message"]["content"][0]["content"]
@@ -180,7 +180,7 @@ fn error_subtypes_and_exit_codes() {
     // Turn limit.
     let server = MockServer::start(vec![MockResponse::sse(anthropic::tool_calls(&[(
         "c1",
-        "ls",
+        "LS",
         json!({}),
     )]))])
     .unwrap();

@@ -40,8 +40,8 @@ fn slash_commands_context_compact_rewind_and_mode() {
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[(
             "e1",
-            "edit",
-            serde_json::json!({"path": "f.txt", "old_string": "v1", "new_string": "v2"}),
+            "Edit",
+            serde_json::json!({"file_path": "f.txt", "old_string": "v1", "new_string": "v2"}),
         )])),
         MockResponse::sse(anthropic::text("edited it")),
         MockResponse::sse(anthropic::text("second answer")),

@@ -14,7 +14,7 @@ fn sigint_during_a_command_stops_the_turn_with_exit_130() {
     let env = Env::new();
     let server = MockServer::start(vec![MockResponse::sse(anthropic::tool_calls(&[(
         "c1",
-        "bash",
+        "Bash",
         json!({"command": "touch started && sleep 30 && touch finished"}),
     )]))])
     .unwrap();

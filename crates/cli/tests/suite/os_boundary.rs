@@ -26,7 +26,7 @@ fn bash_then_done(command: &str) -> Vec<MockResponse> {
     vec![
         MockResponse::sse(anthropic::tool_calls(&[(
             "c1",
-            "bash",
+            "Bash",
             json!({ "command": command }),
         )])),
         MockResponse::sse(anthropic::text("done")),
@@ -303,7 +303,7 @@ fn planted_git_redirects_are_removed_however_the_command_ends() {
         let server = MockServer::start(vec![
             MockResponse::sse(anthropic::tool_calls(&[(
                 "c1",
-                "bash",
+                "Bash",
                 json!({ "command": plant, "timeout_secs": 1 }),
             )])),
             MockResponse::sse(anthropic::text("done")),
@@ -341,12 +341,12 @@ fn a_flood_of_files_does_not_unhide_secrets() {
     let calls = vec![
         MockResponse::sse(anthropic::tool_calls(&[(
             "c1",
-            "bash",
+            "Bash",
             json!({ "command": "mkdir fl && cd fl && seq 1 21000 | xargs touch && echo flooded" }),
         )])),
         MockResponse::sse(anthropic::tool_calls(&[(
             "c2",
-            "bash",
+            "Bash",
             json!({ "command": "for f in config/*m a/b/c/d/e/.e*v; do cat $f; done; echo R\"\"EAD" }),
         )])),
         MockResponse::sse(anthropic::text("done")),

@@ -185,20 +185,20 @@ fn run_case(shape: Shape, link: Link) -> Result<(), String> {
     let calls: Vec<(String, &str, Value)> = vec![
         (
             "c1".into(),
-            "write",
-            json!({"path": path, "content": "HACKED\n"}),
+            "Write",
+            json!({"file_path": path, "content": "HACKED\n"}),
         ),
         (
             "c2".into(),
-            "edit",
-            json!({"path": path, "old_string": "orig", "new_string": "HACKED"}),
+            "Edit",
+            json!({"file_path": path, "old_string": "orig", "new_string": "HACKED"}),
         ),
         (
             "c3".into(),
-            "edit",
-            json!({"path": path, "old_string": "", "new_string": "HACKED\n"}),
+            "Edit",
+            json!({"file_path": path, "old_string": "", "new_string": "HACKED\n"}),
         ),
-        ("c4".into(), "read", json!({"path": path})),
+        ("c4".into(), "Read", json!({"file_path": path})),
     ];
     let calls: Vec<(&str, &str, Value)> = calls
         .iter()
@@ -283,8 +283,8 @@ fn protected_files_are_refused_by_name_even_in_bypass() {
     for (i, t) in targets.iter().enumerate() {
         calls.push((
             format!("w{i}"),
-            "write",
-            json!({"path": t, "content": "HACKED\n"}),
+            "Write",
+            json!({"file_path": t, "content": "HACKED\n"}),
         ));
     }
     let calls: Vec<(&str, &str, Value)> = calls

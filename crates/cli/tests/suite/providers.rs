@@ -50,7 +50,7 @@ fn a_dropped_stream_is_retried_and_the_command_ran_once() {
         let server = MockServer::start(vec![
             tool_calls(
                 provider,
-                &[("call_1", "bash", json!({"command": "echo ran >> log.txt"}))],
+                &[("call_1", "Bash", json!({"command": "echo ran >> log.txt"}))],
             ),
             MockResponse::sse(answer.clone()).drop_after(cut),
             MockResponse::sse(answer),
@@ -112,7 +112,7 @@ fn usage_and_cost_are_reported_for_a_known_model() {
 fn budget_limit_stops_with_exit_code_4() {
     let env = Env::new();
     let server = MockServer::start(vec![
-        MockResponse::sse(anthropic::tool_calls(&[("c1", "ls", json!({}))])),
+        MockResponse::sse(anthropic::tool_calls(&[("c1", "LS", json!({}))])),
         MockResponse::sse(anthropic::text("never")),
     ])
     .unwrap();

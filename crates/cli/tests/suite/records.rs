@@ -240,10 +240,10 @@ fn session_blob_and_spill_files_are_private() {
         MockResponse::sse(anthropic::tool_calls(&[
             (
                 "c1",
-                "write",
-                json!({"path": "notes.txt", "content": "after\n"}),
+                "Write",
+                json!({"file_path": "notes.txt", "content": "after\n"}),
             ),
-            ("c2", "bash", json!({"command": "seq 1 100000"})),
+            ("c2", "Bash", json!({"command": "seq 1 100000"})),
         ])),
         MockResponse::sse(anthropic::text("done")),
     ])
@@ -335,7 +335,7 @@ fn a_kill_during_the_last_call_keeps_the_finished_results() {
     ));
     let refs: Vec<(&str, &str, Value)> = calls
         .iter()
-        .map(|(id, args)| (id.as_str(), "bash", args.clone()))
+        .map(|(id, args)| (id.as_str(), "Bash", args.clone()))
         .collect();
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&refs)),

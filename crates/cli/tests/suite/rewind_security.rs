@@ -44,13 +44,13 @@ fn rewind_does_not_write_or_delete_through_swapped_symlinks() {
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[(
             "w1",
-            "write",
-            json!({"path": "d/profile", "content": "y"}),
+            "Write",
+            json!({"file_path": "d/profile", "content": "y"}),
         )])),
         MockResponse::sse(anthropic::tool_calls(&[(
             "w2",
-            "write",
-            json!({"path": "e/del", "content": "made"}),
+            "Write",
+            json!({"file_path": "e/del", "content": "made"}),
         )])),
         text("done"),
     ])
@@ -105,8 +105,8 @@ fn writing_to_a_fifo_does_not_hang_the_run() {
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[(
             "w1",
-            "write",
-            json!({"path": "ff", "content": "x"}),
+            "Write",
+            json!({"file_path": "ff", "content": "x"}),
         )])),
         text("done"),
     ])

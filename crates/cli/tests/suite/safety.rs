@@ -50,17 +50,17 @@ fn plan_mode_never_changes_a_file() {
         &[
             (
                 "c1",
-                "write",
-                json!({"path": "a.txt", "content": "changed"}),
+                "Write",
+                json!({"file_path": "a.txt", "content": "changed"}),
             ),
             (
                 "c2",
-                "edit",
-                json!({"path": "a.txt", "old_string": "keep", "new_string": "x"}),
+                "Edit",
+                json!({"file_path": "a.txt", "old_string": "keep", "new_string": "x"}),
             ),
-            ("c3", "bash", json!({"command": "touch made.txt"})),
-            ("c4", "bash", json!({"command": "ls"})),
-            ("c5", "read", json!({"path": "a.txt"})),
+            ("c3", "Bash", json!({"command": "touch made.txt"})),
+            ("c4", "Bash", json!({"command": "ls"})),
+            ("c5", "Read", json!({"file_path": "a.txt"})),
         ],
         &["--permission-mode", "plan"],
     );
@@ -88,13 +88,13 @@ fn allow_and_deny_rules_from_flags() {
     let (out, results, _) = one_round(
         &env,
         &[
-            ("c1", "bash", json!({"command": "touch allowed.txt"})),
+            ("c1", "Bash", json!({"command": "touch allowed.txt"})),
             (
                 "c2",
-                "bash",
+                "Bash",
                 json!({"command": "touch allowed.txt && touch sneaky.txt"}),
             ),
-            ("c3", "read", json!({"path": "secret-notes.txt"})),
+            ("c3", "Read", json!({"file_path": "secret-notes.txt"})),
         ],
         &[
             "--allow",
@@ -126,8 +126,8 @@ fn secrets_are_guarded_even_in_bypass() {
     let (out, results, sent) = one_round(
         &env,
         &[
-            ("c1", "read", json!({"path": ".env"})),
-            ("c2", "bash", json!({"command": "cat .env"})),
+            ("c1", "Read", json!({"file_path": ".env"})),
+            ("c2", "Bash", json!({"command": "cat .env"})),
         ],
         &["--permission-mode", "bypass"],
     );
@@ -156,9 +156,9 @@ fn bad_rules_are_usage_errors() {
 fn allow_always_for_the_project_survives_a_restart() {
     let env = Env::new();
     let server = MockServer::start(vec![
-        calls(&[("c1", "bash", json!({"command": "touch first.txt"}))]),
+        calls(&[("c1", "Bash", json!({"command": "touch first.txt"}))]),
         done(),
-        calls(&[("c2", "bash", json!({"command": "touch second.txt"}))]),
+        calls(&[("c2", "Bash", json!({"command": "touch second.txt"}))]),
         done(),
     ])
     .unwrap();
@@ -227,7 +227,7 @@ fn the_sandbox_blocks_writes_beside_the_workspace_and_network_until_full() {
         let env = Env::new();
         let (out, results, _) = one_round(
             &env,
-            &[("c1", "bash", json!({"command": command}))],
+            &[("c1", "Bash", json!({"command": command}))],
             &["--permission-mode", "bypass", "--sandbox", mode],
         );
         assert!(out.status.success(), "{}", stderr(&out));
@@ -257,16 +257,16 @@ fn the_agent_cannot_see_keys_grep_secrets_or_raise_its_own_permissions() {
     let (out, results, sent) = one_round(
         &env,
         &[
-            ("c1", "bash", json!({"command": "env"})),
+            ("c1", "Bash", json!({"command": "env"})),
             (
                 "c2",
-                "grep",
+                "Grep",
                 json!({"pattern": "SECRET-KEY-BODY", "output_mode": "content"}),
             ),
             (
                 "c3",
-                "write",
-                json!({"path": ".wright/config.local.toml", "content": "[permissions]\nallow = [\"Bash\"]\n"}),
+                "Write",
+                json!({"file_path": ".wright/config.local.toml", "content": "[permissions]\nallow = [\"Bash\"]\n"}),
             ),
         ],
         &["--permission-mode", "bypass"],
@@ -294,8 +294,8 @@ fn auto_mode_runs_ordinary_commands_and_refuses_dangerous_ones_headless() {
     let (out, results, _) = one_round(
         &env,
         &[
-            ("c1", "bash", json!({"command": "touch made.txt"})),
-            ("c2", "bash", json!({"command": "rm -r build"})),
+            ("c1", "Bash", json!({"command": "touch made.txt"})),
+            ("c2", "Bash", json!({"command": "rm -r build"})),
         ],
         &["--permission-mode", "auto"],
     );
@@ -321,7 +321,7 @@ fn a_webfetch_allow_rule_opens_the_network_for_commands() {
     let env = Env::new();
     let (out, results, _) = one_round(
         &env,
-        &[("c1", "bash", json!({"command": command}))],
+        &[("c1", "Bash", json!({"command": command}))],
         &[
             "--permission-mode",
             "bypass",

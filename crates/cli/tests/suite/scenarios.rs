@@ -99,7 +99,7 @@ fn shell_command_scenario_completes_for_both_providers() {
                 provider,
                 &[(
                     "call_01",
-                    "bash",
+                    "Bash",
                     json!({"command": "echo hello > out.txt && cat out.txt"}),
                 )],
             ),
@@ -189,14 +189,14 @@ fn read_then_write_then_answer_for_both_providers() {
         let server = MockServer::start(vec![
             tool_calls(
                 provider,
-                &[("call_r", "read", json!({"path": "input.txt"}))],
+                &[("call_r", "Read", json!({"file_path": "input.txt"}))],
             ),
             tool_calls(
                 provider,
                 &[(
                     "call_w",
-                    "write",
-                    json!({"path": "sub/output.txt", "content": "ALPHA\nBETA\n"}),
+                    "Write",
+                    json!({"file_path": "sub/output.txt", "content": "ALPHA\nBETA\n"}),
                 )],
             ),
             text(provider, "Done: wrote sub/output.txt."),
@@ -237,9 +237,9 @@ fn parallel_reads_each_get_their_result_in_order() {
             tool_calls(
                 provider,
                 &[
-                    ("call_a", "read", json!({"path": "a.txt"})),
-                    ("call_b", "read", json!({"path": "b.txt"})),
-                    ("call_g", "grep", json!({"pattern": "BBB"})),
+                    ("call_a", "Read", json!({"file_path": "a.txt"})),
+                    ("call_b", "Read", json!({"file_path": "b.txt"})),
+                    ("call_g", "Grep", json!({"pattern": "BBB"})),
                 ],
             ),
             text(provider, "ok"),
@@ -266,11 +266,15 @@ fn default_mode_denies_commands_and_the_model_is_told() {
         let server = MockServer::start(vec![
             tool_calls(
                 provider,
-                &[("call_1", "bash", json!({"command": "touch made.txt"}))],
+                &[("call_1", "Bash", json!({"command": "touch made.txt"}))],
             ),
             tool_calls(
                 provider,
-                &[("call_2", "write", json!({"path": "w.txt", "content": "x"}))],
+                &[(
+                    "call_2",
+                    "Write",
+                    json!({"file_path": "w.txt", "content": "x"}),
+                )],
             ),
             text(provider, "I could not."),
         ])
@@ -308,7 +312,7 @@ fn destructive_command_is_blocked_even_in_bypass() {
             provider,
             &[(
                 "call_1",
-                "bash",
+                "Bash",
                 json!({"command": "rm  -fr  / --no-preserve-root"}),
             )],
         ),
@@ -339,8 +343,8 @@ fn edit_tool_changes_a_file_in_accept_edits_mode() {
             provider,
             &[(
                 "call_e",
-                "edit",
-                json!({"path": "src/lib.rs", "old_string": "\"old\"", "new_string": "\"new\""}),
+                "Edit",
+                json!({"file_path": "src/lib.rs", "old_string": "\"old\"", "new_string": "\"new\""}),
             )],
         ),
         text(provider, "Edited."),
@@ -391,8 +395,8 @@ fn max_turns_stops_with_exit_code_3() {
     let env = Env::new();
     let provider = "anthropic";
     let server = MockServer::start(vec![
-        tool_calls(provider, &[("c1", "ls", json!({}))]),
-        tool_calls(provider, &[("c2", "ls", json!({}))]),
+        tool_calls(provider, &[("c1", "LS", json!({}))]),
+        tool_calls(provider, &[("c2", "LS", json!({}))]),
     ])
     .unwrap();
     let out = env

@@ -48,7 +48,7 @@ fn list(env: &Env) -> Vec<Value> {
 fn continue_carries_the_whole_first_conversation() {
     let env = Env::new();
     let server = MockServer::start(vec![
-        MockResponse::sse(anthropic::tool_calls(&[("call_1", "ls", json!({}))])),
+        MockResponse::sse(anthropic::tool_calls(&[("call_1", "LS", json!({}))])),
         text("first answer"),
         text("second answer"),
     ])
@@ -173,7 +173,7 @@ fn kill_9_during_a_streaming_turn_then_continue_works() {
     let body = anthropic::text("a long answer that will never finish streaming");
     let cut = body.len() / 2;
     let server = MockServer::start(vec![
-        MockResponse::sse(anthropic::tool_calls(&[("call_1", "ls", json!({}))])),
+        MockResponse::sse(anthropic::tool_calls(&[("call_1", "LS", json!({}))])),
         MockResponse::sse(body).drop_after(cut).stall(),
         text("recovered"),
     ])
@@ -213,7 +213,7 @@ fn a_second_live_run_of_the_same_session_is_refused() {
         text("first"),
         MockResponse::sse(anthropic::tool_calls(&[(
             "c",
-            "bash",
+            "Bash",
             json!({"command": "touch started && sleep 30"}),
         )])),
     ])
@@ -257,14 +257,14 @@ fn rewind_restores_files_and_the_conversation() {
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[(
             "e1",
-            "edit",
-            json!({"path": "notes.txt", "old_string": "original", "new_string": "changed"}),
+            "Edit",
+            json!({"file_path": "notes.txt", "old_string": "original", "new_string": "changed"}),
         )])),
         text("edited"),
         MockResponse::sse(anthropic::tool_calls(&[(
             "w1",
-            "write",
-            json!({"path": "new.txt", "content": "made"}),
+            "Write",
+            json!({"file_path": "new.txt", "content": "made"}),
         )])),
         text("written"),
         text("after rewind"),

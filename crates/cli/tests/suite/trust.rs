@@ -17,8 +17,8 @@ fn write_then_done(path: &str) -> MockServer {
     MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[(
             "c1",
-            "write",
-            json!({"path": path, "content": "written"}),
+            "Write",
+            json!({"file_path": path, "content": "written"}),
         )])),
         MockResponse::sse(anthropic::text("done")),
     ])
@@ -30,7 +30,7 @@ fn bash_then_done(command: &str) -> MockServer {
     MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[(
             "c1",
-            "bash",
+            "Bash",
             json!({"command": command}),
         )])),
         MockResponse::sse(anthropic::text("done")),

@@ -88,7 +88,7 @@ fn export_markdown_and_json() {
     drop(w);
     let md = store.export(&id, ExportFormat::Markdown).unwrap();
     assert!(md.contains("## User\n\nprompt 1"));
-    assert!(md.contains("### Tool call: `bash` (call-1)"));
+    assert!(md.contains("### Tool call: `Bash` (call-1)"));
     assert!(md.contains("### Tool result (call-1)"));
     assert!(md.contains("answer 1"));
     assert!(md.contains("_usage (claude-test): 10 in"));

@@ -34,7 +34,7 @@ pub fn text(t: &str) -> ContentBlock {
 pub fn call(id: &str, args: &str) -> ContentBlock {
     ContentBlock::ToolCall {
         id: id.into(),
-        name: "bash".into(),
+        name: "Bash".into(),
         arguments: args.into(),
     }
 }
