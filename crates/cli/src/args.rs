@@ -121,6 +121,10 @@ pub struct Args {
     #[arg(long, global = true)]
     pub trust_project: bool,
 
+    /// Do not run the verifier (the checker for edited files) after edits.
+    #[arg(long)]
+    pub no_verify: bool,
+
     /// A subcommand instead of a task.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -449,6 +453,7 @@ impl Args {
             thinking_budget: self.thinking,
             fallback_model: self.fallback_model.clone(),
             trust_project: self.trust_project,
+            no_verify: self.no_verify,
         }
     }
 }

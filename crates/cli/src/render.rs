@@ -114,6 +114,45 @@ impl Renderer {
                     );
                     self.err_line(&self.paint(&line, "33"));
                 }
+                ItemKind::HookRun {
+                    event,
+                    command,
+                    duration_ms,
+                    outcome,
+                    message,
+                    ..
+                } => {
+                    // Quiet hooks stay quiet unless asked; anything that acted shows.
+                    if outcome != "ok" || message.is_some() || self.detail == Detail::Verbose {
+                        let mut line = format!(
+                            "  ↳ hook {event} `{}` {outcome} ({duration_ms} ms)",
+                            truncate_chars(&escape_controls(command), 60)
+                        );
+                        if let Some(message) = message {
+                            line.push_str(": ");
+                            line.push_str(&truncate_chars(&escape_controls(message), 200));
+                        }
+                        let code = if outcome == "ok" { "2" } else { "33" };
+                        self.err_line(&self.paint(&line, code));
+                    }
+                }
+                ItemKind::Diagnostics {
+                    checker,
+                    errors,
+                    warnings,
+                    text,
+                    ..
+                } => {
+                    let line = match (errors, warnings) {
+                        (0, 0) => format!("  ✓ {checker}: no errors in the edited files"),
+                        _ => format!("  ✗ {checker}: {errors} errors, {warnings} warnings in the edited files"),
+                    };
+                    let code = if *errors > 0 { "31" } else { "2" };
+                    self.err_line(&self.paint(&line, code));
+                    if self.detail == Detail::Verbose {
+                        self.err_line(&self.paint(&strip_controls(text), "2"));
+                    }
+                }
                 ItemKind::Reasoning { .. } | ItemKind::Error { .. } => {}
             },
             EventKind::Error { message } => {

@@ -148,6 +148,39 @@ impl StreamJson {
                 ItemKind::Error { message } => {
                     out.push(json!({"type": "error", "session_id": sid, "message": message}));
                 }
+                ItemKind::HookRun {
+                    event,
+                    command,
+                    source,
+                    duration_ms,
+                    outcome,
+                    message,
+                } => out.push(json!({
+                    "type": "system",
+                    "subtype": "hook_response",
+                    "session_id": sid,
+                    "hook_event": event,
+                    "command": command,
+                    "source": source,
+                    "duration_ms": duration_ms,
+                    "outcome": outcome,
+                    "message": message,
+                })),
+                ItemKind::Diagnostics {
+                    checker,
+                    files,
+                    errors,
+                    warnings,
+                    text,
+                } => out.push(json!({
+                    "type": "diagnostics",
+                    "session_id": sid,
+                    "checker": checker,
+                    "files": files,
+                    "errors": errors,
+                    "warnings": warnings,
+                    "text": text,
+                })),
                 ItemKind::Compaction {
                     tokens_before,
                     tokens_after,

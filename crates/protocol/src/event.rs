@@ -237,6 +237,35 @@ pub enum ItemKind {
         /// Reasoning text so far.
         text: String,
     },
+    /// One run of a user hook (Claude Code's contract) at a point of the loop.
+    HookRun {
+        /// The hook event: `PreToolUse`, `Stop`, …
+        event: String,
+        /// The hook's command as configured.
+        command: String,
+        /// Where the hook was configured (file).
+        source: String,
+        /// Wall time of the run in milliseconds.
+        duration_ms: u64,
+        /// `ok`, `blocked`, `failed`, `timeout`, `cancelled` or `error`.
+        outcome: String,
+        /// What the hook said that wright acted on (block reason, warning).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+    /// What the verifier found in the files edited by one model response.
+    Diagnostics {
+        /// The checker that ran, e.g. `cargo check`.
+        checker: String,
+        /// The edited files it covered (as shown to the model).
+        files: Vec<String>,
+        /// Errors in those files.
+        errors: u32,
+        /// Warnings in those files.
+        warnings: u32,
+        /// The report appended to the tool result.
+        text: String,
+    },
     /// A tool call and, once completed, its result.
     ToolCall {
         /// Provider call id.
