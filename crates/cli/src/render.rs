@@ -145,7 +145,9 @@ impl Renderer {
                 } => {
                     let line = match (errors, warnings) {
                         (0, 0) => format!("  ✓ {checker}: no errors in the edited files"),
-                        _ => format!("  ✗ {checker}: {errors} errors, {warnings} warnings in the edited files"),
+                        _ => format!(
+                            "  ✗ {checker}: {errors} errors, {warnings} warnings in the edited files"
+                        ),
                     };
                     let code = if *errors > 0 { "31" } else { "2" };
                     self.err_line(&self.paint(&line, code));

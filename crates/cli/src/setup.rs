@@ -108,6 +108,7 @@ pub async fn start(
     let options = SessionOptions {
         spill_dir: spill_dir(&session_id),
         jobs: Arc::default(),
+        extensions: wright_core::Extensions::none(cwd),
         session_id,
         model: resolved.model,
         cwd: cwd.to_path_buf(),

@@ -18,4 +18,6 @@ mod turn;
 
 pub use compaction::CompactionOptions;
 pub use remember::RememberTool;
-pub use session::{Persistence, SessionHandle, SessionOptions, SystemPrompt, spawn_session};
+pub use session::{
+    Extensions, Persistence, SessionHandle, SessionOptions, SystemPrompt, spawn_session,
+};

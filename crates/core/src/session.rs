@@ -8,6 +8,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use wright_context::ContextInputs;
+use wright_hooks::hook::{HookEnv, Hooks, SessionStartSource};
+use wright_hooks::verify::Verifier;
 use wright_llm::{Catalog, ModelClient, ReasoningEffort, RetryPolicy};
 use wright_permissions::{Mode, PolicyInput};
 use wright_protocol::{AgentPath, Event, EventKind, Message, Op};
@@ -63,6 +65,33 @@ pub struct SessionOptions {
     /// The session's background commands: shared with the front end (for
     /// `/context`), stopped when the session ends.
     pub jobs: Arc<BackgroundJobs>,
+    /// User hooks and the verifier.
+    pub extensions: Extensions,
+}
+
+/// User hooks (Claude Code's contract) and the same-turn verifier.
+#[derive(Debug, Clone)]
+pub struct Extensions {
+    /// The merged hooks; empty runs none.
+    pub hooks: Arc<Hooks>,
+    /// Where hooks run (the project root) and what they must not see.
+    pub hook_env: HookEnv,
+    /// How the session started, for `SessionStart` hooks.
+    pub start: SessionStartSource,
+    /// The checker run after edits; `None` when the verifier is off.
+    pub verifier: Option<Arc<Verifier>>,
+}
+
+impl Extensions {
+    /// No hooks and no verifier, for a session in `project_dir`.
+    pub fn none(project_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            hooks: Arc::default(),
+            hook_env: HookEnv::new(project_dir),
+            start: SessionStartSource::Startup,
+            verifier: None,
+        }
+    }
 }
 
 /// Where the system prompt comes from.

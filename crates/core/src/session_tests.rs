@@ -178,6 +178,7 @@ fn start_in(
         limits: OutputLimits::default(),
         spill_dir: dir.path().join("spill"),
         jobs: Arc::default(),
+        extensions: crate::Extensions::none(dir.path()),
     };
     let mut options = options;
     adjust(&mut options);

@@ -132,6 +132,20 @@ pub enum EntryBody {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         restored: Vec<PathBuf>,
     },
+    /// One run of a user hook: what ran, at which point, and how it ended.
+    Hook {
+        /// The hook event (`PreToolUse`, `Stop`, …).
+        event: String,
+        /// The hook's command.
+        command: String,
+        /// `ok`, `blocked`, `failed`, `timeout`, `cancelled` or `error`.
+        outcome: String,
+        /// Wall time in milliseconds.
+        duration_ms: u64,
+        /// What the hook said that wright acted on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
     /// An entry type from a newer version, kept verbatim and ignored.
     #[serde(skip)]
     Unknown {
@@ -225,6 +239,7 @@ pub(crate) const KNOWN_TYPES: &[&str] = &[
     "label",
     "checkpoint",
     "rewind",
+    "hook",
 ];
 
 /// A fresh entry id: 16 hex digits of a UUIDv7's random half.

@@ -149,6 +149,22 @@ fn entry_markdown(out: &mut String, entry: &Entry) {
             }
             out.push_str("_\n\n");
         }
+        EntryBody::Hook {
+            event,
+            command,
+            outcome,
+            duration_ms,
+            message,
+        } => {
+            let _ = write!(
+                out,
+                "_hook {event} `{command}`: {outcome} ({duration_ms} ms)"
+            );
+            if let Some(message) = message {
+                let _ = write!(out, ": {message}");
+            }
+            out.push_str("_\n\n");
+        }
         EntryBody::Unknown { .. } => {}
     }
 }
