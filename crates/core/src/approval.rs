@@ -11,12 +11,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
-use wright_permissions::{CallInfo, DeniedBy, Engine, Mode, PolicyInput, Rule, Verdict};
+use wright_hooks::hook::{HookPayload, PermissionDecision};
+use wright_permissions::{
+    CallInfo, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, Rule, Verdict,
+};
 use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, ToolKind};
 
 use wright_sandbox::SandboxContext;
 
-use crate::emitter::Emitter;
+use crate::hook_points;
+use crate::turn::TurnContext;
 
 /// Why a call may not run: the status for the front end and the text for the model.
 pub(crate) type Refusal = (ToolCallStatus, String);
@@ -31,6 +35,7 @@ pub(crate) struct Gate {
 
 /// One call to decide on.
 pub(crate) struct Request<'a> {
+    pub(crate) call_id: &'a str,
     pub(crate) tool: &'a str,
     pub(crate) kind: ToolKind,
     pub(crate) args: &'a serde_json::Value,
@@ -46,6 +51,12 @@ impl Gate {
             next_id: AtomicU64::new(1),
             local_config,
         }
+    }
+
+    /// The permission mode now (`plan` when the state is unavailable: the
+    /// strictest reading).
+    pub(crate) fn mode(&self) -> Mode {
+        self.engine.lock().map_or(Mode::Plan, |engine| engine.mode())
     }
 
     pub(crate) fn set_mode(&self, mode: Mode) {
@@ -83,11 +94,15 @@ impl Gate {
         }
     }
 
-    /// Decides whether the call may run, asking the user when needed.
+    /// Decides whether the call may run, with the `PreToolUse` hooks' answer
+    /// in its place in the order; a call that needs approval first goes to
+    /// the `PermissionRequest` hooks, then to the user when they did not
+    /// decide and the run can ask.
     pub(crate) async fn decide(
         &self,
         request: &Request<'_>,
-        emitter: &Emitter,
+        ctx: &TurnContext,
+        hook: &HookVerdict,
         cancel: &CancellationToken,
     ) -> Result<(), Refusal> {
         let info = CallInfo {
@@ -97,7 +112,7 @@ impl Gate {
             cwd: request.cwd,
         };
         let verdict = match self.engine.lock() {
-            Ok(engine) => engine.check(&info),
+            Ok(engine) => engine.check_with_hook(&info, hook),
             Err(_) => {
                 return Err((
                     ToolCallStatus::Denied,
@@ -105,11 +120,22 @@ impl Gate {
                 ));
             }
         };
+        let needs_approval = matches!(
+            verdict,
+            Verdict::Ask { .. }
+                | Verdict::Deny {
+                    by: DeniedBy::NoApproval,
+                    ..
+                }
+        );
+        if needs_approval && let Some(answer) = permission_hooks(request, ctx, cancel).await {
+            return answer;
+        }
         match verdict {
             Verdict::Allow => Ok(()),
             Verdict::Deny { reason, by } => Err(deny(&reason, by)),
             Verdict::Ask { reason, suggestion } => {
-                self.ask(request, reason, suggestion, emitter, cancel).await
+                self.ask(request, reason, suggestion, ctx, cancel).await
             }
         }
     }
@@ -119,9 +145,10 @@ impl Gate {
         request: &Request<'_>,
         reason: String,
         suggestion: Rule,
-        emitter: &Emitter,
+        ctx: &TurnContext,
         cancel: &CancellationToken,
     ) -> Result<(), Refusal> {
+        let emitter = &ctx.emitter;
         let id = format!("approval_{}", self.next_id.fetch_add(1, Ordering::SeqCst));
         let (tx, rx) = oneshot::channel();
         if let Ok(mut pending) = self.pending.lock() {
@@ -134,6 +161,14 @@ impl Gate {
             reason,
             suggested_rule: Some(suggestion.to_string()),
         });
+        // The answer waits in its channel while the hooks run.
+        let notification = HookPayload::Notification {
+            message: format!("wright needs your permission to use {}", request.tool),
+            notification_type: "permission_prompt".to_owned(),
+        };
+        if hook_points::any(ctx, &notification) {
+            hook_points::run(ctx, notification, cancel).await;
+        }
         let decision = tokio::select! {
             decision = rx => decision.ok(),
             () = cancel.cancelled() => None,
@@ -184,9 +219,43 @@ impl Gate {
     }
 }
 
+/// The `PermissionRequest` hooks' answer for a call that needs approval,
+/// `None` when none decided.
+async fn permission_hooks(
+    request: &Request<'_>,
+    ctx: &TurnContext,
+    cancel: &CancellationToken,
+) -> Option<Result<(), Refusal>> {
+    let payload = HookPayload::PermissionRequest {
+        tool_name: request.tool.to_owned(),
+        tool_input: request.args.clone(),
+        tool_use_id: Some(request.call_id.to_owned()),
+    };
+    if !hook_points::any(ctx, &payload) {
+        return None;
+    }
+    let run = hook_points::run(ctx, payload, cancel).await;
+    match run.permission {
+        Some((PermissionDecision::Allow, _)) => Some(Ok(())),
+        Some((PermissionDecision::Deny, reason)) => Some(Err((
+            ToolCallStatus::Denied,
+            format!(
+                "Permission denied by a PermissionRequest hook: {}",
+                if reason.trim().is_empty() {
+                    "no reason given"
+                } else {
+                    reason.trim()
+                }
+            ),
+        ))),
+        Some((PermissionDecision::Ask, _)) | None => None,
+    }
+}
+
 fn deny(reason: &str, by: DeniedBy) -> Refusal {
     let prefix = match by {
         DeniedBy::Guard => "Blocked by guard",
+        DeniedBy::Hook => "Blocked by hook",
         DeniedBy::Rule | DeniedBy::Mode | DeniedBy::Plan | DeniedBy::NoApproval => {
             "Permission denied"
         }

@@ -4,6 +4,7 @@
 //! then summarizes older turns with the model and keeps the recent ones
 //! verbatim. The pure parts live in `wright_context::compaction`.
 
+use wright_hooks::hook::{CompactTrigger, HookPayload, SessionStartSource};
 use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
 use wright_context::compaction as pure;
@@ -11,6 +12,7 @@ use wright_llm::{LlmError, ModelRequest, StreamEvent};
 use wright_protocol::{Item, ItemKind, Message};
 use wright_store::EntryBody;
 
+use crate::hook_points;
 use crate::turn::TurnContext;
 
 /// How and when to compact.
@@ -150,6 +152,22 @@ pub(crate) async fn compact(
             trigger: job.trigger.as_str().to_owned(),
         },
     };
+    let pre_compact = HookPayload::PreCompact {
+        trigger: match job.trigger {
+            Trigger::Manual => CompactTrigger::Manual,
+            Trigger::Auto | Trigger::Overflow => CompactTrigger::Auto,
+        },
+        custom_instructions: job.focus.unwrap_or_default().to_owned(),
+    };
+    if hook_points::any(ctx, &pre_compact)
+        && let Some(reason) = hook_points::run(ctx, pre_compact, cancel).await.block
+    {
+        emitter.warning(format!(
+            "A PreCompact hook blocked compaction: {}",
+            reason.trim()
+        ));
+        return Ok(false);
+    }
     emitter.item_started(item(0));
     // Cheap first: old tool output is the bulk of most long sessions.
     let (trimmed, _) = pure::trim_old_tool_results(history, keep);
@@ -195,6 +213,7 @@ pub(crate) async fn compact(
     }
     *history = compacted;
     emitter.item_completed(item(after));
+    hook_points::session_start(ctx, SessionStartSource::Compact, cancel).await;
     Ok(true)
 }
 

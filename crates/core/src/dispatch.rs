@@ -18,6 +18,7 @@ use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 use crate::approval::{Refusal, Request};
 use crate::emitter::Emitter;
 use crate::turn::TurnContext;
+use crate::{tool_hooks, verify_step};
 
 /// One call ready to run.
 struct Runnable<'a> {
@@ -27,6 +28,8 @@ struct Runnable<'a> {
     item_id: String,
     tool: &'a dyn Tool,
     args: serde_json::Value,
+    /// Context a `PreToolUse` hook asked to give the model with the result.
+    hook_context: Option<String>,
 }
 
 /// A tool call the model asked for, announced to the front end.
@@ -79,6 +82,7 @@ pub(crate) async fn run_tool_calls(
 ) -> Vec<ContentBlock> {
     let mut results: Vec<Option<ContentBlock>> = vec![None; calls.len()];
     let mut batch: Vec<Runnable<'_>> = Vec::new();
+    let pending = verify_step::Pending::new(calls.iter().map(|c| c.name.as_str()));
     for (index, call) in calls.into_iter().enumerate() {
         let tool = ctx.tools.get(&call.name);
         if cancel.is_cancelled() {
@@ -100,7 +104,15 @@ pub(crate) async fn run_tool_calls(
             continue;
         }
         match prepare(ctx, &call, tool, cancel).await {
-            Err((status, text)) => {
+            Err((status, mut text)) => {
+                // A refused last edit still has the response's earlier edits checked.
+                let tool_ctx = tool_context(ctx, cancel);
+                if let Some(report) =
+                    verify_step::after_call(ctx, &pending, index, &tool_ctx, cancel).await
+                {
+                    text.push_str("\n\n");
+                    text.push_str(&report);
+                }
                 let block = finish(
                     &ctx.emitter,
                     &call.item_id,
@@ -112,7 +124,7 @@ pub(crate) async fn run_tool_calls(
                 );
                 results[index] = Some(settle(ctx, block));
             }
-            Ok((tool, args)) => {
+            Ok((tool, args, hook_context)) => {
                 let runnable = Runnable {
                     index,
                     call_id: call.call_id,
@@ -120,18 +132,19 @@ pub(crate) async fn run_tool_calls(
                     item_id: call.item_id,
                     tool,
                     args,
+                    hook_context,
                 };
                 if tool.kind() == ToolKind::ReadOnly {
                     batch.push(runnable);
                 } else {
-                    flush(ctx, &mut batch, &mut results, cancel).await;
-                    let (index, block) = execute(ctx, runnable, cancel).await;
+                    flush(ctx, &mut batch, &mut results, &pending, cancel).await;
+                    let (index, block) = execute(ctx, runnable, &pending, cancel).await;
                     results[index] = Some(block);
                 }
             }
         }
     }
-    flush(ctx, &mut batch, &mut results, cancel).await;
+    flush(ctx, &mut batch, &mut results, &pending, cancel).await;
     results.into_iter().flatten().collect()
 }
 
@@ -140,22 +153,24 @@ async fn flush<'a>(
     ctx: &TurnContext,
     batch: &mut Vec<Runnable<'a>>,
     results: &mut [Option<ContentBlock>],
+    pending: &verify_step::Pending,
     cancel: &CancellationToken,
 ) {
-    let running = batch.drain(..).map(|r| execute(ctx, r, cancel));
+    let running = batch.drain(..).map(|r| execute(ctx, r, pending, cancel));
     for (index, block) in join_all(running).await {
         results[index] = Some(block);
     }
 }
 
-/// Checks the tool exists, its arguments parse, and the policy allows it
-/// (asking the user when it says so).
+/// Checks the tool exists, its arguments parse, and the policy (with the
+/// `PreToolUse` hooks in their place) allows it, asking the user when it
+/// says so. Returns the arguments to run with and the hooks' context.
 async fn prepare<'a>(
     ctx: &'a TurnContext,
     call: &PendingCall,
     tool: Option<&'a dyn Tool>,
     cancel: &CancellationToken,
-) -> Result<(&'a dyn Tool, serde_json::Value), Refusal> {
+) -> Result<(&'a dyn Tool, serde_json::Value, Option<String>), Refusal> {
     let (name, arguments) = (call.name.as_str(), call.arguments.as_str());
     let Some(tool) = tool else {
         return Err((
@@ -178,15 +193,35 @@ async fn prepare<'a>(
         };
         (ToolCallStatus::Failed, why.to_string())
     })?;
+    let hooks = tool_hooks::before(ctx, &call.call_id, name, args, cancel).await;
+    let raw_args = if hooks.args.to_string() == arguments {
+        arguments.to_owned()
+    } else {
+        hooks.args.to_string()
+    };
     let request = Request {
+        call_id: &call.call_id,
         tool: name,
         kind: tool.kind(),
-        args: &args,
-        raw_args: arguments,
+        args: &hooks.args,
+        raw_args: &raw_args,
         cwd: &ctx.options.cwd,
     };
-    ctx.gate.decide(&request, &ctx.emitter, cancel).await?;
-    Ok((tool, args))
+    ctx.gate
+        .decide(&request, ctx, &hooks.verdict, cancel)
+        .await?;
+    Ok((tool, hooks.args, hooks.context))
+}
+
+/// The context a tool runs with in this session.
+fn tool_context(ctx: &TurnContext, cancel: &CancellationToken) -> ToolContext {
+    let mut tool_ctx = ToolContext::new(&ctx.options.cwd, &ctx.options.spill_dir);
+    tool_ctx.cancel = cancel.clone();
+    tool_ctx.limits = ctx.options.limits;
+    tool_ctx.roots = ctx.options.policy.workspace_roots.clone();
+    tool_ctx.jobs = ctx.options.jobs.clone();
+    tool_ctx.sandbox = ctx.gate.sandbox_for_commands(ctx.options.sandbox.as_ref());
+    tool_ctx
 }
 
 /// Parses the model's raw argument text. Empty text means "no arguments",
@@ -209,6 +244,7 @@ fn parse_arguments(raw: &str) -> Result<serde_json::Value, ToolError> {
 async fn execute(
     ctx: &TurnContext,
     r: Runnable<'_>,
+    pending: &verify_step::Pending,
     cancel: &CancellationToken,
 ) -> (usize, ContentBlock) {
     let name = r.tool.name();
@@ -230,18 +266,14 @@ async fn execute(
     }
     let sink_emitter = ctx.emitter.clone();
     let sink_item = r.item_id.clone();
-    let mut tool_ctx = ToolContext::new(&ctx.options.cwd, &ctx.options.spill_dir);
-    tool_ctx.cancel = cancel.clone();
-    tool_ctx.limits = ctx.options.limits;
-    tool_ctx.roots = ctx.options.policy.workspace_roots.clone();
-    tool_ctx.jobs = ctx.options.jobs.clone();
-    tool_ctx.sandbox = ctx.gate.sandbox_for_commands(ctx.options.sandbox.as_ref());
+    let mut tool_ctx = tool_context(ctx, cancel);
     tool_ctx.output = Some(Arc::new(move |chunk: &str| {
         sink_emitter.item_delta(&sink_item, ItemDelta::ToolOutput(chunk.to_owned()));
     }));
     if r.tool.kind() != ToolKind::ReadOnly {
         ctx.recorder.sync(&ctx.emitter);
     }
+    let mut changed = None;
     if r.tool.kind() == ToolKind::Edit
         && let Some(path) = r
             .args
@@ -253,10 +285,31 @@ async fn execute(
         // The same resolver the tool uses, so the snapshot is of the file it writes.
         ctx.recorder
             .checkpoint(&ctx.emitter, &resolved.real, &tool_ctx.roots);
+        changed = Some(resolved.real);
     }
     let started = Instant::now();
-    let result = r.tool.run(r.args, &tool_ctx).await;
-    let outcome = Outcome::from_result(result, started);
+    let result = r.tool.run(r.args.clone(), &tool_ctx).await;
+    let mut outcome = Outcome::from_result(result, started);
+    if outcome.status == ToolCallStatus::Completed
+        && verify_step::Pending::is_verified(name)
+        && let Some(path) = changed
+    {
+        pending.edited(path);
+    }
+    let post = tool_hooks::after(
+        ctx,
+        (&r.call_id, name, &r.args),
+        outcome.status,
+        &outcome.content,
+        &outcome.display,
+        cancel,
+    )
+    .await;
+    let report = verify_step::after_call(ctx, pending, r.index, &tool_ctx, cancel).await;
+    for extra in [r.hook_context, post, report].into_iter().flatten() {
+        outcome.content.push_str("\n\n");
+        outcome.content.push_str(&extra);
+    }
     let block = finish(
         &ctx.emitter,
         &r.item_id,

@@ -85,4 +85,8 @@ impl Emitter {
     pub(crate) fn warning(&self, message: String) {
         self.emit(EventKind::Warning { message });
     }
+
+    pub(crate) fn notice(&self, message: String) {
+        self.emit(EventKind::Notice { message });
+    }
 }

@@ -10,11 +10,14 @@ mod approval;
 mod compaction;
 mod dispatch;
 mod emitter;
+mod hook_points;
 mod manual;
 mod recorder;
 mod remember;
 mod session;
+mod tool_hooks;
 mod turn;
+mod verify_step;
 
 pub use compaction::CompactionOptions;
 pub use remember::RememberTool;

@@ -60,6 +60,12 @@ impl Recorder {
         self.with(emitter, |w| w.append(body).map(|_| ()));
     }
 
+    /// The session file, when the session is recorded.
+    pub(crate) fn path(&self) -> Option<PathBuf> {
+        let guard = self.writer.lock().ok()?;
+        guard.as_ref().map(|w| w.path().to_path_buf())
+    }
+
     /// The session's user turns, or `None` when it is not recorded.
     pub(crate) fn user_turns(&self) -> Option<Result<Vec<UserTurn>, StoreError>> {
         let guard = self.writer.lock().ok()?;

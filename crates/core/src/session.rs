@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use wright_context::ContextInputs;
-use wright_hooks::hook::{HookEnv, Hooks, SessionStartSource};
+use wright_hooks::hook::{HookEnv, HookPayload, Hooks, SessionStartSource};
 use wright_hooks::verify::Verifier;
 use wright_llm::{Catalog, ModelClient, ReasoningEffort, RetryPolicy};
 use wright_permissions::{Mode, PolicyInput};
@@ -193,6 +193,8 @@ pub fn spawn_session(
                 usage: persistence.usage,
                 cost_usd: persistence.cost_usd,
             }),
+            stop: crate::hook_points::StopRequest::default(),
+            pending_context: std::sync::Mutex::default(),
         },
         conversation: Conversation {
             messages: persistence.history,
@@ -233,6 +235,8 @@ enum Work {
 impl Actor {
     async fn run(mut self, mut ops: mpsc::Receiver<Op>) {
         let mut queued: VecDeque<Work> = VecDeque::new();
+        let start = self.ctx.options.extensions.start;
+        crate::hook_points::session_start(&self.ctx, start, &CancellationToken::new()).await;
         loop {
             let work = match queued.pop_front() {
                 Some(work) => work,
@@ -275,6 +279,12 @@ impl Actor {
             if shutdown {
                 break;
             }
+        }
+        let end = HookPayload::SessionEnd {
+            reason: "other".to_owned(),
+        };
+        if crate::hook_points::any(&self.ctx, &end) {
+            crate::hook_points::run(&self.ctx, end, &CancellationToken::new()).await;
         }
         // Background commands never outlive the session.
         self.ctx.options.jobs.kill_all().await;

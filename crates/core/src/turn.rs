@@ -19,6 +19,7 @@ use crate::approval::Gate;
 use crate::compaction::{self, LastUsage, Trigger};
 use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
+use crate::hook_points;
 pub(crate) use crate::manual::{compact_now, rewind};
 use crate::recorder::Recorder;
 use crate::session::{SessionOptions, SystemPrompt};
@@ -37,6 +38,10 @@ pub(crate) struct TurnContext {
     pub(crate) emitter: Emitter,
     /// Session totals across turns.
     pub(crate) totals: std::sync::Mutex<Totals>,
+    /// Set when a hook said `continue: false`.
+    pub(crate) stop: crate::hook_points::StopRequest,
+    /// Context from `SessionStart` hooks, sent with the next prompt.
+    pub(crate) pending_context: std::sync::Mutex<Vec<String>>,
 }
 
 /// Usage and cost summed over the session.
@@ -73,10 +78,23 @@ pub(crate) async fn run_turn(
     emitter.emit(EventKind::TurnStarted);
     // Re-assembled each turn so edits to AGENTS.md and friends take effect.
     let system = system_prompt(ctx, conv);
-    let prompt = Message::user_text(text);
+    let prompt = match hook_points::prompt_submitted(ctx, text, &cancel).await {
+        Ok(prompt) => prompt,
+        Err(reason) => {
+            emitter.error(format!(
+                "The prompt was blocked by a UserPromptSubmit hook: {reason}"
+            ));
+            emitter.emit(EventKind::TurnCompleted {
+                reason: TurnEndReason::Failed,
+                model_requests: 0,
+            });
+            return;
+        }
+    };
     ctx.recorder.message(emitter, &prompt);
     conv.messages.push(prompt);
     let mut requests = 0u32;
+    let mut stop_hook_active = false;
     let reason = loop {
         if requests >= ctx.options.max_turns {
             emitter.warning(format!(
@@ -147,6 +165,14 @@ pub(crate) async fn run_turn(
                 // back as it is lets the model continue.
                 continue;
             }
+            if let Some(feedback) = hook_points::stop(ctx, stop_hook_active, &cancel).await {
+                // A Stop hook said the work is not done: the model hears why.
+                stop_hook_active = true;
+                let message = Message::user_text(feedback);
+                ctx.recorder.message(emitter, &message);
+                conv.messages.push(message);
+                continue;
+            }
             break TurnEndReason::Completed;
         }
         // Each result was recorded as its call finished.
@@ -157,6 +183,10 @@ pub(crate) async fn run_turn(
         conv.messages.push(results);
         if cancel.is_cancelled() {
             break TurnEndReason::Interrupted;
+        }
+        if let Some(reason) = ctx.stop.take() {
+            emitter.notice(format!("A hook stopped the turn: {reason}"));
+            break TurnEndReason::Completed;
         }
     };
     emitter.emit(EventKind::TurnCompleted {

@@ -98,6 +98,26 @@ pub enum DeniedBy {
     Plan,
     /// An approval was needed and this run cannot ask.
     NoApproval,
+    /// A `PreToolUse` hook refused the call.
+    Hook,
+}
+
+/// What the user's `PreToolUse` hooks said about a call. It takes its place
+/// in the order of evaluation after the hard guards: a hook's deny beats every
+/// rule, its ask beats allow rules, and its allow only spares the approval
+/// the mode would ask for (deny and ask rules, plan mode, guards and secret
+/// files still apply).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum HookVerdict {
+    /// No hook decided.
+    #[default]
+    None,
+    /// A hook allowed the call.
+    Allow,
+    /// A hook wants the user asked; the reason is shown.
+    Ask(String),
+    /// A hook refused the call; the reason goes to the model.
+    Deny(String),
 }
 
 /// The decision for one call.
@@ -208,9 +228,15 @@ impl Engine {
 
     /// Decides on one call.
     pub fn check(&self, call: &CallInfo<'_>) -> Verdict {
+        self.check_with_hook(call, &HookVerdict::None)
+    }
+
+    /// Like [`Engine::check`], with the `PreToolUse` hooks' answer in its
+    /// place in the order (see [`HookVerdict`]).
+    pub fn check_with_hook(&self, call: &CallInfo<'_>, hook: &HookVerdict) -> Verdict {
         let tool = canonical_tool(call.tool);
         let target = self.target(call, &tool);
-        let verdict = self.decide(call, &tool, &target);
+        let verdict = self.decide(call, &tool, &target, hook);
         match (verdict, self.can_ask) {
             (Verdict::Ask { reason, suggestion }, CanAsk::No) => Verdict::Deny {
                 by: DeniedBy::NoApproval,
@@ -224,7 +250,13 @@ impl Engine {
         }
     }
 
-    fn decide(&self, call: &CallInfo<'_>, tool: &str, target: &Target) -> Verdict {
+    fn decide(
+        &self,
+        call: &CallInfo<'_>,
+        tool: &str,
+        target: &Target,
+        hook: &HookVerdict,
+    ) -> Verdict {
         let ask = |reason: String| Verdict::Ask {
             reason,
             suggestion: self.suggest_for(call, tool, target),
@@ -234,6 +266,13 @@ impl Engine {
             return Verdict::Deny {
                 reason,
                 by: DeniedBy::Guard,
+            };
+        }
+        // 1b. The user's PreToolUse hooks.
+        if let HookVerdict::Deny(reason) = hook {
+            return Verdict::Deny {
+                reason: reason.clone(),
+                by: DeniedBy::Hook,
             };
         }
         let mut pending: Option<Verdict> = None;
@@ -316,8 +355,11 @@ impl Engine {
                 ));
             }
         }
-        // 5. Allow rules and session grants; 6. the mode.
-        let verdict = if self.allowed_by_rules(tool, target) {
+        if let HookVerdict::Ask(reason) = hook {
+            return pending.unwrap_or_else(|| ask(format!("a PreToolUse hook asks: {reason}")));
+        }
+        // 5. Allow rules and session grants (and a hook's allow); 6. the mode.
+        let verdict = if self.allowed_by_rules(tool, target) || *hook == HookVerdict::Allow {
             Verdict::Allow
         } else {
             self.by_mode(call, target).map_or(Verdict::Allow, ask)

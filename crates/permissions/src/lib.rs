@@ -17,7 +17,9 @@ mod rule;
 mod shell;
 use wright_shell::wrappers;
 
-pub use engine::{CallInfo, CanAsk, DeniedBy, Engine, Mode, PolicyInput, RuleSet, Verdict};
+pub use engine::{
+    CallInfo, CanAsk, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, RuleSet, Verdict,
+};
 pub use persist::append_allow_rule;
 pub use rule::{Rule, RuleError};
 

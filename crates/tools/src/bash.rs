@@ -175,7 +175,7 @@ const MAX_PASSED_SECRETS: usize = 500;
 
 /// The session's secret files (searched once, on first use, off the async
 /// runtime), for a confined command's sandbox to hide.
-async fn session_secrets(ctx: &ToolContext) -> Vec<std::path::PathBuf> {
+pub(crate) async fn session_secrets(ctx: &ToolContext) -> Vec<std::path::PathBuf> {
     let Some(sb) = ctx.sandbox.clone() else {
         return Vec::new();
     };
@@ -193,7 +193,7 @@ async fn session_secrets(ctx: &ToolContext) -> Vec<std::path::PathBuf> {
 }
 
 /// `bash -c <command>`, through the sandbox helper when the context has one.
-fn shell_command(
+pub(crate) fn shell_command(
     ctx: &ToolContext,
     command: &str,
     known_secrets: Vec<std::path::PathBuf>,

@@ -23,6 +23,7 @@ mod ls;
 mod output;
 pub mod paths;
 mod read;
+mod script;
 mod registry;
 pub mod truncate;
 mod walk;
@@ -45,6 +46,7 @@ pub use jobs::{BackgroundJobs, JobInfo, JobStatus};
 pub use ls::LsTool;
 pub use read::ReadTool;
 pub use registry::ToolRegistry;
+pub use script::{ScriptEnd, ScriptRun, run_script};
 pub use write::WriteTool;
 
 /// A tool the model can call.
