@@ -56,7 +56,9 @@ impl Gate {
     /// The permission mode now (`plan` when the state is unavailable: the
     /// strictest reading).
     pub(crate) fn mode(&self) -> Mode {
-        self.engine.lock().map_or(Mode::Plan, |engine| engine.mode())
+        self.engine
+            .lock()
+            .map_or(Mode::Plan, |engine| engine.mode())
     }
 
     pub(crate) fn set_mode(&self, mode: Mode) {

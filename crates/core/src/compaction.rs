@@ -4,10 +4,10 @@
 //! then summarizes older turns with the model and keeps the recent ones
 //! verbatim. The pure parts live in `wright_context::compaction`.
 
-use wright_hooks::hook::{CompactTrigger, HookPayload, SessionStartSource};
 use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
 use wright_context::compaction as pure;
+use wright_hooks::hook::{CompactTrigger, HookPayload, SessionStartSource};
 use wright_llm::{LlmError, ModelRequest, StreamEvent};
 use wright_protocol::{Item, ItemKind, Message};
 use wright_store::EntryBody;

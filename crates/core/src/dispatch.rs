@@ -194,10 +194,10 @@ async fn prepare<'a>(
         (ToolCallStatus::Failed, why.to_string())
     })?;
     let hooks = tool_hooks::before(ctx, &call.call_id, name, args, cancel).await;
-    let raw_args = if hooks.args.to_string() == arguments {
-        arguments.to_owned()
-    } else {
+    let raw_args = if hooks.rewritten {
         hooks.args.to_string()
+    } else {
+        arguments.to_owned()
     };
     let request = Request {
         call_id: &call.call_id,

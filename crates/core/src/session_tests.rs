@@ -759,3 +759,6 @@ async fn each_result_is_recorded_as_soon_as_its_call_finishes() {
     let sent = h.requests.lock().unwrap()[1].messages.clone();
     assert_eq!(history[..sent.len()], sent[..]);
 }
+
+#[path = "hooks_tests.rs"]
+mod hooks;

@@ -19,6 +19,8 @@ pub(crate) struct Before {
     pub(crate) verdict: HookVerdict,
     /// Context a hook asked to give the model with the result.
     pub(crate) context: Option<String>,
+    /// Whether a hook rewrote the arguments.
+    pub(crate) rewritten: bool,
 }
 
 /// Runs the `PreToolUse` hooks for a call about to be checked.
@@ -39,6 +41,7 @@ pub(crate) async fn before(
             args,
             verdict: HookVerdict::None,
             context: None,
+            rewritten: false,
         };
     }
     let run = hook_points::run(ctx, payload, cancel).await;
@@ -46,26 +49,27 @@ pub(crate) async fn before(
         ctx.stop.request(reason);
     }
     let verdict = verdict_of(&run);
-    let args = match (&verdict, run.updated_input) {
-        (HookVerdict::Deny(_), _) | (_, None) => args,
+    let (args, rewritten) = match (&verdict, run.updated_input) {
+        (HookVerdict::Deny(_), _) | (_, None) => (args, false),
         (_, Some(updated)) if updated.is_object() => {
             ctx.emitter.notice(format!(
                 "A PreToolUse hook changed the input of {tool} to: {}",
                 shorten(&updated.to_string())
             ));
-            updated
+            (updated, true)
         }
         (_, Some(_)) => {
             ctx.emitter.warning(format!(
                 "A PreToolUse hook's updatedInput for {tool} is not a JSON object; the original input is used."
             ));
-            args
+            (args, false)
         }
     };
     Before {
         args,
         verdict,
         context: hook_points::context_text("PreToolUse", &run.additional_context),
+        rewritten,
     }
 }
 

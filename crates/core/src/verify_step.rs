@@ -108,23 +108,14 @@ async fn check(ctx: &TurnContext, run: &CheckRun, tool_ctx: &ToolContext) -> Str
                 (report.text, report.errors, report.warnings)
             }
             ScriptEnd::TimedOut => (verify::timeout_note(run), 0, 0),
-            ScriptEnd::Cancelled => (
-                verify::failure_note(run, "interrupted by the user"),
-                0,
-                0,
-            ),
+            ScriptEnd::Cancelled => (verify::failure_note(run, "interrupted by the user"), 0, 0),
         },
         Err(e) => (verify::failure_note(run, &e.to_string()), 0, 0),
     };
     let files = run
         .files
         .iter()
-        .map(|f| {
-            f.strip_prefix(&run.root)
-                .unwrap_or(f)
-                .display()
-                .to_string()
-        })
+        .map(|f| f.strip_prefix(&run.root).unwrap_or(f).display().to_string())
         .collect();
     ctx.emitter.item_completed(Item {
         id: ctx.emitter.next_item_id(),

@@ -1,0 +1,585 @@
+//! Hooks and the verifier in the turn loop: each event fired at its point,
+//! blocks by exit code and by JSON, the permission order, rewritten input,
+//! added context, broken and hanging hooks, and the verifier's report in
+//! the edit's own result.
+
+use super::*;
+use std::path::Path;
+use wright_hooks::hook::{HookDef, HookEvent, Hooks};
+use wright_hooks::verify::{CheckSpec, Format, Verifier, VerifySettings};
+use wright_permissions::{Rule, RuleSet};
+use wright_protocol::ItemKind;
+
+/// A hook script written into the session dir; `body` is bash.
+struct Hook {
+    event: HookEvent,
+    matcher: Option<&'static str>,
+    body: String,
+    timeout_secs: Option<u64>,
+}
+
+fn hook(event: HookEvent, matcher: Option<&'static str>, body: &str) -> Hook {
+    Hook {
+        event,
+        matcher,
+        body: body.to_owned(),
+        timeout_secs: None,
+    }
+}
+
+/// Installs the hooks (scripts under `<cwd>/.hooks/`) in the options.
+fn with_hooks(hooks: Vec<Hook>) -> impl FnOnce(&mut SessionOptions) {
+    move |o: &mut SessionOptions| {
+        let dir = o.cwd.join(".hooks");
+        std::fs::create_dir_all(&dir).unwrap();
+        let defs = hooks
+            .into_iter()
+            .enumerate()
+            .map(|(n, h)| {
+                let path = dir.join(format!("h{n}.sh"));
+                std::fs::write(&path, format!("#!/bin/bash\n{}\n", h.body)).unwrap();
+                HookDef::new(
+                    h.event,
+                    h.matcher.map(str::to_owned),
+                    format!("bash {}", path.display()),
+                    h.timeout_secs,
+                    "test config",
+                )
+            })
+            .collect();
+        let (hooks, warnings) = Hooks::new(defs);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        o.extensions.hooks = Arc::new(hooks);
+    }
+}
+
+fn results(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ItemCompleted { item } => match &item.kind {
+                ItemKind::ToolCall { name, output, .. } => {
+                    Some((name.clone(), output.clone().unwrap_or_default()))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+fn hook_runs(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ItemCompleted { item } => match &item.kind {
+                ItemKind::HookRun { event, outcome, .. } => Some((event.clone(), outcome.clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+fn warnings(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Warning { message } => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn cwd_of(h: &Harness) -> &Path {
+    h._dir.path()
+}
+
+#[tokio::test]
+async fn a_pre_tool_use_hook_exiting_2_blocks_rm_and_the_model_reads_its_stderr() {
+    let body = r#"input=$(cat)
+if echo "$input" | grep -q '"command":"rm '; then echo "no rm here: use trash" >&2; exit 2; fi
+exit 0"#;
+    let mut h = start_with(
+        vec![
+            calls(&[
+                ("a", "Bash", r#"{"command":"rm keep.txt"}"#),
+                ("b", "Bash", r#"{"command":"echo fine"}"#),
+            ]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![hook(HookEvent::PreToolUse, Some("Bash"), body)]),
+    );
+    std::fs::write(cwd_of(&h).join("keep.txt"), "x").unwrap();
+    let (events, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let r = results(&events);
+    assert!(
+        r[0].1.starts_with("Blocked by hook: no rm here: use trash"),
+        "{r:?}"
+    );
+    assert!(r[1].1.contains("fine"), "{r:?}");
+    assert!(cwd_of(&h).join("keep.txt").exists());
+    assert_eq!(
+        hook_runs(&events),
+        [
+            ("PreToolUse".to_owned(), "blocked".to_owned()),
+            ("PreToolUse".to_owned(), "ok".to_owned())
+        ]
+    );
+    // The model's next request carries the refusal.
+    let sent = h.requests.lock().unwrap()[1].messages.clone();
+    assert!(format!("{sent:?}").contains("no rm here"));
+}
+
+#[tokio::test]
+async fn a_json_deny_beats_an_allow_rule_and_a_hook_allow_never_beats_the_guard() {
+    let deny = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"policy says no"}}'"#;
+    let allow_rule = |o: &mut SessionOptions| {
+        o.policy.rules = RuleSet {
+            allow: vec!["Bash(*)".parse::<Rule>().unwrap()],
+            ..RuleSet::default()
+        };
+    };
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"touch made.txt"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Default,
+        5,
+        |o| {
+            allow_rule(o);
+            with_hooks(vec![hook(HookEvent::PreToolUse, Some("Bash"), deny)])(o);
+        },
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    assert_eq!(
+        results(&events)[0].1,
+        "Blocked by hook: policy says no",
+        "{events:?}"
+    );
+    assert!(!cwd_of(&h).join("made.txt").exists());
+
+    let allow = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"#;
+    let mut h = start_with(
+        vec![
+            calls(&[
+                ("a", "Bash", r#"{"command":"rm -rf /"}"#),
+                ("b", "Bash", r#"{"command":"touch made.txt"}"#),
+            ]),
+            text("ok"),
+        ],
+        PermissionMode::Default,
+        5,
+        with_hooks(vec![hook(HookEvent::PreToolUse, None, allow)]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    let r = results(&events);
+    assert!(r[0].1.starts_with("Blocked by guard"), "{r:?}");
+    // The allow spares the approval default mode would ask for (this run cannot ask).
+    assert!(r[1].1.contains("exit code 0"), "{r:?}");
+    assert!(cwd_of(&h).join("made.txt").exists());
+}
+
+#[tokio::test]
+async fn an_ask_from_a_hook_beats_an_allow_rule_and_a_deny_rule_beats_a_hook_allow() {
+    let ask = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"check with a human"}}'"#;
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"touch made.txt"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![hook(HookEvent::PreToolUse, None, ask)]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    let r = results(&events);
+    assert!(
+        r[0].1.starts_with("Permission denied") && r[0].1.contains("check with a human"),
+        "{r:?}"
+    );
+    assert!(!cwd_of(&h).join("made.txt").exists());
+
+    let allow = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"#;
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"touch made.txt"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        |o| {
+            o.policy.rules = RuleSet {
+                deny: vec!["Bash(touch:*)".parse::<Rule>().unwrap()],
+                ..RuleSet::default()
+            };
+            with_hooks(vec![hook(HookEvent::PreToolUse, None, allow)])(o);
+        },
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    assert!(
+        results(&events)[0].1.starts_with("Permission denied"),
+        "{events:?}"
+    );
+}
+
+#[tokio::test]
+async fn updated_input_is_what_runs_and_is_checked() {
+    let rewrite = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rewritten"}}}'"#;
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"echo original"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![hook(HookEvent::PreToolUse, None, rewrite)]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    let r = results(&events);
+    assert!(
+        r[0].1.contains("rewritten") && !r[0].1.contains("original"),
+        "{r:?}"
+    );
+
+    // A rewrite to something destructive meets the guard.
+    let evil = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"rm -rf /"}}}'"#;
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"echo original"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![hook(HookEvent::PreToolUse, None, evil)]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    assert!(
+        results(&events)[0].1.starts_with("Blocked by guard"),
+        "{events:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_hook_gets_claude_codes_input_on_stdin_and_its_env() {
+    let body = r#"cat > "$CLAUDE_PROJECT_DIR/stdin.json"; echo "$WRIGHT_PROJECT_DIR" > "$CLAUDE_PROJECT_DIR/env.txt""#;
+    let mut h = start_with(
+        vec![
+            calls(&[("call_7", "Bash", r#"{"command":"echo hi"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![hook(HookEvent::PreToolUse, Some("Bash"), body)]),
+    );
+    turn(&mut h, "go").await;
+    let dir = cwd_of(&h).to_path_buf();
+    let input: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("stdin.json")).unwrap()).unwrap();
+    assert_eq!(
+        input,
+        serde_json::json!({
+            "session_id": "s1",
+            "transcript_path": "",
+            "cwd": dir,
+            "hook_event_name": "PreToolUse",
+            "permission_mode": "bypassPermissions",
+            "tool_name": "Bash",
+            "tool_input": {"command": "echo hi"},
+            "tool_use_id": "call_7",
+        })
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("env.txt")).unwrap().trim(),
+        dir.display().to_string()
+    );
+}
+
+#[tokio::test]
+async fn post_tool_use_feedback_and_context_join_the_result() {
+    let post = r#"cat >/dev/null; echo "lint: trailing space" >&2; exit 2"#;
+    let context = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember the style guide"}}'"#;
+    let failure = r#"cat > "$CLAUDE_PROJECT_DIR/failure.json""#;
+    let mut h = start_with(
+        vec![
+            calls(&[
+                ("a", "Bash", r#"{"command":"echo done"}"#),
+                ("b", "Read", r#"{"file_path":"missing.txt"}"#),
+            ]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![
+            hook(HookEvent::PostToolUse, Some("Bash"), post),
+            hook(HookEvent::PostToolUse, Some("Bash"), context),
+            hook(HookEvent::PostToolUseFailure, Some("Read"), failure),
+        ]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    let r = results(&events);
+    assert!(
+        r[0].1.contains("done")
+            && r[0]
+                .1
+                .contains("[PostToolUse hook feedback]\nlint: trailing space")
+            && r[0].1.contains("remember the style guide"),
+        "{r:?}"
+    );
+    let failure: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(cwd_of(&h).join("failure.json")).unwrap())
+            .unwrap();
+    assert_eq!(failure["hook_event_name"], "PostToolUseFailure");
+    assert_eq!(failure["tool_name"], "Read");
+    assert!(failure["error"].as_str().unwrap().contains("missing.txt"));
+}
+
+#[tokio::test]
+async fn user_prompt_submit_adds_context_or_blocks_the_prompt() {
+    let mut h = start_with(
+        vec![text("ok")],
+        PermissionMode::Default,
+        5,
+        with_hooks(vec![
+            hook(
+                HookEvent::UserPromptSubmit,
+                None,
+                "cat >/dev/null; echo 'today is release day'",
+            ),
+            hook(
+                HookEvent::SessionStart,
+                None,
+                "cat >/dev/null; echo 'branch: main'",
+            ),
+        ]),
+    );
+    let (_, reason) = turn(&mut h, "hello").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let sent = format!("{:?}", h.requests.lock().unwrap()[0].messages);
+    assert!(
+        sent.contains("hello")
+            && sent.contains("today is release day")
+            && sent.contains("branch: main"),
+        "{sent}"
+    );
+
+    let mut h = start_with(
+        vec![text("never")],
+        PermissionMode::Default,
+        5,
+        with_hooks(vec![hook(
+            HookEvent::UserPromptSubmit,
+            None,
+            r#"grep -q secret && { echo "prompt mentions a secret" >&2; exit 2; }; exit 0"#,
+        )]),
+    );
+    let (events, reason) = turn(&mut h, "show me the secret").await;
+    assert_eq!(reason, TurnEndReason::Failed);
+    assert!(h.requests.lock().unwrap().is_empty());
+    assert!(format!("{events:?}").contains("prompt mentions a secret"));
+}
+
+#[tokio::test]
+async fn a_stop_hook_re_prompts_once_with_stop_hook_active_set() {
+    // Blocks the first stop, lets the second through (it sees stop_hook_active).
+    let body = r#"input=$(cat)
+echo "$input" >> "$CLAUDE_PROJECT_DIR/stops.jsonl"
+if echo "$input" | grep -q '"stop_hook_active":false'; then echo "run the tests first" >&2; exit 2; fi
+exit 0"#;
+    let mut h = start_with(
+        vec![text("done"), text("tests pass, done")],
+        PermissionMode::Default,
+        5,
+        with_hooks(vec![hook(HookEvent::Stop, None, body)]),
+    );
+    let (_, reason) = turn(&mut h, "work").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 2);
+    assert!(format!("{:?}", requests[1].messages).contains("run the tests first"));
+    let stops = std::fs::read_to_string(cwd_of(&h).join("stops.jsonl")).unwrap();
+    let flags: Vec<bool> = stops
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["stop_hook_active"]
+                .as_bool()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(flags, [false, true]);
+}
+
+#[tokio::test]
+async fn broken_and_hanging_hooks_warn_and_the_loop_goes_on() {
+    let mut slow = hook(HookEvent::PreToolUse, None, "sleep 30");
+    slow.timeout_secs = Some(1);
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"echo still runs"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![
+            hook(
+                HookEvent::PreToolUse,
+                None,
+                "cat >/dev/null; echo boom >&2; exit 1",
+            ),
+            slow,
+            hook(
+                HookEvent::PreToolUse,
+                None,
+                "cat >/dev/null; echo '{not json'",
+            ),
+        ]),
+    );
+    let started = std::time::Instant::now();
+    let (events, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(results(&events)[0].1.contains("still runs"), "{events:?}");
+    let w = warnings(&events).join("\n");
+    assert!(w.contains("boom"), "{w}");
+    let mut outcomes: Vec<String> = hook_runs(&events).into_iter().map(|(_, o)| o).collect();
+    outcomes.sort();
+    assert_eq!(outcomes, ["failed", "ok", "timeout"]);
+}
+
+#[tokio::test]
+async fn a_permission_request_hook_answers_instead_of_the_user() {
+    let allow = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'"#;
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"touch made.txt"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Default,
+        5,
+        with_hooks(vec![hook(
+            HookEvent::PermissionRequest,
+            Some("Bash"),
+            allow,
+        )]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    assert!(results(&events)[0].1.contains("exit code 0"), "{events:?}");
+    assert!(cwd_of(&h).join("made.txt").exists());
+}
+
+/// A crate whose `src/lib.rs` the model edits.
+fn cargo_project(dir: &Path) {
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"verifyme\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), "pub fn two() -> u32 {\n    2\n}\n").unwrap();
+}
+
+fn with_verifier(checks: Vec<CheckSpec>) -> impl FnOnce(&mut SessionOptions) {
+    move |o: &mut SessionOptions| {
+        cargo_project(&o.cwd);
+        let (verifier, warnings) = Verifier::new(
+            VerifySettings {
+                enabled: true,
+                timeout: Duration::from_secs(120),
+                checks,
+            },
+            |p| p == "cargo",
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        o.extensions.verifier = Some(Arc::new(verifier));
+    }
+}
+
+fn diagnostics(events: &[Event]) -> Vec<(String, u32)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ItemCompleted { item } => match &item.kind {
+                ItemKind::Diagnostics {
+                    checker, errors, ..
+                } => Some((checker.clone(), *errors)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_verifier_puts_the_compiler_error_in_the_edit_result_once_per_response() {
+    let break_it =
+        r#"{"file_path":"src/lib.rs","old_string":"    2\n","new_string":"    \"two\"\n"}"#;
+    let note = r#"{"file_path":"NOTES.md","content":"notes\n"}"#;
+    let fix = r#"{"file_path":"src/lib.rs","old_string":"    \"two\"\n","new_string":"    2\n"}"#;
+    let mut h = start_with(
+        vec![
+            calls(&[
+                ("a", "Write", note),
+                ("b", "Edit", break_it),
+                ("c", "Read", r#"{"file_path":"src/lib.rs"}"#),
+            ]),
+            calls(&[("d", "Edit", fix), ("e", "Write", note)]),
+            calls(&[("f", "Write", note)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        10,
+        with_verifier(Vec::new()),
+    );
+    let (events, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let r = results(&events);
+    // The first response: one cargo run, reported in the last edit's result.
+    assert!(!r[0].1.contains("[verifier"), "{r:?}");
+    assert!(
+        r[1].1.contains("[verifier: cargo check") && r[1].1.contains("error[E0308]"),
+        "{r:?}"
+    );
+    assert!(r[1].1.contains("src/lib.rs:2"), "{}", r[1].1);
+    // The fix clears it, in the second response's last edit (a Write of a
+    // Markdown file, after the Edit that fixed the Rust one).
+    assert!(
+        r[4].1.contains("no errors in the edited files"),
+        "{}",
+        r[4].1
+    );
+    // A response that changed only Markdown runs nothing.
+    assert!(!r[5].1.contains("[verifier"), "{}", r[5].1);
+    let runs = diagnostics(&events);
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    assert!(runs[0].1 >= 1 && runs[1].1 == 0, "{runs:?}");
+}
+
+#[tokio::test]
+async fn a_checker_that_hangs_is_one_short_note() {
+    let check = CheckSpec {
+        glob: "*.txt".into(),
+        command: "sleep 30".into(),
+        format: Format::Lines,
+        timeout: Some(Duration::from_secs(1)),
+        source: "test".into(),
+    };
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Write", r#"{"file_path":"a.txt","content":"x"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_verifier(vec![check]),
+    );
+    let started = std::time::Instant::now();
+    let (events, _) = turn(&mut h, "go").await;
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let r = results(&events);
+    assert!(r[0].1.contains("timed out"), "{r:?}");
+    assert_eq!(r[0].1.matches("[verifier").count(), 1, "{r:?}");
+}
