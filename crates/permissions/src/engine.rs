@@ -359,11 +359,15 @@ impl Engine {
             return pending.unwrap_or_else(|| ask(format!("a PreToolUse hook asks: {reason}")));
         }
         // 5. Allow rules and session grants (and a hook's allow); 6. the mode.
-        let verdict = if self.allowed_by_rules(tool, target) || *hook == HookVerdict::Allow {
-            Verdict::Allow
-        } else {
-            self.by_mode(call, target).map_or(Verdict::Allow, ask)
-        };
+        // Stopping one of the session's own background commands changes
+        // nothing the user has not already allowed.
+        let own_job = tool == "killshell";
+        let verdict =
+            if self.allowed_by_rules(tool, target) || *hook == HookVerdict::Allow || own_job {
+                Verdict::Allow
+            } else {
+                self.by_mode(call, target).map_or(Verdict::Allow, ask)
+            };
         match (verdict, pending) {
             (Verdict::Allow, Some(p)) => p,
             (v, _) => v,

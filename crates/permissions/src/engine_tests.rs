@@ -606,3 +606,118 @@ fn session_grants_and_suggestions() {
     });
     assert_eq!(s.to_string(), "WebFetch(domain:docs.rs)");
 }
+
+/// Every combination of a `PreToolUse` hook's answer with the guard, rules,
+/// secrets, plan mode and the mode's own question, checked against the
+/// order of DESIGN §5: guard → hook deny → deny rules → plan → hook ask →
+/// ask rules → allow rules / hook allow → mode.
+#[test]
+fn hook_verdicts_take_their_place_in_the_order() {
+    let f = fx();
+    let check =
+        |mode: Mode, allow: &[&str], ask: &[&str], deny: &[&str], cmd: &str, hook: HookVerdict| {
+            let e = engine(&f, mode, allow, ask, deny, CanAsk::Yes);
+            e.check_with_hook(
+                &CallInfo {
+                    tool: "Bash",
+                    kind: ToolKind::Exec,
+                    args: &json!({"command": cmd}),
+                    cwd: &f.ws,
+                },
+                &hook,
+            )
+        };
+    let deny = || HookVerdict::Deny("hook says no".into());
+    let ask = || HookVerdict::Ask("hook asks".into());
+    let is_deny_by =
+        |v: &Verdict, who: DeniedBy| matches!(v, Verdict::Deny { by, .. } if *by == who);
+    let is_ask = |v: &Verdict| matches!(v, Verdict::Ask { .. });
+
+    // A guard wins over every hook answer.
+    for hook in [HookVerdict::Allow, deny(), ask(), HookVerdict::None] {
+        let v = check(Mode::Bypass, &["Bash(*)"], &[], &[], "rm -rf /", hook);
+        assert!(is_deny_by(&v, DeniedBy::Guard), "{v:?}");
+    }
+    // A hook's deny beats an allow rule, bypass and a session grant.
+    let v = check(Mode::Bypass, &["Bash(*)"], &[], &[], "touch a", deny());
+    assert!(is_deny_by(&v, DeniedBy::Hook), "{v:?}");
+    assert!(matches!(&v, Verdict::Deny { reason, .. } if reason == "hook says no"));
+    // A hook's ask beats an allow rule and bypass.
+    assert!(is_ask(&check(
+        Mode::Bypass,
+        &["Bash(*)"],
+        &[],
+        &[],
+        "touch a",
+        ask()
+    )));
+    // A hook's allow spares the mode's question...
+    assert_eq!(
+        check(Mode::Default, &[], &[], &[], "touch a", HookVerdict::Allow),
+        Verdict::Allow
+    );
+    assert!(is_ask(&check(
+        Mode::Default,
+        &[],
+        &[],
+        &[],
+        "touch a",
+        HookVerdict::None
+    )));
+    // ...but not a deny rule, an ask rule, plan mode or a secret file.
+    let v = check(
+        Mode::Default,
+        &[],
+        &[],
+        &["Bash(touch:*)"],
+        "touch a",
+        HookVerdict::Allow,
+    );
+    assert!(is_deny_by(&v, DeniedBy::Rule), "{v:?}");
+    assert!(is_ask(&check(
+        Mode::Default,
+        &[],
+        &["Bash(touch:*)"],
+        &[],
+        "touch a",
+        HookVerdict::Allow
+    )));
+    let v = check(Mode::Plan, &[], &[], &[], "touch a", HookVerdict::Allow);
+    assert!(is_deny_by(&v, DeniedBy::Plan), "{v:?}");
+    std::fs::write(f.ws.join(".env"), "K=1").unwrap();
+    assert!(is_ask(&check(
+        Mode::Bypass,
+        &[],
+        &[],
+        &[],
+        "cat .env",
+        HookVerdict::Allow
+    )));
+    // A run that cannot ask turns a hook's ask into a refusal.
+    let e = engine(&f, Mode::Bypass, &[], &[], &[], CanAsk::No);
+    let v = e.check_with_hook(
+        &CallInfo {
+            tool: "Bash",
+            kind: ToolKind::Exec,
+            args: &json!({"command": "touch a"}),
+            cwd: &f.ws,
+        },
+        &ask(),
+    );
+    assert!(is_deny_by(&v, DeniedBy::NoApproval), "{v:?}");
+}
+
+#[test]
+fn killing_an_own_background_job_needs_no_approval_outside_plan_mode() {
+    let f = fx();
+    let info = CallInfo {
+        tool: "KillShell",
+        kind: ToolKind::Exec,
+        args: &json!({"shell_id": "bash_1"}),
+        cwd: &f.ws,
+    };
+    let e = engine(&f, Mode::Default, &[], &[], &[], CanAsk::No);
+    assert_eq!(e.check(&info), Verdict::Allow);
+    let e = engine(&f, Mode::Plan, &[], &[], &[], CanAsk::No);
+    assert!(matches!(e.check(&info), Verdict::Deny { .. }));
+}
