@@ -165,6 +165,12 @@ pub enum Command {
         #[command(subcommand)]
         action: SkillsAction,
     },
+    /// Hooks a session here would run, from wright's config and Claude Code settings.
+    Hooks {
+        /// What to do.
+        #[command(subcommand)]
+        action: HooksAction,
+    },
     /// Notes the model can read: list, show, add, remove.
     Memory {
         /// What to do.
@@ -244,6 +250,17 @@ pub enum ConfigAction {
 #[derive(Debug, Subcommand)]
 pub enum SkillsAction {
     /// Name, description and path of each skill.
+    List {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `wright hooks …`
+#[derive(Debug, Subcommand)]
+pub enum HooksAction {
+    /// Every hook by event, with matcher, command, timeout and source.
     List {
         /// Machine-readable output.
         #[arg(long)]

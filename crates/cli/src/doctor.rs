@@ -306,7 +306,9 @@ fn tool_check() -> Check {
     }
 }
 
-fn which(program: &str) -> Option<String> {
+/// Where `program` is on PATH, if it is (the first regular file of that
+/// name in a PATH directory).
+pub(crate) fn which(program: &str) -> Option<String> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(program))

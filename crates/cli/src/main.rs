@@ -4,6 +4,8 @@
 mod args;
 mod doctor;
 mod exit;
+mod extensions;
+mod hooks_list;
 mod init;
 mod inspect;
 mod models;
@@ -25,7 +27,7 @@ use anyhow::Context;
 use clap::Parser;
 use wright_config::{ConfigLoader, find_project_root};
 
-use crate::args::{Args, Command, ConfigAction, InputFormat, OutputFormat};
+use crate::args::{Args, Command, ConfigAction, HooksAction, InputFormat, OutputFormat};
 use crate::modes::headless::{Format, Input};
 use crate::render::Detail;
 
@@ -122,6 +124,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             Command::Context { .. }
             | Command::Models { .. }
             | Command::Skills { .. }
+            | Command::Hooks { .. }
             | Command::Memory { .. }
             | Command::Compact { .. },
         )
@@ -154,6 +157,9 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         Some(Command::Memory { action }) => {
             return Ok(inspect::memory(&settings, &project_root, action)?);
         }
+        Some(Command::Hooks {
+            action: HooksAction::List { json },
+        }) => return Ok(hooks_list::list(&loader, &resolved, &project_root, *json)),
         Some(
             Command::Config { .. }
             | Command::Doctor { .. }
@@ -190,6 +196,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         base_url_from_project: resolved
             .untrusted_project_source("base_url")
             .map(std::path::Path::to_path_buf),
+        extensions: Some(extensions::plan(&resolved, &project_root)),
     };
     if args.fork_session && !args.continue_latest && args.resume.is_none() {
         return Err(UsageError("--fork-session needs --continue or --resume ID".to_owned()).into());

@@ -298,7 +298,7 @@ fn full_args(name: &str, arguments: &str) -> String {
 
 /// Makes control characters visible, so text cannot move the cursor or
 /// hide part of itself on the terminal.
-fn escape_controls(text: &str) -> String {
+pub(crate) fn escape_controls(text: &str) -> String {
     text.chars()
         .flat_map(|c| match c {
             '\n' => "⏎".chars().collect::<Vec<_>>(),

@@ -10,13 +10,15 @@ use wright_context::{
     BaseOverride, ContextInputs, Environment, GitProbe, GitSnapshot, MemoryStore,
 };
 use wright_core::{
-    CompactionOptions, Persistence, RememberTool, SessionHandle, SessionOptions, SystemPrompt,
-    spawn_session,
+    CompactionOptions, Extensions, Persistence, RememberTool, SessionHandle, SessionOptions,
+    SystemPrompt, spawn_session,
 };
+use wright_hooks::hook::SessionStartSource;
 use wright_llm::{ReasoningEffort, RetryPolicy};
 use wright_permissions::CanAsk;
-use wright_tools::{OutputLimits, ToolRegistry};
+use wright_tools::{BackgroundJobs, OutputLimits, ToolRegistry};
 
+use crate::extensions::ExtensionPlan;
 use crate::models;
 use crate::provider;
 use crate::safety;
@@ -33,6 +35,8 @@ pub struct Started {
     pub notice: Option<String>,
     /// What `/context` shows.
     pub view: Option<ContextView>,
+    /// The session's background commands, for `/context`.
+    pub jobs: Arc<BackgroundJobs>,
 }
 
 /// The inputs of the system prompt and the model's window, for `/context`.
@@ -43,6 +47,8 @@ pub struct ContextView {
     pub window: u64,
     /// Tool names and schema sizes.
     pub tools: Vec<(String, usize)>,
+    /// Which hooks are active and whether the verifier is on, one line.
+    pub extensions: String,
 }
 
 /// A problem the user must fix before a session can start (exit code 2);
@@ -61,6 +67,8 @@ pub struct Launch {
     /// The project config file that set `base_url`, if one did. A cloned
     /// repository must not be able to send the user's key to its own server.
     pub base_url_from_project: Option<PathBuf>,
+    /// Hooks and verifier; `None` runs neither.
+    pub extensions: Option<ExtensionPlan>,
 }
 
 /// Resolves the provider, opens the session file and starts the session.
@@ -91,6 +99,24 @@ pub async fn start(
     let (usage, cost_usd) = opened.usage;
     notice.extend(opened.warnings.iter().map(|w| format!("warning: {w}")));
     let session_id = opened.writer.id().to_owned();
+    let resumed = (launch.session.continue_latest || launch.session.resume.is_some())
+        && !opened.history.is_empty();
+    let start = if resumed {
+        SessionStartSource::Resume
+    } else {
+        SessionStartSource::Startup
+    };
+    let (extensions, extensions_summary) = match &launch.extensions {
+        Some(plan) => {
+            notice.extend(plan.warnings.iter().map(|w| format!("warning: {w}")));
+            (plan.extensions(start), plan.summary())
+        }
+        None => (
+            Extensions::none(project_root),
+            "hooks: none · verifier: off".to_owned(),
+        ),
+    };
+    let jobs = Arc::new(BackgroundJobs::new());
     let max_tokens = match settings.max_tokens {
         // A known model's limit is a hard one: asking for more is an error
         // at the provider, so cap it and say so.
@@ -107,8 +133,8 @@ pub async fn start(
     let context = &settings.context;
     let options = SessionOptions {
         spill_dir: spill_dir(&session_id),
-        jobs: Arc::default(),
-        extensions: wright_core::Extensions::none(cwd),
+        jobs: Arc::clone(&jobs),
+        extensions,
         session_id,
         model: resolved.model,
         cwd: cwd.to_path_buf(),
@@ -155,7 +181,9 @@ pub async fn start(
             inputs,
             window: info.context_window,
             tools: tool_sizes,
+            extensions: extensions_summary,
         }),
+        jobs,
     })
 }
 

@@ -1,6 +1,6 @@
 //! Collects what a run's final `result` object reports (the `json` and
 //! `stream-json` formats share it): turns, usage, cost, timings, the last
-//! answer, refused tool calls and errors.
+//! answer, refused tool calls, the verifier's runs and errors.
 
 use std::time::Instant;
 
@@ -20,6 +20,11 @@ pub struct RunSummary {
     last_text: String,
     denials: Vec<Value>,
     errors: Vec<String>,
+    /// Verifier reports (`Diagnostics` items) in the current turn.
+    verifier_runs: u32,
+    /// Errors in the most recent of them: what the edited files look like
+    /// now, not a sum over checks the model has since fixed.
+    verifier_errors: u32,
 }
 
 impl RunSummary {
@@ -36,6 +41,8 @@ impl RunSummary {
             last_text: String::new(),
             denials: Vec::new(),
             errors: Vec::new(),
+            verifier_runs: 0,
+            verifier_errors: 0,
         }
     }
 
@@ -51,6 +58,8 @@ impl RunSummary {
                 self.last_text.clear();
                 self.denials.clear();
                 self.errors.clear();
+                self.verifier_runs = 0;
+                self.verifier_errors = 0;
             }
             EventKind::Usage {
                 total,
@@ -82,6 +91,10 @@ impl RunSummary {
                     "tool_input": parse_input(arguments),
                     "reason": output.clone().unwrap_or_default(),
                 })),
+                ItemKind::Diagnostics { errors, .. } => {
+                    self.verifier_runs += 1;
+                    self.verifier_errors = *errors;
+                }
                 _ => {}
             },
             EventKind::Error { message } => self.errors.push(message.clone()),
@@ -120,6 +133,7 @@ impl RunSummary {
             },
             "model": self.model,
             "permission_denials": self.denials,
+            "verifier": {"runs": self.verifier_runs, "errors": self.verifier_errors},
         });
         let mut errors = self.errors.clone();
         if reason == TurnEndReason::Interrupted {
@@ -154,4 +168,63 @@ pub fn parse_input(arguments: &str) -> Value {
 
 fn millis(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use wright_protocol::{AgentPath, Item};
+
+    use super::*;
+
+    fn event(kind: EventKind) -> Event {
+        Event {
+            session_id: "s".to_owned(),
+            turn_id: 1,
+            seq: 0,
+            agent: AgentPath::root(),
+            kind,
+        }
+    }
+
+    fn diagnostics(errors: u32) -> Event {
+        event(EventKind::ItemCompleted {
+            item: Item {
+                id: "i".to_owned(),
+                kind: ItemKind::Diagnostics {
+                    checker: "cargo check".to_owned(),
+                    files: vec!["src/lib.rs".to_owned()],
+                    errors,
+                    warnings: 0,
+                    text: String::new(),
+                },
+            },
+        })
+    }
+
+    #[test]
+    fn verifier_counts_reports_and_keeps_the_latest_errors() {
+        let mut summary = RunSummary::new();
+        summary.observe(&event(EventKind::TurnStarted));
+        assert_eq!(
+            summary.result(TurnEndReason::Completed)["verifier"],
+            json!({"runs": 0, "errors": 0})
+        );
+        summary.observe(&diagnostics(3));
+        summary.observe(&diagnostics(0));
+        assert_eq!(
+            summary.result(TurnEndReason::Completed)["verifier"],
+            json!({"runs": 2, "errors": 0})
+        );
+        summary.observe(&diagnostics(1));
+        assert_eq!(
+            summary.result(TurnEndReason::Completed)["verifier"],
+            json!({"runs": 3, "errors": 1})
+        );
+        // A new turn's result speaks for that turn.
+        summary.observe(&event(EventKind::TurnStarted));
+        assert_eq!(
+            summary.result(TurnEndReason::Completed)["verifier"]["runs"],
+            0
+        );
+    }
 }

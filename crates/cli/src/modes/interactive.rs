@@ -3,11 +3,13 @@
 //! leaves.
 
 use std::io::{BufRead, Write};
+use std::time::Duration;
 
 use tokio::sync::mpsc;
 use wright_protocol::{ApprovalDecision, EventKind, Op};
+use wright_tools::JobInfo;
 
-use crate::render::{Detail, Renderer};
+use crate::render::{Detail, Renderer, escape_controls};
 use crate::setup::Started;
 use crate::signals::{SIGINT, Signals};
 use crate::summary::RunSummary;
@@ -20,6 +22,7 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
         mut handle,
         notice,
         view,
+        jobs,
     } = started;
     let mut last_request_tokens = 0u64;
     let mut renderer = Renderer::new(detail);
@@ -63,6 +66,10 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
                     let context = wright_context::assemble(&view.inputs);
                     let used = (last_request_tokens > 0).then_some((last_request_tokens, window));
                     renderer.err_line(&wright_context::render_report(&context, &view.tools, used));
+                    renderer.err_line(&view.extensions);
+                }
+                if let Some(report) = jobs_report(&jobs.list()) {
+                    renderer.err_line(&report);
                 }
                 continue;
             }
@@ -169,10 +176,46 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
 }
 
 const HELP: &str = "/mode default|accept-edits|plan|auto|bypass — change what runs without asking\n\
-/context — what the model sees, with sources and sizes, and the window used\n\
+/context — what the model sees, with sources and sizes, the window used, hooks, verifier and background commands\n\
 /compact [focus] — summarize older turns now\n\
 /rewind [N] — list the turns, or go back to before turn N (edited files and conversation)\n\
 /exit — leave (also Ctrl-D; Ctrl-C stops a running turn)";
+
+/// The background commands for `/context`, running ones first; `None`
+/// when the session started none.
+fn jobs_report(jobs: &[JobInfo]) -> Option<String> {
+    if jobs.is_empty() {
+        return None;
+    }
+    let mut sorted: Vec<&JobInfo> = jobs.iter().collect();
+    // Stable, so each half stays oldest first.
+    sorted.sort_by_key(|j| !j.status.is_running());
+    let lines: Vec<String> = sorted
+        .iter()
+        .map(|j| {
+            format!(
+                "  {}  {}  {}  {}\n      output: {}",
+                j.id,
+                j.status,
+                runtime(j.runtime),
+                // The model wrote the command; it must not drive the terminal.
+                escape_controls(&j.command),
+                j.output_path.display()
+            )
+        })
+        .collect();
+    Some(format!("background commands:\n{}", lines.join("\n")))
+}
+
+/// `4.2s`, `3m 07s`, `1h 02m`.
+fn runtime(d: Duration) -> String {
+    let secs = d.as_secs();
+    match secs {
+        0..60 => format!("{:.1}s", d.as_secs_f64()),
+        60..3600 => format!("{}m {:02}s", secs / 60, secs % 60),
+        _ => format!("{}h {:02}m", secs / 3600, secs % 3600 / 60),
+    }
+}
 
 /// Reads the answer to an approval request from the user's next line.
 async fn ask_approval(
@@ -233,4 +276,46 @@ fn spawn_line_reader() -> mpsc::UnboundedReceiver<String> {
         }
     });
     rx
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use wright_tools::JobStatus;
+
+    use super::*;
+
+    fn job(id: &str, status: JobStatus, secs: u64) -> JobInfo {
+        JobInfo {
+            id: id.to_owned(),
+            command: "npm run dev".to_owned(),
+            pid: 42,
+            status,
+            runtime: Duration::from_secs(secs),
+            output_path: PathBuf::from(format!("/tmp/{id}.log")),
+        }
+    }
+
+    #[test]
+    fn no_jobs_no_report() {
+        assert_eq!(jobs_report(&[]), None);
+    }
+
+    #[test]
+    fn running_jobs_come_first_with_status_runtime_and_output() {
+        let report = jobs_report(&[
+            job("bash_1", JobStatus::Exited(0), 75),
+            job("bash_2", JobStatus::Running, 3),
+            job("bash_3", JobStatus::Killed, 4000),
+        ])
+        .unwrap();
+        assert_eq!(
+            report,
+            "background commands:\n\
+             \x20 bash_2  running  3.0s  npm run dev\n      output: /tmp/bash_2.log\n\
+             \x20 bash_1  exited with code 0  1m 15s  npm run dev\n      output: /tmp/bash_1.log\n\
+             \x20 bash_3  killed  1h 06m  npm run dev\n      output: /tmp/bash_3.log"
+        );
+    }
 }

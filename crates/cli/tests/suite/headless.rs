@@ -97,6 +97,8 @@ fn json_output_is_one_result_object() {
         assert_eq!(denials[0]["tool_name"], "Bash");
         assert_eq!(denials[0]["tool_use_id"], "c1");
         assert_eq!(denials[0]["tool_input"]["command"], "echo hi");
+        // x.txt has no checker: the verifier had nothing to say.
+        assert_eq!(result["verifier"], json!({"runs": 0, "errors": 0}));
     }
 }
 
@@ -143,6 +145,7 @@ fn stream_json_has_init_first_result_last_and_tools_between() {
     assert_eq!(lines[3]["message"]["content"][0]["tool_use_id"], "c2");
     assert_eq!(lines[4]["message"]["content"][0]["text"], "All done.");
     assert_eq!(lines[5]["result"], "All done.");
+    assert_eq!(lines[5]["verifier"], json!({"runs": 0, "errors": 0}));
 }
 
 #[test]

@@ -57,6 +57,8 @@ fn slash_commands_context_compact_rewind_and_mode() {
     };
     assert!(ok, "{shown}");
     assert!(shown.contains("PROJECT-RULES-MARK"), "/context: {shown}");
+    assert!(shown.contains("hooks: none · verifier: on"), "{shown}");
+    assert!(!shown.contains("background commands:"), "{shown}");
     assert!(
         shown.contains("compacted the conversation (manual)"),
         "{shown}"
@@ -75,4 +77,39 @@ fn slash_commands_context_compact_rewind_and_mode() {
         summary.contains("keep the file names"),
         "focus reaches the summary prompt"
     );
+}
+
+#[test]
+fn context_lists_background_commands_and_hooks() {
+    let env = Env::new();
+    env.write_user_config(
+        "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"true\" }]\n\n\
+         [[hooks.PreToolUse]]\nmatcher = \"Write\"\nhooks = [{ type = \"command\", command = \"true\" }]\n",
+    );
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "b1",
+            "Bash",
+            serde_json::json!({"command": "sleep 30", "run_in_background": true}),
+        )])),
+        MockResponse::sse(anthropic::text("started it")),
+    ])
+    .unwrap();
+    let Some((ok, shown)) = env.terminal(
+        &server.url(),
+        "--permission-mode bypass --no-verify",
+        "start the server\n/context\n/exit\n",
+    ) else {
+        return;
+    };
+    assert!(ok, "{shown}");
+    assert!(shown.contains("started it"), "{shown}");
+    assert!(
+        shown.contains("hooks: PreToolUse 1, Stop 1 · verifier: off"),
+        "{shown}"
+    );
+    assert!(shown.contains("background commands:"), "{shown}");
+    assert!(shown.contains("bash_1  running"), "{shown}");
+    assert!(shown.contains("sleep 30"), "{shown}");
+    assert!(shown.contains("output: "), "{shown}");
 }

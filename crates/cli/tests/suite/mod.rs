@@ -4,6 +4,7 @@ mod config;
 mod context;
 mod errors;
 mod headless;
+mod hooks;
 mod interactive;
 mod interrupt;
 mod os_boundary;

@@ -1,0 +1,265 @@
+//! User hooks and the same-turn verifier, as the session gets them: the
+//! config's `[hooks]` groups and `[verify]` checks turned into the hooks
+//! crate's types, plus the hooks of the project's Claude Code settings when
+//! the user opted in and trusts the project. Nothing here fails a start:
+//! every problem becomes a warning, because one broken hook or check must
+//! not keep the user from working.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use wright_config::{CheckFormat, Resolved};
+use wright_core::Extensions;
+use wright_hooks::hook::{self, HookDef, HookEnv, Hooks, SessionStartSource};
+use wright_hooks::verify::{self, CheckSpec, Format, Verifier};
+
+/// The Claude Code settings files read when `hooks.import_claude_settings`
+/// is on, relative to the project root, in the order Claude Code layers them.
+pub const CLAUDE_SETTINGS_FILES: [&str; 2] =
+    [".claude/settings.json", ".claude/settings.local.json"];
+
+/// The merged hooks with what loading them had to say.
+#[derive(Debug, Clone)]
+pub struct LoadedHooks {
+    /// wright's own hooks (config order), then the imported Claude Code
+    /// ones; those with a bad matcher are left out.
+    pub hooks: Hooks,
+    /// Skipped entries, unreadable files, an import that needs trust.
+    pub warnings: Vec<String>,
+    /// The Claude Code settings files that were consulted (whether or not
+    /// they exist); empty when the import is off or the project untrusted.
+    pub claude_files: Vec<PathBuf>,
+}
+
+/// Everything the session's [`Extensions`] are made of except how it
+/// starts, which is only known once the session file is opened.
+#[derive(Debug, Clone)]
+pub struct ExtensionPlan {
+    /// The merged hooks.
+    pub hooks: Arc<Hooks>,
+    /// Where hooks run and which variables they must not see.
+    pub hook_env: HookEnv,
+    /// The verifier; `None` when it is off.
+    pub verifier: Option<Arc<Verifier>>,
+    /// Warnings to show once before the session starts.
+    pub warnings: Vec<String>,
+}
+
+impl ExtensionPlan {
+    /// The session's extensions for a session that starts as `start`.
+    pub fn extensions(&self, start: SessionStartSource) -> Extensions {
+        Extensions {
+            hooks: Arc::clone(&self.hooks),
+            hook_env: self.hook_env.clone(),
+            start,
+            verifier: self.verifier.clone(),
+        }
+    }
+
+    /// One line for `/context`: how many hooks run on which event, and
+    /// whether the verifier is on.
+    pub fn summary(&self) -> String {
+        let counts: Vec<String> = hook::HookEvent::ALL
+            .iter()
+            .filter_map(|event| {
+                let n = self.hooks.defs().filter(|d| d.event == *event).count();
+                (n > 0).then(|| format!("{event} {n}"))
+            })
+            .collect();
+        let hooks = if counts.is_empty() {
+            "none".to_owned()
+        } else {
+            counts.join(", ")
+        };
+        let verifier = if self.verifier.is_some() { "on" } else { "off" };
+        format!("hooks: {hooks} · verifier: {verifier}")
+    }
+}
+
+/// Builds the hooks and the verifier from the resolved config. Hooks run
+/// in `project_root` without the provider keys.
+pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
+    let loaded = load_hooks(resolved, project_root);
+    let mut warnings = loaded.warnings;
+    let verifier = resolved.settings.verify.enabled.then(|| {
+        let (verifier, verify_warnings) = Verifier::new(verify_settings(resolved), |program| {
+            crate::doctor::which(program).is_some()
+        });
+        warnings.extend(verify_warnings);
+        Arc::new(verifier)
+    });
+    ExtensionPlan {
+        hooks: Arc::new(loaded.hooks),
+        hook_env: HookEnv {
+            project_dir: project_root.to_path_buf(),
+            remove_vars: wright_sandbox::PROVIDER_KEY_VARS
+                .iter()
+                .map(|v| (*v).to_owned())
+                .collect(),
+        },
+        verifier,
+        warnings,
+    }
+}
+
+/// wright's configured hooks, then those of the project's Claude Code
+/// settings when `hooks.import_claude_settings` is on and the project is
+/// trusted (that file is the project's own, so it could run anything).
+pub fn load_hooks(resolved: &Resolved, project_root: &Path) -> LoadedHooks {
+    let settings = &resolved.settings;
+    let mut defs: Vec<HookDef> = settings
+        .hooks
+        .groups
+        .iter()
+        .flat_map(|group| {
+            let source = resolved.describe_source(&group.source);
+            group.hooks.iter().map(move |h| {
+                HookDef::new(
+                    hook_event(group.event),
+                    group.matcher.clone(),
+                    h.command.clone(),
+                    h.timeout_secs,
+                    source.clone(),
+                )
+            })
+        })
+        .collect();
+    let mut warnings = Vec::new();
+    let mut claude_files = Vec::new();
+    if settings.hooks.import_claude_settings {
+        let files: Vec<PathBuf> = CLAUDE_SETTINGS_FILES
+            .iter()
+            .map(|f| project_root.join(f))
+            .collect();
+        if settings.project_trusted() {
+            for file in &files {
+                import_claude_file(file, &mut defs, &mut warnings);
+            }
+            claude_files = files;
+        } else {
+            let found: Vec<String> = files
+                .iter()
+                .filter(|f| f.exists())
+                .map(|f| f.display().to_string())
+                .collect();
+            // Said only when there is something to load, so a user who
+            // opted in globally is not nagged in every untrusted checkout.
+            if !found.is_empty() {
+                warnings.push(format!(
+                    "hooks.import_claude_settings is on, but the hooks in {} were not loaded: \
+                     this project is not trusted (run `wright trust`, or pass --trust-project \
+                     for one run)",
+                    found.join(" and ")
+                ));
+            }
+        }
+    }
+    let (hooks, hook_warnings) = Hooks::new(defs);
+    warnings.extend(hook_warnings);
+    LoadedHooks {
+        hooks,
+        warnings,
+        claude_files,
+    }
+}
+
+/// Appends the hooks of one Claude Code settings file. A missing file is
+/// normal (most projects have none); an unreadable or malformed one is a
+/// warning naming it.
+fn import_claude_file(file: &Path, defs: &mut Vec<HookDef>, warnings: &mut Vec<String>) {
+    match std::fs::metadata(file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+        _ => {}
+    }
+    let source = format!("Claude Code settings ({})", file.display());
+    // Same limits as a config file: a regular file of at most 1 MB, opened
+    // so that a FIFO planted in the repository cannot hang the start.
+    let text = match wright_config::read_text_file(file) {
+        Ok(text) => text,
+        Err(wright_config::ConfigError::Io { message, .. }) => {
+            warnings.push(format!(
+                "cannot read {}: {message}; its hooks are not loaded",
+                file.display()
+            ));
+            return;
+        }
+        Err(e) => {
+            warnings.push(format!("{e}; its hooks are not loaded"));
+            return;
+        }
+    };
+    match hook::hooks_from_claude_settings(&text, &source) {
+        Ok((found, file_warnings)) => {
+            defs.extend(found);
+            warnings.extend(file_warnings);
+        }
+        Err(e) => warnings.push(format!("{e}; its hooks are not loaded")),
+    }
+}
+
+/// The config's view of an event as the hook runner's.
+fn hook_event(event: wright_config::HookEvent) -> hook::HookEvent {
+    use wright_config::HookEvent as C;
+    match event {
+        C::PreToolUse => hook::HookEvent::PreToolUse,
+        C::PostToolUse => hook::HookEvent::PostToolUse,
+        C::PostToolUseFailure => hook::HookEvent::PostToolUseFailure,
+        C::PermissionRequest => hook::HookEvent::PermissionRequest,
+        C::UserPromptSubmit => hook::HookEvent::UserPromptSubmit,
+        C::Stop => hook::HookEvent::Stop,
+        C::SubagentStop => hook::HookEvent::SubagentStop,
+        C::SessionStart => hook::HookEvent::SessionStart,
+        C::SessionEnd => hook::HookEvent::SessionEnd,
+        C::PreCompact => hook::HookEvent::PreCompact,
+        C::Notification => hook::HookEvent::Notification,
+    }
+}
+
+/// The config's output format as the verifier's.
+fn check_format(format: CheckFormat) -> Format {
+    match format {
+        CheckFormat::CargoJson => Format::CargoJson,
+        CheckFormat::Gcc => Format::Gcc,
+        CheckFormat::Tsc => Format::Tsc,
+        CheckFormat::Lines => Format::Lines,
+    }
+}
+
+fn verify_settings(resolved: &Resolved) -> verify::VerifySettings {
+    let verify = &resolved.settings.verify;
+    verify::VerifySettings {
+        enabled: verify.enabled,
+        timeout: Duration::from_secs(verify.timeout_secs),
+        checks: verify
+            .checks
+            .iter()
+            .map(|check| CheckSpec {
+                glob: check.glob.clone(),
+                command: check.command.clone(),
+                format: check_format(check.format),
+                timeout: Some(Duration::from_secs(verify.check_timeout_secs(check))),
+                source: resolved.describe_source(&check.source),
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_config_event_maps_to_the_same_name() {
+        for event in wright_config::HookEvent::ALL {
+            assert_eq!(hook_event(event).as_str(), event.as_str());
+        }
+    }
+
+    #[test]
+    fn every_check_format_maps_to_the_same_name() {
+        for format in CheckFormat::ALL {
+            assert_eq!(check_format(format).name(), format.as_str());
+        }
+    }
+}
