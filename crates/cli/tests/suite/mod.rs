@@ -5,6 +5,7 @@ mod context;
 mod errors;
 mod headless;
 mod hooks;
+mod hooks_run;
 mod interactive;
 mod interrupt;
 mod os_boundary;
