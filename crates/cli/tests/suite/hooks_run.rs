@@ -9,13 +9,16 @@ use wright_test_support::{MockResponse, MockServer, anthropic};
 use super::scenarios::tool_results;
 use super::{Env, ndjson, stderr};
 
+/// One round's tool results: call id, content, is_error.
+type Round = Vec<(String, String, bool)>;
+
 /// Runs `-p go` against a mock that asks for each list of calls in turn and
 /// then answers "done"; returns the run and each round's tool results.
 fn rounds(
     env: &Env,
     rounds: &[&[(&str, &str, serde_json::Value)]],
     args: &[&str],
-) -> (std::process::Output, Vec<Vec<(String, String, bool)>>) {
+) -> (std::process::Output, Vec<Round>) {
     rounds_with(env, rounds, args, &[])
 }
 
@@ -26,7 +29,7 @@ fn rounds_with(
     rounds: &[&[(&str, &str, serde_json::Value)]],
     args: &[&str],
     vars: &[(&str, std::ffi::OsString)],
-) -> (std::process::Output, Vec<Vec<(String, String, bool)>>) {
+) -> (std::process::Output, Vec<Round>) {
     let mut script: Vec<MockResponse> = rounds
         .iter()
         .map(|list| MockResponse::sse(anthropic::tool_calls(list)))
