@@ -136,24 +136,24 @@ impl Renderer {
                         self.err_line(&self.paint(&line, code));
                     }
                 }
+                // The report itself is part of the edit's output (shown in verbose mode).
                 ItemKind::Diagnostics {
                     checker,
                     errors,
                     warnings,
-                    text,
                     ..
                 } => {
                     let line = match (errors, warnings) {
                         (0, 0) => format!("  ✓ {checker}: no errors in the edited files"),
+                        (0, _) => format!(
+                            "  ✓ {checker}: no errors, {warnings} warnings in the edited files"
+                        ),
                         _ => format!(
                             "  ✗ {checker}: {errors} errors, {warnings} warnings in the edited files"
                         ),
                     };
                     let code = if *errors > 0 { "31" } else { "2" };
                     self.err_line(&self.paint(&line, code));
-                    if self.detail == Detail::Verbose {
-                        self.err_line(&self.paint(&strip_controls(text), "2"));
-                    }
                 }
                 ItemKind::Reasoning { .. } | ItemKind::Error { .. } => {}
             },

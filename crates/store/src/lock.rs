@@ -9,8 +9,14 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
+use std::time::Duration;
 
 use crate::error::{Result, StoreError};
+
+/// Longest wait for this process's own just-released lock (see [`acquire`]).
+const OWN_LOCK_GRACE: Duration = Duration::from_millis(200);
+/// Step of that wait.
+const OWN_LOCK_STEP: Duration = Duration::from_millis(5);
 
 /// A held session lock; released on drop.
 #[derive(Debug)]
@@ -18,7 +24,8 @@ pub(crate) struct SessionLock {
     _file: File,
 }
 
-/// Takes the lock or fails with [`StoreError::Locked`] without blocking.
+/// Takes the lock or fails with [`StoreError::Locked`]; it waits (briefly)
+/// only for a lock this process itself has just released.
 pub(crate) fn acquire(path: &Path, id: &str) -> Result<SessionLock> {
     let mut file = crate::private::file_options()
         .read(true)
@@ -28,20 +35,32 @@ pub(crate) fn acquire(path: &Path, id: &str) -> Result<SessionLock> {
         .open(path)
         .map_err(|e| StoreError::io("opening", path, e))?;
     crate::private::tighten_file(&file).map_err(|e| StoreError::io("protecting", path, e))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => {
-            let mut text = String::new();
-            let pid = file
-                .read_to_string(&mut text)
-                .ok()
-                .and_then(|_| text.trim().parse().ok());
-            return Err(StoreError::Locked {
-                id: id.to_string(),
-                pid,
-            });
+    let mut waited = Duration::ZERO;
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let pid: Option<u32> = file
+                    .seek(SeekFrom::Start(0))
+                    .and_then(|_| file.read_to_string(&mut text))
+                    .ok()
+                    .and_then(|_| text.trim().parse().ok());
+                // This process's own lock, just released, can outlive its
+                // close for a moment: a child forked meanwhile (a command,
+                // a hook) holds a copy of the descriptor until it execs.
+                if pid == Some(std::process::id()) && waited < OWN_LOCK_GRACE {
+                    std::thread::sleep(OWN_LOCK_STEP);
+                    waited += OWN_LOCK_STEP;
+                    continue;
+                }
+                return Err(StoreError::Locked {
+                    id: id.to_string(),
+                    pid,
+                });
+            }
+            Err(TryLockError::Error(e)) => return Err(StoreError::io("locking", path, e)),
         }
-        Err(TryLockError::Error(e)) => return Err(StoreError::io("locking", path, e)),
     }
     // Best effort: the pid is only shown to a second process.
     let _ = file
