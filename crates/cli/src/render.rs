@@ -122,19 +122,18 @@ impl Renderer {
                     message,
                     ..
                 } => {
-                    // Quiet hooks stay quiet unless asked; anything that acted shows.
-                    if outcome != "ok" || message.is_some() || self.detail == Detail::Verbose {
-                        let mut line = format!(
-                            "  ↳ hook {event} `{}` {outcome} ({duration_ms} ms)",
-                            truncate_chars(&escape_controls(command), 60)
-                        );
-                        if let Some(message) = message {
-                            line.push_str(": ");
-                            line.push_str(&truncate_chars(&escape_controls(message), 200));
-                        }
-                        let code = if outcome == "ok" { "2" } else { "33" };
-                        self.err_line(&self.paint(&line, code));
+                    // Every hook run shows, dim when it went quietly: nothing
+                    // runs on the user's machine unseen.
+                    let mut line = format!(
+                        "  ↳ hook {event} `{}` {outcome} ({duration_ms} ms)",
+                        truncate_chars(&escape_controls(command), 60)
+                    );
+                    if let Some(message) = message {
+                        line.push_str(": ");
+                        line.push_str(&truncate_chars(&escape_controls(message), 200));
                     }
+                    let code = if outcome == "ok" { "2" } else { "33" };
+                    self.err_line(&self.paint(&line, code));
                 }
                 // The report itself is part of the edit's output (shown in verbose mode).
                 ItemKind::Diagnostics {
