@@ -2,61 +2,13 @@
 //! stdin and answer with exit codes and JSON; the folded [`HookRun`] must say
 //! what Claude Code would do.
 
-use std::path::Path;
-
 use pretty_assertions::assert_eq;
 use serde_json::json;
-use tempfile::TempDir;
-use tokio_util::sync::CancellationToken;
 
 use super::input::input_bytes;
 use super::*;
 
-fn project() -> TempDir {
-    match tempfile::tempdir() {
-        Ok(d) => d,
-        Err(e) => panic!("tempdir: {e}"),
-    }
-}
-
-fn common(dir: &Path) -> HookCommon {
-    HookCommon {
-        session_id: "sess-9".into(),
-        transcript_path: dir.join("t.jsonl"),
-        cwd: dir.to_path_buf(),
-        permission_mode: "acceptEdits".into(),
-    }
-}
-
-fn bash_call(cmd: &str) -> HookPayload {
-    HookPayload::PreToolUse {
-        tool_name: "Bash".into(),
-        tool_input: json!({"command": cmd}),
-        tool_use_id: "toolu_9".into(),
-    }
-}
-
-fn def(event: HookEvent, command: &str) -> HookDef {
-    HookDef::new(event, None, command, Some(20), "test settings")
-}
-
-async fn run(dir: &Path, defs: Vec<HookDef>, payload: &HookPayload) -> HookRun {
-    let (hooks, warnings) = Hooks::new(defs);
-    assert!(warnings.is_empty(), "{warnings:?}");
-    hooks
-        .run(
-            &common(dir),
-            payload,
-            &HookEnv::new(dir),
-            &CancellationToken::new(),
-        )
-        .await
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| format!("<cannot read {}: {e}>", path.display()))
-}
+use super::test_fx::*;
 
 #[tokio::test]
 async fn every_event_gets_its_exact_input_on_stdin() {

@@ -74,3 +74,5 @@ impl HookDef {
 #[cfg(test)]
 #[path = "contract_tests.rs"]
 mod contract_tests;
+#[cfg(test)]
+mod test_fx;

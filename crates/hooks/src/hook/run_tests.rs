@@ -1,61 +1,14 @@
 //! Running real hooks (tiny bash commands in a temp project directory):
 //! process handling, timeouts, cancel, environment, parallelism, matching.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use pretty_assertions::assert_eq;
-use serde_json::json;
-use tempfile::TempDir;
 
 use super::*;
 use crate::hook::SessionStartSource;
 
-fn project() -> TempDir {
-    match tempfile::tempdir() {
-        Ok(d) => d,
-        Err(e) => panic!("tempdir: {e}"),
-    }
-}
-
-fn common(dir: &Path) -> HookCommon {
-    HookCommon {
-        session_id: "sess-9".into(),
-        transcript_path: dir.join("t.jsonl"),
-        cwd: dir.to_path_buf(),
-        permission_mode: "acceptEdits".into(),
-    }
-}
-
-fn bash_call(cmd: &str) -> HookPayload {
-    HookPayload::PreToolUse {
-        tool_name: "Bash".into(),
-        tool_input: json!({"command": cmd}),
-        tool_use_id: "toolu_9".into(),
-    }
-}
-
-fn def(event: HookEvent, command: &str) -> HookDef {
-    HookDef::new(event, None, command, Some(20), "test settings")
-}
-
-async fn run(dir: &Path, defs: Vec<HookDef>, payload: &HookPayload) -> HookRun {
-    let (hooks, warnings) = Hooks::new(defs);
-    assert!(warnings.is_empty(), "{warnings:?}");
-    hooks
-        .run(
-            &common(dir),
-            payload,
-            &HookEnv::new(dir),
-            &CancellationToken::new(),
-        )
-        .await
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| format!("<cannot read {}: {e}>", path.display()))
-}
+use super::super::test_fx::*;
 
 /// True while `pid` exists and is not a zombie.
 fn alive(pid: &str) -> bool {
