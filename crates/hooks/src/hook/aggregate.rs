@@ -5,39 +5,14 @@
 
 use std::fmt;
 
-use serde::Deserialize;
 use serde_json::Value;
 
-use super::output::{JsonDecision, PermissionBehavior, Stdout, parse_stdout};
-use super::run::short_duration;
+use super::outcome::short_duration;
+use super::output::{JsonDecision, PermissionBehavior, PermissionDecision, Stdout, parse_stdout};
 use super::{HookEvent, HookJson, HookOutcome, HookResult};
 
 /// Most characters of a failed hook's stderr quoted in its warning.
 const STDERR_TAIL: usize = 400;
-
-/// A hook's say on whether a tool call may run. Ordered from least to most
-/// strict, so the strictest of several hooks is the maximum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PermissionDecision {
-    /// Run it without asking.
-    Allow,
-    /// Ask the user.
-    Ask,
-    /// Do not run it.
-    Deny,
-}
-
-impl PermissionDecision {
-    /// The wire spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PermissionDecision::Allow => "allow",
-            PermissionDecision::Ask => "ask",
-            PermissionDecision::Deny => "deny",
-        }
-    }
-}
 
 /// Everything the hooks of one event said, combined.
 #[derive(Debug, Clone, PartialEq)]

@@ -13,20 +13,23 @@ pub mod claude_settings;
 mod event;
 mod input;
 mod matcher;
+mod outcome;
 mod output;
 mod run;
 
 use std::time::Duration;
 
-pub use aggregate::{HookRun, PermissionDecision};
+pub use aggregate::HookRun;
 pub use claude_settings::{HookConfigError, hooks_from_claude_settings};
 pub use event::{HookEvent, MatcherTarget, UnknownHookEvent};
 pub use input::{CompactTrigger, HookCommon, HookPayload, SessionStartSource, input_json};
 pub use matcher::Hooks;
+pub use outcome::{HookOutcome, HookResult};
 pub use output::{
-    HookJson, HookSpecificOutput, JsonDecision, PermissionBehavior, PermissionRequestDecision,
+    HookJson, HookSpecificOutput, JsonDecision, PermissionBehavior, PermissionDecision,
+    PermissionRequestDecision,
 };
-pub use run::{DEFAULT_TIMEOUT, HookEnv, HookOutcome, HookResult, OUTPUT_CAP};
+pub use run::{DEFAULT_TIMEOUT, HookEnv, OUTPUT_CAP};
 
 /// One configured hook: run `command` on `event` when `matcher` matches.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,29 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::aggregate::PermissionDecision;
+/// A hook's say on whether a tool call may run. Ordered from least to most
+/// strict, so the strictest of several hooks is the maximum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PermissionDecision {
+    /// Run it without asking.
+    Allow,
+    /// Ask the user.
+    Ask,
+    /// Do not run it.
+    Deny,
+}
+
+impl PermissionDecision {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionDecision::Allow => "allow",
+            PermissionDecision::Ask => "ask",
+            PermissionDecision::Deny => "deny",
+        }
+    }
+}
 
 /// The legacy top-level `decision` field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -10,7 +10,6 @@
 //! timeout and cancel only: background jobs a hook starts on purpose and
 //! detaches from our pipes survive a normal exit.
 
-use std::fmt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
@@ -23,7 +22,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::aggregate::{HookRun, aggregate};
 use super::input::input_bytes;
-use super::{HookCommon, HookDef, HookEvent, HookPayload, Hooks};
+use super::outcome::{HookOutcome, HookResult};
+use super::{HookCommon, HookDef, HookPayload, Hooks};
 
 /// How long a hook may run when its definition says nothing (Claude Code's
 /// default).
@@ -54,85 +54,6 @@ impl HookEnv {
             project_dir: project_dir.into(),
             remove_vars: Vec::new(),
         }
-    }
-}
-
-/// How one hook ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HookResult {
-    /// Exit 0. `stdout` is read as a JSON reply or as plain text.
-    Success {
-        /// What the hook printed (at most [`OUTPUT_CAP`] bytes).
-        stdout: String,
-    },
-    /// Exit 2: a blocking error; stdout is ignored, `stderr` is the reason.
-    Blocked {
-        /// What the hook printed on stderr.
-        stderr: String,
-    },
-    /// Any other exit, or death by a signal (`code` is `None` then).
-    Failed {
-        /// The exit code.
-        code: Option<i32>,
-        /// What the hook printed on stderr.
-        stderr: String,
-    },
-    /// The hook outlived its timeout; its process group was killed.
-    TimedOut,
-    /// The caller cancelled; the hook's process group was killed.
-    Cancelled,
-    /// The hook could not be started at all.
-    SpawnError(String),
-}
-
-impl HookResult {
-    /// The one-word outcome shown in the UI.
-    pub fn word(&self) -> &'static str {
-        match self {
-            HookResult::Success { .. } => "ok",
-            HookResult::Blocked { .. } => "blocked",
-            HookResult::Failed { .. } => "failed",
-            HookResult::TimedOut => "timeout",
-            HookResult::Cancelled => "cancelled",
-            HookResult::SpawnError(_) => "error",
-        }
-    }
-}
-
-/// One hook's run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HookOutcome {
-    /// The event it ran for.
-    pub event: HookEvent,
-    /// Its command line.
-    pub command: String,
-    /// Where it was configured.
-    pub source: String,
-    /// How long it ran.
-    pub duration: Duration,
-    /// How it ended.
-    pub result: HookResult,
-}
-
-impl fmt::Display for HookOutcome {
-    /// `PreToolUse hook "./check.sh" 12ms: ok`
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} hook \"{}\" {}: {}",
-            self.event,
-            self.command,
-            short_duration(self.duration),
-            self.result.word()
-        )
-    }
-}
-
-pub(super) fn short_duration(d: Duration) -> String {
-    if d < Duration::from_secs(1) {
-        format!("{}ms", d.as_millis())
-    } else {
-        format!("{:.1}s", d.as_secs_f64())
     }
 }
 

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 
 use super::*;
-use crate::hook::SessionStartSource;
+use crate::hook::outcome::short_duration;
+use crate::hook::{HookEvent, SessionStartSource};
 
 use super::super::test_fx::*;
 
