@@ -70,7 +70,7 @@ fn a_bash_hook_exiting_2_blocks_rm_and_a_json_deny_beats_an_allow_rule() {
         &script,
         r#"#!/bin/bash
 input=$(cat)
-cmd=$(printf '%s' "$input" | jq -r '.tool_input.command')
+cmd=$(printf '%s' "$input" | python3 -c 'import json,sys; print(json.load(sys.stdin)["tool_input"]["command"])')
 case "$cmd" in
   rm\ *) echo "rm is not allowed here; move files to ./trash instead" >&2; exit 2 ;;
   touch\ *) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no new files today"}}' ;;
@@ -112,7 +112,8 @@ exit 0
 
 /// Hooks as Claude Code's documentation writes them, in a trusted
 /// project's `.claude/settings.json`: a Python validator on `Bash`, a
-/// logger with `jq` on `Edit|Write`, and an `mcp__.*` matcher that must
+/// logger on `Edit|Write` (Python standing in for the docs' `jq`, which a
+/// machine may lack), and an `mcp__.*` matcher that must
 /// not fire for built-in tools.
 #[test]
 fn hook_configurations_copied_from_claude_code_work_unchanged() {
@@ -139,7 +140,7 @@ sys.exit(0)
       {"matcher": "mcp__.*", "hooks": [{"type": "command", "command": "echo mcp >> \"$CLAUDE_PROJECT_DIR\"/mcp.log"}]}
     ],
     "PostToolUse": [
-      {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "jq -r '.tool_input.file_path' >> \"$CLAUDE_PROJECT_DIR\"/edits.log"}]}
+      {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"tool_input\"][\"file_path\"])' >> \"$CLAUDE_PROJECT_DIR\"/edits.log"}]}
     ]
   }
 }"#,
