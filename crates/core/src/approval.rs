@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use futures::future::BoxFuture;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
-use wright_hooks::hook::{HookPayload, PermissionDecision};
+use wright_hooks::hook::{HookPayload, HookRun, PermissionDecision};
 use wright_permissions::{
     CallInfo, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, Rule, Verdict,
 };
@@ -19,11 +20,26 @@ use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, ToolKind};
 
 use wright_sandbox::SandboxContext;
 
-use crate::hook_points;
-use crate::turn::TurnContext;
+use crate::emitter::Emitter;
 
 /// Why a call may not run: the status for the front end and the text for the model.
 pub(crate) type Refusal = (ToolCallStatus, String);
+
+/// The user's hooks as the gate needs them: the `PermissionRequest` hooks
+/// for a call that needs approval, and the `Notification` hooks while the
+/// user is asked. The turn's hook runner supplies them, so the gate decides
+/// what each hook answer means without knowing how hooks are run.
+pub(crate) trait ApprovalHooks: Sync {
+    /// Whether any hook is configured for the event of `payload` and its target.
+    fn any(&self, payload: &HookPayload) -> bool;
+
+    /// Runs the hooks that match `payload` (each run made visible as usual).
+    fn run<'a>(
+        &'a self,
+        payload: HookPayload,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, HookRun>;
+}
 
 /// Permission state of one session.
 pub(crate) struct Gate {
@@ -99,11 +115,13 @@ impl Gate {
     /// Decides whether the call may run, with the `PreToolUse` hooks' answer
     /// in its place in the order; a call that needs approval first goes to
     /// the `PermissionRequest` hooks, then to the user when they did not
-    /// decide and the run can ask.
+    /// decide and the run can ask. `emitter` carries the question to the
+    /// front end.
     pub(crate) async fn decide(
         &self,
         request: &Request<'_>,
-        ctx: &TurnContext,
+        emitter: &Emitter,
+        hooks: &dyn ApprovalHooks,
         hook: &HookVerdict,
         cancel: &CancellationToken,
     ) -> Result<(), Refusal> {
@@ -130,14 +148,15 @@ impl Gate {
                     ..
                 }
         );
-        if needs_approval && let Some(answer) = permission_hooks(request, ctx, cancel).await {
+        if needs_approval && let Some(answer) = permission_hooks(request, hooks, cancel).await {
             return answer;
         }
         match verdict {
             Verdict::Allow => Ok(()),
             Verdict::Deny { reason, by } => Err(deny(&reason, by)),
             Verdict::Ask { reason, suggestion } => {
-                self.ask(request, reason, suggestion, ctx, cancel).await
+                self.ask(request, reason, suggestion, emitter, hooks, cancel)
+                    .await
             }
         }
     }
@@ -147,10 +166,10 @@ impl Gate {
         request: &Request<'_>,
         reason: String,
         suggestion: Rule,
-        ctx: &TurnContext,
+        emitter: &Emitter,
+        hooks: &dyn ApprovalHooks,
         cancel: &CancellationToken,
     ) -> Result<(), Refusal> {
-        let emitter = &ctx.emitter;
         let id = format!("approval_{}", self.next_id.fetch_add(1, Ordering::SeqCst));
         let (tx, rx) = oneshot::channel();
         if let Ok(mut pending) = self.pending.lock() {
@@ -168,8 +187,8 @@ impl Gate {
             message: format!("wright needs your permission to use {}", request.tool),
             notification_type: "permission_prompt".to_owned(),
         };
-        if hook_points::any(ctx, &notification) {
-            hook_points::run(ctx, notification, cancel).await;
+        if hooks.any(&notification) {
+            hooks.run(notification, cancel).await;
         }
         let decision = tokio::select! {
             decision = rx => decision.ok(),
@@ -225,7 +244,7 @@ impl Gate {
 /// `None` when none decided.
 async fn permission_hooks(
     request: &Request<'_>,
-    ctx: &TurnContext,
+    hooks: &dyn ApprovalHooks,
     cancel: &CancellationToken,
 ) -> Option<Result<(), Refusal>> {
     let payload = HookPayload::PermissionRequest {
@@ -233,10 +252,10 @@ async fn permission_hooks(
         tool_input: request.args.clone(),
         tool_use_id: Some(request.call_id.to_owned()),
     };
-    if !hook_points::any(ctx, &payload) {
+    if !hooks.any(&payload) {
         return None;
     }
-    let run = hook_points::run(ctx, payload, cancel).await;
+    let run = hooks.run(payload, cancel).await;
     match run.permission {
         Some((PermissionDecision::Allow, _)) => Some(Ok(())),
         Some((PermissionDecision::Deny, reason)) => Some(Err((

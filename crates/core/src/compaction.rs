@@ -12,32 +12,8 @@ use wright_llm::{LlmError, ModelRequest, StreamEvent};
 use wright_protocol::{Item, ItemKind, Message};
 use wright_store::EntryBody;
 
+use crate::context::{TurnContext, report_usage};
 use crate::hook_points;
-use crate::turn::TurnContext;
-
-/// How and when to compact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CompactionOptions {
-    /// Compact automatically when the threshold is passed.
-    pub auto: bool,
-    /// The model's context window in tokens.
-    pub context_window: u64,
-    /// Recent conversation kept verbatim, in tokens.
-    pub keep_recent_tokens: u64,
-    /// Head room below the window, in percent.
-    pub margin_percent: u8,
-}
-
-impl Default for CompactionOptions {
-    fn default() -> Self {
-        Self {
-            auto: true,
-            context_window: 128_000,
-            keep_recent_tokens: pure::DEFAULT_KEEP_RECENT_TOKENS,
-            margin_percent: 10,
-        }
-    }
-}
 
 /// What set a compaction off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,7 +214,7 @@ async fn summarize(
     while let Some(event) = stream.next().await {
         if let StreamEvent::Completed { message, usage, .. } = event? {
             // The summary is paid for like any request.
-            crate::turn::report_usage(ctx, job.model, usage, started);
+            report_usage(ctx, job.model, usage, started);
             let text = message.text();
             if text.trim().is_empty() {
                 break;

@@ -16,8 +16,8 @@ use wright_protocol::{
 use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 
 use crate::approval::{Refusal, Request};
+use crate::context::TurnContext;
 use crate::emitter::Emitter;
-use crate::turn::TurnContext;
 use crate::{tool_hooks, verify_step};
 
 /// One call ready to run.
@@ -208,7 +208,7 @@ async fn prepare<'a>(
         cwd: &ctx.options.cwd,
     };
     ctx.gate
-        .decide(&request, ctx, &hooks.verdict, cancel)
+        .decide(&request, &ctx.emitter, ctx, &hooks.verdict, cancel)
         .await?;
     Ok((tool, hooks.args, hooks.context))
 }

@@ -3,6 +3,7 @@
 //! the front ends, an entry in the session, warnings for hooks that broke).
 //! What a hook's answer means for the loop is decided at each call site.
 
+use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 use wright_hooks::hook::{
     HookCommon, HookOutcome, HookPayload, HookResult, HookRun, SessionStartSource,
@@ -10,30 +11,26 @@ use wright_hooks::hook::{
 use wright_protocol::{ContentBlock, Item, ItemKind, Message};
 use wright_store::EntryBody;
 
-use crate::turn::TurnContext;
+use crate::approval::ApprovalHooks;
+use crate::context::TurnContext;
 
 /// Longest hook message kept in an item or the session (the whole text
 /// still reaches the model where it is meant to).
 const MESSAGE_CHARS: usize = 2000;
 
-/// A hook's `continue: false`: the turn ends at the next safe point, with
-/// the hook's reason shown to the user.
-#[derive(Debug, Default)]
-pub(crate) struct StopRequest(std::sync::Mutex<Option<String>>);
-
-impl StopRequest {
-    /// Asks the turn to stop (the first reason is kept).
-    pub(crate) fn request(&self, reason: &str) {
-        if let Ok(mut slot) = self.0.lock()
-            && slot.is_none()
-        {
-            *slot = Some(reason.to_owned());
-        }
+/// The permission gate runs its hooks (`PermissionRequest`, `Notification`)
+/// through the same runner as every other point of the loop.
+impl ApprovalHooks for TurnContext {
+    fn any(&self, payload: &HookPayload) -> bool {
+        any(self, payload)
     }
 
-    /// The pending request, cleared.
-    pub(crate) fn take(&self) -> Option<String> {
-        self.0.lock().ok().and_then(|mut slot| slot.take())
+    fn run<'a>(
+        &'a self,
+        payload: HookPayload,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, HookRun> {
+        Box::pin(run(self, payload, cancel))
     }
 }
 

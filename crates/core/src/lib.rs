@@ -8,10 +8,12 @@
 
 mod approval;
 mod compaction;
+mod context;
 mod dispatch;
 mod emitter;
 mod hook_points;
 mod manual;
+mod options;
 mod recorder;
 mod remember;
 mod session;
@@ -19,8 +21,6 @@ mod tool_hooks;
 mod turn;
 mod verify_step;
 
-pub use compaction::CompactionOptions;
+pub use options::{CompactionOptions, Extensions, SessionOptions, SystemPrompt};
 pub use remember::RememberTool;
-pub use session::{
-    Extensions, Persistence, SessionHandle, SessionOptions, SystemPrompt, spawn_session,
-};
+pub use session::{Persistence, SessionHandle, spawn_session};

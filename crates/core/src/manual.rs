@@ -7,7 +7,8 @@ use wright_protocol::{EventKind, TurnEndReason};
 use wright_store::{RestoreAction, RewindPoint, RewindScope, UNTRACKED_NOTE};
 
 use crate::compaction::{self, Trigger};
-use crate::turn::{Conversation, TurnContext, system_prompt};
+use crate::context::TurnContext;
+use crate::turn::{Conversation, system_prompt};
 
 /// `/compact [focus]`: summarize older turns now. Runs as a turn of its own
 /// so front ends see it start and end like any other work.

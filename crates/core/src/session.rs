@@ -2,107 +2,25 @@
 //! at a time, and keeps listening for `Interrupt` while a turn runs.
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-use wright_context::ContextInputs;
-use wright_hooks::hook::{HookEnv, HookPayload, Hooks, SessionStartSource};
-use wright_hooks::verify::Verifier;
-use wright_llm::{Catalog, ModelClient, ReasoningEffort, RetryPolicy};
-use wright_permissions::{Mode, PolicyInput};
+use wright_hooks::hook::HookPayload;
+use wright_llm::ModelClient;
+use wright_permissions::Mode;
 use wright_protocol::{AgentPath, Event, EventKind, Message, Op};
-use wright_sandbox::SandboxContext;
 use wright_store::SessionWriter;
-use wright_tools::{BackgroundJobs, OutputLimits, ToolRegistry};
+use wright_tools::ToolRegistry;
 
 use crate::approval::Gate;
-use crate::compaction::CompactionOptions;
+use crate::context::{StopRequest, Totals, TurnContext};
 use crate::emitter::Emitter;
+use crate::hook_points;
+use crate::manual::{compact_now, rewind};
+use crate::options::SessionOptions;
 use crate::recorder::Recorder;
-use crate::turn::{Conversation, Totals, TurnContext, compact_now, rewind, run_turn};
-
-/// Everything a session needs besides its services.
-#[derive(Debug, Clone)]
-pub struct SessionOptions {
-    /// Session id (a UUIDv7 string).
-    pub session_id: String,
-    /// Model name sent with each request.
-    pub model: String,
-    /// Working directory; tools resolve relative paths against it.
-    pub cwd: PathBuf,
-    /// The system prompt, fixed or re-assembled each turn.
-    pub system_prompt: SystemPrompt,
-    /// Model prices and windows, for cost.
-    pub catalog: Arc<Catalog>,
-    /// When to retry a failed request.
-    pub retry: RetryPolicy,
-    /// Model to switch to after repeated overload errors.
-    pub fallback_model: Option<String>,
-    /// Reasoning effort for models that take one.
-    pub reasoning_effort: Option<ReasoningEffort>,
-    /// Extended-thinking budget (Anthropic).
-    pub thinking_budget: Option<u32>,
-    /// When and how to compact.
-    pub compaction: CompactionOptions,
-    /// Output token cap per request.
-    pub max_tokens: u32,
-    /// Model requests allowed per user turn.
-    pub max_turns: u32,
-    /// Stop before the next request once the session has cost this much (USD).
-    pub max_budget_usd: Option<f64>,
-    /// Permission mode, rules, workspace roots and whether approvals can be asked.
-    pub policy: PolicyInput,
-    /// Where "always allow for this project" rules are written.
-    pub local_config: PathBuf,
-    /// The OS sandbox for shell commands, when one applies.
-    pub sandbox: Option<SandboxContext>,
-    /// Output limits and timeouts for tools.
-    pub limits: OutputLimits,
-    /// Where tools spill outputs too large for the model.
-    pub spill_dir: PathBuf,
-    /// The session's background commands: shared with the front end (for
-    /// `/context`), stopped when the session ends.
-    pub jobs: Arc<BackgroundJobs>,
-    /// User hooks and the verifier.
-    pub extensions: Extensions,
-}
-
-/// User hooks (Claude Code's contract) and the same-turn verifier.
-#[derive(Debug, Clone)]
-pub struct Extensions {
-    /// The merged hooks; empty runs none.
-    pub hooks: Arc<Hooks>,
-    /// Where hooks run (the project root) and what they must not see.
-    pub hook_env: HookEnv,
-    /// How the session started, for `SessionStart` hooks.
-    pub start: SessionStartSource,
-    /// The checker run after edits; `None` when the verifier is off.
-    pub verifier: Option<Arc<Verifier>>,
-}
-
-impl Extensions {
-    /// No hooks and no verifier, for a session in `project_dir`.
-    pub fn none(project_dir: impl Into<PathBuf>) -> Self {
-        Self {
-            hooks: Arc::default(),
-            hook_env: HookEnv::new(project_dir),
-            start: SessionStartSource::Startup,
-            verifier: None,
-        }
-    }
-}
-
-/// Where the system prompt comes from.
-#[derive(Debug, Clone)]
-pub enum SystemPrompt {
-    /// This text, every turn.
-    Fixed(String),
-    /// Assembled from these inputs at the start of every turn, so edits to
-    /// instruction files take effect.
-    Assembled(Box<ContextInputs>),
-}
+use crate::turn::{Conversation, run_turn};
 
 /// Longest wait for a session to stop its background commands at the end.
 const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -193,7 +111,7 @@ pub fn spawn_session(
                 usage: persistence.usage,
                 cost_usd: persistence.cost_usd,
             }),
-            stop: crate::hook_points::StopRequest::default(),
+            stop: StopRequest::default(),
             pending_context: std::sync::Mutex::default(),
         },
         conversation: Conversation {
@@ -236,7 +154,7 @@ impl Actor {
     async fn run(mut self, mut ops: mpsc::Receiver<Op>) {
         let mut queued: VecDeque<Work> = VecDeque::new();
         let start = self.ctx.options.extensions.start;
-        crate::hook_points::session_start(&self.ctx, start, &CancellationToken::new()).await;
+        hook_points::session_start(&self.ctx, start, &CancellationToken::new()).await;
         loop {
             let work = match queued.pop_front() {
                 Some(work) => work,
@@ -283,8 +201,8 @@ impl Actor {
         let end = HookPayload::SessionEnd {
             reason: "other".to_owned(),
         };
-        if crate::hook_points::any(&self.ctx, &end) {
-            crate::hook_points::run(&self.ctx, end, &CancellationToken::new()).await;
+        if hook_points::any(&self.ctx, &end) {
+            hook_points::run(&self.ctx, end, &CancellationToken::new()).await;
         }
         // Background commands never outlive the session.
         self.ctx.options.jobs.kill_all().await;

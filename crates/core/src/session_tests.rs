@@ -14,7 +14,8 @@ use wright_tools::{OutputLimits, ToolRegistry};
 
 use std::time::Duration;
 
-use super::{SessionHandle, SessionOptions, SystemPrompt, spawn_session};
+use super::{SessionHandle, spawn_session};
+use crate::{SessionOptions, SystemPrompt};
 
 /// What the fake model does for one request.
 enum Reply {

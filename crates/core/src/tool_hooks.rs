@@ -8,8 +8,8 @@ use wright_hooks::hook::{HookPayload, HookRun, PermissionDecision};
 use wright_permissions::HookVerdict;
 use wright_protocol::{ToolCallStatus, ToolDisplay};
 
+use crate::context::TurnContext;
 use crate::hook_points;
-use crate::turn::TurnContext;
 
 /// What the `PreToolUse` hooks decided for one call.
 pub(crate) struct Before {

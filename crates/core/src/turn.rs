@@ -3,53 +3,22 @@
 //! interrupts. Every tool call in the history gets exactly one result, so
 //! the conversation stays valid for the next request whatever happened.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use futures::StreamExt;
 use tokio_util::sync::CancellationToken;
-use wright_llm::{LlmError, ModelClient, ModelRequest, StreamEvent};
+use wright_llm::{LlmError, ModelRequest, StreamEvent};
 use wright_protocol::{
     ContentBlock, EventKind, Item, ItemDelta, ItemKind, Message, Role, StopReason, TurnEndReason,
     Usage,
 };
-use wright_tools::ToolRegistry;
 
-use crate::approval::Gate;
 use crate::compaction::{self, LastUsage, Trigger};
+use crate::context::{TurnContext, report_usage};
 use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
 use crate::hook_points;
-pub(crate) use crate::manual::{compact_now, rewind};
-use crate::recorder::Recorder;
-use crate::session::{SessionOptions, SystemPrompt};
-
-/// The services and settings a turn runs with.
-pub(crate) struct TurnContext {
-    pub(crate) options: SessionOptions,
-    pub(crate) gate: Gate,
-    pub(crate) recorder: Recorder,
-    pub(crate) client: Arc<dyn ModelClient>,
-    pub(crate) tools: Arc<ToolRegistry>,
-    /// The tools' specs, built once: schemas do not change during a session.
-    pub(crate) tool_specs: Vec<wright_protocol::ToolSpec>,
-    /// Their size as sent, for the compaction estimate.
-    pub(crate) tool_chars: usize,
-    pub(crate) emitter: Emitter,
-    /// Session totals across turns.
-    pub(crate) totals: std::sync::Mutex<Totals>,
-    /// Set when a hook said `continue: false`.
-    pub(crate) stop: crate::hook_points::StopRequest,
-    /// Context from `SessionStart` hooks, sent with the next prompt.
-    pub(crate) pending_context: std::sync::Mutex<Vec<String>>,
-}
-
-/// Usage and cost summed over the session.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct Totals {
-    pub(crate) usage: Usage,
-    pub(crate) cost_usd: f64,
-}
+use crate::options::SystemPrompt;
 
 /// The conversation the actor keeps between turns.
 #[derive(Debug, Default)]
@@ -195,6 +164,8 @@ pub(crate) async fn run_turn(
     });
 }
 
+/// The system prompt for the next request: the fixed text, or the context
+/// assembled afresh (its warnings shown once per session).
 pub(crate) fn system_prompt(ctx: &TurnContext, conv: &mut Conversation) -> String {
     match &ctx.options.system_prompt {
         SystemPrompt::Fixed(text) => text.clone(),
@@ -373,34 +344,6 @@ async fn stream_one(
             }
         }
     }
-}
-
-pub(crate) fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started: Instant) {
-    let cost_usd = ctx
-        .options
-        .catalog
-        .lookup(model)
-        .info()
-        .pricing
-        .as_ref()
-        .map_or(0.0, |p| wright_llm::cost_usd(&usage, p));
-    let totals = match ctx.totals.lock() {
-        Ok(mut totals) => {
-            totals.usage.add(&usage);
-            totals.cost_usd += cost_usd;
-            *totals
-        }
-        Err(_) => Totals { usage, cost_usd },
-    };
-    ctx.recorder.usage(&ctx.emitter, usage, model, cost_usd);
-    ctx.emitter.emit(EventKind::Usage {
-        request: usage,
-        total: totals.usage,
-        cost_usd,
-        total_cost_usd: totals.cost_usd,
-        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-        model: model.to_owned(),
-    });
 }
 
 /// Makes a response safe to send back: providers reject empty text blocks,

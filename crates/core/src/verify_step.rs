@@ -13,7 +13,7 @@ use wright_hooks::verify::{self, CheckRun, ReportLimits};
 use wright_protocol::{Item, ItemKind};
 use wright_tools::{ScriptEnd, ToolContext};
 
-use crate::turn::TurnContext;
+use crate::context::TurnContext;
 
 /// The tools whose successful runs are verified.
 const VERIFIED_TOOLS: [&str; 2] = ["Edit", "Write"];

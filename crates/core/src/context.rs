@@ -1,0 +1,96 @@
+//! What a turn runs with: the session's services and settings
+//! ([`TurnContext`]), the totals it keeps across turns, a hook's request to
+//! stop, and the usage accounting every model request goes through. Every
+//! part of the loop (hooks, tools, verifier, compaction, the turn itself)
+//! takes this context, so it depends on none of them: only on the settings
+//! and the services it holds.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use wright_llm::ModelClient;
+use wright_protocol::{EventKind, Usage};
+use wright_tools::ToolRegistry;
+
+use crate::approval::Gate;
+use crate::emitter::Emitter;
+use crate::options::SessionOptions;
+use crate::recorder::Recorder;
+
+/// The services and settings a turn runs with.
+pub(crate) struct TurnContext {
+    pub(crate) options: SessionOptions,
+    pub(crate) gate: Gate,
+    pub(crate) recorder: Recorder,
+    pub(crate) client: Arc<dyn ModelClient>,
+    pub(crate) tools: Arc<ToolRegistry>,
+    /// The tools' specs, built once: schemas do not change during a session.
+    pub(crate) tool_specs: Vec<wright_protocol::ToolSpec>,
+    /// Their size as sent, for the compaction estimate.
+    pub(crate) tool_chars: usize,
+    pub(crate) emitter: Emitter,
+    /// Session totals across turns.
+    pub(crate) totals: std::sync::Mutex<Totals>,
+    /// Set when a hook said `continue: false`.
+    pub(crate) stop: StopRequest,
+    /// Context from `SessionStart` hooks, sent with the next prompt.
+    pub(crate) pending_context: std::sync::Mutex<Vec<String>>,
+}
+
+/// Usage and cost summed over the session.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Totals {
+    pub(crate) usage: Usage,
+    pub(crate) cost_usd: f64,
+}
+
+/// A hook's `continue: false`: the turn ends at the next safe point, with
+/// the hook's reason shown to the user.
+#[derive(Debug, Default)]
+pub(crate) struct StopRequest(std::sync::Mutex<Option<String>>);
+
+impl StopRequest {
+    /// Asks the turn to stop (the first reason is kept).
+    pub(crate) fn request(&self, reason: &str) {
+        if let Ok(mut slot) = self.0.lock()
+            && slot.is_none()
+        {
+            *slot = Some(reason.to_owned());
+        }
+    }
+
+    /// The pending request, cleared.
+    pub(crate) fn take(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|mut slot| slot.take())
+    }
+}
+
+/// Adds one model request's usage and cost to the session totals, records
+/// it, and tells the front end.
+pub(crate) fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started: Instant) {
+    let cost_usd = ctx
+        .options
+        .catalog
+        .lookup(model)
+        .info()
+        .pricing
+        .as_ref()
+        .map_or(0.0, |p| wright_llm::cost_usd(&usage, p));
+    let totals = match ctx.totals.lock() {
+        Ok(mut totals) => {
+            totals.usage.add(&usage);
+            totals.cost_usd += cost_usd;
+            *totals
+        }
+        Err(_) => Totals { usage, cost_usd },
+    };
+    ctx.recorder.usage(&ctx.emitter, usage, model, cost_usd);
+    ctx.emitter.emit(EventKind::Usage {
+        request: usage,
+        total: totals.usage,
+        cost_usd,
+        total_cost_usd: totals.cost_usd,
+        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        model: model.to_owned(),
+    });
+}

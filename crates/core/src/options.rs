@@ -1,0 +1,120 @@
+//! What a session is started with: the public settings front ends fill in
+//! (model, limits, policy, compaction, hooks, system prompt). They live apart
+//! from the actor and the turn loop so every part of the loop can read them
+//! without importing the code that runs it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use wright_context::ContextInputs;
+use wright_hooks::hook::{HookEnv, Hooks, SessionStartSource};
+use wright_hooks::verify::Verifier;
+use wright_llm::{Catalog, ReasoningEffort, RetryPolicy};
+use wright_permissions::PolicyInput;
+use wright_sandbox::SandboxContext;
+use wright_tools::{BackgroundJobs, OutputLimits};
+
+/// Everything a session needs besides its services.
+#[derive(Debug, Clone)]
+pub struct SessionOptions {
+    /// Session id (a UUIDv7 string).
+    pub session_id: String,
+    /// Model name sent with each request.
+    pub model: String,
+    /// Working directory; tools resolve relative paths against it.
+    pub cwd: PathBuf,
+    /// The system prompt, fixed or re-assembled each turn.
+    pub system_prompt: SystemPrompt,
+    /// Model prices and windows, for cost.
+    pub catalog: Arc<Catalog>,
+    /// When to retry a failed request.
+    pub retry: RetryPolicy,
+    /// Model to switch to after repeated overload errors.
+    pub fallback_model: Option<String>,
+    /// Reasoning effort for models that take one.
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Extended-thinking budget (Anthropic).
+    pub thinking_budget: Option<u32>,
+    /// When and how to compact.
+    pub compaction: CompactionOptions,
+    /// Output token cap per request.
+    pub max_tokens: u32,
+    /// Model requests allowed per user turn.
+    pub max_turns: u32,
+    /// Stop before the next request once the session has cost this much (USD).
+    pub max_budget_usd: Option<f64>,
+    /// Permission mode, rules, workspace roots and whether approvals can be asked.
+    pub policy: PolicyInput,
+    /// Where "always allow for this project" rules are written.
+    pub local_config: PathBuf,
+    /// The OS sandbox for shell commands, when one applies.
+    pub sandbox: Option<SandboxContext>,
+    /// Output limits and timeouts for tools.
+    pub limits: OutputLimits,
+    /// Where tools spill outputs too large for the model.
+    pub spill_dir: PathBuf,
+    /// The session's background commands: shared with the front end (for
+    /// `/context`), stopped when the session ends.
+    pub jobs: Arc<BackgroundJobs>,
+    /// User hooks and the verifier.
+    pub extensions: Extensions,
+}
+
+/// User hooks (Claude Code's contract) and the same-turn verifier.
+#[derive(Debug, Clone)]
+pub struct Extensions {
+    /// The merged hooks; empty runs none.
+    pub hooks: Arc<Hooks>,
+    /// Where hooks run (the project root) and what they must not see.
+    pub hook_env: HookEnv,
+    /// How the session started, for `SessionStart` hooks.
+    pub start: SessionStartSource,
+    /// The checker run after edits; `None` when the verifier is off.
+    pub verifier: Option<Arc<Verifier>>,
+}
+
+impl Extensions {
+    /// No hooks and no verifier, for a session in `project_dir`.
+    pub fn none(project_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            hooks: Arc::default(),
+            hook_env: HookEnv::new(project_dir),
+            start: SessionStartSource::Startup,
+            verifier: None,
+        }
+    }
+}
+
+/// Where the system prompt comes from.
+#[derive(Debug, Clone)]
+pub enum SystemPrompt {
+    /// This text, every turn.
+    Fixed(String),
+    /// Assembled from these inputs at the start of every turn, so edits to
+    /// instruction files take effect.
+    Assembled(Box<ContextInputs>),
+}
+
+/// How and when to compact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactionOptions {
+    /// Compact automatically when the threshold is passed.
+    pub auto: bool,
+    /// The model's context window in tokens.
+    pub context_window: u64,
+    /// Recent conversation kept verbatim, in tokens.
+    pub keep_recent_tokens: u64,
+    /// Head room below the window, in percent.
+    pub margin_percent: u8,
+}
+
+impl Default for CompactionOptions {
+    fn default() -> Self {
+        Self {
+            auto: true,
+            context_window: 128_000,
+            keep_recent_tokens: wright_context::compaction::DEFAULT_KEEP_RECENT_TOKENS,
+            margin_percent: 10,
+        }
+    }
+}
