@@ -583,3 +583,268 @@ async fn a_checker_that_hangs_is_one_short_note() {
     assert!(r[0].1.contains("timed out"), "{r:?}");
     assert_eq!(r[0].1.matches("[verifier").count(), 1, "{r:?}");
 }
+
+/// Appends the hook's stdin to `<cwd>/events.jsonl`.
+const LOG_STDIN: &str =
+    r#"cat >> "$CLAUDE_PROJECT_DIR/events.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/events.jsonl""#;
+
+fn logged(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("events.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn every_loop_event_fires_at_its_point_with_its_input() {
+    let long = "x".repeat(12_000);
+    let events = [
+        HookEvent::SessionStart,
+        HookEvent::UserPromptSubmit,
+        HookEvent::PreToolUse,
+        HookEvent::PostToolUse,
+        HookEvent::Stop,
+        HookEvent::PreCompact,
+        HookEvent::SessionEnd,
+    ];
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"echo hi"}"#)]),
+            text(&long),
+            text("second"),
+        ],
+        PermissionMode::Bypass,
+        10,
+        |o| {
+            o.compaction = crate::CompactionOptions {
+                auto: false,
+                context_window: 8_000,
+                keep_recent_tokens: 1_000,
+                margin_percent: 10,
+            };
+            with_hooks(events.iter().map(|e| hook(*e, None, LOG_STDIN)).collect())(o);
+        },
+    );
+    turn(&mut h, "first").await;
+    turn(&mut h, "again").await;
+    h.handle
+        .submit(Op::Compact {
+            focus: Some("keep the names".into()),
+        })
+        .await
+        .unwrap();
+    // The compaction, then the SessionStart hooks it fires.
+    let mut compacted = false;
+    while let Some(e) = h.handle.events.recv().await {
+        if let EventKind::ItemCompleted { item } = &e.kind {
+            match &item.kind {
+                ItemKind::Compaction { .. } => compacted = true,
+                ItemKind::HookRun { event, .. } if compacted && event == "SessionStart" => break,
+                _ => {}
+            }
+        }
+    }
+    assert!(compacted);
+    h.handle.shutdown().await;
+    let log = logged(cwd_of(&h));
+    let names: Vec<&str> = log
+        .iter()
+        .map(|v| v["hook_event_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PostToolUse",
+            "Stop",
+            "UserPromptSubmit",
+            "Stop",
+            "PreCompact",
+            "SessionStart",
+            "SessionEnd"
+        ],
+        "{log:?}"
+    );
+    assert_eq!(log[0]["source"], "startup");
+    assert_eq!(log[1]["prompt"], "first");
+    assert_eq!(log[2]["tool_input"]["command"], "echo hi");
+    assert!(
+        log[3]["tool_response"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("hi")
+    );
+    assert_eq!(log[3]["tool_use_id"], "a");
+    assert_eq!(log[4]["stop_hook_active"], false);
+    assert_eq!(log[7]["trigger"], "manual");
+    assert_eq!(log[7]["custom_instructions"], "keep the names");
+    assert_eq!(log[8]["source"], "compact");
+    assert_eq!(log[9]["reason"], "other");
+    for entry in &log {
+        assert_eq!(entry["session_id"], "s1");
+        assert_eq!(entry["permission_mode"], "bypassPermissions");
+    }
+}
+
+#[tokio::test]
+async fn a_notification_hook_hears_of_every_approval_prompt() {
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"touch x"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Default,
+        5,
+        |o| {
+            o.policy.can_ask = CanAsk::Yes;
+            with_hooks(vec![hook(HookEvent::Notification, None, LOG_STDIN)])(o);
+        },
+    );
+    h.handle
+        .submit(Op::UserTurn { text: "go".into() })
+        .await
+        .unwrap();
+    loop {
+        let e = h.handle.events.recv().await.unwrap();
+        match &e.kind {
+            EventKind::ApprovalRequested { id, .. } => h
+                .handle
+                .submit(Op::ResolveApproval {
+                    id: id.clone(),
+                    decision: ApprovalDecision::AllowOnce,
+                })
+                .await
+                .unwrap(),
+            EventKind::TurnCompleted { .. } => break,
+            _ => {}
+        }
+    }
+    let log = logged(cwd_of(&h));
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(log[0]["notification_type"], "permission_prompt");
+    assert!(log[0]["message"].as_str().unwrap().contains("Bash"));
+    assert!(cwd_of(&h).join("x").exists());
+}
+
+#[tokio::test]
+async fn json_blocks_work_like_exit_2() {
+    let block = |reason: &str| {
+        format!(r#"cat >/dev/null; echo '{{"decision":"block","reason":"{reason}"}}'"#)
+    };
+    // UserPromptSubmit: the prompt is refused.
+    let mut h = start_with(
+        vec![text("never")],
+        PermissionMode::Default,
+        5,
+        with_hooks(vec![hook(
+            HookEvent::UserPromptSubmit,
+            None,
+            &block("not today"),
+        )]),
+    );
+    let (events, reason) = turn(&mut h, "hi").await;
+    assert_eq!(reason, TurnEndReason::Failed);
+    assert!(format!("{events:?}").contains("not today"));
+    assert!(h.requests.lock().unwrap().is_empty());
+
+    // PostToolUse: the model reads the reason with the result.
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"echo x"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![hook(
+            HookEvent::PostToolUse,
+            None,
+            &block("fix the lint"),
+        )]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    assert!(results(&events)[0].1.contains("fix the lint"), "{events:?}");
+
+    // Stop: the model goes on, once per stop.
+    let stop_once = r#"input=$(cat); if echo "$input" | grep -q '"stop_hook_active":false'; then echo '{"decision":"block","reason":"tests first"}'; fi"#;
+    let mut h = start_with(
+        vec![text("done"), text("really done")],
+        PermissionMode::Default,
+        5,
+        with_hooks(vec![hook(HookEvent::Stop, None, stop_once)]),
+    );
+    let (_, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 2);
+    assert!(format!("{:?}", requests[1].messages).contains("tests first"));
+
+    // PermissionRequest: a deny refuses what the user would have been asked.
+    let deny = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not on Fridays"}}}'"#;
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"touch y"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Default,
+        5,
+        |o| {
+            o.policy.can_ask = CanAsk::Yes;
+            with_hooks(vec![hook(HookEvent::PermissionRequest, None, deny)])(o);
+        },
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    let r = results(&events);
+    assert!(
+        r[0].1
+            .starts_with("Permission denied by a PermissionRequest hook: not on Fridays"),
+        "{r:?}"
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::ApprovalRequested { .. }))
+    );
+}
+
+#[tokio::test]
+async fn a_pre_compact_hook_can_stop_a_compaction() {
+    let mut h = start_with(
+        vec![text(&"y".repeat(12_000)), text("short")],
+        PermissionMode::Default,
+        5,
+        |o| {
+            o.compaction = crate::CompactionOptions {
+                auto: false,
+                context_window: 8_000,
+                keep_recent_tokens: 1_000,
+                margin_percent: 10,
+            };
+            with_hooks(vec![hook(
+                HookEvent::PreCompact,
+                Some("manual"),
+                "cat >/dev/null; echo 'not now' >&2; exit 2",
+            )])(o);
+        },
+    );
+    turn(&mut h, "one").await;
+    turn(&mut h, "two").await;
+    h.handle.submit(Op::Compact { focus: None }).await.unwrap();
+    let mut seen = Vec::new();
+    while let Some(e) = h.handle.events.recv().await {
+        let done =
+            matches!(&e.kind, EventKind::Warning { message } if message.contains("PreCompact"));
+        seen.push(e);
+        if done {
+            break;
+        }
+    }
+    assert!(
+        !seen.iter().any(|e| matches!(&e.kind, EventKind::ItemCompleted { item } if matches!(item.kind, ItemKind::Compaction { .. }))),
+        "{seen:?}"
+    );
+    assert!(format!("{seen:?}").contains("not now"));
+}
