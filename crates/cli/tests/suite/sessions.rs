@@ -362,3 +362,63 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// A session recorded before the tools took Claude Code's names resumes,
+/// and the model is shown its old calls under today's names and arguments.
+#[test]
+fn a_session_recorded_with_the_old_tool_names_resumes_under_the_new_ones() {
+    let env = Env::new();
+    env.write("a.txt", "alpha\n");
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[
+            ("call_1", "Read", json!({"file_path": "a.txt"})),
+            (
+                "call_2",
+                "Bash",
+                json!({"command": "echo hi", "timeout": 5000}),
+            ),
+        ])),
+        text("first answer"),
+        text("second answer"),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "first question")
+        .args(["--permission-mode", "bypass"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Rewrite the recorded calls the way an older wright wrote them.
+    let file = &session_files(&env)[0];
+    let old = std::fs::read_to_string(file)
+        .unwrap()
+        .replace(r#""name":"Read""#, r#""name":"read""#)
+        .replace(r#""name":"Bash""#, r#""name":"bash""#)
+        .replace(r#"\"file_path\""#, r#"\"path\""#)
+        .replace(r#"\"timeout\":5000"#, r#"\"timeout_secs\":5"#);
+    assert!(old.contains(r#""name":"read""#), "{old}");
+    std::fs::write(file, old).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "follow-up")
+        .arg("--continue")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("second answer"));
+    let sent = server.requests()[2].json()["messages"].clone();
+    let calls: Vec<&serde_json::Value> = sent
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["content"].as_array().into_iter().flatten())
+        .filter(|b| b["type"] == "tool_use")
+        .collect();
+    assert_eq!(calls.len(), 2, "{sent}");
+    assert_eq!(calls[0]["name"], "Read");
+    assert_eq!(calls[0]["input"], json!({"file_path": "a.txt"}));
+    assert_eq!(calls[1]["name"], "Bash");
+    assert_eq!(
+        calls[1]["input"],
+        json!({"command": "echo hi", "timeout": 5000})
+    );
+}
