@@ -129,3 +129,59 @@ fn binary_files_are_searchable_without_error() {
     let m = RegexMatcher::new("alpha").unwrap();
     assert!(searchable(&m, &d.path().join("bin.dat")));
 }
+
+#[tokio::test]
+async fn claude_codes_flags() {
+    let (_d, ctx) = setup();
+    let run = |args: serde_json::Value| {
+        let ctx = ctx.clone();
+        async move { GrepTool.run(args, &ctx).await }
+    };
+    // -A / -B apart, -C around; -i.
+    let out = run(json!({"pattern": "LET", "-i": true, "output_mode": "content", "-A": 1, "path": "src/a.rs"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out.content,
+        "src/a.rs:2:let x = 1;\nsrc/a.rs-3-fn beta() {}\n"
+    );
+    let out = run(json!({"pattern": "let", "output_mode": "content", "-B": 1, "path": "src/a.rs"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out.content,
+        "src/a.rs-1-fn alpha() {}\nsrc/a.rs:2:let x = 1;\n"
+    );
+    // -n false drops the line numbers.
+    let out = run(json!({"pattern": "beta", "output_mode": "content", "-n": false}))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "src/a.rs:fn beta() {}\n");
+    // type: ripgrep's file types.
+    let out = run(json!({"pattern": "alpha", "type": "py"}))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "src/b.py\n");
+    let err = run(json!({"pattern": "alpha", "type": "nosuchtype"}))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ToolError::InvalidArgs(m) if m.contains("unknown file type")));
+    // head_limit keeps the first N lines, without a cap note.
+    let out = run(json!({"pattern": "fn", "output_mode": "content", "head_limit": 1}))
+        .await
+        .unwrap();
+    assert_eq!(out.content.lines().count(), 1, "{}", out.content);
+    assert!(!out.content.contains("capped"));
+    // multiline lets a pattern span lines.
+    let out = run(json!({"pattern": "alpha.*\\nlet", "output_mode": "files_with_matches"}))
+        .await
+        .unwrap();
+    assert!(out.content.starts_with("No matches"), "{}", out.content);
+    let out = run(json!({"pattern": "alpha.*\\nlet", "multiline": true}))
+        .await
+        .unwrap();
+    assert_eq!(out.content, "src/a.rs\n");
+    // Wrong types are invalid arguments.
+    let err = run(json!({"pattern": "a", "-A": "two"})).await.unwrap_err();
+    assert!(matches!(err, ToolError::InvalidArgs(_)));
+}
