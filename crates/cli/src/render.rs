@@ -140,9 +140,13 @@ impl Renderer {
                     checker,
                     errors,
                     warnings,
+                    ran,
                     ..
                 } => {
                     let line = match (errors, warnings) {
+                        _ if !ran => format!(
+                            "  ✗ {checker} could not give a verdict (see the edit's result)"
+                        ),
                         (0, 0) => format!("  ✓ {checker}: no errors in the edited files"),
                         (0, _) => format!(
                             "  ✓ {checker}: no errors, {warnings} warnings in the edited files"
@@ -151,18 +155,26 @@ impl Renderer {
                             "  ✗ {checker}: {errors} errors, {warnings} warnings in the edited files"
                         ),
                     };
-                    let code = if *errors > 0 { "31" } else { "2" };
+                    let code = if !ran {
+                        "33"
+                    } else if *errors > 0 {
+                        "31"
+                    } else {
+                        "2"
+                    };
                     self.err_line(&self.paint(&line, code));
                 }
                 ItemKind::Reasoning { .. } | ItemKind::Error { .. } => {}
             },
+            // Messages can carry text from hooks, commands and the model:
+            // no escape sequence of theirs reaches the terminal.
             EventKind::Error { message } => {
-                let line = format!("error: {message}");
+                let line = format!("error: {}", strip_controls(message));
                 self.err_line(&self.paint(&line, "31"));
             }
-            EventKind::Notice { message } => self.err_line(message),
+            EventKind::Notice { message } => self.err_line(&strip_controls(message)),
             EventKind::Warning { message } => {
-                let line = format!("warning: {message}");
+                let line = format!("warning: {}", strip_controls(message));
                 self.err_line(&self.paint(&line, "33"));
             }
             EventKind::Retrying {

@@ -172,6 +172,7 @@ impl StreamJson {
                     errors,
                     warnings,
                     text,
+                    ran,
                 } => out.push(json!({
                     "type": "diagnostics",
                     "session_id": sid,
@@ -179,6 +180,7 @@ impl StreamJson {
                     "files": files,
                     "errors": errors,
                     "warnings": warnings,
+                    "ran": ran,
                     "text": text,
                 })),
                 ItemKind::Compaction {

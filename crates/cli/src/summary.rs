@@ -196,6 +196,7 @@ mod tests {
                     errors,
                     warnings: 0,
                     text: String::new(),
+                    ran: true,
                 },
             },
         })

@@ -21,6 +21,7 @@ use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, ToolKind};
 use wright_sandbox::SandboxContext;
 
 use crate::emitter::Emitter;
+use crate::text::cap_hook_text;
 
 /// Why a call may not run: the status for the front end and the text for the model.
 pub(crate) type Refusal = (ToolCallStatus, String);
@@ -39,6 +40,17 @@ pub(crate) trait ApprovalHooks: Sync {
         payload: HookPayload,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, HookRun>;
+
+    /// A hook said `continue: false` (or `interrupt`): the turn ends.
+    fn stop(&self, reason: &str);
+}
+
+/// What a `PermissionRequest` hook decided for a call that needed approval.
+enum HookAnswer {
+    /// Run it (with the input the hook rewrote, if it did).
+    Allow(Option<serde_json::Value>),
+    /// Refuse it.
+    Deny(Refusal),
 }
 
 /// Permission state of one session.
@@ -124,7 +136,7 @@ impl Gate {
         hooks: &dyn ApprovalHooks,
         hook: &HookVerdict,
         cancel: &CancellationToken,
-    ) -> Result<(), Refusal> {
+    ) -> Result<Option<serde_json::Value>, Refusal> {
         let info = CallInfo {
             tool: request.tool,
             kind: request.kind,
@@ -149,15 +161,54 @@ impl Gate {
                 }
         );
         if needs_approval && let Some(answer) = permission_hooks(request, hooks, cancel).await {
-            return answer;
+            return match answer {
+                HookAnswer::Deny(refusal) => Err(refusal),
+                HookAnswer::Allow(None) => Ok(None),
+                HookAnswer::Allow(Some(updated)) => self.recheck(request, updated).map(Some),
+            };
         }
         match verdict {
-            Verdict::Allow => Ok(()),
+            Verdict::Allow => Ok(None),
             Verdict::Deny { reason, by } => Err(deny(&reason, by)),
-            Verdict::Ask { reason, suggestion } => {
-                self.ask(request, reason, suggestion, emitter, hooks, cancel)
-                    .await
+            Verdict::Ask { reason, suggestion } => self
+                .ask(request, reason, suggestion, emitter, hooks, cancel)
+                .await
+                .map(|()| None),
+        }
+    }
+
+    /// Input a `PermissionRequest` hook rewrote goes through the same check
+    /// as the model's (the hook's allow in place of the user's); whatever
+    /// would still need approval is refused rather than asked in a loop.
+    fn recheck(
+        &self,
+        request: &Request<'_>,
+        updated: serde_json::Value,
+    ) -> Result<serde_json::Value, Refusal> {
+        let info = CallInfo {
+            tool: request.tool,
+            kind: request.kind,
+            args: &updated,
+            cwd: request.cwd,
+        };
+        let verdict = match self.engine.lock() {
+            Ok(engine) => engine.check_with_hook(&info, &HookVerdict::Allow),
+            Err(_) => {
+                return Err((
+                    ToolCallStatus::Denied,
+                    "Permission denied: the permission state is unavailable.".to_owned(),
+                ));
             }
+        };
+        match verdict {
+            Verdict::Allow => Ok(updated),
+            Verdict::Deny { reason, by } => Err(deny(&reason, by)),
+            Verdict::Ask { reason, .. } => Err((
+                ToolCallStatus::Denied,
+                format!(
+                    "Permission denied: the input a PermissionRequest hook rewrote still needs approval: {reason}"
+                ),
+            )),
         }
     }
 
@@ -246,7 +297,7 @@ async fn permission_hooks(
     request: &Request<'_>,
     hooks: &dyn ApprovalHooks,
     cancel: &CancellationToken,
-) -> Option<Result<(), Refusal>> {
+) -> Option<HookAnswer> {
     let payload = HookPayload::PermissionRequest {
         tool_name: request.tool.to_owned(),
         tool_input: request.args.clone(),
@@ -256,16 +307,21 @@ async fn permission_hooks(
         return None;
     }
     let run = hooks.run(payload, cancel).await;
+    if let Some(reason) = &run.stop {
+        hooks.stop(reason);
+    }
     match run.permission {
-        Some((PermissionDecision::Allow, _)) => Some(Ok(())),
-        Some((PermissionDecision::Deny, reason)) => Some(Err((
+        Some((PermissionDecision::Allow, _)) => Some(HookAnswer::Allow(
+            run.updated_input.filter(serde_json::Value::is_object),
+        )),
+        Some((PermissionDecision::Deny, reason)) => Some(HookAnswer::Deny((
             ToolCallStatus::Denied,
             format!(
                 "Permission denied by a PermissionRequest hook: {}",
                 if reason.trim().is_empty() {
-                    "no reason given"
+                    "no reason given".to_owned()
                 } else {
-                    reason.trim()
+                    cap_hook_text(reason.trim())
                 }
             ),
         ))),

@@ -59,6 +59,11 @@ impl StopRequest {
         }
     }
 
+    /// The pending request, if any, left in place.
+    pub(crate) fn peek(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|slot| slot.clone())
+    }
+
     /// The pending request, cleared.
     pub(crate) fn take(&self) -> Option<String> {
         self.0.lock().ok().and_then(|mut slot| slot.take())

@@ -85,6 +85,25 @@ pub(crate) async fn run_tool_calls(
     let pending = verify_step::Pending::new(calls.iter().map(|c| c.name.as_str()));
     for (index, call) in calls.into_iter().enumerate() {
         let tool = ctx.tools.get(&call.name);
+        if let Some(reason) = ctx.stop.peek() {
+            flush(ctx, &mut batch, &mut results, &pending, cancel).await;
+            results[index] = Some(settle(
+                ctx,
+                finish(
+                    &ctx.emitter,
+                    &call.item_id,
+                    &call.call_id,
+                    &call.name,
+                    tool,
+                    &call.arguments,
+                    Outcome::refused(
+                        ToolCallStatus::Cancelled,
+                        format!("Not run: a hook stopped the turn ({reason})."),
+                    ),
+                ),
+            ));
+            continue;
+        }
         if cancel.is_cancelled() {
             results[index] = Some(settle(
                 ctx,
@@ -193,6 +212,7 @@ async fn prepare<'a>(
         };
         (ToolCallStatus::Failed, why.to_string())
     })?;
+    let args = claude_args(name, args);
     let hooks = tool_hooks::before(ctx, &call.call_id, name, args, cancel).await;
     let raw_args = if hooks.rewritten {
         hooks.args.to_string()
@@ -207,10 +227,31 @@ async fn prepare<'a>(
         raw_args: &raw_args,
         cwd: &ctx.options.cwd,
     };
-    ctx.gate
+    let rewritten = ctx
+        .gate
         .decide(&request, &ctx.emitter, ctx, &hooks.verdict, cancel)
         .await?;
-    Ok((tool, hooks.args, hooks.context))
+    if let Some(updated) = &rewritten {
+        ctx.emitter.notice(format!(
+            "A PermissionRequest hook changed the input of {name} to: {}",
+            crate::text::cap_hook_text(&updated.to_string())
+        ));
+    }
+    Ok((tool, rewritten.unwrap_or(hooks.args), hooks.context))
+}
+
+/// The arguments under Claude Code's names before anyone looks at them:
+/// some models still send `path` to the file tools, and a hook written for
+/// Claude Code reads `file_path` only.
+fn claude_args(tool: &str, mut args: serde_json::Value) -> serde_json::Value {
+    if matches!(tool, "Read" | "Write" | "Edit")
+        && let Some(map) = args.as_object_mut()
+        && !map.contains_key("file_path")
+        && let Some(path) = map.remove("path")
+    {
+        map.insert("file_path".to_owned(), path);
+    }
+    args
 }
 
 /// The context a tool runs with in this session.

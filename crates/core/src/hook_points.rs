@@ -13,6 +13,7 @@ use wright_store::EntryBody;
 
 use crate::approval::ApprovalHooks;
 use crate::context::TurnContext;
+use crate::text::cap_hook_text;
 
 /// Longest hook message kept in an item or the session (the whole text
 /// still reaches the model where it is meant to).
@@ -32,6 +33,10 @@ impl ApprovalHooks for TurnContext {
     ) -> BoxFuture<'a, HookRun> {
         Box::pin(run(self, payload, cancel))
     }
+
+    fn stop(&self, reason: &str) {
+        self.stop.request(reason);
+    }
 }
 
 /// Runs the hooks that match `payload` and reports each run.
@@ -44,6 +49,11 @@ pub(crate) async fn run(
     let event = payload.event();
     if hooks.matching(event, payload.matcher_target()).is_empty() {
         return HookRun::empty(event);
+    }
+    // Hooks run unsandboxed: nothing a background command planted in
+    // .git may be there for their git commands to read.
+    for notice in ctx.options.jobs.sweep() {
+        ctx.emitter.warning(notice);
     }
     let common = HookCommon {
         session_id: ctx.options.session_id.clone(),
@@ -91,7 +101,7 @@ pub(crate) async fn prompt_submitted(
     if any(ctx, &payload) {
         let run = run(ctx, payload, cancel).await;
         if let Some(reason) = run.block.or(run.stop) {
-            return Err(reason.trim().to_owned());
+            return Err(cap_hook_text(reason.trim()));
         }
         extra.extend(context_text("UserPromptSubmit", &run.additional_context));
     }
@@ -120,14 +130,16 @@ pub(crate) async fn stop(
     }
     let run = run(ctx, payload, cancel).await;
     if let Some(reason) = run.stop {
-        ctx.emitter
-            .notice(format!("A Stop hook ended the turn: {}", reason.trim()));
+        ctx.emitter.notice(format!(
+            "A Stop hook ended the turn: {}",
+            cap_hook_text(reason.trim())
+        ));
         return None;
     }
     let reason = run.block?;
     Some(format!(
         "[Stop hook feedback] The task is not finished yet:\n{}",
-        reason.trim()
+        cap_hook_text(reason.trim())
     ))
 }
 
@@ -170,7 +182,8 @@ fn report(ctx: &TurnContext, run: &HookRun) {
         ctx.emitter.warning(warning.clone());
     }
     for message in &run.system_messages {
-        ctx.emitter.notice(format!("hook: {message}"));
+        ctx.emitter
+            .notice(format!("hook: {}", cap_hook_text(message)));
     }
 }
 
@@ -216,5 +229,10 @@ pub(crate) fn context_text(event: &str, context: &[String]) -> Option<String> {
         .map(|c| c.trim())
         .filter(|c| !c.is_empty())
         .collect();
-    (!parts.is_empty()).then(|| format!("[{event} hook context]\n{}", parts.join("\n\n")))
+    (!parts.is_empty()).then(|| {
+        format!(
+            "[{event} hook context]\n{}",
+            cap_hook_text(&parts.join("\n\n"))
+        )
+    })
 }

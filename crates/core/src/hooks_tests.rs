@@ -848,3 +848,131 @@ async fn a_pre_compact_hook_can_stop_a_compaction() {
     );
     assert!(format!("{seen:?}").contains("not now"));
 }
+
+#[tokio::test]
+async fn continue_false_stops_the_rest_of_the_response() {
+    let stop = r#"input=$(cat); if echo "$input" | grep -q first; then echo '{"continue":false,"stopReason":"secret detected"}'; fi"#;
+    let mut h = start_with(
+        vec![
+            calls(&[
+                ("a", "Bash", r#"{"command":"echo first > one.txt"}"#),
+                ("b", "Bash", r#"{"command":"touch two.txt"}"#),
+                ("c", "Write", r#"{"file_path":"three.txt","content":"x"}"#),
+            ]),
+            text("never"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![hook(HookEvent::PreToolUse, None, stop)]),
+    );
+    let (events, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let r = results(&events);
+    assert_eq!(r.len(), 3);
+    assert!(r[0].1.contains("secret detected"), "{r:?}");
+    assert!(
+        r[1].1
+            .starts_with("Not run: a hook stopped the turn (secret detected)"),
+        "{r:?}"
+    );
+    assert!(r[2].1.starts_with("Not run"), "{r:?}");
+    for f in ["one.txt", "two.txt", "three.txt"] {
+        assert!(!cwd_of(&h).join(f).exists(), "{f}");
+    }
+    assert_eq!(h.requests.lock().unwrap().len(), 1);
+    assert!(format!("{events:?}").contains("A hook stopped the turn: secret detected"));
+}
+
+#[tokio::test]
+async fn a_permission_request_rewrite_runs_only_after_the_same_checks() {
+    let rewrite = |cmd: &str| {
+        format!(
+            r#"cat >/dev/null; echo '{{"hookSpecificOutput":{{"hookEventName":"PermissionRequest","decision":{{"behavior":"allow","updatedInput":{{"command":"{cmd}"}}}}}}}}'"#
+        )
+    };
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"echo original > out.txt"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Default,
+        5,
+        with_hooks(vec![hook(
+            HookEvent::PermissionRequest,
+            None,
+            &rewrite("echo sanitized > out.txt"),
+        )]),
+    );
+    turn(&mut h, "go").await;
+    assert_eq!(
+        std::fs::read_to_string(cwd_of(&h).join("out.txt")).unwrap(),
+        "sanitized\n"
+    );
+    // A rewrite into something the guard refuses is refused.
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"echo original"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Default,
+        5,
+        with_hooks(vec![hook(
+            HookEvent::PermissionRequest,
+            None,
+            &rewrite("rm -rf /"),
+        )]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    assert!(
+        results(&events)[0].1.starts_with("Blocked by guard"),
+        "{events:?}"
+    );
+}
+
+#[tokio::test]
+async fn hooks_see_file_path_even_when_the_model_says_path() {
+    let guard = r#"input=$(cat); if echo "$input" | grep -q '"file_path":"package-lock.json"'; then echo "lock files are generated" >&2; exit 2; fi"#;
+    let mut h = start_with(
+        vec![
+            calls(&[(
+                "a",
+                "Write",
+                r#"{"path":"package-lock.json","content":"x"}"#,
+            )]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![hook(HookEvent::PreToolUse, Some("Write"), guard)]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    assert!(
+        results(&events)[0]
+            .1
+            .starts_with("Blocked by hook: lock files are generated"),
+        "{events:?}"
+    );
+    assert!(!cwd_of(&h).join("package-lock.json").exists());
+}
+
+#[tokio::test]
+async fn a_flood_from_a_hook_is_cut_before_the_model_sees_it() {
+    let flood = r#"cat >/dev/null; head -c 3000000 /dev/zero | tr '\0' x >&2; exit 2"#;
+    let mut h = start_with(
+        vec![
+            calls(&[("a", "Bash", r#"{"command":"echo hi"}"#)]),
+            text("ok"),
+        ],
+        PermissionMode::Bypass,
+        5,
+        with_hooks(vec![hook(HookEvent::PreToolUse, None, flood)]),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    let r = results(&events);
+    assert!(r[0].1.len() < 20_000, "{} bytes", r[0].1.len());
+    assert!(
+        r[0].1.contains("[hook output cut"),
+        "{}",
+        &r[0].1[r[0].1.len() - 100..]
+    );
+}

@@ -17,6 +17,7 @@ mod options;
 mod recorder;
 mod remember;
 mod session;
+mod text;
 mod tool_hooks;
 mod turn;
 mod verify_step;

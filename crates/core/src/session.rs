@@ -198,14 +198,16 @@ impl Actor {
                 break;
             }
         }
+        // Background commands never outlive the session, and are gone (with
+        // anything they planted in .git) before the user's hooks run
+        // unsandboxed, however long those take.
+        self.ctx.options.jobs.kill_all().await;
         let end = HookPayload::SessionEnd {
             reason: "other".to_owned(),
         };
         if hook_points::any(&self.ctx, &end) {
             hook_points::run(&self.ctx, end, &CancellationToken::new()).await;
         }
-        // Background commands never outlive the session.
-        self.ctx.options.jobs.kill_all().await;
     }
 }
 

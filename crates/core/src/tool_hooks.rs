@@ -10,6 +10,7 @@ use wright_protocol::{ToolCallStatus, ToolDisplay};
 
 use crate::context::TurnContext;
 use crate::hook_points;
+use crate::text::cap_hook_text;
 
 /// What the `PreToolUse` hooks decided for one call.
 pub(crate) struct Before {
@@ -99,7 +100,7 @@ fn with_default(text: &str, default: &str) -> String {
     if text.is_empty() {
         default.to_owned()
     } else {
-        text.to_owned()
+        cap_hook_text(text)
     }
 }
 
@@ -111,6 +112,36 @@ fn shorten(text: &str) -> String {
     let mut out: String = text.chars().take(MAX).collect();
     out.push('…');
     out
+}
+
+/// What a `PostToolUse` hook reads as the tool's response: Claude Code's
+/// fields for its tools (`stdout`/`stderr`/`interrupted` for `Bash`,
+/// `filePath`/`success` for the file tools) beside wright's own (`content`,
+/// `summary`, `exit_code`, `duration_ms`). `Bash` merges stderr into stdout.
+fn tool_response(
+    tool: &str,
+    args: &serde_json::Value,
+    content: &str,
+    display: &ToolDisplay,
+) -> serde_json::Value {
+    let mut response = serde_json::json!({
+        "content": content,
+        "summary": display.summary,
+        "exit_code": display.exit_code,
+        "duration_ms": display.duration_ms,
+    });
+    let extra = match tool {
+        "Bash" => serde_json::json!({"stdout": content, "stderr": "", "interrupted": false}),
+        "Read" | "Write" | "Edit" => serde_json::json!({
+            "filePath": args.get("file_path").cloned().unwrap_or_default(),
+            "success": true,
+        }),
+        _ => serde_json::Value::Null,
+    };
+    if let (Some(map), serde_json::Value::Object(extra)) = (response.as_object_mut(), extra) {
+        map.extend(extra);
+    }
+    response
 }
 
 /// Runs `PostToolUse` (or `PostToolUseFailure` for a failed run) and
@@ -128,12 +159,7 @@ pub(crate) async fn after(
         ToolCallStatus::Completed => HookPayload::PostToolUse {
             tool_name: tool.to_owned(),
             tool_input: args.clone(),
-            tool_response: serde_json::json!({
-                "content": content,
-                "summary": display.summary,
-                "exit_code": display.exit_code,
-                "duration_ms": display.duration_ms,
-            }),
+            tool_response: tool_response(tool, args, content, display),
             tool_use_id: call_id.to_owned(),
         },
         ToolCallStatus::Failed => HookPayload::PostToolUseFailure {
@@ -158,7 +184,10 @@ pub(crate) async fn after(
     }
     let mut notes = Vec::new();
     if let Some(reason) = &run.block {
-        notes.push(format!("[{event} hook feedback]\n{}", reason.trim()));
+        notes.push(format!(
+            "[{event} hook feedback]\n{}",
+            cap_hook_text(reason.trim())
+        ));
     }
     notes.extend(hook_points::context_text(event, &run.additional_context));
     (!notes.is_empty()).then(|| notes.join("\n\n"))

@@ -10,9 +10,12 @@ use std::sync::Mutex;
 
 use tokio_util::sync::CancellationToken;
 use wright_hooks::verify::{self, CheckRun, ReportLimits};
+use wright_permissions::HookVerdict;
+use wright_protocol::ToolKind;
 use wright_protocol::{Item, ItemKind};
 use wright_tools::{ScriptEnd, ToolContext};
 
+use crate::approval::Request;
 use crate::context::TurnContext;
 
 /// The tools whose successful runs are verified.
@@ -92,25 +95,65 @@ pub(crate) async fn after_call(
         if cancel.is_cancelled() {
             break;
         }
-        reports.push(check(ctx, &run, tool_ctx).await);
+        reports.push(check(ctx, run, tool_ctx, cancel).await);
     }
     (!reports.is_empty()).then(|| reports.join("\n"))
 }
 
-/// One checker run, reported as text for the model and as an item.
-async fn check(ctx: &TurnContext, run: &CheckRun, tool_ctx: &ToolContext) -> String {
-    let result = wright_tools::run_script(tool_ctx, &run.command, &run.cwd, run.timeout).await;
-    let (text, errors, warnings) = match result {
-        Ok(done) => match done.end {
-            ScriptEnd::Exited(code) => {
-                let report =
-                    verify::report_output(run, &done.output, Some(code), ReportLimits::default());
-                (report.text, report.errors, report.warnings)
+/// One checker run, reported as text for the model and as an item. A
+/// checker runs the project's build (build scripts, proc macros: code the
+/// model may just have written), so it is a command like any other: it
+/// runs only where the permission check would let `Bash` run it, asking
+/// the user when it would ask.
+async fn check(
+    ctx: &TurnContext,
+    mut run: CheckRun,
+    tool_ctx: &ToolContext,
+    cancel: &CancellationToken,
+) -> String {
+    let offline = tool_ctx
+        .sandbox
+        .as_ref()
+        .is_some_and(|sb| !sb.policy.network);
+    if offline && run.format == verify::Format::CargoJson {
+        // Without the network cargo would spend its time failing to fetch.
+        run.command.push_str(" --offline");
+    }
+    let (text, errors, warnings, ran) = match permitted(ctx, &run, cancel).await {
+        // The whole reason: it says how to allow the checker.
+        Err(why) => (
+            format!("[verifier: {} was not run: {why}]", run.label),
+            0,
+            0,
+            false,
+        ),
+        Ok(()) => {
+            let result =
+                wright_tools::run_script(tool_ctx, &run.command, &run.cwd, run.timeout).await;
+            match result {
+                Ok(done) => match done.end {
+                    ScriptEnd::Exited(code) => {
+                        let report = verify::report_output(
+                            &run,
+                            &done.output,
+                            Some(code),
+                            ReportLimits::default(),
+                        );
+                        // A failing exit with nothing parsed is a checker that did not get to a verdict.
+                        let ran = code == 0 || report.errors > 0;
+                        (report.text, report.errors, report.warnings, ran)
+                    }
+                    ScriptEnd::TimedOut => (verify::timeout_note(&run), 0, 0, false),
+                    ScriptEnd::Cancelled => (
+                        verify::failure_note(&run, "interrupted by the user"),
+                        0,
+                        0,
+                        false,
+                    ),
+                },
+                Err(e) => (verify::failure_note(&run, &e.to_string()), 0, 0, false),
             }
-            ScriptEnd::TimedOut => (verify::timeout_note(run), 0, 0),
-            ScriptEnd::Cancelled => (verify::failure_note(run, "interrupted by the user"), 0, 0),
-        },
-        Err(e) => (verify::failure_note(run, &e.to_string()), 0, 0),
+        }
     };
     let files = run
         .files
@@ -125,7 +168,32 @@ async fn check(ctx: &TurnContext, run: &CheckRun, tool_ctx: &ToolContext) -> Str
             errors: u32::try_from(errors).unwrap_or(u32::MAX),
             warnings: u32::try_from(warnings).unwrap_or(u32::MAX),
             text: text.clone(),
+            ran,
         },
     });
     text
+}
+
+/// Whether the checker's command may run now, as the permission check
+/// decides for a `Bash` call with it; `Err` says why not.
+async fn permitted(
+    ctx: &TurnContext,
+    run: &CheckRun,
+    cancel: &CancellationToken,
+) -> Result<(), String> {
+    let args = serde_json::json!({ "command": run.command });
+    let raw_args = args.to_string();
+    let request = Request {
+        call_id: "verifier",
+        tool: "Bash",
+        kind: ToolKind::Exec,
+        args: &args,
+        raw_args: &raw_args,
+        cwd: &run.cwd,
+    };
+    ctx.gate
+        .decide(&request, &ctx.emitter, ctx, &HookVerdict::None, cancel)
+        .await
+        .map(|_| ())
+        .map_err(|(_, why)| why)
 }

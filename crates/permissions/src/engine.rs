@@ -438,7 +438,7 @@ impl Engine {
                 } else {
                     Access::Read
                 };
-                match s("path").or_else(|| s("file_path")) {
+                match s("file_path").or_else(|| s("path")) {
                     Some(p) => Target::Path(paths::resolve(call.cwd, p, home), access),
                     None if access == Access::Read => {
                         Target::Path(paths::resolve(call.cwd, ".", home), access)

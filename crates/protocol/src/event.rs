@@ -265,6 +265,10 @@ pub enum ItemKind {
         warnings: u32,
         /// The report appended to the tool result.
         text: String,
+        /// Whether the checker ran to a verdict (not refused, timed out or
+        /// failed to start): only then do zero errors mean a clean file.
+        #[serde(default = "ran_by_default")]
+        ran: bool,
     },
     /// A tool call and, once completed, its result.
     ToolCall {
@@ -328,4 +332,9 @@ pub enum ItemDelta {
     Reasoning(String),
     /// More command output.
     ToolOutput(String),
+}
+
+/// Items recorded before `ran` existed came from checkers that ran.
+fn ran_by_default() -> bool {
+    true
 }

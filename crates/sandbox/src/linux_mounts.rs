@@ -1,9 +1,10 @@
 //! The mounts of a confined command's namespace: the whole tree read-only
 //! except the writable roots, `.git` pinned as a mount point (so it cannot
 //! be renamed away from its read-only `hooks` and `config`), wright's and
-//! other agents' policy paths read-only, secret files hidden, a fresh
-//! `/proc`. Every step that fails is skipped and reported; Landlock still
-//! confines writes.
+//! other agents' policy paths read-only (in a repository `.wright/` and
+//! `.claude/` are created empty first if missing, so a command can neither
+//! create nor change them), secret files hidden, a fresh `/proc`. Every
+//! step that fails is skipped and reported; Landlock still confines writes.
 
 use std::ffi::CString;
 use std::io;
@@ -215,8 +216,8 @@ fn distinct_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// Policy paths to bind read-only inside `roots`: those that exist, plus
-/// `.git/hooks` and `.wright`, created empty where missing so nothing can
-/// be planted there.
+/// `.git/hooks`, `.wright` and `.claude`, created empty where missing (in
+/// repositories) so nothing can be planted there.
 pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for root in roots {
@@ -227,6 +228,12 @@ pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
             // project is trusted. Only in a repository: elsewhere a new
             // `.wright` would move where wright finds the project root.
             let _ = std::fs::create_dir(root.join(".wright"));
+            // The same for `.claude`: a planted `.claude/settings.json`
+            // would hold hooks that run outside the sandbox on the next run
+            // when the user imports Claude Code settings and trusts the
+            // project. Kept to repositories like `.wright`, so the two are
+            // created (and so protected) in the same places.
+            let _ = std::fs::create_dir(root.join(".claude"));
         }
         for rel in PROTECTED_IN_ROOT {
             let p = root.join(rel);
@@ -407,7 +414,19 @@ mod tests {
         assert!(p.contains(&root.join(".git/hooks")));
         assert!(p.contains(&root.join(".git/config")));
         assert!(p.contains(&root.join(".wright")));
+        assert!(p.contains(&root.join(".claude")));
         assert!(root.join(".git/hooks").is_dir());
         assert!(root.join(".wright").is_dir());
+        assert!(root.join(".claude").is_dir());
+    }
+
+    #[test]
+    fn nothing_is_created_outside_a_repository() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        let p = protected_paths(std::slice::from_ref(&root));
+        assert!(p.is_empty(), "{p:?}");
+        assert!(!root.join(".wright").exists());
+        assert!(!root.join(".claude").exists());
     }
 }

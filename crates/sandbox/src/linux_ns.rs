@@ -1,10 +1,11 @@
 //! Namespaces for a confined command, where the kernel lets an unprivileged
 //! process create them: a user namespace (so the rest needs no privilege), a
 //! mount namespace in which the whole file tree is read-only except the
-//! writable roots, with wright's policy files (`.wright/`, `.git/hooks`,
-//! `.git/config`) bound read-only and secret files hidden, and a PID
-//! namespace with a fresh `/proc`, so no ancestor's environment is visible
-//! and every descendant — daemonized or not — dies with the sandbox.
+//! writable roots, with the policy files of wright, git and other agents
+//! (`.wright/`, `.git/hooks`, `.git/config`, `.mcp.json`, `.claude/`) bound
+//! read-only and secret files hidden, and a PID namespace with a fresh
+//! `/proc`, so no ancestor's environment is visible and every descendant —
+//! daemonized or not — dies with the sandbox.
 //!
 //! Process shape: the helper (in wright's process group) unshares, forks an
 //! init (pid 1 of the new namespace, in a session of its own with no

@@ -21,7 +21,6 @@ const BOM: &str = "\u{feff}";
 #[derive(Debug, Deserialize, JsonSchema)]
 struct EditArgs {
     /// File path, absolute or relative to the working directory.
-    #[serde(alias = "path")]
     file_path: String,
     /// Exact text to replace (empty creates a new file).
     old_string: String,

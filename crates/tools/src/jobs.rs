@@ -3,6 +3,14 @@
 //! position, the task that notices a job's end, and stopping jobs — one at a
 //! time for `KillShell`, all of them at session end, and synchronously in
 //! `Drop` so no job outlives the table.
+//!
+//! A sandboxed job's [`RepoGuard`] is swept for its whole life, not only at
+//! its end: a `.git/commondir` or `.git/gitdir` it plants would make every
+//! git command run outside the sandbox meanwhile (the user's hooks, shell
+//! prompt, editor) read another repository's config, where `core.fsmonitor`
+//! runs programs. The job's task sweeps it every 200 ms, and
+//! [`BackgroundJobs::sweep`] sweeps all jobs at once, for the moment before
+//! something unsandboxed runs.
 
 use std::fmt;
 use std::fs::File;
@@ -13,6 +21,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
+use tokio::time::MissedTickBehavior;
 use wright_protocol::ToolDisplay;
 use wright_sandbox::repo_guard::RepoGuard;
 
@@ -24,6 +33,9 @@ const REAP_WAIT: Duration = Duration::from_secs(5);
 /// Most new output one `BashOutput` call reads from the file; past it, the
 /// middle is skipped (the model sees head and tail of it anyway).
 const MAX_READ: u64 = 4 * 1024 * 1024;
+/// How often a running job's task sweeps its repo guard (a couple of stats
+/// per root), bounding how long a plant can stand.
+pub(crate) const SWEEP_EVERY: Duration = Duration::from_millis(200);
 
 /// How a background job stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +107,28 @@ pub(crate) struct Job {
     /// Set before wright signals the group, so its end reads as killed
     /// rather than as the signal's exit status.
     kill_requested: AtomicBool,
+    /// The repo guard and where its notices go, until the end-of-job
+    /// cleanup takes them; the lock keeps sweeps from racing each other.
+    guard: Mutex<Option<JobGuard>>,
+}
+
+/// A job's [`RepoGuard`] with the job's output file, where what it removes
+/// is noted for `BashOutput`.
+struct JobGuard {
+    guard: RepoGuard,
+    notes: File,
+}
+
+impl JobGuard {
+    /// Removes the plants and notes each removal in the job's output.
+    fn sweep(&self) -> Vec<String> {
+        let removed = self.guard.after();
+        let mut notes = &self.notes;
+        for line in &removed {
+            let _ = writeln!(notes, "{line}");
+        }
+        removed
+    }
 }
 
 /// Output a job printed since the last read.
@@ -122,9 +156,29 @@ impl BackgroundJobs {
 
     /// Stops every running job (SIGTERM to its group, a short grace, then
     /// SIGKILL) and waits for them to be reaped; for the end of a session.
+    /// Every job's repo guard cleanup has run when it returns: a job's end
+    /// is recorded only after its task's final sweep, and a group still not
+    /// reaped after the wait is swept here once more (its task sweeps again
+    /// when it does end).
     pub async fn kill_all(&self) {
         let jobs = self.all();
         futures::future::join_all(jobs.iter().map(|j| j.stop())).await;
+        for job in &jobs {
+            job.sweep();
+        }
+    }
+
+    /// Sweeps the repo guard of every job whose end-of-job cleanup has not
+    /// run yet: removes the `.git/commondir` and `.git/gitdir` redirects
+    /// those jobs created since they started, notes each removal in the
+    /// job's output, and returns the notices. Synchronous and cheap (a
+    /// couple of stats per root and job).
+    ///
+    /// Jobs are swept every 200 ms anyway; call this right before
+    /// running anything outside the sandbox (the user's hooks), so that it
+    /// never reads a redirect planted since the last periodic sweep.
+    pub fn sweep(&self) -> Vec<String> {
+        self.all().iter().flat_map(|j| j.sweep()).collect()
     }
 
     fn all(&self) -> Vec<Arc<Job>> {
@@ -149,8 +203,9 @@ impl BackgroundJobs {
     }
 
     /// Starts `command` in its own process group with stdout and stderr
-    /// appended to a new file in `spill_dir`, and a task that records its
-    /// end and then runs `repo_guard`'s cleanup.
+    /// appended to a new file in `spill_dir`, and a task that sweeps
+    /// `repo_guard` every [`SWEEP_EVERY`] while the job runs, then runs its
+    /// final cleanup once the group is gone and records the job's end.
     async fn start(
         &self,
         command: std::process::Command,
@@ -189,19 +244,32 @@ impl BackgroundJobs {
             status: watch::Sender::new(JobStatus::Running),
             runtime: OnceLock::new(),
             kill_requested: AtomicBool::new(false),
+            guard: Mutex::new(Some(JobGuard {
+                guard: repo_guard,
+                notes,
+            })),
         });
         let waiter = job.clone();
         tokio::spawn(async move {
-            let status = child.wait().await;
+            let mut tick = tokio::time::interval(SWEEP_EVERY);
+            tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+            let status = {
+                let ended = child.wait();
+                tokio::pin!(ended);
+                loop {
+                    tokio::select! {
+                        status = &mut ended => break status,
+                        _ = tick.tick() => {
+                            waiter.sweep();
+                        }
+                    }
+                }
+            };
             // The job is its whole group, as in the foreground: what the
             // shell left running goes with it, and only then can nothing of
             // the command recreate what the repo guard removes.
             bash_proc::signal_group(Some(waiter.pid), "KILL").await;
-            let removed = repo_guard.after();
-            let mut notes = notes;
-            for line in removed {
-                let _ = writeln!(notes, "{line}");
-            }
+            waiter.final_sweep();
             waiter.finish(status.ok().map(bash_proc::code));
         });
         self.jobs
@@ -223,6 +291,9 @@ impl Drop for BackgroundJobs {
         for job in jobs.iter().filter(|j| j.status().is_running()) {
             job.kill_requested.store(true, Ordering::SeqCst);
             bash_proc::signal_group_now(job.pid, "KILL");
+            // The task may never get to its final sweep (a runtime shutting
+            // down); the group is signalled, so sweep now as well.
+            job.sweep();
         }
     }
 }
@@ -261,6 +332,30 @@ impl Job {
                 .copied()
                 .unwrap_or_else(|| self.started.elapsed()),
             output_path: self.output_path.clone(),
+        }
+    }
+
+    /// Sweeps the job's repo guard, unless its final cleanup already ran;
+    /// returns the notices, which also go to its output.
+    fn sweep(&self) -> Vec<String> {
+        self.guard
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map(JobGuard::sweep)
+            .unwrap_or_default()
+    }
+
+    /// The end-of-job cleanup, once the group is gone: the last sweep, after
+    /// which the guard and its handle on the output file are dropped.
+    fn final_sweep(&self) {
+        let guard = self
+            .guard
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(guard) = guard {
+            guard.sweep();
         }
     }
 

@@ -419,31 +419,127 @@ fn sandboxed_ctx(dir: &Path) -> ToolContext {
     c
 }
 
-#[tokio::test]
-async fn sandboxed_jobs_run_through_the_helper_and_the_repo_guard_runs_at_their_end() {
+/// Polls `cond` for up to three seconds: much longer than [`SWEEP_EVERY`].
+async fn within_3s(what: &str, mut cond: impl FnMut() -> bool) {
+    for _ in 0..150 {
+        if cond() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// A temporary repository (a `.git` directory) with [`sandboxed_ctx`].
+fn sandboxed_repo() -> (tempfile::TempDir, ToolContext) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join(".git")).unwrap();
     let c = sandboxed_ctx(dir.path());
+    (dir, c)
+}
+
+#[tokio::test]
+async fn sandboxed_jobs_run_through_the_helper_and_plants_go_while_they_run() {
+    let (dir, c) = sandboxed_repo();
     let planted = dir.path().join(".git/commondir");
     let id = start(
         &c,
-        "echo \"$0\"; echo ../x > .git/commondir; while [ ! -e go ]; do sleep 0.05; done",
+        "echo \"$0\"; echo ../x > .git/commondir; touch planted; \
+         while [ ! -e go ]; do sleep 0.05; done",
     )
     .await;
-    eventually("the plant", || planted.exists()).await;
+    eventually("the plant", || dir.path().join("planted").exists()).await;
     let logged = std::fs::read_to_string(dir.path().join("helper.log")).unwrap();
     let policy = wright_sandbox::SandboxPolicy::from_json(&logged).unwrap();
     assert_eq!(policy, c.sandbox.as_ref().unwrap().policy);
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    assert!(planted.exists(), "removed while the job still runs");
-    std::fs::write(dir.path().join("go"), "").unwrap();
-    eventually("the end", || !info(&c, &id).status.is_running()).await;
-    assert!(!planted.exists());
+    within_3s("the plant to be swept", || !planted.exists()).await;
+    assert_eq!(info(&c, &id).status, JobStatus::Running);
     let text = read(&c, json!({"bash_id": id})).await;
     assert!(text.starts_with("bash\n"), "{text}");
     assert!(
         text.contains("commondir, which the command created"),
         "{text}"
     );
-    assert!(text.ends_with("status: exited with code 0"), "{text}");
+    assert!(text.ends_with("status: running"), "{text}");
+    std::fs::write(dir.path().join("go"), "").unwrap();
+    eventually("the end", || !info(&c, &id).status.is_running()).await;
+    assert!(!planted.exists());
+    assert_eq!(
+        read(&c, json!({"bash_id": id})).await,
+        "(no new output)\nstatus: exited with code 0"
+    );
+}
+
+#[tokio::test]
+async fn sweep_removes_plants_at_once() {
+    let (dir, c) = sandboxed_repo();
+    let id = start(&c, "while [ ! -e go ]; do sleep 0.05; done").await;
+    let planted = dir.path().join(".git/gitdir");
+    // The periodic sweep may win a race now and then; not three times.
+    let mut said = Vec::new();
+    for _ in 0..3 {
+        std::fs::write(&planted, "../x").unwrap();
+        said.extend(c.jobs.sweep());
+        assert!(!planted.exists());
+    }
+    assert!(!said.is_empty());
+    assert!(
+        said.iter()
+            .all(|l| l.contains("gitdir, which the command created")),
+        "{said:?}"
+    );
+    assert!(printed(&c, &id, "gitdir, which the command created"));
+    assert_eq!(info(&c, &id).status, JobStatus::Running);
+    assert!(c.jobs.sweep().is_empty());
+    std::fs::write(dir.path().join("go"), "").unwrap();
+    eventually("the end", || !info(&c, &id).status.is_running()).await;
+    // An ended job's guard is done: what appears later is not its doing.
+    std::fs::write(&planted, "../x").unwrap();
+    assert!(c.jobs.sweep().is_empty());
+    assert!(planted.exists());
+}
+
+#[tokio::test]
+async fn a_legit_commondir_is_never_removed() {
+    let (dir, c) = sandboxed_repo();
+    let commondir = dir.path().join(".git/commondir");
+    std::fs::write(&commondir, "../..\n").unwrap();
+    // `gitdir`, absent before, shows when a periodic sweep has run.
+    let id = start(
+        &c,
+        "echo ../x > .git/gitdir; touch planted; while [ ! -e go ]; do sleep 0.05; done",
+    )
+    .await;
+    eventually("the plant", || dir.path().join("planted").exists()).await;
+    within_3s("a periodic sweep", || {
+        !dir.path().join(".git/gitdir").exists()
+    })
+    .await;
+    assert!(c.jobs.sweep().is_empty());
+    assert_eq!(info(&c, &id).status, JobStatus::Running);
+    c.jobs.kill_all().await;
+    assert_eq!(info(&c, &id).status, JobStatus::Killed);
+    assert_eq!(std::fs::read_to_string(&commondir).unwrap(), "../..\n");
+    assert!(!printed(&c, &id, "commondir"));
+}
+
+#[tokio::test]
+async fn kill_all_returns_after_the_final_cleanup() {
+    let (dir, c) = sandboxed_repo();
+    let planted = dir.path().join(".git/commondir");
+    // Plants again and again, and ignores SIGTERM: only SIGKILL ends it.
+    start(
+        &c,
+        "trap '' TERM; while :; do echo ../x > .git/commondir; touch planted; sleep 0.01; done",
+    )
+    .await;
+    eventually("the plant", || dir.path().join("planted").exists()).await;
+    c.jobs.kill_all().await;
+    assert_eq!(info(&c, "bash_1").status, JobStatus::Killed);
+    assert!(!planted.exists());
+    assert!(printed(
+        &c,
+        "bash_1",
+        "commondir, which the command created"
+    ));
 }

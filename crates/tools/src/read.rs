@@ -23,7 +23,6 @@ const NOTE_RESERVE: usize = 120;
 #[derive(Debug, Deserialize, JsonSchema)]
 struct ReadArgs {
     /// File path, absolute or relative to the working directory.
-    #[serde(alias = "path")]
     file_path: String,
     /// 1-based line to start at.
     #[serde(default)]

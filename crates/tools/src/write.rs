@@ -19,7 +19,6 @@ use crate::{Tool, ToolContext, ToolError, ToolOutput, args, diff, paths};
 #[derive(Debug, Deserialize, JsonSchema)]
 struct WriteArgs {
     /// File path, absolute or relative to the working directory.
-    #[serde(alias = "path")]
     file_path: String,
     /// The complete new content of the file.
     content: String,

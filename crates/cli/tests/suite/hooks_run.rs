@@ -222,6 +222,8 @@ fn an_edit_that_breaks_a_cargo_build_gets_the_compiler_error_in_its_result() {
         &[
             "--permission-mode",
             "accept-edits",
+            "--allow",
+            "Bash(cargo check:*)",
             "--output-format",
             "json",
         ],
@@ -236,6 +238,31 @@ fn an_edit_that_breaks_a_cargo_build_gets_the_compiler_error_in_its_result() {
     assert!(fixed.contains("no errors in the edited files"), "{fixed}");
     let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(result["verifier"], json!({"runs": 2, "errors": 0}));
+
+    // The checker runs the project's build, so it is a command like any
+    // other: without a rule allowing it, this headless run may not run it.
+    let (out, results) = rounds_with(
+        &env,
+        &[&[(
+            "c1",
+            "Edit",
+            json!({"file_path": "src/lib.rs", "old_string": "    42\n", "new_string": "    43\n"}),
+        )]],
+        &["--permission-mode", "accept-edits"],
+        &toolchain,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let refused = &results[0][0].1;
+    assert!(
+        refused.contains("[verifier: cargo check was not run")
+            && refused.contains("--allow 'Bash(cargo check:*)'"),
+        "{refused}"
+    );
+    assert!(
+        stderr(&out).contains("could not give a verdict"),
+        "{}",
+        stderr(&out)
+    );
 
     // --no-verify runs nothing.
     let (out, results) = rounds_with(

@@ -185,7 +185,8 @@ fn no_command_outlives_wright_however_it_is_stopped() {
             .spawn()
             .unwrap();
         wait_until("the command to start", || env.path("started").exists());
-        assert!(alive_with(&format!("sleep\0{secs}")));
+        // `started` is touched just before `sleep` execs.
+        wait_until("the sleep to run", || alive_with(&format!("sleep\0{secs}")));
         let killed = std::process::Command::new("kill")
             .args([&format!("-{signal}"), &child.id().to_string()])
             .status()

@@ -1,7 +1,27 @@
 //! The configured hooks with their matchers compiled once, and the choice of
-//! which hooks run for an event and target (Claude Code's matcher rules:
-//! absent, empty or `*` matches all; anything else is a regex that must match
-//! the whole target; identical commands run once).
+//! which hooks run for an event and target. Identical commands of one event
+//! run once.
+//!
+//! Matchers follow Claude Code's rules, decided by the characters of the
+//! (trimmed) matcher:
+//!
+//! * absent, empty or `*`: matches every target;
+//! * only ASCII letters, digits, `_` and `|` (`Bash`, `Edit|Write`,
+//!   `Notebook`): an exact, case-sensitive match against one of the
+//!   `|`-separated names, so `Bash` does not match `BashOutput`, `Edit` and
+//!   `Edit|Write` do not match `MultiEdit`, and `Notebook` does not match
+//!   `NotebookEdit` (empty names, as in `Edit|`, match nothing);
+//! * anything else: a regular expression searched for anywhere in the target,
+//!   unanchored like JavaScript's `RegExp.test`, so `^Bash` matches `Bash`
+//!   and `BashOutput`, `Output$` matches `BashOutput`, `mcp__.*__delete`
+//!   matches `mcp__fs__delete_file`, and `Edit|Write.*` matches `MultiEdit`
+//!   and `TodoWrite`. Write `^(?:...)$` to match the whole target.
+//!
+//! Regular expressions are compiled with the Rust `regex` crate, not a
+//! JavaScript engine. Its syntax is close for what matchers use, but it has
+//! no lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`) and no backreferences
+//! (`\1`): a matcher using them is not a valid regex here, and the hook is
+//! skipped with a warning naming its source (as for any invalid regex).
 
 use std::collections::HashSet;
 
@@ -14,7 +34,11 @@ use super::{HookDef, HookEvent};
 enum Matcher {
     /// Absent, empty or `*`.
     All,
-    /// `^(?:pattern)$`, so `Bash` does not match `BashOutput`.
+    /// Only letters, digits, `_` and `|`: the target must equal one of these
+    /// names (the non-empty `|`-separated parts).
+    Names(Vec<String>),
+    /// Anything else: an unanchored regex, so it may match anywhere in the
+    /// target.
     Regex(Regex),
 }
 
@@ -22,7 +46,13 @@ impl Matcher {
     fn compile(pattern: Option<&str>) -> Result<Matcher, regex::Error> {
         match pattern.map(str::trim) {
             None | Some("") | Some("*") => Ok(Matcher::All),
-            Some(p) => Regex::new(&format!("^(?:{p})$")).map(Matcher::Regex),
+            Some(p) if is_name_list(p) => Ok(Matcher::Names(
+                p.split('|')
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+            )),
+            Some(p) => Regex::new(p).map(Matcher::Regex),
         }
     }
 
@@ -31,13 +61,22 @@ impl Matcher {
     }
 
     fn matches(&self, target: Option<&str>) -> bool {
+        // No target (an event fired without one) is matched as an empty
+        // name: it meets match-all hooks and regexes that match "".
+        let target = target.unwrap_or("");
         match self {
             Matcher::All => true,
-            // No target (an event fired without one) only meets match-all
-            // hooks, the same as matching against an empty name.
-            Matcher::Regex(re) => re.is_match(target.unwrap_or("")),
+            Matcher::Names(names) => names.iter().any(|n| n == target),
+            Matcher::Regex(re) => re.is_match(target),
         }
     }
+}
+
+/// True when `p` is made only of ASCII letters, digits, `_` and `|`: Claude
+/// Code's exact-match (list) form rather than a regex.
+fn is_name_list(p: &str) -> bool {
+    p.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'|')
 }
 
 /// The hooks of all config sources, in config order, ready to match.
@@ -47,9 +86,14 @@ pub struct Hooks {
 }
 
 impl Hooks {
-    /// Compiles every matcher. A matcher that is not a valid regex makes a
-    /// warning naming the hook's source, and that hook is left out: one bad
-    /// line must not switch off the others or stop wright from starting.
+    /// Compiles every matcher by Claude Code's rules (see the module doc):
+    /// absent, empty or `*` matches all; only letters, digits, `_` and `|` is
+    /// an exact match against one of the `|`-separated names; anything else
+    /// is an unanchored regex. A matcher that is not a valid regex for the
+    /// Rust `regex` crate (including JavaScript-only syntax such as
+    /// lookaround or backreferences) makes a warning naming the hook's
+    /// source, and that hook is left out: one bad line must not switch off
+    /// the others or stop wright from starting.
     pub fn new(defs: Vec<HookDef>) -> (Hooks, Vec<String>) {
         let mut warnings = Vec::new();
         let mut entries = Vec::with_capacity(defs.len());
@@ -98,8 +142,10 @@ impl Hooks {
         self.entries.iter().any(|(d, _)| d.event == event)
     }
 
-    /// The hooks that run for `event` with matcher target `target`, in config
-    /// order. For events without matchers the target is ignored. A command
+    /// The hooks that run for `event` with matcher target `target` (a tool
+    /// name, a session source, ...), in config order: exact names must equal
+    /// the target, regexes must match somewhere in it, and no target counts
+    /// as the empty name. For events without matchers the target is ignored. A command
     /// configured twice for one event (say in user and project settings)
     /// runs once, at its first place.
     pub fn matching(&self, event: HookEvent, target: Option<&str>) -> Vec<&HookDef> {

@@ -27,35 +27,133 @@ fn plain_name_matches_exactly() {
     assert!(commands(&hooks, HookEvent::PostToolUse, Some("Bash")).is_empty());
 }
 
+/// Which of `targets` the single matcher `matcher` selects (PreToolUse).
+fn selected<'a>(matcher: &str, targets: &[&'a str]) -> Vec<&'a str> {
+    let (hooks, w) = Hooks::new(vec![def(HookEvent::PreToolUse, Some(matcher), "h")]);
+    assert!(w.is_empty(), "{matcher:?}: {w:?}");
+    targets
+        .iter()
+        .copied()
+        .filter(|t| !hooks.matching(HookEvent::PreToolUse, Some(t)).is_empty())
+        .collect()
+}
+
+const TOOLS: &[&str] = &[
+    "Bash",
+    "BashOutput",
+    "KillBash",
+    "Edit",
+    "MultiEdit",
+    "Write",
+    "TodoWrite",
+    "NotebookEdit",
+    "NotebookRead",
+    "Read",
+    "mcp__fs__delete_file",
+    "mcp__fs__read",
+    "mcp__github__create_issue",
+];
+
 #[test]
-fn alternation_and_regex() {
-    let (hooks, w) = Hooks::new(vec![
-        def(HookEvent::PreToolUse, Some("Edit|Write"), "edits"),
-        def(HookEvent::PreToolUse, Some("mcp__.*"), "mcp"),
-        def(HookEvent::PreToolUse, Some("mcp__github__.*"), "gh"),
+fn names_of_letters_digits_underscores_and_pipes_match_exactly() {
+    assert_eq!(selected("Bash", TOOLS), ["Bash"]);
+    assert_eq!(selected("Edit", TOOLS), ["Edit"]);
+    // A plain prefix is an exact name too, not a prefix match.
+    assert!(selected("Notebook", TOOLS).is_empty());
+    assert!(selected("mcp__fs", TOOLS).is_empty());
+    assert_eq!(
+        selected("mcp__fs__delete_file", TOOLS),
+        ["mcp__fs__delete_file"]
+    );
+    // Case-sensitive.
+    assert!(selected("bash", TOOLS).is_empty());
+}
+
+#[test]
+fn pipe_lists_match_one_of_the_exact_names() {
+    assert_eq!(selected("Edit|Write", TOOLS), ["Edit", "Write"]);
+    assert_eq!(
+        selected("Write|Edit|NotebookEdit", TOOLS),
+        ["Edit", "Write", "NotebookEdit"]
+    );
+    assert_eq!(
+        selected("Edit|MultiEdit|Write", TOOLS),
+        ["Edit", "MultiEdit", "Write"]
+    );
+    // Empty names (a stray `|`) match nothing, not the empty target.
+    assert_eq!(selected("Edit|", TOOLS), ["Edit"]);
+    assert_eq!(selected("|", &["", "Bash"]), Vec::<&str>::new());
+    let (hooks, _) = Hooks::new(vec![def(HookEvent::PreToolUse, Some("Edit||Write"), "h")]);
+    assert!(hooks.matching(HookEvent::PreToolUse, None).is_empty());
+}
+
+#[test]
+fn anything_else_is_an_unanchored_regex() {
+    assert_eq!(selected("^Bash", TOOLS), ["Bash", "BashOutput"]);
+    assert_eq!(selected("Output$", TOOLS), ["BashOutput"]);
+    assert_eq!(selected("Bash$", TOOLS), ["Bash", "KillBash"]);
+    assert_eq!(selected("^Bash$", TOOLS), ["Bash"]);
+    assert_eq!(
+        selected("^Notebook", TOOLS),
+        ["NotebookEdit", "NotebookRead"]
+    );
+    assert_eq!(selected("mcp__.*__delete", TOOLS), ["mcp__fs__delete_file"]);
+    assert_eq!(
+        selected("mcp__.*", TOOLS),
+        [
+            "mcp__fs__delete_file",
+            "mcp__fs__read",
+            "mcp__github__create_issue"
+        ]
+    );
+    assert_eq!(
+        selected("mcp__github__.*", TOOLS),
+        ["mcp__github__create_issue"]
+    );
+    // Alternation binds loosest and neither side is anchored: `Edit` is
+    // found inside `MultiEdit` and `NotebookEdit`, `Write.*` inside
+    // `TodoWrite`.
+    assert_eq!(
+        selected("Edit|Write.*", TOOLS),
+        ["Edit", "MultiEdit", "Write", "TodoWrite", "NotebookEdit"]
+    );
+    // Anchoring the whole alternation gives exact names back.
+    assert_eq!(selected("^(Edit|Write)$", TOOLS), ["Edit", "Write"]);
+    // A regex sees no target as the empty name.
+    let (hooks, _) = Hooks::new(vec![
+        def(HookEvent::PreToolUse, Some("^$"), "empty"),
+        def(HookEvent::PreToolUse, Some("^B"), "b"),
     ]);
-    assert!(w.is_empty());
-    assert_eq!(
-        commands(&hooks, HookEvent::PreToolUse, Some("Edit")),
-        ["edits"]
-    );
-    assert_eq!(
-        commands(&hooks, HookEvent::PreToolUse, Some("Write")),
-        ["edits"]
-    );
-    assert!(commands(&hooks, HookEvent::PreToolUse, Some("MultiEdit")).is_empty());
-    assert_eq!(
-        commands(
-            &hooks,
-            HookEvent::PreToolUse,
-            Some("mcp__github__create_issue")
-        ),
-        ["mcp", "gh"]
-    );
-    assert_eq!(
-        commands(&hooks, HookEvent::PreToolUse, Some("mcp__fs__read")),
-        ["mcp"]
-    );
+    assert_eq!(commands(&hooks, HookEvent::PreToolUse, None), ["empty"]);
+}
+
+#[test]
+fn surrounding_whitespace_is_ignored() {
+    assert_eq!(selected(" Bash ", TOOLS), ["Bash"]);
+    assert_eq!(selected(" ^Bash ", TOOLS), ["Bash", "BashOutput"]);
+}
+
+#[test]
+fn js_only_regex_syntax_is_an_invalid_regex_warning() {
+    for m in ["^(?!Bash)", "(?<=mcp__)fs", r"(a)\1"] {
+        let (hooks, w) = Hooks::new(vec![
+            HookDef::new(HookEvent::PreToolUse, Some(m.into()), "js", None, "user"),
+            def(HookEvent::PreToolUse, None, "all"),
+        ]);
+        assert_eq!(w.len(), 1, "{m}: {w:?}");
+        assert!(
+            w[0].starts_with("user: ")
+                && w[0].contains(&format!("{m:?}"))
+                && w[0].contains("not a valid regex"),
+            "{}",
+            w[0]
+        );
+        assert!(!w[0].contains('\n'), "{}", w[0]);
+        assert_eq!(
+            commands(&hooks, HookEvent::PreToolUse, Some("Bash")),
+            ["all"]
+        );
+    }
 }
 
 #[test]

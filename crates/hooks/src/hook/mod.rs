@@ -36,8 +36,10 @@ pub use run::{DEFAULT_TIMEOUT, HookEnv, OUTPUT_CAP};
 pub struct HookDef {
     /// The event the hook runs on.
     pub event: HookEvent,
-    /// A regex (anchored at both ends) over the event's matcher target;
-    /// absent, empty or `*` matches everything.
+    /// The matcher over the event's matcher target, as in Claude Code:
+    /// absent, empty or `*` matches everything; only letters, digits, `_`
+    /// and `|` is an exact match against one of the `|`-separated names;
+    /// anything else is a regex matched unanchored (see [`Hooks::new`]).
     pub matcher: Option<String>,
     /// The command line, run as `bash -c <command>`.
     pub command: String,

@@ -189,8 +189,8 @@ fn metadata_outside_the_roots_never_changes() {
     assert_ne!(snapshot(&d.sibling), before, "control did not change it");
 }
 
-/// wright's and git's policy files inside the workspace stay as they were,
-/// whichever way a command reaches them.
+/// wright's, git's and Claude Code's policy files inside the workspace stay
+/// as they were, whichever way a command reaches them.
 #[test]
 fn protected_paths_in_the_workspace_stay_unchanged() {
     if !supported("protected") || !namespaces("protected") {
@@ -203,6 +203,8 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
     std::fs::write(ws.join(".git/config"), "[core]\n").unwrap();
     std::fs::write(ws.join(".git/hooks/pre-commit"), "#!/bin/sh\n").unwrap();
     std::fs::write(ws.join(".wright/config.toml"), "").unwrap();
+    std::fs::create_dir_all(ws.join(".claude")).unwrap();
+    std::fs::write(ws.join(".claude/settings.json"), "{}\n").unwrap();
     std::fs::create_dir_all(ws.join(".git/modules/sub/hooks")).unwrap();
     std::fs::write(ws.join(".git/modules/sub/config"), "[core]\n").unwrap();
     std::os::unix::fs::symlink(ws.join(".git"), ws.join("g")).unwrap();
@@ -212,6 +214,8 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
         ".git/config",
         ".wright/config.toml",
         ".wright/config.local.toml",
+        ".claude/settings.json",
+        ".claude/settings.local.json",
         "g/hooks/pre-push",
         "g/config",
         "./.git/../.git/config",
@@ -234,6 +238,7 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
         s.extend(snapshot(&ws.join(".git/modules/sub/config")));
         s.extend(snapshot(&ws.join(".git/modules/sub/hooks")));
         s.extend(snapshot(&ws.join(".wright")));
+        s.extend(snapshot(&ws.join(".claude")));
         s
     };
     let before = protected(ws);
@@ -247,6 +252,8 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
     for whole in [
         "rm -rf .git/hooks",
         "mv .wright .w2",
+        "mv .claude .c2",
+        "rm -rf .claude",
         "mv .git/hooks h2",
         // Renaming `.git` would take its read-only parts with it.
         "mv .git .git-old && mkdir .git && cp -a .git-old/. .git/ && \
@@ -260,6 +267,60 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
     // The rest of the workspace stays writable.
     let (code, out) = run(&ws_policy(&d), "echo ok > fine && cat fine", ws);
     assert_eq!(code, Some(0), "{out}");
+}
+
+/// In a repository without `.wright/` or `.claude/`, a command cannot
+/// create them or plant the config inside: `.claude/settings.json` would
+/// hold hooks that run outside the sandbox on the next trusted run.
+#[test]
+fn missing_policy_dirs_cannot_be_planted() {
+    if !supported("planted") || !namespaces("planted") {
+        return;
+    }
+    let Some(d) = dirs() else { return };
+    let ws = &d.ws;
+    std::fs::create_dir_all(ws.join(".git")).unwrap();
+    let hooks = r#"{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/pwned"}]}]}}"#;
+    let planters = [
+        "mkdir -p {d} && echo '{h}' > {d}/{f}",
+        "echo '{h}' > {d}/{f}",
+        "mkdir -p {d}/sub && touch {d}/sub/x",
+        "python3 -c \"import os; os.makedirs('{d}', exist_ok=True); open('{d}/{f}','w').write('x')\"",
+        "mv {d} moved; mkdir -p {d} && echo x > {d}/{f}",
+        "rm -rf {d}; mkdir {d}; echo x > {d}/{f}",
+        "rmdir {d}; echo x > {d}",
+        "ln -s ../planted {d}/{f}",
+        "cd {d} && touch {f}",
+    ];
+    for (dir, file) in [
+        (".claude", "settings.json"),
+        (".claude", "settings.local.json"),
+        (".wright", "config.toml"),
+    ] {
+        for p in planters {
+            let script = p
+                .replace("{d}", dir)
+                .replace("{f}", file)
+                .replace("{h}", hooks);
+            run(&ws_policy(&d), &script, ws);
+            // The sandbox leaves the directory behind, empty and a directory.
+            let left: Vec<_> = std::fs::read_dir(ws.join(dir))
+                .unwrap_or_else(|e| panic!("{dir} gone after {script}: {e}"))
+                .flatten()
+                .map(|e| e.path())
+                .collect();
+            assert!(left.is_empty(), "planted {left:?}: {script}");
+            assert!(!ws.join("moved").exists(), "{script}");
+        }
+    }
+    // Control: without the sandbox the first attempt lands.
+    let script = planters[0]
+        .replace("{d}", ".claude")
+        .replace("{f}", "settings.json")
+        .replace("{h}", hooks);
+    run(&SandboxPolicy::full(), &script, ws);
+    let planted = std::fs::read_to_string(ws.join(".claude/settings.json")).unwrap();
+    assert!(planted.contains("hooks"), "{planted}");
 }
 
 /// Secret files are hidden from every way of reading them.
