@@ -30,6 +30,9 @@ pub struct LoadedHooks {
     /// The Claude Code settings files that were consulted (whether or not
     /// they exist); empty when the import is off or the project untrusted.
     pub claude_files: Vec<PathBuf>,
+    /// The import is on and an untrusted project has settings files it
+    /// would load: trusting the project would run their hooks.
+    pub held_back: bool,
 }
 
 /// Everything the session's [`Extensions`] are made of except how it
@@ -44,6 +47,8 @@ pub struct ExtensionPlan {
     pub verifier: Option<Arc<Verifier>>,
     /// Warnings to show once before the session starts.
     pub warnings: Vec<String>,
+    /// Trusting the project would start running its Claude Code hooks.
+    pub held_back: bool,
 }
 
 impl ExtensionPlan {
@@ -100,6 +105,7 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
         },
         verifier,
         warnings,
+        held_back: loaded.held_back,
     }
 }
 
@@ -127,6 +133,7 @@ pub fn load_hooks(resolved: &Resolved, project_root: &Path) -> LoadedHooks {
         .collect();
     let mut warnings = Vec::new();
     let mut claude_files = Vec::new();
+    let mut held_back = false;
     if settings.hooks.import_claude_settings {
         let files: Vec<PathBuf> = CLAUDE_SETTINGS_FILES
             .iter()
@@ -146,6 +153,7 @@ pub fn load_hooks(resolved: &Resolved, project_root: &Path) -> LoadedHooks {
             // Said only when there is something to load, so a user who
             // opted in globally is not nagged in every untrusted checkout.
             if !found.is_empty() {
+                held_back = true;
                 warnings.push(format!(
                     "hooks.import_claude_settings is on, but the hooks in {} were not loaded: \
                      this project is not trusted (run `wright trust`, or pass --trust-project \
@@ -161,6 +169,7 @@ pub fn load_hooks(resolved: &Resolved, project_root: &Path) -> LoadedHooks {
         hooks,
         warnings,
         claude_files,
+        held_back,
     }
 }
 

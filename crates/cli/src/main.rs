@@ -130,7 +130,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         )
         | None => {}
     }
-    let (resolved, project_trust) = trust::load(&loader, &args)?;
+    let (resolved, mut project_trust) = trust::load(&loader, &args)?;
     let mut settings = resolved.settings.clone();
     // A cloned repository's config may not make wright read files outside it.
     for key in ["context.user_instruction_files", "context.skill_dirs"] {
@@ -196,7 +196,13 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         base_url_from_project: resolved
             .untrusted_project_source("base_url")
             .map(std::path::Path::to_path_buf),
-        extensions: Some(extensions::plan(&resolved, &project_root)),
+        extensions: Some({
+            let plan = extensions::plan(&resolved, &project_root);
+            if plan.held_back {
+                project_trust.hold_for_hooks();
+            }
+            plan
+        }),
     };
     if args.fork_session && !args.continue_latest && args.resume.is_none() {
         return Err(UsageError("--fork-session needs --continue or --resume ID".to_owned()).into());

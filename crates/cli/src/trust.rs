@@ -25,6 +25,9 @@ enum State {
     Declined,
     /// Nothing to trust was found: "always allow" records trust.
     NotAsked,
+    /// Trusting would start running the project's Claude Code hooks
+    /// outside the sandbox: only an explicit `wright trust` does that.
+    HeldForHooks,
 }
 
 /// The project's trust as the interactive session needs it.
@@ -43,6 +46,12 @@ impl ProjectTrust {
     pub fn on_project_approval(&mut self) -> Option<String> {
         match self.state {
             State::Remembered => None,
+            State::HeldForHooks => Some(
+                "note: the saved approval applies to this session only: trusting this project \
+                 would also run the hooks in its .claude/settings files outside the sandbox; \
+                 read them, then run `wright trust`"
+                    .to_owned(),
+            ),
             State::Declined => Some(
                 "note: this project is not trusted, so the saved approval applies to this \
                  session only; run `wright trust` to keep it"
@@ -62,6 +71,16 @@ impl ProjectTrust {
                     Err(e) => Some(format!("warning: could not record trust: {e}")),
                 }
             }
+        }
+    }
+}
+
+impl ProjectTrust {
+    /// The project has Claude Code hooks that trust would let run: an
+    /// "always" answer no longer trusts it on the side.
+    pub fn hold_for_hooks(&mut self) {
+        if self.state == State::NotAsked {
+            self.state = State::HeldForHooks;
         }
     }
 }
@@ -207,5 +226,41 @@ pub fn ask_yes_no(question: &str) -> Answer {
     match std::io::stdin().lock().read_line(&mut line) {
         Ok(_) if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") => Answer::Yes,
         _ => Answer::No,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn untrusted(dir: &std::path::Path) -> ProjectTrust {
+        ProjectTrust {
+            user_config_dir: Some(dir.join("config")),
+            project_root: dir.join("project"),
+            state: State::NotAsked,
+        }
+    }
+
+    #[test]
+    fn an_always_answer_trusts_a_project_only_when_that_runs_no_hooks_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("project")).unwrap();
+        let mut held = untrusted(dir.path());
+        held.hold_for_hooks();
+        let note = held.on_project_approval().unwrap();
+        assert!(
+            note.contains(".claude/settings") && note.contains("wright trust"),
+            "{note}"
+        );
+        assert_eq!(held.state, State::HeldForHooks);
+        assert!(!dir.path().join("config/config.toml").exists());
+
+        let mut plain = untrusted(dir.path());
+        let note = plain.on_project_approval().unwrap();
+        assert!(note.contains("now trusts"), "{note}");
+        assert_eq!(plain.state, State::Remembered);
+        // Holding does not undo trust already given.
+        plain.hold_for_hooks();
+        assert_eq!(plain.state, State::Remembered);
     }
 }
