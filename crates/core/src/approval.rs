@@ -233,17 +233,22 @@ impl Gate {
             reason,
             suggested_rule: Some(suggestion.to_string()),
         });
-        // The answer waits in its channel while the hooks run.
+        // Notification hooks run while the user decides; an answer that
+        // comes first is not kept waiting for them.
         let notification = HookPayload::Notification {
             message: format!("wright needs your permission to use {}", request.tool),
             notification_type: "permission_prompt".to_owned(),
         };
-        if hooks.any(&notification) {
-            hooks.run(notification, cancel).await;
-        }
+        let notify = async {
+            if hooks.any(&notification) {
+                hooks.run(notification.clone(), cancel).await;
+            }
+            std::future::pending::<()>().await;
+        };
         let decision = tokio::select! {
             decision = rx => decision.ok(),
             () = cancel.cancelled() => None,
+            () = notify => None,
         };
         if let Ok(mut pending) = self.pending.lock() {
             pending.remove(&id);
