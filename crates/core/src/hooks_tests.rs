@@ -708,17 +708,23 @@ async fn a_notification_hook_hears_of_every_approval_prompt() {
         .submit(Op::UserTurn { text: "go".into() })
         .await
         .unwrap();
+    // The user answers once the notification has gone out (an earlier
+    // answer would stop it: nobody needs the reminder any more).
+    let mut asked = None;
     loop {
         let e = h.handle.events.recv().await.unwrap();
         match &e.kind {
-            EventKind::ApprovalRequested { id, .. } => h
-                .handle
-                .submit(Op::ResolveApproval {
-                    id: id.clone(),
-                    decision: ApprovalDecision::AllowOnce,
-                })
-                .await
-                .unwrap(),
+            EventKind::ApprovalRequested { id, .. } => asked = Some(id.clone()),
+            EventKind::ItemCompleted { item } if matches!(&item.kind, ItemKind::HookRun { event, .. } if event == "Notification") =>
+            {
+                h.handle
+                    .submit(Op::ResolveApproval {
+                        id: asked.take().unwrap(),
+                        decision: ApprovalDecision::AllowOnce,
+                    })
+                    .await
+                    .unwrap();
+            }
             EventKind::TurnCompleted { .. } => break,
             _ => {}
         }
