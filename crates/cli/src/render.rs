@@ -149,10 +149,13 @@ impl Renderer {
                         ),
                         (0, 0) => format!("  ✓ {checker}: no errors in the edited files"),
                         (0, _) => format!(
-                            "  ✓ {checker}: no errors, {warnings} warnings in the edited files"
+                            "  ✓ {checker}: no errors, {} in the edited files",
+                            count(*warnings, "warning")
                         ),
                         _ => format!(
-                            "  ✗ {checker}: {errors} errors, {warnings} warnings in the edited files"
+                            "  ✗ {checker}: {}, {} in the edited files",
+                            count(*errors, "error"),
+                            count(*warnings, "warning")
                         ),
                     };
                     let code = if !ran {
@@ -304,6 +307,15 @@ fn full_args(name: &str, arguments: &str) -> String {
     match (name, value.get("command").and_then(|v| v.as_str())) {
         ("Bash", Some(command)) => command.to_owned(),
         _ => arguments.to_owned(),
+    }
+}
+
+/// `1 error`, `2 errors`.
+fn count(n: u32, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 

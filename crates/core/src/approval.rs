@@ -69,6 +69,8 @@ pub(crate) struct Request<'a> {
     pub(crate) args: &'a serde_json::Value,
     pub(crate) raw_args: &'a str,
     pub(crate) cwd: &'a Path,
+    /// Who wants it when it is not the model (shown with the question).
+    pub(crate) on_behalf_of: Option<&'a str>,
 }
 
 impl Gate {
@@ -226,6 +228,10 @@ impl Gate {
         if let Ok(mut pending) = self.pending.lock() {
             pending.insert(id.clone(), tx);
         }
+        let reason = match request.on_behalf_of {
+            Some(who) => format!("{who}: {reason}"),
+            None => reason,
+        };
         emitter.emit(EventKind::ApprovalRequested {
             id: id.clone(),
             tool: request.tool.to_owned(),

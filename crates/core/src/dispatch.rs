@@ -226,6 +226,7 @@ async fn prepare<'a>(
         args: &hooks.args,
         raw_args: &raw_args,
         cwd: &ctx.options.cwd,
+        on_behalf_of: None,
     };
     let rewritten = ctx
         .gate

@@ -190,6 +190,7 @@ async fn permitted(
         args: &args,
         raw_args: &raw_args,
         cwd: &run.cwd,
+        on_behalf_of: Some("the verifier wants to check the files just edited"),
     };
     ctx.gate
         .decide(&request, &ctx.emitter, ctx, &HookVerdict::None, cancel)
