@@ -61,6 +61,11 @@ pub fn protected_write(path: &Path, user_config_dirs: &[PathBuf]) -> Option<&'st
     if claude.len() == 1 && claude[0].starts_with("settings") && claude[0].ends_with(".json") {
         return Some("Claude Code settings, which hold hooks and permissions");
     }
+    // Where Claude Code's documentation puts the scripts its hooks run:
+    // changing one changes what a trusted hook does, outside the sandbox.
+    if claude.first().is_some_and(|d| d == "hooks") {
+        return Some("Claude Code hook scripts, which run outside the sandbox");
+    }
     let git = after(".git");
     if git.iter().any(|n| n == "hooks") {
         return Some("git hooks, which run on the next git command");
@@ -114,6 +119,7 @@ mod tests {
             "/w/.mcp.json",
             "/w/.claude/settings.json",
             "/w/.claude/settings.local.json",
+            "/w/.claude/hooks/validate.py",
             "/w/.git/hooks/pre-commit",
             "/w/.git/modules/m/hooks/post-checkout",
             "/w/.git/config",
