@@ -3,10 +3,16 @@
 //! wright's shape ([`result`]). Wiring into the core and the CLI lives
 //! elsewhere; this crate knows nothing about models or permissions.
 
+mod client;
 pub mod config;
+mod error;
+mod manager;
 pub mod names;
 pub mod result;
+mod stdio;
 
 pub use config::{ConfigError, ConfigSource, McpServer, McpServerConfig};
+pub use error::McpError;
+pub use manager::{McpManager, McpTool, ServerReport, ServerStatus, StartOptions, ToolHints};
 pub use names::{ToolNames, ToolRef};
 pub use result::{McpImage, McpToolResult};
