@@ -4,6 +4,8 @@
 //! (`structuredContent` only), `fail` (`isError`), `slow` (sleeps; records a
 //! cancellation), `crash` (exits mid-call), `env` (whether a variable is
 //! set), `add_tool` (registers a tool and sends `tools/list_changed`).
+//! Served on stdio ([`serve_stdio`], the binary) or on loopback streamable
+//! HTTP in the test process ([`HttpTestServer`]).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -190,4 +192,66 @@ pub async fn serve_stdio() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     service.waiting().await.map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// A [`TestServer`] on streamable HTTP, on loopback, in this process.
+pub struct HttpTestServer {
+    /// `http://127.0.0.1:PORT/mcp`.
+    pub url: String,
+    stop: tokio_util::sync::CancellationToken,
+}
+
+impl HttpTestServer {
+    /// Binds an ephemeral loopback port and serves until dropped. Do not
+    /// call `crash` on it: that would exit the test process.
+    pub async fn start() -> Result<Self, String> {
+        use rmcp::transport::streamable_http_server::{
+            StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+        };
+        let stop = tokio_util::sync::CancellationToken::new();
+        let service: StreamableHttpService<TestServer, LocalSessionManager> =
+            StreamableHttpService::new(
+                || Ok(TestServer::default()),
+                Arc::default(),
+                StreamableHttpServerConfig::default()
+                    .with_sse_keep_alive(None)
+                    .with_cancellation_token(stop.child_token()),
+            );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|e| e.to_string())?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let token = stop.clone();
+        tokio::spawn(async move {
+            loop {
+                let accepted = tokio::select! {
+                    () = token.cancelled() => break,
+                    accepted = listener.accept() => accepted,
+                };
+                let Ok((stream, _)) = accepted else { continue };
+                let service = service.clone();
+                tokio::spawn(async move {
+                    let handler = hyper::service::service_fn(
+                        move |req: hyper::Request<hyper::body::Incoming>| {
+                            let service = service.clone();
+                            async move { Ok::<_, std::convert::Infallible>(service.handle(req).await) }
+                        },
+                    );
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(hyper_util::rt::TokioIo::new(stream), handler)
+                        .await;
+                });
+            }
+        });
+        Ok(Self {
+            url: format!("http://{addr}/mcp"),
+            stop,
+        })
+    }
+}
+
+impl Drop for HttpTestServer {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
 }

@@ -1,6 +1,7 @@
 //! Shared helpers: servers built from the test-server binary.
 
 mod calls;
+mod http;
 mod lifecycle;
 
 use std::collections::BTreeMap;
