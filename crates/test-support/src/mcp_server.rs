@@ -3,7 +3,7 @@
 //! must handle: `echo` (text), `image` (a 1×1 PNG), `structured`
 //! (`structuredContent` only), `fail` (`isError`), `slow` (sleeps; records a
 //! cancellation), `crash` (exits mid-call), `env` (whether a variable is
-//! set), `add_tool` (registers a tool and sends `tools/list_changed`).
+//! set), `spawn_sleeper` (leaves a grandchild for group-kill tests), `add_tool` (registers a tool and sends `tools/list_changed`).
 //! Served on stdio ([`serve_stdio`], the binary) or on loopback streamable
 //! HTTP in the test process ([`HttpTestServer`]).
 
@@ -74,6 +74,11 @@ impl TestServer {
                 schema(json!({"name": {"type": "string"}})),
             ),
             Tool::new(
+                "spawn_sleeper",
+                "Starts a `sleep` child (a grandchild of the client) and returns its pid",
+                schema(json!({})),
+            ),
+            Tool::new(
                 "add_tool",
                 "Registers a tool and sends tools/list_changed",
                 schema(json!({"name": {"type": "string"}})),
@@ -130,6 +135,10 @@ impl TestServer {
                     "unset"
                 })
             }
+            "spawn_sleeper" => match std::process::Command::new("sleep").arg("1000").spawn() {
+                Ok(child) => text(child.id().to_string()),
+                Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+            },
             "add_tool" => {
                 let new = arg_str(&args, "name");
                 if let Ok(mut added) = self.added.lock() {

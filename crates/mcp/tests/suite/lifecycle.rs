@@ -171,6 +171,36 @@ async fn shutdown_ends_the_process_group() {
 }
 
 #[tokio::test]
+async fn shutdown_also_kills_what_the_server_left_running_in_its_group() {
+    let mcp = start(vec![test_server("test", &[])]).await;
+    let none = CancellationToken::new();
+    let out = mcp
+        .call("mcp__test__spawn_sleeper", json!({}), LONG, &none)
+        .await
+        .unwrap();
+    let sleeper: u32 = out.text.parse().unwrap();
+    assert!(alive(sleeper));
+    mcp.shutdown().await;
+    assert!(!alive(sleeper), "grandchild {sleeper} survived shutdown");
+}
+
+#[test]
+fn the_manager_and_its_call_future_can_be_shared_across_tasks() {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<F: Send>(_: &F) {}
+    send_sync::<McpManager>();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let mcp = runtime.block_on(McpManager::start(vec![], StartOptions::default()));
+    let cancel = CancellationToken::new();
+    let call = mcp.call("x", json!({}), LONG, &cancel);
+    send(&call);
+    let refresh = mcp.refresh_if_stale();
+    send(&refresh);
+}
+
+#[tokio::test]
 async fn dropping_the_manager_kills_the_servers() {
     let mcp = start(vec![marked_server("drop")]).await;
     let pid = server_pid("drop");
