@@ -187,13 +187,13 @@ impl Connection {
         }
         match self.peer.call_tool(params).await {
             Ok(result) => Ok(result),
-            Err(ServiceError::TransportClosed) => {
+            // Whatever rmcp says, a closed transport means the server is
+            // gone (a send error when the pipe broke, for instance).
+            Err(e)
+                if matches!(e, ServiceError::TransportClosed)
+                    || self.peer.is_transport_closed() =>
+            {
                 self.dead.store(true, Ordering::SeqCst);
-                Err(CallFailure::Closed(self.end_report().await))
-            }
-            Err(e) if self.peer.is_transport_closed() => {
-                self.dead.store(true, Ordering::SeqCst);
-                let _ = e;
                 Err(CallFailure::Closed(self.end_report().await))
             }
             Err(ServiceError::McpError(e)) => Err(CallFailure::Other(format!(

@@ -316,7 +316,7 @@ impl McpManager {
         // Reap what is left of the dead server (its group, the session).
         old.close(self.options.shutdown_grace).await;
         self.forget_group(name);
-        let reason = if slot.restarted.swap(true, Ordering::SeqCst) {
+        let outcome = if slot.restarted.swap(true, Ordering::SeqCst) {
             Err(format!(
                 "it stopped again after its one restart ({})",
                 old.child
@@ -328,7 +328,7 @@ impl McpManager {
                 .await
                 .map_err(|e| format!("restart failed: {e}"))
         };
-        match reason {
+        match outcome {
             Ok((conn, tools)) => {
                 let conn = Arc::new(conn);
                 *state = State::Connected(Arc::clone(&conn));
