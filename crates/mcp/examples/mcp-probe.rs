@@ -39,6 +39,7 @@ async fn main() -> ExitCode {
                 report.source,
                 tools.len()
             ),
+            ServerStatus::Starting => println!("{}: still starting", report.name),
             ServerStatus::Failed { reason } => {
                 println!("{} [{}]: failed: {reason}", report.name, report.transport);
             }

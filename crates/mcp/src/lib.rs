@@ -10,9 +10,11 @@ mod manager;
 pub mod names;
 pub mod result;
 mod stdio;
+mod types;
 
 pub use config::{ConfigError, ConfigSource, McpServer, McpServerConfig};
 pub use error::McpError;
-pub use manager::{McpManager, McpTool, ServerReport, ServerStatus, StartOptions, ToolHints};
+pub use manager::McpManager;
 pub use names::{ToolNames, ToolRef};
 pub use result::{McpImage, McpToolResult};
+pub use types::{McpTool, ServerReport, ServerStatus, StartOptions, ToolHints};

@@ -4,7 +4,6 @@
 //! the servers down.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -13,105 +12,31 @@ use rmcp::model::Tool;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::{CallFailure, ConnectSettings, Connection};
-use crate::config::{ConfigSource, McpServer, validate_server_name};
+use crate::config::{McpServer, validate_server_name};
 use crate::error::McpError;
 use crate::names::{ToolNames, ToolRef};
 use crate::result::McpToolResult;
 use crate::stdio::kill_group_now;
-
-/// How servers are started and stopped.
-#[derive(Debug, Clone)]
-pub struct StartOptions {
-    /// Longest wait for a server's initialize + first `tools/list`.
-    pub startup_timeout: Duration,
-    /// Each shutdown stage's wait (after closing stdin, after SIGTERM).
-    pub shutdown_grace: Duration,
-    /// Variables removed from a stdio server's inherited environment in
-    /// addition to [`crate::config::PROVIDER_KEY_VARS`] (the core adds the
-    /// key variables of its configured providers).
-    pub withheld_env: Vec<String>,
-    /// Working directory of stdio servers (the project root); `None` keeps
-    /// wright's.
-    pub cwd: Option<PathBuf>,
-}
-
-impl Default for StartOptions {
-    fn default() -> Self {
-        Self {
-            startup_timeout: Duration::from_secs(30),
-            shutdown_grace: Duration::from_secs(2),
-            withheld_env: Vec::new(),
-            cwd: None,
-        }
-    }
-}
-
-/// A server's state for `wright mcp list`, doctor and the init line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ServerStatus {
-    /// Connected; its tools' exposed names.
-    Connected {
-        /// Exposed names, sorted.
-        tools: Vec<String>,
-    },
-    /// Not usable: why (command, exit code and stderr tail for a process).
-    Failed {
-        /// A sentence for the user.
-        reason: String,
-    },
-}
-
-/// One server's line in a status report.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServerReport {
-    /// The configured name.
-    pub name: String,
-    /// `stdio`, `http` or `sse`.
-    pub transport: &'static str,
-    /// The command line or URL.
-    pub target: String,
-    /// Where it was configured.
-    pub source: ConfigSource,
-    /// Connected or failed.
-    pub status: ServerStatus,
-}
-
-/// The behaviour hints a server gives for a tool (MCP `annotations`);
-/// hints, not guarantees: the permission layer decides whether to trust them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ToolHints {
-    /// `readOnlyHint`.
-    pub read_only: Option<bool>,
-    /// `destructiveHint`.
-    pub destructive: Option<bool>,
-    /// `idempotentHint`.
-    pub idempotent: Option<bool>,
-    /// `openWorldHint`.
-    pub open_world: Option<bool>,
-}
-
-/// A server tool as the model will see it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct McpTool {
-    /// The exposed name, `mcp__<server>__<tool>` (sanitized).
-    pub name: String,
-    /// The server.
-    pub server: String,
-    /// The tool's own name on the server.
-    pub tool: String,
-    /// Its display title, if any.
-    pub title: Option<String>,
-    /// Its description, if any.
-    pub description: Option<String>,
-    /// Its JSON schema for the arguments, as the server sent it.
-    pub input_schema: serde_json::Value,
-    /// Its annotations.
-    pub hints: ToolHints,
-}
+use crate::types::{McpTool, ServerReport, ServerStatus, StartOptions, ToolHints};
 
 enum State {
+    Starting,
     Connected(Arc<Connection>),
     Failed(String),
+}
+
+/// [`State`] for synchronous readers.
+#[derive(Clone)]
+enum Phase {
+    Starting,
+    Ready,
+    Failed(String),
+}
+
+fn set_phase(slot: &Slot, phase: Phase) {
+    if let Ok(mut p) = slot.phase.lock() {
+        *p = phase;
+    }
 }
 
 struct Slot {
@@ -120,7 +45,7 @@ struct Slot {
     /// The one automatic restart has been used.
     restarted: AtomicBool,
     /// Mirrors of the state for synchronous readers.
-    failure: Mutex<Option<String>>,
+    phase: Mutex<Phase>,
     tools: Mutex<Vec<Tool>>,
 }
 
@@ -141,50 +66,73 @@ pub struct McpManager {
 }
 
 impl McpManager {
-    /// Starts every server in parallel; each gets `startup_timeout`. Never
-    /// fails: a server that cannot start is reported in [`Self::statuses`].
-    /// A later server with the same name as an earlier one replaces it.
+    /// Starts every server in parallel and returns when each has connected,
+    /// failed or timed out ([`Self::new`] then [`Self::connect_all`]).
     pub async fn start(servers: Vec<McpServer>, options: StartOptions) -> Self {
-        let mut by_name = BTreeMap::new();
+        let manager = Self::new(servers, options);
+        manager.connect_all().await;
+        manager
+    }
+
+    /// The manager with every server still to start ([`ServerStatus::Starting`];
+    /// invalid names already failed), without I/O. With
+    /// [`Self::connect_all`] run in a task, a session need not wait for slow
+    /// servers: their tools join the list as each connects. A later server
+    /// with the same name as an earlier one replaces it.
+    pub fn new(servers: Vec<McpServer>, options: StartOptions) -> Self {
+        let mut slots = BTreeMap::new();
         for server in servers {
-            by_name.insert(server.name.clone(), server);
-        }
-        let manager = Self {
-            slots: BTreeMap::new(),
-            options,
-            index: RwLock::new(Index::default()),
-            live_groups: Mutex::new(BTreeMap::new()),
-        };
-        let attempts = by_name.into_values().map(|server| {
-            let manager = &manager;
-            async move {
-                let outcome = match validate_server_name(&server.name) {
-                    Ok(()) => manager.connect(&server).await,
-                    Err(e) => Err(e),
-                };
-                (server, outcome)
-            }
-        });
-        let results = futures::future::join_all(attempts).await;
-        let mut manager = manager;
-        for (server, outcome) in results {
-            let (state, failure, tools) = match outcome {
-                Ok((conn, tools)) => (State::Connected(Arc::new(conn)), None, tools),
-                Err(reason) => (State::Failed(reason.clone()), Some(reason), Vec::new()),
+            let (state, phase) = match validate_server_name(&server.name) {
+                Ok(()) => (State::Starting, Phase::Starting),
+                Err(e) => (State::Failed(e.clone()), Phase::Failed(e)),
             };
-            manager.slots.insert(
+            slots.insert(
                 server.name.clone(),
                 Slot {
                     server,
                     state: tokio::sync::Mutex::new(state),
                     restarted: AtomicBool::new(false),
-                    failure: Mutex::new(failure),
-                    tools: Mutex::new(tools),
+                    phase: Mutex::new(phase),
+                    tools: Mutex::new(Vec::new()),
                 },
             );
         }
-        manager.rebuild_index();
-        manager
+        Self {
+            slots,
+            options,
+            index: RwLock::new(Index::default()),
+            live_groups: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// Connects every server still starting, in parallel, each within
+    /// `startup_timeout`. Never fails: a server that cannot start is
+    /// reported in [`Self::statuses`]. Calling it again does nothing.
+    pub async fn connect_all(&self) {
+        let attempts = self.slots.values().map(|slot| async move {
+            // Held while connecting, so a shutdown meanwhile waits for it.
+            let mut state = slot.state.lock().await;
+            if !matches!(*state, State::Starting) {
+                return;
+            }
+            match self.connect(&slot.server).await {
+                Ok((conn, tools)) => {
+                    *state = State::Connected(Arc::new(conn));
+                    drop(state);
+                    if let Ok(mut t) = slot.tools.lock() {
+                        *t = tools;
+                    }
+                    set_phase(slot, Phase::Ready);
+                    self.rebuild_index();
+                }
+                Err(reason) => {
+                    *state = State::Failed(reason.clone());
+                    drop(state);
+                    set_phase(slot, Phase::Failed(reason));
+                }
+            }
+        });
+        futures::future::join_all(attempts).await;
     }
 
     async fn connect(&self, server: &McpServer) -> Result<(Connection, Vec<Tool>), String> {
@@ -208,10 +156,15 @@ impl McpManager {
         self.slots
             .values()
             .map(|slot| {
-                let failure = slot.failure.lock().ok().and_then(|f| f.clone());
-                let status = match failure {
-                    Some(reason) => ServerStatus::Failed { reason },
-                    None => ServerStatus::Connected {
+                let phase = slot
+                    .phase
+                    .lock()
+                    .map(|p| p.clone())
+                    .unwrap_or(Phase::Starting);
+                let status = match phase {
+                    Phase::Starting => ServerStatus::Starting,
+                    Phase::Failed(reason) => ServerStatus::Failed { reason },
+                    Phase::Ready => ServerStatus::Connected {
                         tools: index
                             .as_ref()
                             .map(|i| {
@@ -309,6 +262,7 @@ impl McpManager {
         };
         let mut state = slot.state.lock().await;
         let old = match &*state {
+            State::Starting => return Err(unavailable("it is still starting".to_owned())),
             State::Failed(reason) => return Err(unavailable(reason.clone())),
             State::Connected(conn) if !conn.is_closed() => return Ok(Arc::clone(conn)),
             State::Connected(conn) => Arc::clone(conn),
@@ -349,9 +303,7 @@ impl McpManager {
     }
 
     fn mark_failed(&self, slot: &Slot, reason: &str) {
-        if let Ok(mut f) = slot.failure.lock() {
-            *f = Some(reason.to_owned());
-        }
+        set_phase(slot, Phase::Failed(reason.to_owned()));
         if let Ok(mut t) = slot.tools.lock() {
             t.clear();
         }

@@ -18,6 +18,7 @@ fn failure(mcp: &McpManager, name: &str) -> String {
     match report.status {
         ServerStatus::Failed { reason } => reason,
         ServerStatus::Connected { .. } => panic!("{name} connected"),
+        ServerStatus::Starting => panic!("{name} still starting"),
     }
 }
 
@@ -82,6 +83,55 @@ async fn a_server_that_hangs_at_initialize_times_out_without_blocking_others() {
         "{reason}"
     );
     assert!(mcp.tools().iter().any(|t| t.name == "mcp__test__echo"));
+    mcp.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_started_in_the_background_join_as_each_connects() {
+    let options = StartOptions {
+        startup_timeout: Duration::from_secs(3),
+        ..quick_options()
+    };
+    let servers = vec![test_server("hang", &["--hang"]), test_server("test", &[])];
+    let mcp = std::sync::Arc::new(McpManager::new(servers, options));
+    assert!(
+        mcp.statuses()
+            .iter()
+            .all(|s| s.status == ServerStatus::Starting)
+    );
+    assert!(mcp.tools().is_empty());
+    let background = tokio::spawn({
+        let mcp = std::sync::Arc::clone(&mcp);
+        async move { mcp.connect_all().await }
+    });
+    // The quick server's tools arrive while the hanging one still starts.
+    let mut joined = false;
+    for _ in 0..500 {
+        if mcp.resolve("mcp__test__echo").is_some() {
+            joined = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(joined);
+    let hang = mcp
+        .statuses()
+        .into_iter()
+        .find(|s| s.name == "hang")
+        .unwrap();
+    assert_eq!(hang.status, ServerStatus::Starting);
+    let echo = mcp
+        .call(
+            "mcp__test__echo",
+            json!({"text": "early"}),
+            LONG,
+            &CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(echo.text, "early");
+    background.await.unwrap();
+    assert!(failure(&mcp, "hang").contains("no answer to initialize"));
     mcp.shutdown().await;
 }
 
