@@ -90,6 +90,24 @@ async fn calls_each_kind_of_tool() {
     mcp.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_calls_on_one_server_each_get_their_answer() {
+    let mcp = start(vec![test_server("test", &[])]).await;
+    let none = CancellationToken::new();
+    let calls = (0..16).map(|i| {
+        let mcp = &mcp;
+        let none = &none;
+        async move {
+            let text = format!("call {i}");
+            let args = json!({"text": text});
+            let r = mcp.call("mcp__test__echo", args, LONG, none).await.unwrap();
+            assert_eq!(r.text, text);
+        }
+    });
+    futures::future::join_all(calls).await;
+    mcp.shutdown().await;
+}
+
 #[tokio::test]
 async fn timeout_and_cancel_send_notifications_cancelled() {
     let dir = tempfile::tempdir().unwrap();

@@ -207,7 +207,7 @@ async fn shutdown_ends_the_process_group() {
     let pid = server_pid("shutdown");
     assert!(alive(pid));
     mcp.shutdown().await;
-    assert!(!alive(pid), "pid {pid} survived shutdown");
+    assert!(dies(pid).await, "pid {pid} survived shutdown");
     assert!(matches!(
         mcp.call(
             "mcp__test__echo",
@@ -231,7 +231,10 @@ async fn shutdown_also_kills_what_the_server_left_running_in_its_group() {
     let sleeper: u32 = out.text.parse().unwrap();
     assert!(alive(sleeper));
     mcp.shutdown().await;
-    assert!(!alive(sleeper), "grandchild {sleeper} survived shutdown");
+    assert!(
+        dies(sleeper).await,
+        "grandchild {sleeper} survived shutdown"
+    );
 }
 
 #[test]
@@ -255,8 +258,7 @@ async fn dropping_the_manager_kills_the_servers() {
     let mcp = start(vec![marked_server("drop")]).await;
     let pid = server_pid("drop");
     drop(mcp);
-    // kill -9 is synchronous; only reaping may lag, and a zombie has state Z.
-    assert!(!alive(pid), "pid {pid} survived drop");
+    assert!(dies(pid).await, "pid {pid} survived drop");
 }
 
 /// A test server named "test" whose environment carries `mark`, so
@@ -294,6 +296,18 @@ fn server_pid(mark: &str) -> u32 {
         }
     }
     panic!("no test server child found");
+}
+
+/// Whether `pid` is gone within a few seconds: `kill` returns before the
+/// kernel has finished the process off.
+async fn dies(pid: u32) -> bool {
+    for _ in 0..300 {
+        if !alive(pid) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
 }
 
 /// Running (not gone, not a zombie).
