@@ -18,6 +18,10 @@ use rmcp::{ClientHandler, ServiceExt};
 use crate::config::McpServerConfig;
 use crate::stdio::{self, SpawnSpec, StdioChild};
 
+/// The marker in a failure reason for an HTTP server that answered 401/403
+/// (the wiring offers `wright mcp login` when it sees it).
+pub const AUTH_REQUIRED: &str = "the server answered 401/403 (authorization required)";
+
 /// Settings a connection needs from the manager's options.
 pub(crate) struct ConnectSettings<'a> {
     pub startup_timeout: Duration,
@@ -237,10 +241,14 @@ where
     T: rmcp::transport::IntoTransport<RoleClient, E, A>,
     E: std::error::Error + Send + Sync + 'static,
 {
-    let service = handler
-        .serve(transport)
-        .await
-        .map_err(|e| format!("initialize failed: {e}"))?;
+    let service = handler.serve(transport).await.map_err(|e| {
+        if e.is_authorization_required() {
+            // OAuth (`wright mcp login`) is the caller's next step.
+            format!("needs authorization: {AUTH_REQUIRED}")
+        } else {
+            format!("initialize failed: {e}")
+        }
+    })?;
     let tools = service
         .peer()
         .list_all_tools()

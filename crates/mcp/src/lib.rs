@@ -12,6 +12,7 @@ pub mod result;
 mod stdio;
 mod types;
 
+pub use client::AUTH_REQUIRED;
 pub use config::{ConfigError, ConfigSource, McpServer, McpServerConfig};
 pub use error::McpError;
 pub use manager::McpManager;

@@ -78,3 +78,21 @@ async fn an_unreachable_url_is_reported() {
     };
     assert!(reason.contains("initialize failed"), "{reason}");
 }
+
+#[tokio::test]
+async fn a_401_is_reported_as_needing_authorization_and_headers_are_sent() {
+    let mock = wright_test_support::MockServer::start_looping(vec![
+        wright_test_support::MockResponse::json(401, json!({"error": "unauthorized"}))
+            .with_header("WWW-Authenticate", "Bearer realm=\"mcp\""),
+    ])
+    .unwrap();
+    let url = format!("{}/mcp", mock.url());
+    let mcp = start(vec![http_server("private", &url)]).await;
+    let ServerStatus::Failed { reason } = &mcp.statuses()[0].status else {
+        panic!("connected without authorization");
+    };
+    assert!(reason.contains(wright_mcp::AUTH_REQUIRED), "{reason}");
+    let first = &mock.requests()[0];
+    assert_eq!(first.method, "POST");
+    assert_eq!(first.header("x-test"), Some("1"));
+}
