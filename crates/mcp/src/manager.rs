@@ -122,8 +122,10 @@ impl McpManager {
                     if let Ok(mut t) = slot.tools.lock() {
                         *t = tools;
                     }
-                    set_phase(slot, Phase::Ready);
+                    // Names first, so a status never shows a connected
+                    // server without its tools.
                     self.rebuild_index();
+                    set_phase(slot, Phase::Ready);
                 }
                 Err(reason) => {
                     *state = State::Failed(reason.clone());
