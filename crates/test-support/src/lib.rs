@@ -9,9 +9,12 @@
 //! [`anthropic`] and [`openai_chat`] build SSE bodies in the exact shape the
 //! real streaming APIs send; [`scenario`] holds the canned multi-turn scripts
 //! shared by end-to-end tests, benchmarks and the `wright-mock` binary.
+//! [`mcp_server`] is the MCP server behind `wright-mcp-test-server`, and
+//! [`mcp_test_server_bin`] finds (building it if needed) that binary.
 
 pub mod anthropic;
 mod http;
+pub mod mcp_server;
 pub mod openai_chat;
 pub mod openai_responses;
 mod request;
@@ -82,4 +85,41 @@ impl Provider {
             Provider::OpenAiChat => "openai-chat",
         }
     }
+}
+
+/// The path of the `wright-mcp-test-server` binary, built (once per test
+/// process) with the cargo that runs the tests: other crates' tests do not
+/// get `CARGO_BIN_EXE_*` for this crate's binaries.
+pub fn mcp_test_server_bin() -> Result<std::path::PathBuf, String> {
+    static PATH: std::sync::OnceLock<Result<std::path::PathBuf, String>> =
+        std::sync::OnceLock::new();
+    PATH.get_or_init(build_mcp_test_server).clone()
+}
+
+fn build_mcp_test_server() -> Result<std::path::PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let out = std::process::Command::new(cargo)
+        .args([
+            "build",
+            "--quiet",
+            "--message-format=json",
+            "--manifest-path",
+        ])
+        .arg(manifest)
+        .args(["--bin", "wright-mcp-test-server"])
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cargo build of wright-mcp-test-server failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|msg| msg["target"]["name"] == "wright-mcp-test-server")
+        .find_map(|msg| msg["executable"].as_str().map(std::path::PathBuf::from))
+        .ok_or_else(|| "cargo did not report the wright-mcp-test-server executable".to_owned())
 }

@@ -1,0 +1,424 @@
+//! [`McpManager`]: starts every configured server in parallel, keeps their
+//! tools under exposed names, routes calls (timeout, cancel, one restart of
+//! a server that died), refreshes tool lists after `list_changed`, and shuts
+//! the servers down.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use rmcp::model::Tool;
+use tokio_util::sync::CancellationToken;
+
+use crate::client::{CallFailure, ConnectSettings, Connection};
+use crate::config::{McpServer, validate_server_name};
+use crate::error::McpError;
+use crate::names::{ToolNames, ToolRef};
+use crate::result::McpToolResult;
+use crate::stdio::kill_group_now;
+use crate::types::{McpTool, ServerReport, ServerStatus, StartOptions, ToolHints};
+
+enum State {
+    Starting,
+    Connected(Arc<Connection>),
+    Failed(String),
+}
+
+/// [`State`] for synchronous readers.
+#[derive(Clone)]
+enum Phase {
+    Starting,
+    Ready,
+    Failed(String),
+}
+
+fn set_phase(slot: &Slot, phase: Phase) {
+    if let Ok(mut p) = slot.phase.lock() {
+        *p = phase;
+    }
+}
+
+struct Slot {
+    server: McpServer,
+    state: tokio::sync::Mutex<State>,
+    /// The one automatic restart has been used.
+    restarted: AtomicBool,
+    /// Mirrors of the state for synchronous readers.
+    phase: Mutex<Phase>,
+    tools: Mutex<Vec<Tool>>,
+}
+
+#[derive(Default)]
+struct Index {
+    names: ToolNames,
+    tools: Vec<McpTool>,
+}
+
+/// The MCP servers of a session.
+pub struct McpManager {
+    slots: BTreeMap<String, Slot>,
+    options: StartOptions,
+    index: RwLock<Index>,
+    /// Process groups still running, killed on drop if `shutdown` was not
+    /// awaited.
+    live_groups: Mutex<BTreeMap<String, u32>>,
+}
+
+impl McpManager {
+    /// Starts every server in parallel and returns when each has connected,
+    /// failed or timed out ([`Self::new`] then [`Self::connect_all`]).
+    pub async fn start(servers: Vec<McpServer>, options: StartOptions) -> Self {
+        let manager = Self::new(servers, options);
+        manager.connect_all().await;
+        manager
+    }
+
+    /// The manager with every server still to start ([`ServerStatus::Starting`];
+    /// invalid names already failed), without I/O. With
+    /// [`Self::connect_all`] run in a task, a session need not wait for slow
+    /// servers: their tools join the list as each connects. A later server
+    /// with the same name as an earlier one replaces it.
+    pub fn new(servers: Vec<McpServer>, options: StartOptions) -> Self {
+        let mut slots = BTreeMap::new();
+        for server in servers {
+            let (state, phase) = match validate_server_name(&server.name) {
+                Ok(()) => (State::Starting, Phase::Starting),
+                Err(e) => (State::Failed(e.clone()), Phase::Failed(e)),
+            };
+            slots.insert(
+                server.name.clone(),
+                Slot {
+                    server,
+                    state: tokio::sync::Mutex::new(state),
+                    restarted: AtomicBool::new(false),
+                    phase: Mutex::new(phase),
+                    tools: Mutex::new(Vec::new()),
+                },
+            );
+        }
+        Self {
+            slots,
+            options,
+            index: RwLock::new(Index::default()),
+            live_groups: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// Connects every server still starting, in parallel, each within
+    /// `startup_timeout`. Never fails: a server that cannot start is
+    /// reported in [`Self::statuses`]. Calling it again does nothing.
+    pub async fn connect_all(&self) {
+        let attempts = self.slots.values().map(|slot| async move {
+            // Held while connecting, so a shutdown meanwhile waits for it.
+            let mut state = slot.state.lock().await;
+            if !matches!(*state, State::Starting) {
+                return;
+            }
+            match self.connect(&slot.server).await {
+                Ok((conn, tools)) => {
+                    *state = State::Connected(Arc::new(conn));
+                    drop(state);
+                    if let Ok(mut t) = slot.tools.lock() {
+                        *t = tools;
+                    }
+                    // Names first, so a status never shows a connected
+                    // server without its tools.
+                    self.rebuild_index();
+                    set_phase(slot, Phase::Ready);
+                }
+                Err(reason) => {
+                    *state = State::Failed(reason.clone());
+                    drop(state);
+                    set_phase(slot, Phase::Failed(reason));
+                }
+            }
+        });
+        futures::future::join_all(attempts).await;
+    }
+
+    async fn connect(&self, server: &McpServer) -> Result<(Connection, Vec<Tool>), String> {
+        let settings = ConnectSettings {
+            startup_timeout: self.options.startup_timeout,
+            withheld_env: &self.options.withheld_env,
+            cwd: self.options.cwd.as_ref(),
+        };
+        let (conn, tools) = Connection::connect(&server.config, &settings).await?;
+        if let Some(pgid) = conn.child.as_ref().and_then(|c| c.pgid)
+            && let Ok(mut live) = self.live_groups.lock()
+        {
+            live.insert(server.name.clone(), pgid);
+        }
+        Ok((conn, tools))
+    }
+
+    /// Every server with its status, sorted by name.
+    pub fn statuses(&self) -> Vec<ServerReport> {
+        let index = self.index.read().ok();
+        self.slots
+            .values()
+            .map(|slot| {
+                let phase = slot
+                    .phase
+                    .lock()
+                    .map(|p| p.clone())
+                    .unwrap_or(Phase::Starting);
+                let status = match phase {
+                    Phase::Starting => ServerStatus::Starting,
+                    Phase::Failed(reason) => ServerStatus::Failed { reason },
+                    Phase::Ready => ServerStatus::Connected {
+                        tools: index
+                            .as_ref()
+                            .map(|i| {
+                                i.tools
+                                    .iter()
+                                    .filter(|t| t.server == slot.server.name)
+                                    .map(|t| t.name.clone())
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                    },
+                };
+                ServerReport {
+                    name: slot.server.name.clone(),
+                    transport: slot.server.config.transport(),
+                    target: slot.server.config.describe(),
+                    source: slot.server.source.clone(),
+                    status,
+                }
+            })
+            .collect()
+    }
+
+    /// The tools of all connected servers, sorted by exposed name.
+    pub fn tools(&self) -> Vec<McpTool> {
+        self.index
+            .read()
+            .map(|i| i.tools.clone())
+            .unwrap_or_default()
+    }
+
+    /// The server and original name behind an exposed name.
+    pub fn resolve(&self, exposed: &str) -> Option<ToolRef> {
+        self.index.read().ok()?.names.resolve(exposed).cloned()
+    }
+
+    /// Calls a tool by its exposed name. `arguments` must be a JSON object
+    /// (or null for none). A timeout or `cancel` drops the request, and rmcp
+    /// then sends `notifications/cancelled` to the server. A server found
+    /// dead is restarted once (here, on the next call); a call in flight
+    /// when it died fails with [`McpError::ServerDied`].
+    pub async fn call(
+        &self,
+        exposed: &str,
+        arguments: serde_json::Value,
+        timeout: Duration,
+        cancel: &CancellationToken,
+    ) -> Result<McpToolResult, McpError> {
+        let tool = || exposed.to_owned();
+        let arguments = match arguments {
+            serde_json::Value::Object(map) => Some(map),
+            serde_json::Value::Null => None,
+            _ => return Err(McpError::BadArguments { tool: tool() }),
+        };
+        let target = self
+            .resolve(exposed)
+            .ok_or_else(|| McpError::UnknownTool(tool()))?;
+        let slot = self
+            .slots
+            .get(&target.server)
+            .ok_or_else(|| McpError::UnknownTool(tool()))?;
+        let conn = self.connection_for_call(slot).await?;
+        let server = || target.server.clone();
+        let outcome = tokio::select! {
+            biased;
+            () = cancel.cancelled() => return Err(McpError::Cancelled { tool: tool() }),
+            outcome = tokio::time::timeout(timeout, conn.call(&target.tool, arguments)) => outcome,
+        };
+        match outcome {
+            Err(_) => Err(McpError::Timeout {
+                server: server(),
+                tool: tool(),
+                after: timeout,
+            }),
+            Ok(Ok(result)) => Ok(McpToolResult::from(result)),
+            Ok(Err(CallFailure::Closed(detail))) => Err(McpError::ServerDied {
+                server: server(),
+                tool: tool(),
+                detail,
+            }),
+            Ok(Err(CallFailure::Other(message))) => Err(McpError::Protocol {
+                server: server(),
+                tool: tool(),
+                message,
+            }),
+        }
+    }
+
+    /// The live connection, restarting a dead server once.
+    async fn connection_for_call(&self, slot: &Slot) -> Result<Arc<Connection>, McpError> {
+        let name = &slot.server.name;
+        let unavailable = |reason: String| McpError::Unavailable {
+            server: name.clone(),
+            reason,
+        };
+        let mut state = slot.state.lock().await;
+        let old = match &*state {
+            State::Starting => return Err(unavailable("it is still starting".to_owned())),
+            State::Failed(reason) => return Err(unavailable(reason.clone())),
+            State::Connected(conn) if !conn.is_closed() => return Ok(Arc::clone(conn)),
+            State::Connected(conn) => Arc::clone(conn),
+        };
+        // Reap what is left of the dead server (its group, the session).
+        old.close(self.options.shutdown_grace).await;
+        self.forget_group(name);
+        let outcome = if slot.restarted.swap(true, Ordering::SeqCst) {
+            Err(format!(
+                "it stopped again after its one restart ({})",
+                old.child
+                    .as_ref()
+                    .map_or_else(|| "connection closed".to_owned(), |c| c.describe_end())
+            ))
+        } else {
+            self.connect(&slot.server)
+                .await
+                .map_err(|e| format!("restart failed: {e}"))
+        };
+        match outcome {
+            Ok((conn, tools)) => {
+                let conn = Arc::new(conn);
+                *state = State::Connected(Arc::clone(&conn));
+                drop(state);
+                if let Ok(mut t) = slot.tools.lock() {
+                    *t = tools;
+                }
+                self.rebuild_index();
+                Ok(conn)
+            }
+            Err(reason) => {
+                *state = State::Failed(reason.clone());
+                drop(state);
+                self.mark_failed(slot, &reason);
+                Err(unavailable(reason))
+            }
+        }
+    }
+
+    fn mark_failed(&self, slot: &Slot, reason: &str) {
+        set_phase(slot, Phase::Failed(reason.to_owned()));
+        if let Ok(mut t) = slot.tools.lock() {
+            t.clear();
+        }
+        self.rebuild_index();
+    }
+
+    fn forget_group(&self, name: &str) {
+        if let Ok(mut live) = self.live_groups.lock() {
+            live.remove(name);
+        }
+    }
+
+    /// Lists the tools again of every server that sent
+    /// `notifications/tools/list_changed` since the last look; the core
+    /// calls this before each model request. Returns whether any list was
+    /// refreshed.
+    pub async fn refresh_if_stale(&self) -> bool {
+        let mut changed = false;
+        for slot in self.slots.values() {
+            let conn = match &*slot.state.lock().await {
+                State::Connected(conn) if !conn.is_closed() => Arc::clone(conn),
+                _ => continue,
+            };
+            if !conn.take_stale() {
+                continue;
+            }
+            // A failed refresh keeps the old list; the next call or
+            // notification tries again.
+            if let Ok(tools) = conn.list_tools().await
+                && let Ok(mut t) = slot.tools.lock()
+            {
+                *t = tools;
+                changed = true;
+            }
+        }
+        if changed {
+            self.rebuild_index();
+        }
+        changed
+    }
+
+    /// Closes every server: the session first (stdin EOF for a process),
+    /// then, for processes, SIGTERM and SIGKILL to the group after grace
+    /// periods. Servers are closed in parallel.
+    pub async fn shutdown(&self) {
+        let closing = self.slots.values().map(|slot| async move {
+            let old = std::mem::replace(
+                &mut *slot.state.lock().await,
+                State::Failed("shut down".to_owned()),
+            );
+            if let State::Connected(conn) = old {
+                conn.close(self.options.shutdown_grace).await;
+            }
+            self.forget_group(&slot.server.name);
+            self.mark_failed(slot, "shut down");
+        });
+        futures::future::join_all(closing).await;
+    }
+
+    fn rebuild_index(&self) {
+        let mut refs = Vec::new();
+        let mut raw: BTreeMap<ToolRef, Tool> = BTreeMap::new();
+        for slot in self.slots.values() {
+            let Ok(tools) = slot.tools.lock() else {
+                continue;
+            };
+            for tool in tools.iter() {
+                let r = ToolRef {
+                    server: slot.server.name.clone(),
+                    tool: tool.name.to_string(),
+                };
+                refs.push(r.clone());
+                raw.insert(r, tool.clone());
+            }
+        }
+        let names = ToolNames::build(refs);
+        let tools = names
+            .iter()
+            .filter_map(|(exposed, r)| {
+                raw.get(r).map(|t| McpTool {
+                    name: exposed.to_owned(),
+                    server: r.server.clone(),
+                    tool: r.tool.clone(),
+                    title: t.title.clone(),
+                    description: t.description.as_ref().map(|d| d.to_string()),
+                    input_schema: serde_json::Value::Object((*t.input_schema).clone()),
+                    hints: t
+                        .annotations
+                        .as_ref()
+                        .map(|a| ToolHints {
+                            read_only: a.read_only_hint,
+                            destructive: a.destructive_hint,
+                            idempotent: a.idempotent_hint,
+                            open_world: a.open_world_hint,
+                        })
+                        .unwrap_or_default(),
+                })
+            })
+            .collect();
+        if let Ok(mut index) = self.index.write() {
+            *index = Index { names, tools };
+        }
+    }
+}
+
+impl Drop for McpManager {
+    /// The last resort when `shutdown` was not awaited: kill every group
+    /// still known to run (this blocks briefly on bash's `kill`).
+    fn drop(&mut self) {
+        if let Ok(live) = self.live_groups.lock() {
+            for pgid in live.values() {
+                kill_group_now(*pgid);
+            }
+        }
+    }
+}

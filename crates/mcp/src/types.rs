@@ -1,0 +1,99 @@
+//! The manager's public value types: start options, per-server status
+//! reports, and tools as the model will see them.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::config::ConfigSource;
+
+/// How servers are started and stopped.
+#[derive(Debug, Clone)]
+pub struct StartOptions {
+    /// Longest wait for a server's initialize + first `tools/list`.
+    pub startup_timeout: Duration,
+    /// Each shutdown stage's wait (after closing stdin, after SIGTERM).
+    pub shutdown_grace: Duration,
+    /// Variables removed from a stdio server's inherited environment in
+    /// addition to [`crate::config::PROVIDER_KEY_VARS`] (the core adds the
+    /// key variables of its configured providers).
+    pub withheld_env: Vec<String>,
+    /// Working directory of stdio servers (the project root); `None` keeps
+    /// wright's.
+    pub cwd: Option<PathBuf>,
+}
+
+impl Default for StartOptions {
+    fn default() -> Self {
+        Self {
+            startup_timeout: Duration::from_secs(30),
+            shutdown_grace: Duration::from_secs(2),
+            withheld_env: Vec::new(),
+            cwd: None,
+        }
+    }
+}
+
+/// A server's state for `wright mcp list`, doctor and the init line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerStatus {
+    /// Not connected yet ([`crate::McpManager::connect_all`] has not finished it).
+    Starting,
+    /// Connected; its tools' exposed names.
+    Connected {
+        /// Exposed names, sorted.
+        tools: Vec<String>,
+    },
+    /// Not usable: why (command, exit code and stderr tail for a process).
+    Failed {
+        /// A sentence for the user.
+        reason: String,
+    },
+}
+
+/// One server's line in a status report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerReport {
+    /// The configured name.
+    pub name: String,
+    /// `stdio`, `http` or `sse`.
+    pub transport: &'static str,
+    /// The command line or URL.
+    pub target: String,
+    /// Where it was configured.
+    pub source: ConfigSource,
+    /// Connected or failed.
+    pub status: ServerStatus,
+}
+
+/// The behaviour hints a server gives for a tool (MCP `annotations`);
+/// hints, not guarantees: the permission layer decides whether to trust them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolHints {
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world: Option<bool>,
+}
+
+/// A server tool as the model will see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpTool {
+    /// The exposed name, `mcp__<server>__<tool>` (sanitized).
+    pub name: String,
+    /// The server.
+    pub server: String,
+    /// The tool's own name on the server.
+    pub tool: String,
+    /// Its display title, if any.
+    pub title: Option<String>,
+    /// Its description, if any.
+    pub description: Option<String>,
+    /// Its JSON schema for the arguments, as the server sent it.
+    pub input_schema: serde_json::Value,
+    /// Its annotations.
+    pub hints: ToolHints,
+}
