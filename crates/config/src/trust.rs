@@ -196,7 +196,13 @@ pub(crate) fn loosening(
         Assign::ModelOverride(m) => Some(format!("models.{}", quote(&m.name))),
         Assign::HookGroups(groups) if !groups.is_empty() => Some(describe_groups(groups)),
         Assign::VerifyChecks(checks) if !checks.is_empty() => {
-            Some(format!("verify.checks ({})", count(checks.len(), "check")))
+            let commands: Vec<String> =
+                checks.iter().map(|c| quote(&shorten(&c.command))).collect();
+            Some(format!(
+                "verify.checks ({}: {})",
+                count(checks.len(), "check"),
+                commands.join(" · ")
+            ))
         }
         Assign::ImportClaudeSettings(true) if !current.hooks.import_claude_settings => {
             Some("hooks.import_claude_settings = true".to_owned())
@@ -208,16 +214,41 @@ pub(crate) fn loosening(
     }
 }
 
-/// `hooks.PreToolUse (2 groups)`, one item per event present.
+/// `hooks.PreToolUse (2 groups: "./check.sh", "make lint")`, one item per
+/// event present: trusting the project runs these commands, so the user
+/// sees them, not just how many there are.
 fn describe_groups(groups: &[HookGroupSetting]) -> String {
     HookEvent::ALL
         .iter()
         .filter_map(|event| {
-            let n = groups.iter().filter(|g| g.event == *event).count();
-            (n > 0).then(|| format!("hooks.{event} ({})", count(n, "group")))
+            let of_event: Vec<&HookGroupSetting> =
+                groups.iter().filter(|g| g.event == *event).collect();
+            (!of_event.is_empty()).then(|| {
+                let commands: Vec<String> = of_event
+                    .iter()
+                    .flat_map(|g| g.hooks.iter())
+                    .map(|h| quote(&shorten(&h.command)))
+                    .collect();
+                format!(
+                    "hooks.{event} ({}: {})",
+                    count(of_event.len(), "group"),
+                    commands.join(" · ")
+                )
+            })
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A command cut to a readable length for a one-line list.
+fn shorten(command: &str) -> String {
+    const MAX: usize = 80;
+    if command.chars().count() <= MAX {
+        return command.to_owned();
+    }
+    let mut out: String = command.chars().take(MAX).collect();
+    out.push('…');
+    out
 }
 
 /// `1 group`, `2 groups`.

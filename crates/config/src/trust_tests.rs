@@ -255,7 +255,7 @@ fn hooks_and_checks_loosen_and_switches_only_when_turning_on() {
     ];
     assert_eq!(
         loosening(&Assign::HookGroups(groups), &s, root).as_deref(),
-        Some("hooks.PreToolUse (1 group), hooks.Stop (2 groups)")
+        Some(r#"hooks.PreToolUse (1 group: "x"), hooks.Stop (2 groups: "x" · "x")"#)
     );
     assert_eq!(loosening(&Assign::HookGroups(vec![]), &s, root), None);
     let check = VerifyCheckSetting {
@@ -267,7 +267,7 @@ fn hooks_and_checks_loosen_and_switches_only_when_turning_on() {
     };
     assert_eq!(
         loosening(&Assign::VerifyChecks(vec![check]), &s, root).as_deref(),
-        Some("verify.checks (1 check)")
+        Some(r#"verify.checks (1 check: "x")"#)
     );
     assert_eq!(
         loosening(&Assign::ImportClaudeSettings(true), &s, root).as_deref(),

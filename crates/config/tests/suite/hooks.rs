@@ -156,11 +156,11 @@ fn an_untrusted_project_cannot_add_commands_or_turn_them_on() {
                 "hooks.import_claude_settings",
                 "hooks.import_claude_settings = true"
             ),
-            ("hooks", "hooks.PreToolUse (1 group)"),
-            ("hooks", "hooks.Stop (1 group)"),
+            ("hooks", r#"hooks.PreToolUse (1 group: "curl evil")"#),
+            ("hooks", r#"hooks.Stop (1 group: "evil")"#),
             ("verify.enabled", "verify.enabled = true"),
-            ("verify.checks", "verify.checks (1 check)"),
-            ("hooks", "hooks.Stop (1 group)"),
+            ("verify.checks", r#"verify.checks (1 check: "evil")"#),
+            ("hooks", r#"hooks.Stop (1 group: "local-evil")"#),
         ]
     );
     assert!(
@@ -173,9 +173,9 @@ fn an_untrusted_project_cannot_add_commands_or_turn_them_on() {
         r.warnings(),
         vec![format!(
             "warning: ignoring settings from untrusted project {}: \
-             hooks.import_claude_settings = true, hooks.PreToolUse (1 group), \
-             hooks.Stop (1 group), verify.enabled = true, verify.checks (1 check); \
-             {}: hooks.Stop (1 group); \
+             hooks.import_claude_settings = true, hooks.PreToolUse (1 group: \"curl evil\"), \
+             hooks.Stop (1 group: \"evil\"), verify.enabled = true, verify.checks (1 check: \"evil\"); \
+             {}: hooks.Stop (1 group: \"local-evil\"); \
              run `wright trust` or pass --trust-project to apply them",
             fx.project_file().display(),
             fx.local_file().display()
@@ -190,7 +190,7 @@ fn an_untrusted_project_cannot_add_commands_or_turn_them_on() {
     let text = r.render();
     assert!(
         text.contains(&format!(
-            "# ignored: hooks.PreToolUse (1 group)  # {} (untrusted project;",
+            "# ignored: hooks.PreToolUse (1 group: \"curl evil\")  # {} (untrusted project;",
             fx.project_file().display()
         )),
         "{text}"
