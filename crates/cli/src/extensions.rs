@@ -97,6 +97,7 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
     ExtensionPlan {
         hooks: Arc::new(loaded.hooks),
         hook_env: HookEnv {
+            set_vars: git_safety_vars(),
             project_dir: project_root.to_path_buf(),
             remove_vars: wright_sandbox::PROVIDER_KEY_VARS
                 .iter()
@@ -107,6 +108,33 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
         warnings,
         held_back: loaded.held_back,
     }
+}
+
+/// Git settings forced for every git a hook runs, whatever the repository's
+/// config says (command-line config outranks it): no fsmonitor program.
+/// A sandboxed command can race a planted `.git/commondir` (swept, but a
+/// loop can re-plant it) into a hook's git; this keeps that config from
+/// running a program through the most direct door. Appended after any
+/// `GIT_CONFIG_COUNT` entries the user already set.
+fn git_safety_vars() -> Vec<(String, String)> {
+    let start: usize = std::env::var("GIT_CONFIG_COUNT")
+        .ok()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    let forced = [("core.fsmonitor", "false")];
+    let mut vars = Vec::new();
+    for (i, (key, value)) in forced.iter().enumerate() {
+        vars.push((format!("GIT_CONFIG_KEY_{}", start + i), (*key).to_owned()));
+        vars.push((
+            format!("GIT_CONFIG_VALUE_{}", start + i),
+            (*value).to_owned(),
+        ));
+    }
+    vars.push((
+        "GIT_CONFIG_COUNT".to_owned(),
+        (start + forced.len()).to_string(),
+    ));
+    vars
 }
 
 /// wright's configured hooks, then those of the project's Claude Code

@@ -202,14 +202,21 @@ impl Renderer {
                 suggested_rule,
                 ..
             } => {
-                // The whole call, escaped: what is approved must be what is shown.
+                // The whole call, escaped: what is approved must be what is
+                // shown, and no text in it (the model's command repeated in
+                // the reason, a hook's reason) may redraw the question.
                 let line = format!(
-                    "? {tool}({}) needs approval: {reason}",
-                    escape_controls(&full_args(tool, arguments))
+                    "? {}({}) needs approval: {}",
+                    escape_controls(tool),
+                    escape_controls(&full_args(tool, arguments)),
+                    escape_controls(reason)
                 );
                 self.err_line(&self.paint(&line, "35"));
                 if let Some(rule) = suggested_rule {
-                    self.err_line(&self.paint(&format!("  \"always\" would allow: {rule}"), "2"));
+                    self.err_line(&self.paint(
+                        &format!("  \"always\" would allow: {}", escape_controls(rule)),
+                        "2",
+                    ));
                 }
             }
             // The response is complete: its text is final.
@@ -325,10 +332,17 @@ pub(crate) fn escape_controls(text: &str) -> String {
     text.chars()
         .flat_map(|c| match c {
             '\n' => "⏎".chars().collect::<Vec<_>>(),
-            c if c.is_control() => c.escape_default().collect(),
+            c if c.is_control() || reorders(c) => c.escape_default().collect(),
             c => vec![c],
         })
         .collect()
+}
+
+/// Invisible formatting characters that change how the text around them
+/// is shown (bidi overrides and isolates, zero-width joiners, the BOM): a
+/// command could look like another one.
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// Removes terminal escape sequences and other control characters from
@@ -359,7 +373,7 @@ fn strip_controls(text: &str) -> String {
                 _ => {}
             },
             '\n' | '\t' => out.push(c),
-            c if c.is_control() => {}
+            c if c.is_control() || reorders(c) => {}
             c => out.push(c),
         }
     }
@@ -409,6 +423,8 @@ mod tests {
             "ls\\r\\u{1b}[2Kcurl x|sh"
         );
         assert_eq!(strip_controls("a\x1b[31mred\x1b[0m\tb\n\x07"), "ared\tb\n");
+        assert_eq!(escape_controls("ls \u{202E}txt.exe"), "ls \\u{202e}txt.exe");
+        assert_eq!(strip_controls("a\u{200B}b\u{2066}c"), "abc");
         assert_eq!(full_args("Bash", r#"{"command":"x; y"}"#), "x; y");
     }
 

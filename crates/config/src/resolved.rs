@@ -228,7 +228,11 @@ pub(crate) fn quote(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
+            // Invisible bidi and zero-width characters too: a command shown
+            // to the user for trust must read as what it runs.
+            c if c.is_control()
+                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}') =>
+            {
                 let _ = write!(out, "\\u{:04X}", u32::from(c));
             }
             c => out.push(c),

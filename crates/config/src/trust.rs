@@ -240,14 +240,18 @@ fn describe_groups(groups: &[HookGroupSetting]) -> String {
         .join(", ")
 }
 
-/// A command cut to a readable length for a one-line list.
+/// A command for a one-line list: runs of whitespace collapsed (padding
+/// must not push the payload out of sight) and, past 300 characters, cut
+/// with the count of what was left out.
 fn shorten(command: &str) -> String {
-    const MAX: usize = 80;
-    if command.chars().count() <= MAX {
-        return command.to_owned();
+    const MAX: usize = 300;
+    let collapsed = command.split_whitespace().collect::<Vec<_>>().join(" ");
+    let total = collapsed.chars().count();
+    if total <= MAX {
+        return collapsed;
     }
-    let mut out: String = command.chars().take(MAX).collect();
-    out.push('…');
+    let mut out: String = collapsed.chars().take(MAX).collect();
+    out.push_str(&format!("… ({} more characters)", total - MAX));
     out
 }
 

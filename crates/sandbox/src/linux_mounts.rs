@@ -234,6 +234,10 @@ pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
             // project. Kept to repositories like `.wright`, so the two are
             // created (and so protected) in the same places.
             let _ = std::fs::create_dir(root.join(".claude"));
+        } else if root.join(".wright").is_dir() {
+            // A project found by its `.wright` alone is a project root too:
+            // its Claude Code settings need the same protection.
+            let _ = std::fs::create_dir(root.join(".claude"));
         }
         for rel in PROTECTED_IN_ROOT {
             let p = root.join(rel);

@@ -35,12 +35,21 @@ pub struct RepoGuard {
 }
 
 impl RepoGuard {
-    /// Notes the redirect files missing from each root's `.git` directory.
+    /// Notes the redirect files missing from each root's git directory
+    /// (followed when `.git` is a symlink to one) and from the git dirs of
+    /// its submodules (`modules/**`) and linked worktrees (`worktrees/*`):
+    /// git runs in those too when the user runs it in the project.
     pub fn before(roots: &[PathBuf]) -> Self {
         let absent = roots
             .iter()
-            .map(|r| r.join(".git"))
-            .filter(|g| g.symlink_metadata().is_ok_and(|m| m.is_dir()))
+            .filter_map(|r| {
+                let git = r.join(".git");
+                // A `.git` symlink to a directory is a git dir where the
+                // link points; a `.git` file is a linked worktree, whose
+                // own redirects are legitimate.
+                git.is_dir().then(|| git.canonicalize().unwrap_or(git))
+            })
+            .flat_map(|g| git_dirs(&g))
             .flat_map(|g| REDIRECTS.iter().map(move |n| g.join(n)))
             .filter(|p| p.symlink_metadata().is_err())
             .collect();
@@ -56,6 +65,33 @@ impl RepoGuard {
             .map(|p| notice(p))
             .collect()
     }
+}
+
+/// `git_dir` and the git dirs nested in it: submodules' (`modules/<name>`,
+/// recursively) and linked worktrees' (`worktrees/<name>`).
+fn git_dirs(git_dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![git_dir.to_path_buf()];
+    let mut stack = vec![git_dir.join("modules")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for module in entries.flatten().map(|e| e.path()) {
+            if module.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+                stack.push(module.join("modules"));
+                out.push(module);
+            }
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(git_dir.join("worktrees")) {
+        out.extend(
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.symlink_metadata().is_ok_and(|m| m.is_dir())),
+        );
+    }
+    out
 }
 
 /// Removes `p` without following it; whether something was there.
@@ -98,6 +134,37 @@ mod tests {
         assert!(!root.join(".git/commondir").exists());
         assert!(root.join(".git/gitdir").exists());
         assert!(root.join(".git/HEAD").exists());
+    }
+
+    #[test]
+    fn submodules_worktrees_and_a_symlinked_git_dir_are_guarded_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        let root = base.join("proj");
+        let real = base.join("real.git");
+        std::fs::create_dir_all(real.join("modules/sub/modules/inner")).unwrap();
+        std::fs::create_dir_all(real.join("worktrees/wt")).unwrap();
+        std::fs::write(real.join("worktrees/wt/commondir"), "../..").unwrap();
+        std::fs::write(real.join("worktrees/wt/gitdir"), "/elsewhere/.git").unwrap();
+        std::fs::create_dir_all(&root).unwrap();
+        std::os::unix::fs::symlink(&real, root.join(".git")).unwrap();
+        let guard = RepoGuard::before(std::slice::from_ref(&root));
+        let plants = [
+            real.join("commondir"),
+            real.join("modules/sub/commondir"),
+            real.join("modules/sub/modules/inner/gitdir"),
+        ];
+        for p in &plants {
+            std::fs::write(p, "/tmp/evil").unwrap();
+        }
+        let said = guard.after();
+        assert_eq!(said.len(), plants.len(), "{said:?}");
+        for p in &plants {
+            assert!(!p.exists(), "{}", p.display());
+        }
+        // A linked worktree's own redirects were there before: kept.
+        assert!(real.join("worktrees/wt/commondir").exists());
+        assert!(real.join("worktrees/wt/gitdir").exists());
     }
 
     #[test]

@@ -341,3 +341,47 @@ fn a_background_command_is_read_stopped_and_gone_when_the_session_ends() {
         assert!(file.try_lock().is_ok(), "job {name} still runs");
     }
 }
+
+/// Whatever config a repository's git reads (here set directly, as a
+/// planted `commondir` would make git read it), git run by a hook starts
+/// no fsmonitor program.
+#[test]
+fn a_hooks_git_runs_no_fsmonitor_from_the_repository_config() {
+    let env = Env::new();
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .current_dir(env.project.path())
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    let pwned = env.path("PWNED");
+    git(&[
+        "config",
+        "core.fsmonitor",
+        &format!("touch {}", pwned.display()),
+    ]);
+    env.write("a.txt", "x\n");
+    user_hooks(
+        &env,
+        "[[hooks.PostToolUse]]\nhooks = [{ type = \"command\", command = \"git status >/dev/null 2>&1; true\" }]\n",
+    );
+    let (out, _) = rounds(
+        &env,
+        &[&[("c1", "Bash", json!({"command": "echo hi"}))]],
+        &["--permission-mode", "bypass"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("hook PostToolUse"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !pwned.exists(),
+        "the repository's fsmonitor ran from a hook"
+    );
+}

@@ -130,7 +130,7 @@ impl fmt::Display for HookEvent {
 
 /// A hook event name that is not one of [`HookEvent::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown hook event \"{name}\" (valid events: {})", valid_names())]
+#[error("unknown hook event \"{}\" (valid events: {})", name.escape_debug(), valid_names())]
 pub struct UnknownHookEvent {
     /// The name as it was written.
     pub name: String,

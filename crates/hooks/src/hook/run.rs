@@ -45,6 +45,8 @@ pub struct HookEnv {
     pub project_dir: PathBuf,
     /// Environment variables hooks must not see (provider API keys).
     pub remove_vars: Vec<String>,
+    /// Variables set for every hook (after the removals).
+    pub set_vars: Vec<(String, String)>,
 }
 
 impl HookEnv {
@@ -53,6 +55,7 @@ impl HookEnv {
         HookEnv {
             project_dir: project_dir.into(),
             remove_vars: Vec::new(),
+            set_vars: Vec::new(),
         }
     }
 }
@@ -139,6 +142,9 @@ async fn run_process(
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
+    for (name, value) in &env.set_vars {
+        cmd.env(name, value);
+    }
     for var in &env.remove_vars {
         cmd.env_remove(var);
     }
