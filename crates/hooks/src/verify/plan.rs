@@ -36,9 +36,32 @@ pub struct Verifier {
     enabled: bool,
     timeout: Duration,
     checks: Vec<UserCheck>,
-    have_cargo: bool,
-    have_ruff: bool,
-    have_go: bool,
+    presets: Presets,
+}
+
+/// Which preset programs are on PATH, looked up on the first plan rather
+/// than at start-up: most runs edit nothing, and they should not pay for
+/// searching PATH.
+struct Presets {
+    on_path: Box<dyn Fn(&str) -> bool + Send + Sync>,
+    found: std::sync::OnceLock<[bool; 3]>,
+}
+
+impl Presets {
+    /// `[cargo, ruff, go]` on PATH.
+    fn found(&self) -> [bool; 3] {
+        *self
+            .found
+            .get_or_init(|| PRESET_PROGRAMS.map(|p| (self.on_path)(p)))
+    }
+}
+
+impl std::fmt::Debug for Presets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Presets")
+            .field("found", &self.found.get())
+            .finish()
+    }
 }
 
 #[derive(Debug)]
@@ -79,10 +102,11 @@ const PRESET_PROGRAMS: [&str; 3] = ["cargo", "ruff", "go"];
 impl Verifier {
     /// Compiles the user globs; a bad glob or an empty command is skipped
     /// with a warning naming where it was configured. `on_path(name)` says
-    /// whether a program is on PATH; it is asked once per preset, here.
+    /// whether a program is on PATH; it is asked once per preset, on the
+    /// first [`Verifier::plan`].
     pub fn new(
         settings: VerifySettings,
-        on_path: impl Fn(&str) -> bool,
+        on_path: impl Fn(&str) -> bool + Send + Sync + 'static,
     ) -> (Verifier, Vec<String>) {
         let mut warnings = Vec::new();
         let mut checks = Vec::new();
@@ -95,14 +119,14 @@ impl Verifier {
                 )),
             }
         }
-        let [have_cargo, have_ruff, have_go] = PRESET_PROGRAMS.map(&on_path);
         let verifier = Verifier {
             enabled: settings.enabled,
             timeout: settings.timeout,
             checks,
-            have_cargo,
-            have_ruff,
-            have_go,
+            presets: Presets {
+                on_path: Box::new(on_path),
+                found: std::sync::OnceLock::new(),
+            },
         };
         (verifier, warnings)
     }
@@ -167,14 +191,17 @@ impl Verifier {
         // Presets look for manifests between the file and the root, so a
         // file outside the root has none.
         let (file, root) = inside?;
-        let kind_and_cwd = match file.extension()?.to_str()? {
-            "rs" if self.have_cargo => {
+        let extension = file.extension()?.to_str()?;
+        if !matches!(extension, "rs" | "py" | "go") {
+            return None;
+        }
+        let [have_cargo, have_ruff, have_go] = self.presets.found();
+        let kind_and_cwd = match extension {
+            "rs" if have_cargo => {
                 cargo_dir(&file, &root).map(|(dir, workspace)| (Kind::Cargo { workspace }, dir))
             }
-            "py" if self.have_ruff => Some((Kind::Ruff, root.clone())),
-            "go" if self.have_go => {
-                marker_dir(&file, &root, "go.mod").map(|dir| (Kind::GoVet, dir))
-            }
+            "py" if have_ruff => Some((Kind::Ruff, root.clone())),
+            "go" if have_go => marker_dir(&file, &root, "go.mod").map(|dir| (Kind::GoVet, dir)),
             _ => None,
         };
         kind_and_cwd.map(|(kind, dir)| (kind, dir, self.timeout))

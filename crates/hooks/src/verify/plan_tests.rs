@@ -25,7 +25,10 @@ fn all_tools(_: &str) -> bool {
     true
 }
 
-fn verifier(checks: Vec<CheckSpec>, on_path: impl Fn(&str) -> bool) -> Verifier {
+fn verifier(
+    checks: Vec<CheckSpec>,
+    on_path: impl Fn(&str) -> bool + Send + Sync + 'static,
+) -> Verifier {
     let settings = VerifySettings {
         checks,
         ..VerifySettings::default()
