@@ -87,39 +87,13 @@ pub(crate) async fn run_tool_calls(
         let tool = ctx.tools.get(&call.name);
         if let Some(reason) = ctx.stop.peek() {
             flush(ctx, &mut batch, &mut results, &pending, cancel).await;
-            results[index] = Some(settle(
-                ctx,
-                finish(
-                    &ctx.emitter,
-                    &call.item_id,
-                    &call.call_id,
-                    &call.name,
-                    tool,
-                    &call.arguments,
-                    Outcome::refused(
-                        ToolCallStatus::Cancelled,
-                        format!("Not run: a hook stopped the turn ({reason})."),
-                    ),
-                ),
-            ));
+            let text = format!("Not run: a hook stopped the turn ({reason}).");
+            results[index] = Some(refuse(ctx, &call, tool, ToolCallStatus::Cancelled, text));
             continue;
         }
         if cancel.is_cancelled() {
-            results[index] = Some(settle(
-                ctx,
-                finish(
-                    &ctx.emitter,
-                    &call.item_id,
-                    &call.call_id,
-                    &call.name,
-                    tool,
-                    &call.arguments,
-                    Outcome::refused(
-                        ToolCallStatus::Cancelled,
-                        "Cancelled by user before it ran.".to_owned(),
-                    ),
-                ),
-            ));
+            let text = "Cancelled by user before it ran.".to_owned();
+            results[index] = Some(refuse(ctx, &call, tool, ToolCallStatus::Cancelled, text));
             continue;
         }
         match prepare(ctx, &call, tool, cancel).await {
@@ -132,16 +106,7 @@ pub(crate) async fn run_tool_calls(
                     text.push_str("\n\n");
                     text.push_str(&report);
                 }
-                let block = finish(
-                    &ctx.emitter,
-                    &call.item_id,
-                    &call.call_id,
-                    &call.name,
-                    tool,
-                    &call.arguments,
-                    Outcome::refused(status, text),
-                );
-                results[index] = Some(settle(ctx, block));
+                results[index] = Some(refuse(ctx, &call, tool, status, text));
             }
             Ok((tool, args, hook_context)) => {
                 let runnable = Runnable {
@@ -165,6 +130,26 @@ pub(crate) async fn run_tool_calls(
     }
     flush(ctx, &mut batch, &mut results, &pending, cancel).await;
     results.into_iter().flatten().collect()
+}
+
+/// The result of a call that does not run, shown and recorded like any other.
+fn refuse(
+    ctx: &TurnContext,
+    call: &PendingCall,
+    tool: Option<&dyn Tool>,
+    status: ToolCallStatus,
+    text: String,
+) -> ContentBlock {
+    let block = finish(
+        &ctx.emitter,
+        &call.item_id,
+        &call.call_id,
+        &call.name,
+        tool,
+        &call.arguments,
+        Outcome::refused(status, text),
+    );
+    settle(ctx, block)
 }
 
 /// Runs the pending read-only calls concurrently.
