@@ -59,6 +59,7 @@ impl ExtensionPlan {
             hook_env: self.hook_env.clone(),
             start,
             verifier: self.verifier.clone(),
+            mcp: None,
         }
     }
 

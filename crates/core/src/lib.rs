@@ -22,6 +22,8 @@ mod tool_hooks;
 mod turn;
 mod verify_step;
 
-pub use options::{CompactionOptions, Extensions, SessionOptions, SystemPrompt};
+pub use options::{
+    CompactionOptions, Extensions, HintTrust, McpSetup, SessionOptions, SystemPrompt, ToolSearch,
+};
 pub use remember::RememberTool;
 pub use session::{Persistence, SessionHandle, spawn_session};

@@ -71,6 +71,74 @@ pub struct Extensions {
     pub start: SessionStartSource,
     /// The checker run after edits; `None` when the verifier is off.
     pub verifier: Option<Arc<Verifier>>,
+    /// The session's MCP servers; `None` when none are configured.
+    pub mcp: Option<McpSetup>,
+}
+
+/// The MCP servers a session uses and how their tools are offered.
+#[derive(Clone)]
+pub struct McpSetup {
+    /// The servers. The front end starts [`wright_mcp::McpManager::connect_all`]
+    /// in a task of its own; the core waits (at most `startup_timeout`)
+    /// for servers still starting before a model request, and shuts them
+    /// down when the session ends.
+    pub manager: Arc<wright_mcp::McpManager>,
+    /// Longest wait for servers still starting before a model request.
+    pub startup_timeout: std::time::Duration,
+    /// Longest run of one MCP tool call.
+    pub tool_timeout: std::time::Duration,
+    /// When tool schemas are deferred behind the `MCPSearch` tool.
+    pub tool_search: ToolSearch,
+    /// Whether a server's `readOnlyHint` makes a tool read-only for the
+    /// permission check (it then runs without asking in `default` mode).
+    pub read_only_hints: HintTrust,
+}
+
+impl std::fmt::Debug for McpSetup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpSetup")
+            .field("servers", &self.manager.statuses().len())
+            .field("startup_timeout", &self.startup_timeout)
+            .field("tool_timeout", &self.tool_timeout)
+            .field("tool_search", &self.tool_search)
+            .field("read_only_hints", &self.read_only_hints)
+            .finish()
+    }
+}
+
+impl McpSetup {
+    /// Defaults: 30 s start-up, 10 min per call, tool search `auto`, hints ignored.
+    pub fn new(manager: Arc<wright_mcp::McpManager>) -> Self {
+        Self {
+            manager,
+            startup_timeout: std::time::Duration::from_secs(30),
+            tool_timeout: std::time::Duration::from_secs(600),
+            tool_search: ToolSearch::Auto,
+            read_only_hints: HintTrust::Ignore,
+        }
+    }
+}
+
+/// When MCP tool schemas are sent in full or deferred behind `MCPSearch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolSearch {
+    /// Deferred when their schemas would take more than 10% of the context window.
+    #[default]
+    Auto,
+    /// Always deferred.
+    On,
+    /// Never deferred.
+    Off,
+}
+
+/// Whether MCP `readOnlyHint` annotations are believed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HintTrust {
+    /// Every MCP tool counts as one that acts (asks in `default` mode).
+    #[default]
+    Ignore,
+    /// A tool marked `readOnlyHint: true` (and not destructive) counts as read-only.
+    Trust,
 }
 
 impl Extensions {
@@ -81,6 +149,7 @@ impl Extensions {
             hook_env: HookEnv::new(project_dir),
             start: SessionStartSource::Startup,
             verifier: None,
+            mcp: None,
         }
     }
 }

@@ -39,6 +39,13 @@ fn set_phase(slot: &Slot, phase: Phase) {
     }
 }
 
+fn is_starting(slot: &Slot) -> bool {
+    slot.phase
+        .lock()
+        .map(|p| matches!(*p, Phase::Starting))
+        .unwrap_or(false)
+}
+
 struct Slot {
     server: McpServer,
     state: tokio::sync::Mutex<State>,
@@ -63,6 +70,9 @@ pub struct McpManager {
     /// Process groups still running, killed on drop if `shutdown` was not
     /// awaited.
     live_groups: Mutex<BTreeMap<String, u32>>,
+    /// Bumped whenever a server leaves [`ServerStatus::Starting`], so
+    /// [`Self::wait_started`] wakes without polling.
+    settled: tokio::sync::watch::Sender<u64>,
 }
 
 impl McpManager {
@@ -102,6 +112,7 @@ impl McpManager {
             options,
             index: RwLock::new(Index::default()),
             live_groups: Mutex::new(BTreeMap::new()),
+            settled: tokio::sync::watch::Sender::new(0),
         }
     }
 
@@ -133,8 +144,33 @@ impl McpManager {
                     set_phase(slot, Phase::Failed(reason));
                 }
             }
+            self.settled.send_modify(|n| *n += 1);
         });
         futures::future::join_all(attempts).await;
+    }
+
+    /// Whether any server is still starting.
+    pub fn any_starting(&self) -> bool {
+        self.slots.values().any(is_starting)
+    }
+
+    /// Waits until no server is starting any more (each connected or
+    /// failed), at most `limit`. Returns whether they all settled in time.
+    /// Used before a model request, so the first one sees every tool that
+    /// could be had, while [`Self::connect_all`] runs elsewhere.
+    pub async fn wait_started(&self, limit: Duration) -> bool {
+        let mut rx = self.settled.subscribe();
+        let settled = async {
+            loop {
+                if !self.any_starting() {
+                    return;
+                }
+                if rx.changed().await.is_err() {
+                    return;
+                }
+            }
+        };
+        tokio::time::timeout(limit, settled).await.is_ok()
     }
 
     async fn connect(&self, server: &McpServer) -> Result<(Connection, Vec<Tool>), String> {
@@ -306,6 +342,7 @@ impl McpManager {
 
     fn mark_failed(&self, slot: &Slot, reason: &str) {
         set_phase(slot, Phase::Failed(reason.to_owned()));
+        self.settled.send_modify(|n| *n += 1);
         if let Ok(mut t) = slot.tools.lock() {
             t.clear();
         }
