@@ -50,7 +50,7 @@ pub(crate) fn estimate(
         // A reported usage already counts the system prompt and tools.
         Some(_) => 0,
         None => {
-            let tools = ctx.tool_chars;
+            let tools = ctx.tools.chars();
             u64::try_from((system.len() + tools).div_ceil(4)).unwrap_or(u64::MAX)
         }
     };

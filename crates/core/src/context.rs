@@ -10,7 +10,6 @@ use std::time::Instant;
 
 use wright_llm::ModelClient;
 use wright_protocol::{EventKind, Usage};
-use wright_tools::ToolRegistry;
 
 use crate::approval::Gate;
 use crate::emitter::Emitter;
@@ -23,11 +22,8 @@ pub(crate) struct TurnContext {
     pub(crate) gate: Gate,
     pub(crate) recorder: Recorder,
     pub(crate) client: Arc<dyn ModelClient>,
-    pub(crate) tools: Arc<ToolRegistry>,
-    /// The tools' specs, built once: schemas do not change during a session.
-    pub(crate) tool_specs: Vec<wright_protocol::ToolSpec>,
-    /// Their size as sent, for the compaction estimate.
-    pub(crate) tool_chars: usize,
+    /// The built-in and MCP tools.
+    pub(crate) tools: crate::toolbox::ToolBox,
     pub(crate) emitter: Emitter,
     /// Session totals across turns.
     pub(crate) totals: std::sync::Mutex<Totals>,

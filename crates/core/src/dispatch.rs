@@ -21,12 +21,12 @@ use crate::emitter::Emitter;
 use crate::{tool_hooks, verify_step};
 
 /// One call ready to run.
-struct Runnable<'a> {
+struct Runnable {
     index: usize,
     call_id: String,
     arguments: String,
     item_id: String,
-    tool: &'a dyn Tool,
+    tool: Arc<dyn Tool>,
     args: serde_json::Value,
     /// Context a `PreToolUse` hook asked to give the model with the result.
     hook_context: Option<String>,
@@ -58,7 +58,7 @@ pub(crate) fn announce_tool_calls(
                 kind: tool_item(
                     call_id,
                     name,
-                    ctx.tools.get(name),
+                    ctx.tools.lookup(name).as_deref(),
                     arguments,
                     ToolCallStatus::InProgress,
                 ),
@@ -80,23 +80,25 @@ pub(crate) async fn run_tool_calls(
     calls: Vec<PendingCall>,
     cancel: &CancellationToken,
 ) -> Vec<ContentBlock> {
-    let mut results: Vec<Option<ContentBlock>> = vec![None; calls.len()];
-    let mut batch: Vec<Runnable<'_>> = Vec::new();
+    let mut results: Vec<Option<Vec<ContentBlock>>> = vec![None; calls.len()];
+    let mut batch: Vec<Runnable> = Vec::new();
     let pending = verify_step::Pending::new(calls.iter().map(|c| c.name.as_str()));
     for (index, call) in calls.into_iter().enumerate() {
-        let tool = ctx.tools.get(&call.name);
+        let tool = ctx.tools.lookup(&call.name);
         if let Some(reason) = ctx.stop.peek() {
             flush(ctx, &mut batch, &mut results, &pending, cancel).await;
             let text = format!("Not run: a hook stopped the turn ({reason}).");
+            let tool = tool.as_deref();
             results[index] = Some(refuse(ctx, &call, tool, ToolCallStatus::Cancelled, text));
             continue;
         }
         if cancel.is_cancelled() {
             let text = "Cancelled by user before it ran.".to_owned();
+            let tool = tool.as_deref();
             results[index] = Some(refuse(ctx, &call, tool, ToolCallStatus::Cancelled, text));
             continue;
         }
-        match prepare(ctx, &call, tool, cancel).await {
+        match prepare(ctx, &call, tool.clone(), cancel).await {
             Err((status, mut text)) => {
                 // A refused last edit still has the response's earlier edits checked.
                 let tool_ctx = tool_context(ctx, cancel);
@@ -106,9 +108,10 @@ pub(crate) async fn run_tool_calls(
                     text.push_str("\n\n");
                     text.push_str(&report);
                 }
-                results[index] = Some(refuse(ctx, &call, tool, status, text));
+                results[index] = Some(refuse(ctx, &call, tool.as_deref(), status, text));
             }
             Ok((tool, args, hook_context)) => {
+                let read_only = tool.kind() == ToolKind::ReadOnly;
                 let runnable = Runnable {
                     index,
                     call_id: call.call_id,
@@ -118,7 +121,7 @@ pub(crate) async fn run_tool_calls(
                     args,
                     hook_context,
                 };
-                if tool.kind() == ToolKind::ReadOnly {
+                if read_only {
                     batch.push(runnable);
                 } else {
                     flush(ctx, &mut batch, &mut results, &pending, cancel).await;
@@ -129,7 +132,7 @@ pub(crate) async fn run_tool_calls(
         }
     }
     flush(ctx, &mut batch, &mut results, &pending, cancel).await;
-    results.into_iter().flatten().collect()
+    results.into_iter().flatten().flatten().collect()
 }
 
 /// The result of a call that does not run, shown and recorded like any other.
@@ -139,8 +142,8 @@ fn refuse(
     tool: Option<&dyn Tool>,
     status: ToolCallStatus,
     text: String,
-) -> ContentBlock {
-    let block = finish(
+) -> Vec<ContentBlock> {
+    let blocks = finish(
         &ctx.emitter,
         &call.item_id,
         &call.call_id,
@@ -149,14 +152,14 @@ fn refuse(
         &call.arguments,
         Outcome::refused(status, text),
     );
-    settle(ctx, block)
+    settle(ctx, blocks)
 }
 
 /// Runs the pending read-only calls concurrently.
-async fn flush<'a>(
+async fn flush(
     ctx: &TurnContext,
-    batch: &mut Vec<Runnable<'a>>,
-    results: &mut [Option<ContentBlock>],
+    batch: &mut Vec<Runnable>,
+    results: &mut [Option<Vec<ContentBlock>>],
     pending: &verify_step::Pending,
     cancel: &CancellationToken,
 ) {
@@ -169,12 +172,12 @@ async fn flush<'a>(
 /// Checks the tool exists, its arguments parse, and the policy (with the
 /// `PreToolUse` hooks in their place) allows it, asking the user when it
 /// says so. Returns the arguments to run with and the hooks' context.
-async fn prepare<'a>(
-    ctx: &'a TurnContext,
+async fn prepare(
+    ctx: &TurnContext,
     call: &PendingCall,
-    tool: Option<&'a dyn Tool>,
+    tool: Option<Arc<dyn Tool>>,
     cancel: &CancellationToken,
-) -> Result<(&'a dyn Tool, serde_json::Value, Option<String>), Refusal> {
+) -> Result<(Arc<dyn Tool>, serde_json::Value, Option<String>), Refusal> {
     let (name, arguments) = (call.name.as_str(), call.arguments.as_str());
     let Some(tool) = tool else {
         return Err((
@@ -270,26 +273,26 @@ fn parse_arguments(raw: &str) -> Result<serde_json::Value, ToolError> {
 
 async fn execute(
     ctx: &TurnContext,
-    r: Runnable<'_>,
+    r: Runnable,
     pending: &verify_step::Pending,
     cancel: &CancellationToken,
-) -> (usize, ContentBlock) {
+) -> (usize, Vec<ContentBlock>) {
     let name = r.tool.name();
     if cancel.is_cancelled() {
         let outcome = Outcome::refused(
             ToolCallStatus::Cancelled,
             "Cancelled by user before it ran.".to_owned(),
         );
-        let block = finish(
+        let blocks = finish(
             &ctx.emitter,
             &r.item_id,
             &r.call_id,
             name,
-            Some(r.tool),
+            Some(r.tool.as_ref()),
             &r.arguments,
             outcome,
         );
-        return (r.index, settle(ctx, block));
+        return (r.index, settle(ctx, blocks));
     }
     let sink_emitter = ctx.emitter.clone();
     let sink_item = r.item_id.clone();
@@ -337,33 +340,35 @@ async fn execute(
         outcome.content.push_str("\n\n");
         outcome.content.push_str(&extra);
     }
-    let block = finish(
+    let blocks = finish(
         &ctx.emitter,
         &r.item_id,
         &r.call_id,
         name,
-        Some(r.tool),
+        Some(r.tool.as_ref()),
         &r.arguments,
         outcome,
     );
-    (r.index, settle(ctx, block))
+    (r.index, settle(ctx, blocks))
 }
 
 /// Records one call's result to the session as soon as it exists and
 /// hands it back for the in-memory conversation.
-fn settle(ctx: &TurnContext, block: ContentBlock) -> ContentBlock {
+fn settle(ctx: &TurnContext, blocks: Vec<ContentBlock>) -> Vec<ContentBlock> {
     let message = Message {
         role: Role::User,
-        content: vec![block.clone()],
+        content: blocks,
     };
     ctx.recorder.message(&ctx.emitter, &message);
-    block
+    message.content
 }
 
 /// What became of a call.
 struct Outcome {
     status: ToolCallStatus,
     content: String,
+    /// Images sent after the result (only a completed call has any).
+    images: Vec<wright_tools::ToolImage>,
     display: wright_protocol::ToolDisplay,
 }
 
@@ -373,6 +378,7 @@ impl Outcome {
         Self {
             status,
             content,
+            images: Vec::new(),
             display: wright_protocol::ToolDisplay {
                 summary,
                 ..Default::default()
@@ -391,6 +397,7 @@ impl Outcome {
                 Self {
                     status: ToolCallStatus::Completed,
                     content: output.content,
+                    images: output.images,
                     display,
                 }
             }
@@ -435,7 +442,7 @@ fn finish(
     tool: Option<&dyn Tool>,
     arguments: &str,
     outcome: Outcome,
-) -> ContentBlock {
+) -> Vec<ContentBlock> {
     let mut kind = tool_item(call_id, name, tool, arguments, outcome.status);
     if let ItemKind::ToolCall {
         output, display, ..
@@ -448,9 +455,18 @@ fn finish(
         id: item_id.to_owned(),
         kind,
     });
-    ContentBlock::ToolResult {
+    let result = ContentBlock::ToolResult {
         call_id: call_id.to_owned(),
         content: outcome.content,
         is_error: outcome.status != ToolCallStatus::Completed,
-    }
+    };
+    // Images follow their result; the wire adapters place them where each
+    // protocol wants them (inside Anthropic's tool_result, in a user
+    // message after OpenAI's tool outputs).
+    std::iter::once(result)
+        .chain(outcome.images.into_iter().map(|i| ContentBlock::Image {
+            media_type: i.media_type,
+            data: i.data,
+        }))
+        .collect()
 }

@@ -13,12 +13,16 @@ mod dispatch;
 mod emitter;
 mod hook_points;
 mod manual;
+mod mcp_call;
+mod mcp_resources;
 mod options;
 mod recorder;
 mod remember;
 mod session;
 mod text;
 mod tool_hooks;
+mod tool_search;
+mod toolbox;
 mod turn;
 mod verify_step;
 

@@ -35,7 +35,7 @@ fn default_type() -> String {
 }
 
 impl Tool for RememberTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "remember"
     }
 
@@ -85,6 +85,7 @@ impl Tool for RememberTool {
                 })
                 .map_err(|e| ToolError::Failed(e.to_string()))?;
             Ok(ToolOutput {
+                images: Vec::new(),
                 content: format!("Saved memory note `{}` to {}.", a.name, path.display()),
                 display: ToolDisplay {
                     summary: format!("saved {}", path.display()),

@@ -92,11 +92,7 @@ pub fn spawn_session(
     });
     let model = options.model.clone();
     let gate = Gate::new(options.policy.clone(), options.local_config.clone());
-    let tool_specs = tools.specs().to_vec();
-    let tool_chars = tool_specs
-        .iter()
-        .map(|s| s.input_schema.to_string().len() + s.description.len() + s.name.len())
-        .sum();
+    let tools = crate::toolbox::ToolBox::new(tools, options.extensions.mcp.clone());
     let actor = Actor {
         ctx: TurnContext {
             gate,
@@ -104,8 +100,6 @@ pub fn spawn_session(
             options,
             client,
             tools,
-            tool_specs,
-            tool_chars,
             emitter,
             totals: std::sync::Mutex::new(Totals {
                 usage: persistence.usage,
@@ -201,7 +195,14 @@ impl Actor {
         // Background commands never outlive the session, and are gone (with
         // anything they planted in .git) before the user's hooks run
         // unsandboxed, however long those take.
-        self.ctx.options.jobs.kill_all().await;
+        // MCP servers are closed alongside (stdin EOF, then their group is
+        // killed after a grace period).
+        let mcp = async {
+            if let Some(mcp) = self.ctx.tools.mcp() {
+                mcp.manager.shutdown().await;
+            }
+        };
+        tokio::join!(self.ctx.options.jobs.kill_all(), mcp);
         let end = HookPayload::SessionEnd {
             reason: "other".to_owned(),
         };

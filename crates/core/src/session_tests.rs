@@ -763,3 +763,6 @@ async fn each_result_is_recorded_as_soon_as_its_call_finishes() {
 
 #[path = "hooks_tests.rs"]
 mod hooks;
+
+#[path = "mcp_tests.rs"]
+mod mcp;

@@ -18,6 +18,7 @@ use crate::context::{TurnContext, report_usage};
 use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
 use crate::hook_points;
+use crate::mcp_resources::PendingResourcesApi as _;
 use crate::options::SystemPrompt;
 
 /// The conversation the actor keeps between turns.
@@ -60,6 +61,7 @@ pub(crate) async fn run_turn(
             return;
         }
     };
+    let prompt = attach_mentions(ctx, prompt, &cancel).await;
     ctx.recorder.message(emitter, &prompt);
     conv.messages.push(prompt);
     let mut requests = 0u32;
@@ -264,6 +266,35 @@ struct Response {
     started: Instant,
 }
 
+/// The prompt with the MCP resources its `@server:uri` mentions name
+/// attached after the text.
+async fn attach_mentions(
+    ctx: &TurnContext,
+    mut prompt: Message,
+    cancel: &CancellationToken,
+) -> Message {
+    let Some(mcp) = ctx.tools.mcp() else {
+        return prompt;
+    };
+    let Some(ContentBlock::Text { text }) = prompt.content.first() else {
+        return prompt;
+    };
+    let found = crate::mcp_resources::mentions(text, &mcp.manager.server_names());
+    if found.is_empty() {
+        return prompt;
+    }
+    mcp.manager.wait_started(mcp.startup_timeout).await;
+    let blocks = crate::mcp_resources::attach(&mcp.manager, &found, mcp.tool_timeout, cancel).await;
+    let names: Vec<String> = found
+        .iter()
+        .map(|m| format!("{}:{}", m.server, m.uri))
+        .collect();
+    ctx.emitter
+        .notice(format!("Attached MCP resource(s): {}", names.join(", ")));
+    prompt.content.extend(blocks);
+    prompt
+}
+
 /// Streams one model response, emitting message and reasoning items as they
 /// arrive, and returns the assembled assistant message.
 async fn stream_one(
@@ -273,12 +304,16 @@ async fn stream_one(
     model: &str,
     cancel: &CancellationToken,
 ) -> Result<Response, LlmError> {
+    let tools = ctx
+        .tools
+        .specs_for_request(&ctx.emitter, ctx.options.compaction.context_window)
+        .await;
     let started = Instant::now();
     let request = ModelRequest {
         model: model.to_owned(),
         system: system.to_owned(),
         messages: history.to_vec(),
-        tools: ctx.tool_specs.clone(),
+        tools,
         max_tokens: ctx.options.max_tokens,
         reasoning_effort: ctx.options.reasoning_effort,
         thinking_budget: ctx.options.thinking_budget,

@@ -40,7 +40,7 @@ struct BashArgs {
 pub struct BashTool;
 
 impl Tool for BashTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "Bash"
     }
 
@@ -158,6 +158,7 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
         content.push_str(&hint);
     }
     Ok(ToolOutput {
+        images: Vec::new(),
         content,
         display: ToolDisplay {
             summary,

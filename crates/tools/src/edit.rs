@@ -36,7 +36,7 @@ struct EditArgs {
 pub struct EditTool;
 
 impl Tool for EditTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "Edit"
     }
 
@@ -153,6 +153,7 @@ fn edit_file(
     }
     let change = diff::change(shown, &body_lf, &applied.text);
     Ok(ToolOutput {
+        images: Vec::new(),
         content,
         display: ToolDisplay {
             summary: format!("+{} -{}", change.added, change.removed),
@@ -186,6 +187,7 @@ fn create(
         .write(&path.real, content.as_bytes())
         .map_err(|e| paths::open_failure("write", path, &e))?;
     Ok(ToolOutput {
+        images: Vec::new(),
         content: format!("Created {shown} ({} lines)", content.lines().count()),
         display: ToolDisplay {
             summary: format!("+{}", content.lines().count()),

@@ -27,7 +27,7 @@ struct GlobArgs {
 pub struct GlobTool;
 
 impl Tool for GlobTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "Glob"
     }
 
@@ -73,6 +73,7 @@ fn glob(a: &GlobArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let found = walk::files(&root, hidden, |rel| glob.is_match(rel));
     if found.is_empty() {
         return Ok(ToolOutput {
+            images: Vec::new(),
             content: format!("No files match {pattern} in {}", search.shown(&root)),
             display: ToolDisplay {
                 summary: "0 files".into(),
@@ -92,6 +93,7 @@ fn glob(a: &GlobArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         ));
     }
     Ok(ToolOutput {
+        images: Vec::new(),
         content: output::finish(&text, &ctx.limits, Keep::Head, None).content,
         display: ToolDisplay {
             summary: format!("{} files", found.len()),

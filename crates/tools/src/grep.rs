@@ -73,7 +73,7 @@ struct GrepArgs {
 pub struct GrepTool;
 
 impl Tool for GrepTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "Grep"
     }
 
@@ -206,6 +206,7 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     }
     if files_matched == 0 {
         return Ok(ToolOutput {
+            images: Vec::new(),
             content: format!("No matches for {}", a.pattern),
             display: ToolDisplay {
                 summary: "0 matches".into(),
@@ -224,6 +225,7 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         OutputMode::Content | OutputMode::Count => format!("{total_matches} matches"),
     };
     Ok(ToolOutput {
+        images: Vec::new(),
         content: output::finish(&text, &ctx.limits, Keep::Head, None).content,
         display: ToolDisplay {
             summary,

@@ -29,7 +29,7 @@ struct BashOutputArgs {
 pub struct BashOutputTool;
 
 impl Tool for BashOutputTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "BashOutput"
     }
 
@@ -105,6 +105,7 @@ async fn bash_output(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolO
     };
     content.push_str(&format!("status: {}", new.status));
     Ok(ToolOutput {
+        images: Vec::new(),
         content,
         display: ToolDisplay {
             summary: format!("{} {}", job.id(), new.status),
@@ -130,7 +131,7 @@ struct KillShellArgs {
 pub struct KillShellTool;
 
 impl Tool for KillShellTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "KillShell"
     }
 
@@ -185,6 +186,7 @@ async fn kill_shell(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOu
         },
     };
     Ok(ToolOutput {
+        images: Vec::new(),
         content,
         display: ToolDisplay {
             summary,

@@ -487,6 +487,7 @@ pub(crate) async fn start_background(
         .await?;
     let path = job.output_path.display().to_string();
     Ok(ToolOutput {
+        images: Vec::new(),
         content: format!(
             "Started background job {} (pid {}). Output is written to {path}; read it with \
              BashOutput, stop it with KillShell.",

@@ -20,7 +20,7 @@ mod guard_view;
 mod job_tools;
 pub mod jobs;
 mod ls;
-mod output;
+pub mod output;
 pub mod paths;
 mod read;
 mod registry;
@@ -52,7 +52,7 @@ pub use write::WriteTool;
 /// A tool the model can call.
 pub trait Tool: Send + Sync {
     /// The name the model calls it by.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
     /// Name, description and JSON Schema of the arguments, as sent to the model.
     fn spec(&self) -> ToolSpec;
     /// The effect class, used by permissions and the scheduler.
@@ -183,8 +183,20 @@ impl Default for OutputLimits {
 pub struct ToolOutput {
     /// What goes back to the model.
     pub content: String,
+    /// Images that go back to the model with `content` (an MCP tool's
+    /// screenshot), as image blocks after the result.
+    pub images: Vec<ToolImage>,
     /// What a front end shows.
     pub display: ToolDisplay,
+}
+
+/// An image of a tool's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolImage {
+    /// MIME type such as `image/png`.
+    pub media_type: String,
+    /// The image bytes, base64.
+    pub data: String,
 }
 
 /// Why a run produced no normal result. The message goes back to the model,

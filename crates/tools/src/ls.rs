@@ -24,7 +24,7 @@ struct LsArgs {
 pub struct LsTool;
 
 impl Tool for LsTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "LS"
     }
 
@@ -87,6 +87,7 @@ fn ls(a: &LsArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let total = names.len();
     if total == 0 {
         return Ok(ToolOutput {
+            images: Vec::new(),
             content: format!("({shown} is empty)"),
             display: ToolDisplay {
                 summary: "0 entries".into(),
@@ -106,6 +107,7 @@ fn ls(a: &LsArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         ));
     }
     Ok(ToolOutput {
+        images: Vec::new(),
         content: output::finish(&text, &ctx.limits, Keep::Head, None).content,
         display: ToolDisplay {
             summary: format!("{total} entries"),

@@ -10,14 +10,16 @@ use crate::truncate::{self, Keep};
 use crate::{OutputLimits, ToolError};
 
 /// Model content after truncation, and where the full text went if spilled.
-pub(crate) struct Finished {
+pub struct Finished {
+    /// What goes to the model.
     pub content: String,
+    /// Where the full text was written, when it was cut and spilled.
     pub spill_path: Option<PathBuf>,
 }
 
 /// Truncates `text` to `limits`; when it was cut and `spill` names a prefix,
 /// writes the full text to a new file in `spill_dir` and says so in the content.
-pub(crate) fn finish(
+pub fn finish(
     text: &str,
     limits: &OutputLimits,
     keep: Keep,

@@ -37,7 +37,7 @@ struct ReadArgs {
 pub struct ReadTool;
 
 impl Tool for ReadTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "Read"
     }
 
@@ -183,6 +183,7 @@ fn read_file(
 
 fn done(content: String, summary: String) -> ToolOutput {
     ToolOutput {
+        images: Vec::new(),
         content,
         display: ToolDisplay {
             summary,

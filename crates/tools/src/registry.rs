@@ -1,5 +1,7 @@
 //! The registry of built-in tools, in the stable order their specs are sent.
 
+use std::sync::Arc;
+
 use wright_protocol::ToolSpec;
 
 use crate::{
@@ -9,7 +11,7 @@ use crate::{
 
 /// A set of tools looked up by name.
 pub struct ToolRegistry {
-    tools: Vec<Box<dyn Tool>>,
+    tools: Vec<Arc<dyn Tool>>,
     /// Built once: deriving and flattening schemas is not free, and every
     /// model request sends them.
     specs: Vec<ToolSpec>,
@@ -18,16 +20,16 @@ pub struct ToolRegistry {
 impl ToolRegistry {
     /// All nine built-in tools.
     pub fn builtin() -> Self {
-        let tools: Vec<Box<dyn Tool>> = vec![
-            Box::new(ReadTool),
-            Box::new(WriteTool),
-            Box::new(EditTool),
-            Box::new(BashTool),
-            Box::new(BashOutputTool),
-            Box::new(KillShellTool),
-            Box::new(GlobTool),
-            Box::new(GrepTool),
-            Box::new(LsTool),
+        let tools: Vec<Arc<dyn Tool>> = vec![
+            Arc::new(ReadTool),
+            Arc::new(WriteTool),
+            Arc::new(EditTool),
+            Arc::new(BashTool),
+            Arc::new(BashOutputTool),
+            Arc::new(KillShellTool),
+            Arc::new(GlobTool),
+            Arc::new(GrepTool),
+            Arc::new(LsTool),
         ];
         let specs = tools.iter().map(|t| t.spec()).collect();
         Self { tools, specs }
@@ -37,16 +39,13 @@ impl ToolRegistry {
     #[must_use]
     pub fn with(mut self, tool: Box<dyn Tool>) -> Self {
         self.specs.push(tool.spec());
-        self.tools.push(tool);
+        self.tools.push(Arc::from(tool));
         self
     }
 
     /// The tool called `name`.
-    pub fn get(&self, name: &str) -> Option<&dyn Tool> {
-        self.tools
-            .iter()
-            .find(|t| t.name() == name)
-            .map(|t| t.as_ref())
+    pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        self.tools.iter().find(|t| t.name() == name).cloned()
     }
 
     /// Specs of all tools, in registry order.
@@ -55,7 +54,7 @@ impl ToolRegistry {
     }
 
     /// Names of all tools, in registry order.
-    pub fn names(&self) -> Vec<&'static str> {
+    pub fn names(&self) -> Vec<&str> {
         self.tools.iter().map(|t| t.name()).collect()
     }
 }

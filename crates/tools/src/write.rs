@@ -29,7 +29,7 @@ struct WriteArgs {
 pub struct WriteTool;
 
 impl Tool for WriteTool {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "Write"
     }
 
@@ -78,6 +78,7 @@ fn write_file(
         Some(_) => format!("Wrote {lines} lines to {shown}"),
     };
     Ok(ToolOutput {
+        images: Vec::new(),
         content: message,
         display: ToolDisplay {
             summary: format!("+{} -{}", change.added, change.removed),

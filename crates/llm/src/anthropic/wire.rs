@@ -94,18 +94,43 @@ fn message(message: &Message) -> Value {
     };
     // Thinking is only valid with an Anthropic signature: unsigned
     // reasoning (Chat servers) and Responses reasoning items are dropped.
-    let content: Vec<Value> = message
-        .content
-        .iter()
-        .filter(|b| match b {
-            ContentBlock::Thinking { signature, .. } => signature
-                .as_deref()
-                .is_some_and(|s| !s.starts_with(SIGNATURE_PREFIX)),
-            _ => true,
-        })
-        .map(block)
-        .collect();
+    let mut content: Vec<Value> = Vec::with_capacity(message.content.len());
+    let kept = message.content.iter().filter(|b| match b {
+        ContentBlock::Thinking { signature, .. } => signature
+            .as_deref()
+            .is_some_and(|s| !s.starts_with(SIGNATURE_PREFIX)),
+        _ => true,
+    });
+    for b in kept {
+        let value = block(b);
+        // A tool's images follow its result; the API wants them inside it
+        // (a user message's tool_result blocks must come first).
+        if matches!(b, ContentBlock::Image { .. })
+            && let Some(last) = content.last_mut()
+            && last["type"] == "tool_result"
+        {
+            attach_to_result(last, value);
+        } else {
+            content.push(value);
+        }
+    }
     json!({"role": role, "content": content})
+}
+
+/// Turns a tool_result's text content into a list of blocks (if it is not
+/// one yet) and appends `image`.
+fn attach_to_result(result: &mut Value, image: Value) {
+    if let Value::String(text) = &result["content"] {
+        let text = text.clone();
+        result["content"] = if text.is_empty() {
+            json!([])
+        } else {
+            json!([{"type": "text", "text": text}])
+        };
+    }
+    if let Some(parts) = result["content"].as_array_mut() {
+        parts.push(image);
+    }
 }
 
 fn block(block: &ContentBlock) -> Value {

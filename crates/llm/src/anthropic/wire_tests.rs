@@ -169,3 +169,43 @@ fn foreign_thinking_is_dropped_and_ids_normalized() {
     assert!(id.starts_with("call_1_"), "{id}");
     assert_eq!(body["messages"][1]["content"][0]["tool_use_id"], json!(id));
 }
+
+#[test]
+fn tool_images_go_inside_their_result() {
+    let m = Message {
+        role: Role::User,
+        content: vec![
+            ContentBlock::ToolResult {
+                call_id: "call_1".into(),
+                content: "a screenshot".into(),
+                is_error: false,
+            },
+            ContentBlock::Image {
+                media_type: "image/png".into(),
+                data: "AAAA".into(),
+            },
+            ContentBlock::ToolResult {
+                call_id: "call_2".into(),
+                content: String::new(),
+                is_error: false,
+            },
+            ContentBlock::Image {
+                media_type: "image/gif".into(),
+                data: "BBBB".into(),
+            },
+        ],
+    };
+    let image = |mime: &str, data: &str| json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}});
+    assert_eq!(
+        message(&m)["content"],
+        json!([
+            {"type": "tool_result", "tool_use_id": "call_1", "is_error": false, "content": [
+                {"type": "text", "text": "a screenshot"},
+                image("image/png", "AAAA"),
+            ]},
+            {"type": "tool_result", "tool_use_id": "call_2", "is_error": false, "content": [
+                image("image/gif", "BBBB"),
+            ]},
+        ])
+    );
+}

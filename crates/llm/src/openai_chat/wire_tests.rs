@@ -124,3 +124,31 @@ fn long_tool_ids_are_shortened_for_call_and_result() {
     assert!(id.len() <= 40, "{id}");
     assert_eq!(body["messages"][2]["tool_call_id"], json!(id));
 }
+
+#[test]
+fn tool_images_follow_the_tool_messages_as_user_content() {
+    let m = Message {
+        role: Role::User,
+        content: vec![
+            ContentBlock::ToolResult {
+                call_id: "call_1".into(),
+                content: "a screenshot".into(),
+                is_error: false,
+            },
+            ContentBlock::Image {
+                media_type: "image/png".into(),
+                data: "AAAA".into(),
+            },
+        ],
+    };
+    let mut out = Vec::new();
+    push_message(&mut out, &m);
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0]["role"], "tool");
+    assert_eq!(out[0]["content"], "a screenshot");
+    assert_eq!(out[1]["role"], "user");
+    assert_eq!(
+        out[1]["content"][0]["image_url"]["url"],
+        "data:image/png;base64,AAAA"
+    );
+}

@@ -105,3 +105,31 @@ fn foreign_tool_ids_are_normalized_consistently() {
     assert_eq!(body["input"][1]["call_id"], json!(call));
     assert!(call.starts_with("functions_read_0_"));
 }
+
+#[test]
+fn tool_images_follow_the_outputs_as_user_input() {
+    let m = Message {
+        role: Role::User,
+        content: vec![
+            ContentBlock::ToolResult {
+                call_id: "call_1".into(),
+                content: "a screenshot".into(),
+                is_error: false,
+            },
+            ContentBlock::Image {
+                media_type: "image/png".into(),
+                data: "AAAA".into(),
+            },
+        ],
+    };
+    let mut out = Vec::new();
+    push_message(&mut out, &m);
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0]["type"], "function_call_output");
+    assert_eq!(out[1]["role"], "user");
+    assert_eq!(out[1]["content"][0]["type"], "input_image");
+    assert_eq!(
+        out[1]["content"][0]["image_url"],
+        "data:image/png;base64,AAAA"
+    );
+}

@@ -1,0 +1,343 @@
+//! MCP resources for the model: the `ListMcpResources` and
+//! `ReadMcpResource` tools, and `@server:uri` mentions in a prompt, which
+//! attach the resource's content to the prompt the way `@file` mentions do
+//! in other agents.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
+use wright_mcp::{McpManager, McpToolResult};
+use wright_protocol::{ContentBlock, ToolDisplay, ToolKind, ToolSpec};
+use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
+
+use crate::mcp_call::finish_result;
+
+/// The listing tool's name.
+pub(crate) const LIST: &str = "ListMcpResources";
+/// The reading tool's name.
+pub(crate) const READ: &str = "ReadMcpResource";
+/// Claude Code's names for the same tools, accepted in calls.
+pub(crate) const LIST_ALIAS: &str = "ListMcpResourcesTool";
+/// See [`LIST_ALIAS`].
+pub(crate) const READ_ALIAS: &str = "ReadMcpResourceTool";
+
+/// The two tools' specs.
+pub(crate) fn specs() -> Vec<ToolSpec> {
+    vec![
+        ToolSpec {
+            name: LIST.to_owned(),
+            description: "Lists the resources (files, records, documents) that the connected MCP \
+                          servers offer, with each one's server and URI. Give `server` to list \
+                          one server's only."
+                .to_owned(),
+            input_schema: serde_json::json!({
+                "type": "object",
+                "properties": {
+                    "server": {"type": "string", "description": "Only this server's resources"}
+                }
+            }),
+        },
+        ToolSpec {
+            name: READ.to_owned(),
+            description: "Reads one resource of an MCP server by its URI (as listed by \
+                          ListMcpResources)."
+                .to_owned(),
+            input_schema: serde_json::json!({
+                "type": "object",
+                "properties": {
+                    "server": {"type": "string", "description": "The server's name"},
+                    "uri": {"type": "string", "description": "The resource's URI"}
+                },
+                "required": ["server", "uri"]
+            }),
+        },
+    ]
+}
+
+/// Lists resources of one or all servers.
+pub(crate) struct ListResourcesTool {
+    manager: Arc<McpManager>,
+    timeout: Duration,
+}
+
+impl ListResourcesTool {
+    pub(crate) fn new(manager: Arc<McpManager>, timeout: Duration) -> Self {
+        Self { manager, timeout }
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListArgs {
+    #[serde(default)]
+    server: Option<String>,
+}
+
+impl Tool for ListResourcesTool {
+    fn name(&self) -> &str {
+        LIST
+    }
+
+    fn spec(&self) -> ToolSpec {
+        specs().swap_remove(0)
+    }
+
+    fn kind(&self) -> ToolKind {
+        ToolKind::ReadOnly
+    }
+
+    fn run<'a>(
+        &'a self,
+        args: serde_json::Value,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(async move {
+            let args: ListArgs =
+                serde_json::from_value(args).map_err(|e| ToolError::InvalidArgs(e.to_string()))?;
+            let resources = self
+                .manager
+                .resources(args.server.as_deref(), self.timeout, &ctx.cancel)
+                .await
+                .map_err(|e| ToolError::Failed(e.to_string()))?;
+            let mut content = String::new();
+            for r in &resources {
+                content.push_str(&format!("{}: {}", r.server, r.uri));
+                let name = r.title.as_deref().unwrap_or(&r.name);
+                if !name.is_empty() {
+                    content.push_str(&format!(" ({name})"));
+                }
+                if let Some(mime) = &r.mime_type {
+                    content.push_str(&format!(" [{mime}]"));
+                }
+                if let Some(d) = r.description.as_deref().and_then(|d| d.lines().next()) {
+                    content.push_str(&format!(" - {d}"));
+                }
+                content.push('\n');
+            }
+            if resources.is_empty() {
+                content = "No MCP server offers resources.".to_owned();
+            }
+            let output = wright_tools::output::finish(
+                &content,
+                &ctx.limits,
+                wright_tools::truncate::Keep::Head,
+                None,
+            );
+            Ok(ToolOutput {
+                content: output.content,
+                display: ToolDisplay {
+                    summary: format!("{} resources", resources.len()),
+                    ..ToolDisplay::default()
+                },
+                ..ToolOutput::default()
+            })
+        })
+    }
+}
+
+/// Reads one resource.
+pub(crate) struct ReadResourceTool {
+    manager: Arc<McpManager>,
+    timeout: Duration,
+}
+
+impl ReadResourceTool {
+    pub(crate) fn new(manager: Arc<McpManager>, timeout: Duration) -> Self {
+        Self { manager, timeout }
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReadArgs {
+    server: String,
+    uri: String,
+}
+
+impl Tool for ReadResourceTool {
+    fn name(&self) -> &str {
+        READ
+    }
+
+    fn spec(&self) -> ToolSpec {
+        specs().swap_remove(1)
+    }
+
+    fn kind(&self) -> ToolKind {
+        ToolKind::ReadOnly
+    }
+
+    fn run<'a>(
+        &'a self,
+        args: serde_json::Value,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(async move {
+            let args: ReadArgs =
+                serde_json::from_value(args).map_err(|e| ToolError::InvalidArgs(e.to_string()))?;
+            let started = Instant::now();
+            let result = self
+                .manager
+                .read_resource(&args.server, &args.uri, self.timeout, &ctx.cancel)
+                .await
+                .map_err(|e| ToolError::Failed(e.to_string()))?;
+            finish_result(result, ctx, started, &args.server)
+        })
+    }
+}
+
+/// A `@server:uri` mention in a prompt.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Mention {
+    pub(crate) server: String,
+    pub(crate) uri: String,
+}
+
+/// The `@server:uri` mentions of `text` that name one of `servers`, in
+/// order, without repeats. A mention is a word that starts with `@`;
+/// trailing punctuation (`.`, `,`, `)`…) is not part of the URI.
+pub(crate) fn mentions(text: &str, servers: &[String]) -> Vec<Mention> {
+    let mut found: Vec<Mention> = Vec::new();
+    for word in text.split_whitespace() {
+        let Some(rest) = word.strip_prefix('@') else {
+            continue;
+        };
+        let Some((server, uri)) = rest.split_once(':') else {
+            continue;
+        };
+        let uri = uri.trim_end_matches(['.', ',', ';', ')', ']', '!', '?', '"', '\'']);
+        if uri.is_empty() || !servers.iter().any(|s| s == server) {
+            continue;
+        }
+        let mention = Mention {
+            server: server.to_owned(),
+            uri: uri.to_owned(),
+        };
+        if !found.contains(&mention) {
+            found.push(mention);
+        }
+    }
+    found
+}
+
+/// The blocks that attach each mentioned resource to a prompt: its text
+/// inside a `<mcp-resource>` element and its images; a resource that
+/// cannot be read is attached as a note saying why.
+pub(crate) async fn attach(
+    manager: &McpManager,
+    found: &[Mention],
+    timeout: Duration,
+    cancel: &CancellationToken,
+) -> Vec<ContentBlock> {
+    let mut blocks = Vec::new();
+    for m in found {
+        let result = manager
+            .read_resource(&m.server, &m.uri, timeout, cancel)
+            .await
+            .unwrap_or_else(|e| McpToolResult::error(e.to_string()));
+        let body = if result.is_error {
+            format!("(could not be read: {})", result.text)
+        } else {
+            result.text
+        };
+        blocks.push(ContentBlock::Text {
+            text: format!(
+                "<mcp-resource server=\"{}\" uri=\"{}\">\n{body}\n</mcp-resource>",
+                m.server, m.uri
+            ),
+        });
+        blocks.extend(result.images.into_iter().map(|i| ContentBlock::Image {
+            media_type: i.mime_type,
+            data: i.data,
+        }));
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mentions_name_known_servers_only() {
+        let servers = vec!["docs".to_owned(), "db".to_owned()];
+        let text = "see @docs:file:///a/b.md, and @db:table://users. Not @x:y, not a@docs:z, \
+                    not @docs: alone, twice @docs:file:///a/b.md";
+        assert_eq!(
+            mentions(text, &servers),
+            [
+                Mention {
+                    server: "docs".into(),
+                    uri: "file:///a/b.md".into()
+                },
+                Mention {
+                    server: "db".into(),
+                    uri: "table://users".into()
+                },
+            ]
+        );
+        assert!(mentions("@src/main.rs", &servers).is_empty());
+    }
+
+    #[test]
+    fn specs_are_objects() {
+        for spec in specs() {
+            assert_eq!(spec.input_schema["type"], "object");
+        }
+    }
+}
+
+// TEMPORARY until the resources API of wright-mcp lands: inherent methods
+// of the same names take precedence over these.
+#[allow(dead_code)]
+pub(crate) struct McpResourceStub {
+    pub(crate) server: String,
+    pub(crate) uri: String,
+    pub(crate) name: String,
+    pub(crate) title: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) mime_type: Option<String>,
+}
+
+#[allow(dead_code)]
+pub(crate) trait PendingResourcesApi {
+    fn server_names(&self) -> Vec<String>;
+    fn resources(
+        &self,
+        server: Option<&str>,
+        timeout: Duration,
+        cancel: &CancellationToken,
+    ) -> impl std::future::Future<Output = Result<Vec<McpResourceStub>, wright_mcp::McpError>> + Send;
+    fn read_resource(
+        &self,
+        server: &str,
+        uri: &str,
+        timeout: Duration,
+        cancel: &CancellationToken,
+    ) -> impl std::future::Future<Output = Result<McpToolResult, wright_mcp::McpError>> + Send;
+}
+
+impl PendingResourcesApi for McpManager {
+    fn server_names(&self) -> Vec<String> {
+        self.statuses().into_iter().map(|s| s.name).collect()
+    }
+    async fn resources(
+        &self,
+        _server: Option<&str>,
+        _timeout: Duration,
+        _cancel: &CancellationToken,
+    ) -> Result<Vec<McpResourceStub>, wright_mcp::McpError> {
+        Ok(Vec::new())
+    }
+    async fn read_resource(
+        &self,
+        server: &str,
+        _uri: &str,
+        _timeout: Duration,
+        _cancel: &CancellationToken,
+    ) -> Result<McpToolResult, wright_mcp::McpError> {
+        Err(wright_mcp::McpError::UnknownTool(server.to_owned()))
+    }
+}

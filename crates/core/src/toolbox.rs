@@ -1,0 +1,205 @@
+//! The tools of a session as each model request offers them: the built-in
+//! registry, then (when MCP servers are configured) the servers' tools,
+//! in full or deferred behind [`tool_search`](crate::tool_search), and the
+//! MCP resource tools. Dispatch looks tools up here by name, so a server
+//! tool that joined mid-session is callable at once.
+//!
+//! Before a request the MCP side waits for servers still starting (only
+//! before the first request, and at most the start-up timeout), re-lists
+//! the tools of servers that said their list changed, and reports each
+//! server that failed once.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use wright_mcp::{McpTool, ServerStatus};
+use wright_protocol::ToolSpec;
+use wright_tools::{Tool, ToolRegistry};
+
+use crate::emitter::Emitter;
+use crate::mcp_call::{McpCallTool, spec_of};
+use crate::mcp_resources::{self, ListResourcesTool, ReadResourceTool};
+use crate::options::{McpSetup, ToolSearch};
+use crate::tool_search::{self, Loaded, ToolSearchTool};
+
+/// Share of the context window MCP schemas may take before they are deferred.
+const SEARCH_THRESHOLD_PERCENT: u64 = 10;
+
+/// The session's tools.
+pub(crate) struct ToolBox {
+    builtin: Arc<ToolRegistry>,
+    builtin_specs: Vec<ToolSpec>,
+    mcp: Option<McpSide>,
+    /// Size of the specs sent with the latest request (the compaction
+    /// estimate counts them).
+    sent_chars: AtomicUsize,
+}
+
+struct McpSide {
+    setup: McpSetup,
+    /// The first request already waited for servers still starting.
+    waited: AtomicBool,
+    /// Servers whose failure the user was told about.
+    reported: Mutex<BTreeSet<String>>,
+    /// Deferred tools the model loaded through tool search.
+    loaded: Loaded,
+}
+
+fn spec_chars(spec: &ToolSpec) -> usize {
+    spec.input_schema.to_string().len() + spec.description.len() + spec.name.len()
+}
+
+impl ToolBox {
+    pub(crate) fn new(builtin: Arc<ToolRegistry>, mcp: Option<McpSetup>) -> Self {
+        let builtin_specs = builtin.specs().to_vec();
+        let builtin_chars = builtin_specs.iter().map(spec_chars).sum();
+        Self {
+            builtin,
+            builtin_specs,
+            mcp: mcp.map(|setup| McpSide {
+                setup,
+                waited: AtomicBool::new(false),
+                reported: Mutex::default(),
+                loaded: Loaded::default(),
+            }),
+            sent_chars: AtomicUsize::new(builtin_chars),
+        }
+    }
+
+    /// The session's MCP servers, when it has any.
+    pub(crate) fn mcp(&self) -> Option<&McpSetup> {
+        self.mcp.as_ref().map(|m| &m.setup)
+    }
+
+    /// The tool the model calls `name`.
+    pub(crate) fn lookup(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        if let Some(tool) = self.builtin.get(name) {
+            return Some(tool);
+        }
+        let side = self.mcp.as_ref()?;
+        let manager = Arc::clone(&side.setup.manager);
+        match name {
+            tool_search::NAME | tool_search::ALIAS => Some(Arc::new(ToolSearchTool {
+                manager,
+                loaded: Arc::clone(&side.loaded),
+            })),
+            mcp_resources::LIST | mcp_resources::LIST_ALIAS => Some(Arc::new(
+                ListResourcesTool::new(manager, side.setup.tool_timeout),
+            )),
+            mcp_resources::READ | mcp_resources::READ_ALIAS => Some(Arc::new(
+                ReadResourceTool::new(manager, side.setup.tool_timeout),
+            )),
+            _ => {
+                let tool = manager.tools().into_iter().find(|t| t.name == name)?;
+                Some(Arc::new(McpCallTool::new(
+                    manager,
+                    tool,
+                    side.setup.read_only_hints,
+                    side.setup.tool_timeout,
+                )))
+            }
+        }
+    }
+
+    /// Every tool name the model can call now, for an unknown-tool error.
+    pub(crate) fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.builtin.names().iter().map(|n| n.to_string()).collect();
+        if let Some(side) = &self.mcp {
+            names.extend(side.setup.manager.tools().into_iter().map(|t| t.name));
+        }
+        names
+    }
+
+    /// Size of the specs the latest request carried.
+    pub(crate) fn chars(&self) -> usize {
+        self.sent_chars.load(Ordering::Relaxed)
+    }
+
+    /// The specs for the next model request. `window` is the model's
+    /// context window in tokens (0 when unknown), for tool search `auto`.
+    pub(crate) async fn specs_for_request(&self, emitter: &Emitter, window: u64) -> Vec<ToolSpec> {
+        let mut specs = self.builtin_specs.clone();
+        let Some(side) = &self.mcp else {
+            return specs;
+        };
+        side.prepare(emitter).await;
+        let tools = side.setup.manager.tools();
+        let full: Vec<ToolSpec> = tools.iter().map(spec_of).collect();
+        let mcp_chars: usize = full.iter().map(spec_chars).sum();
+        let defer = match side.setup.tool_search {
+            ToolSearch::Off => false,
+            ToolSearch::On => !tools.is_empty(),
+            // Four characters a token, as the compaction estimate counts.
+            ToolSearch::Auto => {
+                window > 0 && (mcp_chars as u64 / 4) * 100 > window * SEARCH_THRESHOLD_PERCENT
+            }
+        };
+        if defer {
+            let loaded = side.loaded.lock().map(|l| l.clone()).unwrap_or_default();
+            let (now, later): (Vec<McpTool>, Vec<McpTool>) =
+                tools.into_iter().partition(|t| loaded.contains(&t.name));
+            specs.extend(now.iter().map(spec_of));
+            if !later.is_empty() {
+                specs.push(tool_search::spec(&later));
+            }
+        } else {
+            specs.extend(full);
+        }
+        let connected = side
+            .setup
+            .manager
+            .statuses()
+            .iter()
+            .any(|s| matches!(s.status, ServerStatus::Connected { .. }));
+        if connected {
+            specs.extend(mcp_resources::specs());
+        }
+        let chars = specs.iter().map(spec_chars).sum();
+        self.sent_chars.store(chars, Ordering::Relaxed);
+        specs
+    }
+}
+
+impl McpSide {
+    async fn prepare(&self, emitter: &Emitter) {
+        let manager = &self.setup.manager;
+        if manager.any_starting() && !self.waited.swap(true, Ordering::SeqCst) {
+            let starting: Vec<String> = manager
+                .statuses()
+                .into_iter()
+                .filter(|s| s.status == ServerStatus::Starting)
+                .map(|s| s.name)
+                .collect();
+            emitter.notice(format!(
+                "Waiting for MCP server(s) still starting: {}.",
+                starting.join(", ")
+            ));
+            if !manager.wait_started(self.setup.startup_timeout).await {
+                emitter.warning(
+                    "Some MCP servers are still starting; their tools join when they are ready."
+                        .to_owned(),
+                );
+            }
+        }
+        self.waited.store(true, Ordering::SeqCst);
+        manager.refresh_if_stale().await;
+        self.report_failures(emitter);
+    }
+
+    fn report_failures(&self, emitter: &Emitter) {
+        let Ok(mut reported) = self.reported.lock() else {
+            return;
+        };
+        for status in self.setup.manager.statuses() {
+            if let ServerStatus::Failed { reason } = &status.status
+                && reported.insert(status.name.clone())
+            {
+                emitter.warning(format!(
+                    "MCP server `{}` ({}) is not available: {reason}",
+                    status.name, status.target
+                ));
+            }
+        }
+    }
+}
