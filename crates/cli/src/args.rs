@@ -125,6 +125,15 @@ pub struct Args {
     #[arg(long)]
     pub no_verify: bool,
 
+    /// MCP servers from a file or a JSON string in `.mcp.json`'s shape
+    /// ({"mcpServers": {…}}); repeatable, later ones win by name.
+    #[arg(long, value_name = "FILE|JSON", global = true)]
+    pub mcp_config: Vec<String>,
+
+    /// Use only the MCP servers of --mcp-config, none from config files or .mcp.json.
+    #[arg(long, global = true)]
+    pub strict_mcp_config: bool,
+
     /// A subcommand instead of a task.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -208,6 +217,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// MCP servers: list, show, add, remove.
+    Mcp {
+        /// What to do.
+        #[command(subcommand)]
+        action: McpAction,
+    },
     /// Trust this project: let its .wright/ config loosen safety (bypass
     /// mode, allow rules, extra roots, sandbox). Remembered in your user config.
     Trust {
@@ -244,6 +259,78 @@ pub enum ConfigAction {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `wright mcp …`
+#[derive(Debug, Subcommand)]
+pub enum McpAction {
+    /// Every configured server: source, transport, target, status and tools
+    /// (each approved server is started to find out, with the start-up timeout).
+    List {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One server in detail, with its tools' names and descriptions.
+    Get {
+        /// Server name.
+        name: String,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add a server: `wright mcp add NAME -- CMD ARGS…` or
+    /// `wright mcp add --transport http NAME URL`.
+    Add {
+        /// Server name (letters, digits, `_` and `-`).
+        name: String,
+        /// The command and its arguments (stdio), or the URL (http, sse).
+        #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true, value_name = "COMMAND_OR_URL")]
+        target: Vec<String>,
+        /// Where to write it: local (.wright/config.local.toml), project
+        /// (.mcp.json) or user (your user config).
+        #[arg(short, long, value_enum, default_value = "local")]
+        scope: McpScopeArg,
+        /// How to reach the server.
+        #[arg(short, long, value_enum, default_value = "stdio")]
+        transport: McpTransportArg,
+        /// An environment variable for a stdio server (repeatable).
+        #[arg(short, long = "env", value_name = "KEY=VALUE")]
+        env: Vec<String>,
+        /// A header for an http or sse server (repeatable).
+        #[arg(short = 'H', long = "header", value_name = "'Key: Value'")]
+        header: Vec<String>,
+    },
+    /// Remove a server from where it is defined.
+    Remove {
+        /// Server name.
+        name: String,
+        /// Which definition, when more than one scope has one.
+        #[arg(short, long, value_enum)]
+        scope: Option<McpScopeArg>,
+    },
+}
+
+/// `wright mcp add|remove --scope` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum McpScopeArg {
+    /// `.wright/config.local.toml` (yours, in this project).
+    Local,
+    /// The project's `.mcp.json` (shared with the repository).
+    Project,
+    /// Your user config (every project).
+    User,
+}
+
+/// `wright mcp add --transport` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum McpTransportArg {
+    /// A local program speaking MCP on stdin and stdout.
+    Stdio,
+    /// Streamable HTTP.
+    Http,
+    /// The legacy HTTP + SSE transport.
+    Sse,
 }
 
 /// `wright skills …`
@@ -433,6 +520,15 @@ pub enum ModeArg {
 }
 
 impl Args {
+    /// The MCP flags (`--mcp-config`, `--strict-mcp-config`, `--allow`).
+    pub fn mcp_flags(&self) -> crate::mcp_servers::McpFlags {
+        crate::mcp_servers::McpFlags {
+            configs: self.mcp_config.clone(),
+            strict: self.strict_mcp_config,
+            allow: self.allow.clone(),
+        }
+    }
+
     /// The flag layer of the configuration.
     pub fn overrides(&self) -> Overrides {
         Overrides {

@@ -32,12 +32,34 @@ pub async fn run(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
     checks.push(trust_check(loader, args));
     checks.push(sandbox_check());
     checks.push(tool_check());
-    checks.push(Check {
-        name: "mcp",
-        ok: true,
-        detail: "no MCP servers configured".to_owned(),
-    });
+    checks.extend(mcp_checks(loader, args).await);
     report(&checks, as_json)
+}
+
+/// One line per configured MCP server, each started (within its start-up
+/// timeout) to report its real status; unapproved project servers are
+/// named but not started.
+async fn mcp_checks(loader: &ConfigLoader, args: &Args) -> Vec<Check> {
+    let mut resolved = match loader.load(&args.overrides()) {
+        Ok(resolved) => resolved,
+        Err(e) => {
+            return vec![Check {
+                name: "mcp",
+                ok: false,
+                detail: format!("not checked: the configuration does not load ({e})"),
+            }];
+        }
+    };
+    crate::mcp_servers::release_approved(&mut resolved, &args.allow);
+    crate::mcp_cmd::doctor_lines(&resolved, &loader.project_root, &args.mcp_flags())
+        .await
+        .into_iter()
+        .map(|(ok, detail)| Check {
+            name: "mcp",
+            ok,
+            detail,
+        })
+        .collect()
 }
 
 /// Whether the project's own config may loosen safety; informational.

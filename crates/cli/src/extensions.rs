@@ -49,6 +49,10 @@ pub struct ExtensionPlan {
     pub warnings: Vec<String>,
     /// Trusting the project would start running its Claude Code hooks.
     pub held_back: bool,
+    /// The MCP servers, already connecting; `None` when none start.
+    pub mcp: Option<wright_core::McpSetup>,
+    /// Configured project servers that were not started, for `/mcp`.
+    pub mcp_not_started: Vec<String>,
 }
 
 impl ExtensionPlan {
@@ -59,7 +63,7 @@ impl ExtensionPlan {
             hook_env: self.hook_env.clone(),
             start,
             verifier: self.verifier.clone(),
-            mcp: None,
+            mcp: self.mcp.clone(),
         }
     }
 
@@ -108,6 +112,8 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
         verifier,
         warnings,
         held_back: loaded.held_back,
+        mcp: None,
+        mcp_not_started: Vec::new(),
     }
 }
 

@@ -8,6 +8,10 @@ mod extensions;
 mod hooks_list;
 mod init;
 mod inspect;
+mod mcp_cmd;
+mod mcp_servers;
+mod mcp_start;
+mod mcp_write;
 mod models;
 mod modes;
 mod provider;
@@ -27,7 +31,7 @@ use anyhow::Context;
 use clap::Parser;
 use wright_config::{ConfigLoader, find_project_root};
 
-use crate::args::{Args, Command, ConfigAction, HooksAction, InputFormat, OutputFormat};
+use crate::args::{Args, Command, ConfigAction, HooksAction, InputFormat, McpAction, OutputFormat};
 use crate::modes::headless::{Format, Input};
 use crate::render::Detail;
 
@@ -97,6 +101,30 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             return Ok(trust::command(&loader, change)?);
         }
         Some(Command::Sessions { action }) => return Ok(sessions::command(action, &cwd)?),
+        Some(Command::Mcp {
+            action:
+                McpAction::Add {
+                    name,
+                    target,
+                    scope,
+                    transport,
+                    env,
+                    header,
+                },
+        }) => {
+            let request = mcp_write::AddRequest {
+                name,
+                target,
+                scope: *scope,
+                transport: *transport,
+                env,
+                headers: header,
+            };
+            return Ok(mcp_write::add(&loader, &request)?);
+        }
+        Some(Command::Mcp {
+            action: McpAction::Remove { name, scope },
+        }) => return Ok(mcp_write::remove(&loader, name, *scope)?),
         Some(Command::Rewind {
             id,
             to,
@@ -126,6 +154,9 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Skills { .. }
             | Command::Hooks { .. }
             | Command::Memory { .. }
+            | Command::Mcp {
+                action: McpAction::List { .. } | McpAction::Get { .. },
+            }
             | Command::Compact { .. },
         )
         | None => {}
@@ -160,8 +191,22 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         Some(Command::Hooks {
             action: HooksAction::List { json },
         }) => return Ok(hooks_list::list(&loader, &resolved, &project_root, *json)),
+        Some(Command::Mcp {
+            action: McpAction::List { json },
+        }) => {
+            return Ok(mcp_cmd::list(&resolved, &project_root, &args.mcp_flags(), *json).await?);
+        }
+        Some(Command::Mcp {
+            action: McpAction::Get { name, json },
+        }) => {
+            let flags = args.mcp_flags();
+            return Ok(mcp_cmd::get(&resolved, &project_root, &flags, name, *json).await?);
+        }
         Some(
-            Command::Config { .. }
+            Command::Mcp {
+                action: McpAction::Add { .. } | McpAction::Remove { .. },
+            }
+            | Command::Config { .. }
             | Command::Doctor { .. }
             | Command::Sessions { .. }
             | Command::Rewind { .. }
@@ -218,6 +263,27 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             focus: focus.clone(),
         };
         return Ok(modes::print::run_op(started, op, detail).await);
+    }
+    // Started before the prompt is read and the session is set up, so the
+    // servers connect while the rest of start-up goes on.
+    if let Some(plan) = launch.extensions.as_mut() {
+        let asking = if trust::is_interactive(&args) {
+            mcp_start::Asking::Ask
+        } else {
+            mcp_start::Asking::Skip
+        };
+        let collected = mcp_servers::collect(&resolved, &project_root, &args.mcp_flags())?;
+        let decided = mcp_start::decide(
+            collected,
+            asking,
+            loader.user_config_dir.as_deref(),
+            &project_root,
+        );
+        for warning in &decided.warnings {
+            eprintln!("{warning}");
+        }
+        plan.mcp = mcp_start::spawn(decided.servers, &settings, &project_root);
+        plan.mcp_not_started = decided.not_started;
     }
     if args.input_format == InputFormat::StreamJson {
         if args.output_format != OutputFormat::StreamJson {

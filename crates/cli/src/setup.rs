@@ -37,6 +37,10 @@ pub struct Started {
     pub view: Option<ContextView>,
     /// The session's background commands, for `/context`.
     pub jobs: Arc<BackgroundJobs>,
+    /// The session's MCP servers (for the init line and `/mcp`).
+    pub mcp: Option<wright_core::McpSetup>,
+    /// Configured project servers that were not started, for `/mcp`.
+    pub mcp_not_started: Vec<String>,
 }
 
 /// The inputs of the system prompt and the model's window, for `/context`.
@@ -184,6 +188,12 @@ pub async fn start(
             extensions: extensions_summary,
         }),
         jobs,
+        mcp: launch.extensions.as_ref().and_then(|p| p.mcp.clone()),
+        mcp_not_started: launch
+            .extensions
+            .as_ref()
+            .map(|p| p.mcp_not_started.clone())
+            .unwrap_or_default(),
     })
 }
 

@@ -7,6 +7,7 @@
 //! `--include-partial-messages`). The `result` line is written by the caller.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 use wright_protocol::{Event, EventKind, ItemDelta, ItemKind, ToolCallStatus};
@@ -24,6 +25,8 @@ pub struct StreamJson {
     responses: u64,
     /// Item id → tool call id, to label tool progress.
     calls: HashMap<String, String>,
+    /// The session's MCP servers, for the init line.
+    mcp: Option<Arc<wright_mcp::McpManager>>,
 }
 
 impl StreamJson {
@@ -36,7 +39,35 @@ impl StreamJson {
             block_index: 0,
             responses: 0,
             calls: HashMap::new(),
+            mcp: None,
         }
+    }
+
+    /// Lists `mcp`'s servers (name and status) and connected tools in the
+    /// init line.
+    pub fn with_mcp(mut self, mcp: Option<Arc<wright_mcp::McpManager>>) -> Self {
+        self.mcp = mcp;
+        self
+    }
+
+    /// The init line's `mcp_servers` (Claude Code's `{name, status}`) and
+    /// its tools with the connected MCP tools' names added.
+    fn mcp_init(&self, tools: &[String]) -> (Vec<Value>, Vec<String>) {
+        let mut tools = tools.to_vec();
+        let Some(manager) = &self.mcp else {
+            return (Vec::new(), tools);
+        };
+        let servers = manager
+            .statuses()
+            .iter()
+            .map(|s| json!({"name": s.name, "status": crate::mcp_start::status_word(&s.status)}))
+            .collect();
+        for t in manager.tools() {
+            if !tools.contains(&t.name) {
+                tools.push(t.name);
+            }
+        }
+        (servers, tools)
     }
 
     /// The lines this event produces, in order.
@@ -52,6 +83,7 @@ impl StreamJson {
                 permission_mode,
             } => {
                 self.model.clone_from(model);
+                let (mcp_servers, tools) = self.mcp_init(tools);
                 out.push(json!({
                     "type": "system",
                     "subtype": "init",
@@ -60,7 +92,7 @@ impl StreamJson {
                     "model": model,
                     "provider": provider,
                     "tools": tools,
-                    "mcp_servers": [],
+                    "mcp_servers": mcp_servers,
                     "permissionMode": permission_mode,
                     "version": env!("CARGO_PKG_VERSION"),
                 }));

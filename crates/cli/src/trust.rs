@@ -90,7 +90,8 @@ impl ProjectTrust {
 /// remembered, otherwise as one warning on stderr.
 pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrust), ConfigError> {
     let overrides = args.overrides();
-    let resolved = loader.load(&overrides)?;
+    let mut resolved = loader.load(&overrides)?;
+    crate::mcp_servers::release_approved(&mut resolved, &args.allow);
     let mut trust = ProjectTrust {
         user_config_dir: loader.user_config_dir.clone(),
         project_root: loader.project_root.clone(),
@@ -143,7 +144,8 @@ pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrus
                 trust_project: true,
                 ..overrides
             };
-            let resolved = loader.load(&trusted)?;
+            let mut resolved = loader.load(&trusted)?;
+            crate::mcp_servers::release_approved(&mut resolved, &args.allow);
             for warning in resolved.warnings() {
                 eprintln!("{warning}");
             }
@@ -154,7 +156,7 @@ pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrus
 
 /// Whether this run is the interactive session (the only place a person
 /// can be asked): no subcommand, no `-p`, text in and out, stdin a terminal.
-fn is_interactive(args: &Args) -> bool {
+pub(crate) fn is_interactive(args: &Args) -> bool {
     args.command.is_none()
         && args.print.is_none()
         && args.input_format == InputFormat::Text
@@ -193,8 +195,11 @@ pub fn doctor_detail(loader: &ConfigLoader, args: &Args) -> String {
     let root = wright_config::canonical_root(&loader.project_root);
     let trust = loader.trust(&args.overrides());
     let mut detail = format!("project {}: {}", root.display(), trust.describe());
-    if let Ok(resolved) = loader.load(&args.overrides())
-        && resolved.has_untrusted_ignored()
+    if let Ok(mut resolved) = loader.load(&args.overrides())
+        && {
+            crate::mcp_servers::release_approved(&mut resolved, &args.allow);
+            resolved.has_untrusted_ignored()
+        }
     {
         detail.push_str(&format!(
             "; ignoring {} (`wright trust` applies them)",

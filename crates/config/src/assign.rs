@@ -3,12 +3,14 @@
 //! Merging is applying each layer's assignments in order, lowest layer
 //! first: scalars are last-writer-wins, the permission and root lists,
 //! hook groups and verify checks are appended (duplicates dropped, first
-//! kept), and model tables merge field by field.
+//! kept), model tables merge field by field, and MCP servers replace a
+//! lower layer's server of the same name.
 
 use std::path::PathBuf;
 
 use crate::hook_settings::{HookGroupSetting, MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting};
-use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::kinds::{McpToolSearch, PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::mcp_settings::{McpServerSetting, merge_servers};
 use crate::settings::{MAX_BASH_TIMEOUT_SECS, ModelOverride, Settings};
 
 /// One already-validated value set by one layer.
@@ -48,6 +50,12 @@ pub(crate) enum Assign {
     VerifyTimeoutSecs(u64),
     VerifyChecks(Vec<VerifyCheckSetting>),
     ModelOverride(ModelOverride),
+    McpTrustProjectServers(bool),
+    McpToolSearch(McpToolSearch),
+    McpStartupTimeoutMs(u64),
+    McpToolTimeoutMs(u64),
+    McpTrustReadOnlyHints(bool),
+    McpServers(Vec<McpServerSetting>),
 }
 
 impl Assign {
@@ -88,6 +96,12 @@ impl Assign {
             Assign::VerifyTimeoutSecs(_) => "verify.timeout_secs",
             Assign::VerifyChecks(_) => "verify.checks",
             Assign::ModelOverride(_) => "models",
+            Assign::McpTrustProjectServers(_) => "mcp.trust_project_servers",
+            Assign::McpToolSearch(_) => "mcp.tool_search",
+            Assign::McpStartupTimeoutMs(_) => "mcp.startup_timeout_secs",
+            Assign::McpToolTimeoutMs(_) => "mcp.tool_timeout_secs",
+            Assign::McpTrustReadOnlyHints(_) => "mcp.trust_read_only_hints",
+            Assign::McpServers(_) => "mcp_servers",
         }
     }
 
@@ -100,6 +114,7 @@ impl Assign {
             Assign::AdditionalRoots(v) | Assign::WritableRoots(v) => !v.is_empty(),
             Assign::HookGroups(v) => !v.is_empty(),
             Assign::VerifyChecks(v) => !v.is_empty(),
+            Assign::McpServers(v) => !v.is_empty(),
             _ => true,
         }
     }
@@ -165,6 +180,12 @@ impl Assign {
                     Err(i) => models.insert(i, v),
                 }
             }
+            Assign::McpTrustProjectServers(v) => settings.mcp.trust_project_servers = v,
+            Assign::McpToolSearch(v) => settings.mcp.tool_search = v,
+            Assign::McpStartupTimeoutMs(v) => settings.mcp.startup_timeout_ms = v,
+            Assign::McpToolTimeoutMs(v) => settings.mcp.tool_timeout_ms = v,
+            Assign::McpTrustReadOnlyHints(v) => settings.mcp.trust_read_only_hints = v,
+            Assign::McpServers(v) => merge_servers(&mut settings.mcp_servers, v),
         }
         None
     }
@@ -206,6 +227,8 @@ impl Range {
     pub(crate) const COMPACT_MARGIN: Range = Range::new(0, 50);
     pub(crate) const CONTEXT_WINDOW: Range = Range::new(1024, i64::MAX);
     pub(crate) const VERIFY_TIMEOUT: Range = Range::new(1, MAX_VERIFY_TIMEOUT_SECS as i64);
+    pub(crate) const MCP_STARTUP_TIMEOUT: Range = Range::new(1, 3600);
+    pub(crate) const MCP_TOOL_TIMEOUT: Range = Range::new(1, 86_400);
 
     const fn new(min: i64, max: i64) -> Range {
         Range { min, max }
@@ -322,6 +345,19 @@ mod tests {
                 name: "x".into(),
                 ..ModelOverride::default()
             }),
+            Assign::McpTrustProjectServers(true),
+            Assign::McpToolSearch(McpToolSearch::On),
+            Assign::McpStartupTimeoutMs(1000),
+            Assign::McpToolTimeoutMs(1000),
+            Assign::McpTrustReadOnlyHints(true),
+            Assign::McpServers(vec![McpServerSetting {
+                name: "s".into(),
+                transport: crate::mcp_settings::McpTransport::Http {
+                    url: "http://127.0.0.1:1/mcp".into(),
+                    headers: std::collections::BTreeMap::new(),
+                },
+                source: Source::File("/u/config.toml".into()),
+            }]),
         ]
     }
 

@@ -2,7 +2,8 @@
 //! [`Assign`]s: ranges, enum words, non-empty strings, relative paths
 //! resolved against the file's base directory, `~/` expanded (the shared
 //! checks are [`Builder`]'s). Type errors are caught earlier, by serde,
-//! and located by `file.rs`. `[hooks]` and `[verify]` are in `doc_hooks.rs`.
+//! and located by `file.rs`. `[hooks]` and `[verify]` are in `doc_hooks.rs`,
+//! `[mcp]` and `[mcp_servers]` in `doc_mcp.rs`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use toml::Spanned;
 use crate::assign::{Assign, Range, check_price};
 use crate::builder::{Builder, resolve_path};
 use crate::doc_hooks::{HooksDoc, VerifyDoc, hooks, verify};
+use crate::doc_mcp::{McpDoc, ServerDoc, check_name, mcp, servers};
 use crate::error::{ConfigError, Origin};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::settings::ModelOverride;
@@ -42,6 +44,8 @@ pub(crate) struct FileDoc {
     sandbox: Option<SandboxDoc>,
     hooks: Option<HooksDoc>,
     verify: Option<VerifyDoc>,
+    mcp: Option<McpDoc>,
+    mcp_servers: Option<BTreeMap<Spanned<String>, Spanned<ServerDoc>>>,
     models: Option<BTreeMap<Spanned<String>, ModelDoc>>,
     projects: Option<BTreeMap<Spanned<String>, ProjectDoc>>,
 }
@@ -51,6 +55,7 @@ pub(crate) struct FileDoc {
 #[serde(deny_unknown_fields)]
 struct ProjectDoc {
     trusted: S<bool>,
+    approved_mcp_servers: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
 }
 
 /// One file's validated content: the settings it assigns and its
@@ -211,6 +216,12 @@ pub(crate) fn build(
     if let Some(v) = doc.verify {
         verify(&mut b, v)?;
     }
+    if let Some(m) = doc.mcp {
+        mcp(&mut b, m)?;
+    }
+    if let Some(s) = doc.mcp_servers {
+        servers(&mut b, s)?;
+    }
     for (name, m) in doc.models.unwrap_or_default() {
         model(&mut b, name, m)?;
     }
@@ -247,9 +258,18 @@ fn project(
             "expected an absolute project path".to_owned(),
         ));
     }
+    let mut mcp_approvals = BTreeMap::new();
+    for (name, fingerprint) in p.approved_mcp_servers.unwrap_or_default() {
+        let span = name.span();
+        let name = name.into_inner();
+        let key = format!("{key}.approved_mcp_servers.{}", key_segment(&name));
+        check_name(&name).map_err(|m| b.invalid(&key, span, &name, m))?;
+        mcp_approvals.insert(name, fingerprint.into_inner());
+    }
     Ok(ProjectEntry {
         path: resolved,
         trusted: p.trusted.is_some_and(Spanned::into_inner),
+        mcp_approvals,
     })
 }
 

@@ -1,5 +1,6 @@
-//! The environment layer: `WRIGHT_*` variables and the provider-specific
-//! base URL variables. Only the variables named in [`ENV_VARS`] are ever
+//! The environment layer: `WRIGHT_*` variables, Claude Code's MCP timeouts
+//! (`MCP_TIMEOUT`, `MCP_TOOL_TIMEOUT`, in milliseconds) and the
+//! provider-specific base URL variables. Only the variables named in [`ENV_VARS`] are ever
 //! looked at; credentials such as `ANTHROPIC_API_KEY` are not config and
 //! are never read here. An empty value counts as unset.
 
@@ -12,7 +13,7 @@ use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::source::Source;
 
 /// Every environment variable config reads.
-pub const ENV_VARS: [&str; 12] = [
+pub const ENV_VARS: [&str; 14] = [
     "WRIGHT_PROVIDER",
     "WRIGHT_MODEL",
     "WRIGHT_MAX_TURNS",
@@ -23,6 +24,8 @@ pub const ENV_VARS: [&str; 12] = [
     "WRIGHT_REASONING_EFFORT",
     "WRIGHT_FALLBACK_MODEL",
     "WRIGHT_SANDBOX",
+    "MCP_TIMEOUT",
+    "MCP_TOOL_TIMEOUT",
     ANTHROPIC_BASE_URL,
     OPENAI_BASE_URL,
 ];
@@ -106,6 +109,14 @@ pub(crate) fn env_layer(
             .map_err(|_| invalid("WRIGHT_SANDBOX", "sandbox.mode", v, SandboxMode::expected()))?;
         push("WRIGHT_SANDBOX", Assign::SandboxMode(m));
     }
+    if let Some(v) = get("MCP_TIMEOUT") {
+        let ms = millis("MCP_TIMEOUT", "mcp.startup_timeout_secs", v, 3_600_000)?;
+        push("MCP_TIMEOUT", Assign::McpStartupTimeoutMs(ms));
+    }
+    if let Some(v) = get("MCP_TOOL_TIMEOUT") {
+        let ms = millis("MCP_TOOL_TIMEOUT", "mcp.tool_timeout_secs", v, 86_400_000)?;
+        push("MCP_TOOL_TIMEOUT", Assign::McpToolTimeoutMs(ms));
+    }
     Ok(out)
 }
 
@@ -154,6 +165,23 @@ fn positive(var: &str, key: &str, value: &str) -> Result<u32, ConfigError> {
         .and_then(|n| range.check(n))
         .and_then(|n| u32::try_from(n).map_err(|_| range.describe()))
         .map_err(|m| invalid(var, key, value, m))
+}
+
+/// A timeout in milliseconds, as Claude Code reads these variables.
+fn millis(var: &str, key: &str, value: &str, max: u64) -> Result<u64, ConfigError> {
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| {
+            invalid(
+                var,
+                key,
+                value,
+                format!("expected milliseconds from 1 to {max}"),
+            )
+        })
 }
 
 #[cfg(test)]
@@ -258,6 +286,25 @@ mod tests {
         assert!(env_layer(&e).is_err());
         let e = env(&[("WRIGHT_FALLBACK_MODEL", "  ")]);
         assert!(env_layer(&e).is_err());
+    }
+
+    #[test]
+    fn mcp_timeouts_are_milliseconds() {
+        let e = env(&[("MCP_TIMEOUT", "1500"), ("MCP_TOOL_TIMEOUT", " 60000 ")]);
+        let got: Vec<Assign> = env_layer(&e).unwrap().into_iter().map(|(a, _)| a).collect();
+        assert_eq!(
+            got,
+            vec![
+                Assign::McpStartupTimeoutMs(1500),
+                Assign::McpToolTimeoutMs(60_000)
+            ]
+        );
+        let e = env(&[("MCP_TIMEOUT", "0")]);
+        assert_eq!(
+            env_layer(&e).unwrap_err().to_string(),
+            "env MCP_TIMEOUT: invalid value `0` for `mcp.startup_timeout_secs`: \
+             expected milliseconds from 1 to 3600000"
+        );
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! tree (syntax, and the key spans needed to locate later errors), a walk
 //! for unknown keys (so every typo is reported at its own line in file
 //! order), then serde into [`FileDoc`] for types, with the error's span
-//! mapped back to the key that holds it. Value checks live in `doc.rs`
-//! and `doc_hooks.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
+//! mapped back to the key that holds it. Value checks live in `doc.rs`,
+//! `doc_hooks.rs` and `doc_mcp.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
 //! `[[verify.checks]]`) carry their index: `hooks.Stop[0].hooks[1].command`.
 
 use std::ops::Range as Span;
@@ -20,11 +20,12 @@ use crate::assign::Assign;
 use crate::assign::{PRICE_EXPECTED, Range};
 use crate::doc::{FileDoc, Layer, build, key_segment};
 use crate::doc_hooks;
+use crate::doc_mcp;
 use crate::error::{ConfigError, Origin, shorten};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 
 /// Keys allowed at the top level of a file.
-const TOP_KEYS: [&str; 20] = [
+const TOP_KEYS: [&str; 22] = [
     "provider",
     "model",
     "base_url",
@@ -43,11 +44,13 @@ const TOP_KEYS: [&str; 20] = [
     "sandbox",
     "hooks",
     "verify",
+    "mcp",
+    "mcp_servers",
     "models",
     "projects",
 ];
 /// Keys allowed in each `[projects."path"]`.
-const PROJECT_KEYS: [&str; 1] = ["trusted"];
+const PROJECT_KEYS: [&str; 2] = ["trusted", "approved_mcp_servers"];
 /// Keys allowed in `[tools]`.
 const TOOLS_KEYS: [&str; 1] = ["bash_timeout_secs"];
 /// Keys allowed in `[context]`.
@@ -190,7 +193,7 @@ fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
         ["sandbox"] => Some(&SANDBOX_KEYS),
         ["models", _] => Some(&MODEL_KEYS),
         ["projects", _] => Some(&PROJECT_KEYS),
-        _ => doc_hooks::allowed_keys(path),
+        _ => doc_hooks::allowed_keys(path).or_else(|| doc_mcp::allowed_keys(path)),
     }
 }
 
@@ -224,7 +227,7 @@ fn collect_unknown<'a>(table: &'a DeTable<'_>, path: &mut Vec<Seg<'a>>, out: &mu
         match value.get_ref() {
             DeValue::Table(inner)
                 if allowed_keys(&keys).is_some()
-                    || matches!(keys.as_slice(), ["models" | "projects"]) =>
+                    || matches!(keys.as_slice(), ["models" | "projects" | "mcp_servers"]) =>
             {
                 collect_unknown(inner, path, out);
             }
@@ -306,7 +309,7 @@ fn locate<'a>(table: &'a DeTable<'_>, offset: usize, prefix: &[Seg<'a>]) -> Opti
 /// "expected …" for a key (keys only, unquoted), used when its value has
 /// the wrong type.
 fn expected_for(path: &[&str]) -> String {
-    if let Some(message) = doc_hooks::expected_for(path) {
+    if let Some(message) = doc_hooks::expected_for(path).or_else(|| doc_mcp::expected_for(path)) {
         return message;
     }
     let range = |r: Range| r.describe();
@@ -324,6 +327,9 @@ fn expected_for(path: &[&str]) -> String {
         ["context", "user_memory" | "auto_compact"]
         | ["sandbox", "network"]
         | ["projects", _, "trusted"] => "expected true or false".to_owned(),
+        ["projects", _, "approved_mcp_servers"] => {
+            "expected a table of server names and fingerprints".to_owned()
+        }
         ["context", _] | ["permissions", _] | ["sandbox", "writable_roots"] => {
             "expected an array of strings".to_owned()
         }

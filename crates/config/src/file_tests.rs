@@ -61,7 +61,7 @@ fn unknown_top_level_key_names_line_and_valid_keys() {
         "/p/.wright/config.toml:3:1: unknown key `modle` (expected one of: provider, model, \
          base_url, max_tokens, max_turns, permission_mode, system_prompt, system_prompt_file, \
          append_system_prompt, reasoning_effort, thinking_budget, fallback_model, tools, context, \
-         permissions, sandbox, hooks, verify, models, projects)"
+         permissions, sandbox, hooks, verify, mcp, mcp_servers, models, projects)"
     );
 }
 
@@ -83,9 +83,14 @@ fn unknown_key_in_table_is_dotted() {
     );
     let e = err("context.files = [\"x\"]\n");
     assert!(e.contains("unknown key `context.files`"), "{e}");
+    let e = err("[mcpp]\nx = 1\n");
+    assert!(
+        e.starts_with("/p/.wright/config.toml:1:2: unknown key `mcpp`"),
+        "{e}"
+    );
     let e = err("[mcp]\nx = 1\n");
     assert!(
-        e.starts_with("/p/.wright/config.toml:1:2: unknown key `mcp`"),
+        e.starts_with("/p/.wright/config.toml:2:1: unknown key `mcp.x`"),
         "{e}"
     );
 }

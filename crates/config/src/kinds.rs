@@ -1,8 +1,9 @@
 //! The closed sets of choices in config: which wire protocol to speak
 //! ([`Provider`]), how tool calls are approved ([`PermissionMode`]), how
 //! hard the model reasons ([`ReasoningEffort`]), how shell commands are
-//! confined ([`SandboxMode`]), when a hook runs ([`HookEvent`]) and how a
-//! verify check's output is read ([`CheckFormat`]).
+//! confined ([`SandboxMode`]), when a hook runs ([`HookEvent`]), how a
+//! verify check's output is read ([`CheckFormat`]) and when MCP tool
+//! schemas are deferred ([`McpToolSearch`]).
 //!
 //! All parse from and print as the kebab-case words users type, and a bad
 //! word is rejected with the full list of valid ones.
@@ -223,6 +224,28 @@ words!(CheckFormat, "check format", [
     Gcc => "gcc",
     Tsc => "tsc",
     Lines => "lines",
+]);
+
+/// When MCP tool schemas are sent in full or deferred behind a search tool
+/// (`mcp.tool_search`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum McpToolSearch {
+    /// Deferred when the schemas would take a large share of the window.
+    #[default]
+    Auto,
+    /// Always deferred.
+    On,
+    /// Never deferred.
+    Off,
+}
+
+words!(McpToolSearch, "tool search setting", [
+    Auto => "auto",
+    On => "on",
+    Off => "off",
 ]);
 
 fn expected_list<'a>(words: impl Iterator<Item = &'a str>) -> String {

@@ -11,7 +11,8 @@
 //! 5. the environment: `WRIGHT_PROVIDER`, `WRIGHT_MODEL`, `WRIGHT_MAX_TURNS`,
 //!    `WRIGHT_MAX_TOKENS`, `WRIGHT_PERMISSION_MODE`, `WRIGHT_SYSTEM_PROMPT`,
 //!    `WRIGHT_SYSTEM_PROMPT_FILE`, `WRIGHT_REASONING_EFFORT`,
-//!    `WRIGHT_FALLBACK_MODEL`, `WRIGHT_SANDBOX`, and the base URL: `ANTHROPIC_BASE_URL`
+//!    `WRIGHT_FALLBACK_MODEL`, `WRIGHT_SANDBOX`, Claude Code's `MCP_TIMEOUT`
+//!    and `MCP_TOOL_TIMEOUT` (milliseconds), and the base URL: `ANTHROPIC_BASE_URL`
 //!    only when the provider (after flags) is `anthropic`, `OPENAI_BASE_URL`
 //!    only when it is `openai-chat` or `openai-responses`. Empty values
 //!    count as unset;
@@ -96,8 +97,26 @@
 //! format = "tsc"                    # cargo-json | gcc | tsc | lines (the default)
 //! timeout_secs = 300                # optional, 1..=1800
 //!
+//! [mcp]                             # MCP servers
+//! trust_project_servers = false     # a trusted project's own servers start without asking
+//! tool_search = "auto"              # auto | on | off: defer tool schemas behind a search tool
+//! startup_timeout_secs = 30         # 1..=3600 (env MCP_TIMEOUT, in milliseconds)
+//! tool_timeout_secs = 600           # 1..=86400 (env MCP_TOOL_TIMEOUT, in milliseconds)
+//! trust_read_only_hints = false     # a tool's readOnlyHint lets it run where reads do
+//!
+//! [mcp_servers.github]              # a `.mcp.json` entry in TOML; the name is [A-Za-z0-9_-]+
+//! command = "npx"                   # stdio (the default type): command, args, env
+//! args = ["-y", "@modelcontextprotocol/server-github"]
+//! env = { GITHUB_TOKEN = "${GITHUB_TOKEN}" }   # ${VAR} and ${VAR:-default} expanded at start
+//!
+//! [mcp_servers.docs]
+//! type = "http"                     # http | sse: url, headers
+//! url = "https://example.com/mcp"
+//! headers = { Authorization = "Bearer ${DOCS_TOKEN}" }
+//!
 //! [projects."/home/me/src/app"]     # user file only; keyed by the real path
 //! trusted = true
+//! approved_mcp_servers = { github = "sha256:…" }   # written by wright when you approve one
 //!
 //! [models."my-local-model"]         # overrides or adds a catalog entry
 //! context_window = 32768            # >= 1024
@@ -125,6 +144,14 @@
 //!   `import_claude_settings` only says the user wants the project's
 //!   `.claude/settings.json` read; that file is the project's, so its
 //!   hooks need [`Settings::project_trusted`] too.
+//! - A `[mcp_servers.NAME]` in a higher layer replaces a lower layer's
+//!   server of that name; [`Settings::mcp_servers`] is ordered by name and
+//!   each server remembers its file. From an untrusted project, servers,
+//!   `mcp.trust_project_servers = true` and `mcp.trust_read_only_hints =
+//!   true` are held back ([`Resolved::held_mcp_servers`]). `config show`
+//!   hides env and header values. Whether a project's server may start
+//!   (approval) is the caller's decision, helped by
+//!   [`Resolved::mcp_approvals`] and [`record_mcp_approval`].
 //! - A `[models."name"]` table in a higher layer overrides only the fields
 //!   it sets; [`Settings::models`] is ordered by name, and the source of
 //!   `models` is the highest layer that wrote any model table.
@@ -148,12 +175,15 @@ mod assign;
 mod builder;
 mod doc;
 mod doc_hooks;
+mod doc_mcp;
 mod env;
 mod error;
 mod file;
 mod hook_settings;
 mod kinds;
 mod loader;
+mod mcp_edit;
+mod mcp_settings;
 mod overrides;
 mod read;
 mod resolved;
@@ -169,10 +199,17 @@ pub use hook_settings::{
     DEFAULT_VERIFY_TIMEOUT_SECS, HookCommandSetting, HookGroupSetting, HookSettings,
     MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting, VerifySettings,
 };
-pub use kinds::{CheckFormat, HookEvent, PermissionMode, Provider, ReasoningEffort, SandboxMode};
+pub use kinds::{
+    CheckFormat, HookEvent, McpToolSearch, PermissionMode, Provider, ReasoningEffort, SandboxMode,
+};
 pub use loader::{
     CONFIG_FILE, ConfigLoader, LOCAL_CONFIG_FILE, LayerCheck, PROJECT_DIR, default_user_config_dir,
     find_project_root,
+};
+pub use mcp_edit::{McpEditError, remove_mcp_server, set_mcp_server};
+pub use mcp_settings::{
+    DEFAULT_MCP_STARTUP_TIMEOUT_MS, DEFAULT_MCP_TOOL_TIMEOUT_MS, McpServerSetting, McpSettings,
+    McpTransport,
 };
 pub use overrides::Overrides;
 pub use read::{MAX_CONFIG_BYTES, read_text_file};
@@ -184,5 +221,5 @@ pub use settings::{
 };
 pub use source::Source;
 pub use trust::{IgnoreReason, Ignored, Trust, TrustSource, canonical_root, describe_ignored};
-pub use trust_store::{TrustChange, record_trust};
+pub use trust_store::{TrustChange, record_mcp_approval, record_trust};
 pub use write::{NEW_FILE_MODE, replace_file};

@@ -18,8 +18,8 @@ use crate::resolved::Resolved;
 use crate::resolved::quote;
 use crate::source::Source;
 use crate::trust::{
-    IgnoreReason, Ignored, Trust, TrustSource, canonical_root, loosening, split_instruction_files,
-    trust_from_entries,
+    IgnoreReason, Ignored, Trust, TrustSource, approvals_from_entries, canonical_root,
+    describe_server, loosening, split_instruction_files, trust_from_entries,
 };
 
 /// Name of every config file.
@@ -107,6 +107,9 @@ impl ConfigLoader {
             if !from_project && !overrides.trust_project {
                 trust = trust_from_entries(&layer.projects, &root, &path);
             }
+            if !from_project {
+                resolved.mcp_approvals = approvals_from_entries(&layer.projects, &root);
+            }
             if from_project && !layer.projects.is_empty() {
                 resolved.ignored.push(Ignored {
                     file: path.clone(),
@@ -128,6 +131,20 @@ impl ConfigLoader {
                             });
                         }
                         Assign::InstructionFiles(inside)
+                    }
+                    Assign::McpServers(servers) if from_project && !trust.is_trusted() => {
+                        // One entry per server, so approving one by name
+                        // releases just that one.
+                        for server in servers {
+                            resolved.ignored.push(Ignored {
+                                file: path.clone(),
+                                key: "mcp_servers",
+                                value: describe_server(&server),
+                                reason: IgnoreReason::UntrustedProject,
+                            });
+                            resolved.held_mcp_servers.push(server);
+                        }
+                        continue;
                     }
                     other => other,
                 };

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::assign::Assign;
 use crate::doc::{key_segment, model_key};
+use crate::mcp_settings::{McpServerSetting, render_servers};
 use crate::settings::{KEYS, Settings};
 use crate::source::Source;
 use crate::trust::{IgnoreReason, Ignored, warnings};
@@ -24,6 +25,17 @@ pub struct Resolved {
     /// The project's config files (`.wright/config.toml` and
     /// `config.local.toml`), whether or not they exist.
     pub project_files: Vec<PathBuf>,
+    /// The `[mcp_servers]` of an untrusted project's files, held back
+    /// (and listed in [`Resolved::ignored`]) because they would run the
+    /// project's commands. In file order, later files last. A caller may
+    /// still start one the user approved by name
+    /// ([`Resolved::release_mcp_server`]).
+    pub held_mcp_servers: Vec<McpServerSetting>,
+    /// The project servers the user approved for this project, by name,
+    /// with the fingerprint of the definition approved: the user file's
+    /// `[projects."<root>".approved_mcp_servers]`. Never read from a
+    /// project's own files.
+    pub mcp_approvals: BTreeMap<String, String>,
     sources: BTreeMap<&'static str, Source>,
 }
 
@@ -52,6 +64,8 @@ impl Default for Resolved {
             files: Vec::new(),
             ignored: Vec::new(),
             project_files: Vec::new(),
+            held_mcp_servers: Vec::new(),
+            mcp_approvals: BTreeMap::new(),
             sources: KEYS.iter().map(|k| (*k, Source::Default)).collect(),
         }
     }
@@ -109,6 +123,25 @@ impl Resolved {
             .any(|i| i.reason == IgnoreReason::UntrustedProject)
     }
 
+    /// Stops reporting the held-back server `name` as ignored: the caller
+    /// starts it on the user's own approval (`--allow 'mcp__NAME'` or a
+    /// remembered one), so the trust warning must not say otherwise.
+    pub fn release_mcp_server(&mut self, name: &str) {
+        let held: Vec<PathBuf> = self
+            .held_mcp_servers
+            .iter()
+            .filter(|s| s.name == name)
+            .filter_map(|s| match &s.source {
+                Source::File(path) => Some(path.clone()),
+                _ => None,
+            })
+            .collect();
+        let value = crate::trust::describe_server_name(name);
+        self.ignored.retain(|i| {
+            !(i.key == "mcp_servers" && held.contains(&i.file) && i.value.starts_with(&value))
+        });
+    }
+
     /// The project file that set `key`'s value in force, when the project
     /// is not trusted; e.g. a `base_url` from an untrusted project applies,
     /// but the user's key is not sent to it.
@@ -155,6 +188,10 @@ impl Resolved {
             }
             if entry.key == "verify.checks" {
                 self.settings.verify.render_checks(&mut out, &entry.source);
+                continue;
+            }
+            if entry.key == "mcp_servers" {
+                render_servers(&mut out, &self.settings.mcp_servers, &entry.source);
                 continue;
             }
             if entry.key == "models" && !self.settings.models.is_empty() {
@@ -285,6 +322,12 @@ hooks.import_claude_settings = false  # default
 verify.enabled = true  # default
 verify.timeout_secs = 120  # default
 verify.checks = []  # default
+mcp.trust_project_servers = false  # default
+mcp.tool_search = \"auto\"  # default
+mcp.startup_timeout_secs = 30  # default
+mcp.tool_timeout_secs = 600  # default
+mcp.trust_read_only_hints = false  # default
+mcp_servers = {}  # default
 models = {}  # default
 "
         );

@@ -1,12 +1,14 @@
 //! [`Settings`], the merged result, its table-shaped parts
 //! ([`PermissionSettings`], [`SandboxSettings`], [`ContextSettings`],
-//! [`ModelOverride`]; hooks and verify are in `hook_settings.rs`), their defaults, and [`Settings::get`], the one
+//! [`ModelOverride`]; hooks and verify are in `hook_settings.rs`, MCP in
+//! `mcp_settings.rs`), their defaults, and [`Settings::get`], the one
 //! place that turns a key into its value for display.
 
 use std::path::PathBuf;
 
 use crate::hook_settings::{HookSettings, VerifySettings};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::mcp_settings::{McpServerSetting, McpSettings, secs_value, servers_value};
 use crate::trust::Trust;
 
 /// Default for [`Settings::max_turns`].
@@ -23,9 +25,10 @@ pub const DEFAULT_INSTRUCTION_BUDGET: usize = 40_000;
 pub const DEFAULT_COMPACT_MARGIN_PERCENT: u8 = 10;
 
 /// Every setting's key as written in TOML (dotted for tables), in display order.
-/// `hooks` stands for every `[[hooks.<Event>]]` group and `models` for the
-/// whole `[models."name"]` table of tables.
-pub const KEYS: [&str; 34] = [
+/// `hooks` stands for every `[[hooks.<Event>]]` group, `models` for the
+/// whole `[models."name"]` table of tables and `mcp_servers` for every
+/// `[mcp_servers.NAME]` table.
+pub const KEYS: [&str; 40] = [
     "provider",
     "model",
     "base_url",
@@ -59,6 +62,12 @@ pub const KEYS: [&str; 34] = [
     "verify.enabled",
     "verify.timeout_secs",
     "verify.checks",
+    "mcp.trust_project_servers",
+    "mcp.tool_search",
+    "mcp.startup_timeout_secs",
+    "mcp.tool_timeout_secs",
+    "mcp.trust_read_only_hints",
+    "mcp_servers",
     "models",
 ];
 
@@ -104,6 +113,11 @@ pub struct Settings {
     pub hooks: HookSettings,
     /// `[verify]`: the checks run after edits, in the same turn.
     pub verify: VerifySettings,
+    /// `[mcp]`: how MCP servers are started and trusted.
+    pub mcp: McpSettings,
+    /// `[mcp_servers.NAME]` tables, ordered by name; a higher layer's
+    /// server replaces a lower one's of the same name.
+    pub mcp_servers: Vec<McpServerSetting>,
     /// `[models."name"]` overrides of the model catalog, ordered by name.
     pub models: Vec<ModelOverride>,
     /// Whether the project's own files may loosen safety (see
@@ -275,6 +289,8 @@ impl Default for Settings {
             context: ContextSettings::default(),
             hooks: HookSettings::default(),
             verify: VerifySettings::default(),
+            mcp: McpSettings::default(),
+            mcp_servers: Vec::new(),
             models: Vec::new(),
             trust: Trust::Untrusted,
         }
@@ -360,6 +376,12 @@ impl Settings {
             "verify.enabled" => Some(Value::Boolean(self.verify.enabled)),
             "verify.timeout_secs" => Some(int(self.verify.timeout_secs)),
             "verify.checks" => Some(self.verify.checks_value()),
+            "mcp.trust_project_servers" => Some(Value::Boolean(self.mcp.trust_project_servers)),
+            "mcp.tool_search" => Some(Value::String(self.mcp.tool_search.as_str().into())),
+            "mcp.startup_timeout_secs" => Some(secs_value(self.mcp.startup_timeout_ms)),
+            "mcp.tool_timeout_secs" => Some(secs_value(self.mcp.tool_timeout_ms)),
+            "mcp.trust_read_only_hints" => Some(Value::Boolean(self.mcp.trust_read_only_hints)),
+            "mcp_servers" => Some(servers_value(&self.mcp_servers)),
             "models" => Some(Value::Table(
                 self.models
                     .iter()
@@ -413,6 +435,12 @@ mod tests {
         assert!(s.verify.enabled);
         assert_eq!(s.verify.timeout_secs, 120);
         assert!(s.verify.checks.is_empty());
+        assert!(!s.mcp.trust_project_servers);
+        assert_eq!(s.mcp.tool_search, crate::kinds::McpToolSearch::Auto);
+        assert_eq!(s.mcp.startup_timeout_ms, 30_000);
+        assert_eq!(s.mcp.tool_timeout_ms, 600_000);
+        assert!(!s.mcp.trust_read_only_hints);
+        assert!(s.mcp_servers.is_empty());
         assert!(s.models.is_empty());
     }
 

@@ -21,7 +21,12 @@
 //! - any `[[hooks.<Event>]]` group or `[[verify.checks]]` check (they run
 //!   the project's commands on the user's machine, outside any approval),
 //!   `hooks.import_claude_settings = true` and `verify.enabled = true`
-//!   when they are off.
+//!   when they are off;
+//! - any `[mcp_servers.NAME]` server (it runs a program or reaches a URL
+//!   with the user's rights), `mcp.trust_project_servers = true` and
+//!   `mcp.trust_read_only_hints = true` when they are off. Held-back
+//!   servers stay in [`crate::Resolved::held_mcp_servers`], one
+//!   [`Ignored`] each, so the user can still approve one by name.
 //!
 //! Separately, and trusted or not, a project's `context.instruction_files`
 //! may only name files inside the project: an absolute name or one with
@@ -43,6 +48,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::assign::Assign;
 use crate::hook_settings::HookGroupSetting;
 use crate::kinds::{HookEvent, PermissionMode, SandboxMode};
+use crate::mcp_settings::McpServerSetting;
 use crate::resolved::quote;
 use crate::settings::Settings;
 
@@ -54,8 +60,9 @@ use crate::settings::Settings;
 /// `permissions.additional_roots`, `sandbox.writable_roots`, a
 /// `system_prompt_file` outside the project, `provider`, `base_url`,
 /// `[models]` tables, hook groups, verify checks,
-/// `hooks.import_claude_settings = true` or `verify.enabled = true`;
-/// everything else applies.
+/// `hooks.import_claude_settings = true`, `verify.enabled = true`, MCP
+/// servers, `mcp.trust_project_servers = true` or
+/// `mcp.trust_read_only_hints = true`; everything else applies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Trust {
     /// Loosening settings from the project apply.
@@ -210,8 +217,37 @@ pub(crate) fn loosening(
         Assign::VerifyEnabled(true) if !current.verify.enabled => {
             Some("verify.enabled = true".to_owned())
         }
+        Assign::McpTrustProjectServers(true) if !current.mcp.trust_project_servers => {
+            Some("mcp.trust_project_servers = true".to_owned())
+        }
+        Assign::McpTrustReadOnlyHints(true) if !current.mcp.trust_read_only_hints => {
+            Some("mcp.trust_read_only_hints = true".to_owned())
+        }
+        Assign::McpServers(servers) if !servers.is_empty() => Some(
+            servers
+                .iter()
+                .map(describe_server)
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
         _ => None,
     }
+}
+
+/// `mcp_servers.NAME`, the start of every [`describe_server`] line.
+pub(crate) fn describe_server_name(name: &str) -> String {
+    format!("mcp_servers.{}", crate::doc::key_segment(name))
+}
+
+/// `mcp_servers.github (stdio: "npx -y server")`: trusting the project
+/// runs it, so the user sees what it runs.
+pub(crate) fn describe_server(server: &McpServerSetting) -> String {
+    format!(
+        "{} ({}: {})",
+        describe_server_name(&server.name),
+        server.transport.kind(),
+        quote(&shorten(&server.transport.describe()))
+    )
 }
 
 /// `hooks.PreToolUse (2 groups: "./check.sh", "make lint")`, one item per
@@ -283,6 +319,19 @@ pub fn canonical_root(root: &Path) -> PathBuf {
     root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
 }
 
+/// The MCP approvals the user file's `[projects]` entries hold for
+/// `root` (canonical); a later entry's approval of a name wins.
+pub(crate) fn approvals_from_entries(
+    entries: &[ProjectEntry],
+    root: &Path,
+) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for e in entries.iter().filter(|e| canonical_root(&e.path) == root) {
+        out.extend(e.mcp_approvals.clone());
+    }
+    out
+}
+
 /// Trust as the user file's `[projects]` entries say for `root`
 /// (canonical); the last matching entry wins.
 pub(crate) fn trust_from_entries(entries: &[ProjectEntry], root: &Path, user_file: &Path) -> Trust {
@@ -304,6 +353,9 @@ pub(crate) struct ProjectEntry {
     pub(crate) path: PathBuf,
     /// Its `trusted` value; a table without it counts as not trusted.
     pub(crate) trusted: bool,
+    /// `approved_mcp_servers`: server name → fingerprint of the
+    /// definition the user approved.
+    pub(crate) mcp_approvals: std::collections::BTreeMap<String, String>,
 }
 
 /// `file: a, b; file2: c` for the ignored values of one reason, in the

@@ -205,10 +205,12 @@ fn entries_match_by_canonical_root_last_wins() {
         ProjectEntry {
             path: link.clone(),
             trusted: true,
+            mcp_approvals: Default::default(),
         },
         ProjectEntry {
             path: "/elsewhere".into(),
             trusted: true,
+            mcp_approvals: Default::default(),
         },
     ];
     let user = Path::new("/u/config.toml");
@@ -221,6 +223,7 @@ fn entries_match_by_canonical_root_last_wins() {
         ProjectEntry {
             path: root.clone(),
             trusted: false,
+            mcp_approvals: Default::default(),
         },
     ];
     assert_eq!(trust_from_entries(&revoked, &root, user), Trust::Untrusted);

@@ -37,14 +37,24 @@ pub enum Input {
 /// Runs the task(s) and returns the exit code.
 pub async fn run(started: Started, input: Input, format: Format) -> u8 {
     let Started {
-        mut handle, notice, ..
+        mut handle,
+        notice,
+        mcp,
+        ..
     } = started;
     if let Some(notice) = notice {
         eprintln!("{notice}");
     }
+    // The init line shows real statuses: servers get their start-up
+    // timeout before it is written (the core would wait as long anyway
+    // before the first model request).
+    if let Some(mcp) = &mcp {
+        mcp.manager.wait_started(mcp.startup_timeout).await;
+    }
     let stop = spawn_interrupt_handler(handle.op_sender());
     let mut summary = RunSummary::new();
-    let mut mapper = StreamJson::new(matches!(format, Format::StreamJson { partial: true }));
+    let mut mapper = StreamJson::new(matches!(format, Format::StreamJson { partial: true }))
+        .with_mcp(mcp.as_ref().map(|m| std::sync::Arc::clone(&m.manager)));
     let mut turns = match input {
         Input::Prompt(prompt) => {
             let (tx, rx) = mpsc::unbounded_channel();

@@ -23,6 +23,8 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
         notice,
         view,
         jobs,
+        mcp,
+        mcp_not_started,
     } = started;
     let mut last_request_tokens = 0u64;
     let mut renderer = Renderer::new(detail);
@@ -71,6 +73,18 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
                 if let Some(report) = jobs_report(&jobs.list()) {
                     renderer.err_line(&report);
                 }
+                continue;
+            }
+            ("/mcp", _) => {
+                // Statuses once settled (within the start-up timeout),
+                // not a snapshot of servers still starting.
+                if let Some(m) = &mcp {
+                    m.manager.wait_started(m.startup_timeout).await;
+                }
+                renderer.err_line(&crate::mcp_start::report(
+                    mcp.as_ref().map(|m| m.manager.as_ref()),
+                    &mcp_not_started,
+                ));
                 continue;
             }
             ("/mode", mode) => Op::SetPermissionMode {
@@ -177,6 +191,7 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
 
 const HELP: &str = "/mode default|accept-edits|plan|auto|bypass — change what runs without asking\n\
 /context — what the model sees, with sources and sizes, the window used, hooks, verifier and background commands\n\
+/mcp — MCP servers with their status and tools\n\
 /compact [focus] — summarize older turns now\n\
 /rewind [N] — list the turns, or go back to before turn N (edited files and conversation)\n\
 /exit — leave (also Ctrl-D; Ctrl-C stops a running turn)";

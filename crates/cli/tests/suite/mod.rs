@@ -8,6 +8,7 @@ mod hooks;
 mod hooks_run;
 mod interactive;
 mod interrupt;
+mod mcp_config;
 mod os_boundary;
 mod paths_security;
 mod prompt;

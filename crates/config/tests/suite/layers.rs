@@ -325,6 +325,12 @@ hooks.import_claude_settings = false  # default
 verify.enabled = true  # default
 verify.timeout_secs = 120  # default
 verify.checks = []  # default
+mcp.trust_project_servers = false  # default
+mcp.tool_search = \"auto\"  # default
+mcp.startup_timeout_secs = 30  # default
+mcp.tool_timeout_secs = 600  # default
+mcp.trust_read_only_hints = false  # default
+mcp_servers = {{}}  # default
 models = {{}}  # default
 "
     );

@@ -1,0 +1,392 @@
+//! Which MCP servers a run starts. Servers come from the user config,
+//! the project root's `.mcp.json`, the project and local config files and
+//! every `--mcp-config` (later ones override earlier ones by name, in that
+//! order; `--strict-mcp-config` keeps only the flags'). The user's own
+//! servers (user config, flags) always start; a project's servers start
+//! only when approved: trusted project with `mcp.trust_project_servers`,
+//! `--allow 'mcp__NAME'`, or an approval remembered in the user config
+//! with the fingerprint of the definition approved, so a repository that
+//! changes the command must be approved again.
+//!
+//! Asking (interactive) and starting live in `mcp_start.rs`.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use wright_config::{McpServerSetting, McpTransport, Resolved, Source};
+use wright_mcp::config::{self as mcp_config, process_env};
+use wright_mcp::{ConfigSource, McpServer, McpServerConfig};
+
+use crate::setup::SetupError;
+
+/// The file Claude Code keeps a project's servers in, at the project root.
+pub const MCP_JSON: &str = ".mcp.json";
+
+/// The `--mcp-config` and `--strict-mcp-config` flags.
+#[derive(Debug, Clone, Default)]
+pub struct McpFlags {
+    /// Each `--mcp-config FILE|JSON`, in order.
+    pub configs: Vec<String>,
+    /// `--strict-mcp-config`: only the flags' servers.
+    pub strict: bool,
+    /// `--allow` rules; `mcp__NAME` and `mcp__NAME__*` approve a server.
+    pub allow: Vec<String>,
+}
+
+/// Where a server was defined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Scope {
+    /// The user's config file.
+    User,
+    /// The project root's `.mcp.json`.
+    ProjectJson,
+    /// `.wright/config.toml`.
+    Project,
+    /// `.wright/config.local.toml`.
+    Local,
+    /// `--mcp-config`.
+    Flag,
+}
+
+impl Scope {
+    /// The word `wright mcp list` shows (and `--scope` takes).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::User => "user",
+            Scope::ProjectJson | Scope::Project => "project",
+            Scope::Local => "local",
+            Scope::Flag => "flag",
+        }
+    }
+
+    /// Whether the project wrote it, so it needs approval.
+    pub fn is_project(self) -> bool {
+        matches!(self, Scope::ProjectJson | Scope::Project | Scope::Local)
+    }
+}
+
+/// One configured server, usable or not.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// Its name.
+    pub name: String,
+    /// Where it was defined.
+    pub scope: Scope,
+    /// The file (or "command line") that defined it.
+    pub source: String,
+    /// `stdio`, `http` or `sse`.
+    pub transport: &'static str,
+    /// The command line or URL, as configured.
+    pub target: String,
+    /// The server ready to start, or why it cannot be (a refused env
+    /// variable, an unset `${VAR}`).
+    pub server: Result<McpServer, String>,
+}
+
+/// Whether a candidate may start, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Approval {
+    /// The user's own server, or a project's the user approved.
+    Approved(&'static str),
+    /// A project server nobody approved; `changed` when an approval exists
+    /// for an earlier definition.
+    NotApproved {
+        /// The definition changed since the user approved it.
+        changed: bool,
+    },
+}
+
+/// Every configured server with whether it may start, plus warnings
+/// (a broken `.mcp.json`, refused definitions).
+#[derive(Debug, Clone, Default)]
+pub struct Collected {
+    /// By name, each with its approval.
+    pub servers: Vec<(Candidate, Approval)>,
+    /// To show once before a run.
+    pub warnings: Vec<String>,
+}
+
+/// Gathers the servers of every source. A broken `--mcp-config` is the
+/// user's own mistake and stops the run; a broken `.mcp.json` is a
+/// warning and is left out.
+pub fn collect(
+    resolved: &Resolved,
+    project_root: &Path,
+    flags: &McpFlags,
+) -> Result<Collected, SetupError> {
+    let mut warnings = Vec::new();
+    let mut all: Vec<Candidate> = Vec::new();
+    let mut put = |c: Candidate| match all.iter_mut().find(|have| have.name == c.name) {
+        Some(have) => *have = c,
+        None => all.push(c),
+    };
+    if !flags.strict {
+        let settings = &resolved.settings;
+        let scope_of = |s: &McpServerSetting| match &s.source {
+            Source::File(path) => match resolved.project_files.iter().position(|p| p == path) {
+                Some(0) => Scope::Project,
+                Some(_) => Scope::Local,
+                None => Scope::User,
+            },
+            _ => Scope::User,
+        };
+        for s in settings
+            .mcp_servers
+            .iter()
+            .filter(|s| scope_of(s) == Scope::User)
+        {
+            put(from_setting(s, Scope::User));
+        }
+        let json = project_root.join(MCP_JSON);
+        if json.exists() {
+            match read_mcp_json(&json) {
+                Ok(servers) => {
+                    for s in servers {
+                        put(from_server(s, Scope::ProjectJson));
+                    }
+                }
+                Err(e) => warnings.push(format!("warning: ignoring {}: {e}", json.display())),
+            }
+        }
+        let mut project: Vec<(Scope, &McpServerSetting)> = settings
+            .mcp_servers
+            .iter()
+            .chain(&resolved.held_mcp_servers)
+            .map(|s| (scope_of(s), s))
+            .filter(|(scope, _)| scope.is_project())
+            .collect();
+        // Project file before local file, whichever list each came from.
+        project.sort_by_key(|(scope, _)| *scope);
+        for (scope, s) in project {
+            put(from_setting(s, scope));
+        }
+    }
+    for value in &flags.configs {
+        let servers = mcp_config::load_flag(value, &process_env)
+            .map_err(|e| SetupError(format!("--mcp-config: {e}")))?;
+        for s in servers {
+            put(from_server(s, Scope::Flag));
+        }
+    }
+    all.sort_by(|a, b| a.name.cmp(&b.name));
+    for c in &all {
+        if let Err(why) = &c.server {
+            warnings.push(format!(
+                "warning: not starting MCP server {}: {why}",
+                c.name
+            ));
+        }
+    }
+    let servers = all
+        .into_iter()
+        .map(|c| {
+            let approval = approval(&c, resolved, &flags.allow);
+            (c, approval)
+        })
+        .collect();
+    Ok(Collected { servers, warnings })
+}
+
+/// Reads `.mcp.json` (bounded, as any config file) and parses it.
+fn read_mcp_json(path: &Path) -> Result<Vec<McpServer>, String> {
+    let text = wright_config::read_text_file(path).map_err(|e| match e {
+        wright_config::ConfigError::Io { message, .. } => message,
+        other => other.to_string(),
+    })?;
+    mcp_config::parse(&text, ConfigSource::File(path.to_path_buf()), &process_env).map_err(|e| {
+        // The parser names the file first; the caller does too.
+        let text = e.to_string();
+        let prefix = format!("{}: ", path.display());
+        text.strip_prefix(&prefix)
+            .map(str::to_owned)
+            .unwrap_or(text)
+    })
+}
+
+fn from_server(server: McpServer, scope: Scope) -> Candidate {
+    Candidate {
+        name: server.name.clone(),
+        scope,
+        source: server.source.to_string(),
+        transport: server.config.transport(),
+        target: server.config.describe(),
+        server: Ok(server),
+    }
+}
+
+/// A config file's server, expanded and checked exactly as a `.mcp.json`
+/// entry would be (so the env rules and their messages are the same).
+fn from_setting(s: &McpServerSetting, scope: Scope) -> Candidate {
+    let path = match &s.source {
+        Source::File(p) => p.clone(),
+        other => PathBuf::from(other.to_string()),
+    };
+    let mut servers = serde_json::Map::new();
+    servers.insert(s.name.clone(), entry_json(&s.transport));
+    let text = serde_json::json!({ "mcpServers": servers }).to_string();
+    let server = mcp_config::parse(&text, ConfigSource::File(path.clone()), &process_env)
+        .map_err(|e| match e {
+            mcp_config::ConfigError::Server { message, .. } => {
+                format!("{} (in {})", message, path.display())
+            }
+            other => other.to_string(),
+        })
+        .and_then(|mut list| list.pop().ok_or_else(|| "no server".to_owned()));
+    Candidate {
+        name: s.name.clone(),
+        scope,
+        source: path.display().to_string(),
+        transport: s.transport.kind(),
+        target: s.transport.describe(),
+        server,
+    }
+}
+
+/// A server as a `.mcp.json` entry (`{"command": …}` or
+/// `{"type": "http", "url": …}`).
+pub fn entry_json(t: &McpTransport) -> serde_json::Value {
+    use serde_json::json;
+    match t {
+        McpTransport::Stdio { command, args, env } => {
+            let mut o = json!({ "command": command, "args": args });
+            if !env.is_empty() {
+                o["env"] = json!(env);
+            }
+            o
+        }
+        McpTransport::Http { url, headers } | McpTransport::Sse { url, headers } => {
+            let mut o = json!({ "type": t.kind(), "url": url });
+            if !headers.is_empty() {
+                o["headers"] = json!(headers);
+            }
+            o
+        }
+    }
+}
+
+/// Whether `c` may start.
+fn approval(c: &Candidate, resolved: &Resolved, allow: &[String]) -> Approval {
+    if !c.scope.is_project() {
+        return Approval::Approved("your own configuration");
+    }
+    let settings = &resolved.settings;
+    if settings.project_trusted() && settings.mcp.trust_project_servers {
+        return Approval::Approved("trusted project with mcp.trust_project_servers");
+    }
+    if allowed_by_flag(&c.name, allow) {
+        return Approval::Approved("--allow");
+    }
+    let Ok(server) = &c.server else {
+        return Approval::NotApproved { changed: false };
+    };
+    match resolved.mcp_approvals.get(&c.name) {
+        Some(f) if *f == fingerprint(&server.config) => Approval::Approved("approved before"),
+        Some(_) => Approval::NotApproved { changed: true },
+        None => Approval::NotApproved { changed: false },
+    }
+}
+
+/// `--allow mcp__NAME` or `--allow 'mcp__NAME__*'` (case-insensitive, as
+/// permission rules are).
+pub fn allowed_by_flag(name: &str, allow: &[String]) -> bool {
+    let server = format!("mcp__{}", name.to_ascii_lowercase());
+    let all_tools = format!("{server}__*");
+    allow.iter().any(|rule| {
+        let rule = rule.trim().to_ascii_lowercase();
+        rule == server || rule == all_tools
+    })
+}
+
+/// The approval key of a definition: SHA-256 over what decides what runs
+/// (transport, command, arguments, environment, URL and header names).
+/// Header values are left out: they are usually tokens that rotate, and
+/// they do not change which program runs.
+pub fn fingerprint(config: &McpServerConfig) -> String {
+    let canonical = match config {
+        McpServerConfig::Stdio { command, args, env } => {
+            serde_json::json!({"type": "stdio", "command": command, "args": args, "env": env})
+        }
+        McpServerConfig::Http { url, headers } | McpServerConfig::Sse { url, headers } => {
+            let names: Vec<&String> = headers.keys().collect();
+            serde_json::json!({"type": config.transport(), "url": url, "headers": names})
+        }
+    };
+    let digest = Sha256::digest(canonical.to_string().as_bytes());
+    let mut out = String::from("sha256:");
+    for byte in digest {
+        out.push_str(&format!("{byte:02x}"));
+    }
+    out
+}
+
+/// Releases the held-back servers of an untrusted project that the user
+/// approved by name (`--allow` or a remembered approval), so the trust
+/// warning does not call them ignored.
+pub fn release_approved(resolved: &mut Resolved, allow: &[String]) {
+    let approved: Vec<String> = resolved
+        .held_mcp_servers
+        .iter()
+        .filter(|s| {
+            let c = from_setting(s, Scope::Project);
+            matches!(approval(&c, resolved, allow), Approval::Approved(_))
+        })
+        .map(|s| s.name.clone())
+        .collect();
+    for name in approved {
+        resolved.release_mcp_server(&name);
+    }
+}
+
+/// The one warning for a project server a headless run leaves out.
+pub fn skipped_warning(c: &Candidate, changed: bool) -> String {
+    let why = if changed {
+        "its definition changed since you approved it"
+    } else {
+        "a project's servers start only once you approve them"
+    };
+    format!(
+        "warning: not starting MCP server {} from {} ({}: {}): {why}; pass --allow 'mcp__{}' \
+         to start it, or answer \"always\" when interactive wright asks",
+        c.name,
+        c.source,
+        c.transport,
+        crate::render::escape_controls(&c.target),
+        c.name
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allow_rules_that_name_a_server_approve_it() {
+        let allow = |rules: &[&str]| rules.iter().map(|r| (*r).to_owned()).collect::<Vec<_>>();
+        assert!(allowed_by_flag("test", &allow(&["mcp__test"])));
+        assert!(allowed_by_flag("test", &allow(&["mcp__Test__*"])));
+        assert!(!allowed_by_flag("test", &allow(&["mcp__test__echo"])));
+        assert!(!allowed_by_flag("test", &allow(&["mcp__testing", "Bash"])));
+    }
+
+    #[test]
+    fn fingerprints_follow_what_runs() {
+        let stdio = |command: &str, env: &[(&str, &str)]| McpServerConfig::Stdio {
+            command: command.into(),
+            args: vec!["a".into()],
+            env: env
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+        };
+        let a = fingerprint(&stdio("server", &[]));
+        assert!(a.starts_with("sha256:") && a.len() == 7 + 64, "{a}");
+        assert_eq!(a, fingerprint(&stdio("server", &[])));
+        assert_ne!(a, fingerprint(&stdio("evil", &[])));
+        assert_ne!(a, fingerprint(&stdio("server", &[("X", "1")])));
+        let http = |token: &str| McpServerConfig::Http {
+            url: "https://x/mcp".into(),
+            headers: [("Authorization".to_owned(), token.to_owned())].into(),
+        };
+        assert_eq!(fingerprint(&http("a")), fingerprint(&http("b")));
+    }
+}

@@ -1,0 +1,230 @@
+//! Starting a run's MCP servers: settling each unapproved project server
+//! (interactive mode asks once per server before the session starts;
+//! headless runs skip it with one warning), then building the
+//! [`McpManager`] and connecting every server in a task of its own, so
+//! they start in parallel with the rest of start-up.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use wright_config::Settings;
+use wright_core::{HintTrust, McpSetup, ToolSearch};
+use wright_mcp::{McpManager, McpServer, ServerStatus, StartOptions};
+
+use crate::mcp_servers::{Approval, Candidate, Collected, fingerprint, skipped_warning};
+use crate::render::escape_controls;
+
+/// Whether a person can be asked about unapproved project servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asking {
+    /// Interactive mode, before the session starts.
+    Ask,
+    /// Headless: skip them with a warning.
+    Skip,
+}
+
+/// A run's MCP servers after approval.
+#[derive(Debug, Clone, Default)]
+pub struct Decided {
+    /// The servers to start.
+    pub servers: Vec<McpServer>,
+    /// Project servers left out, one line each, for `/mcp`.
+    pub not_started: Vec<String>,
+    /// Warnings to show before the session.
+    pub warnings: Vec<String>,
+}
+
+/// Settles every candidate: approved ones start; an unapproved project
+/// server is asked about (and an "always" answer remembered in the user
+/// config under the project) or skipped with a warning.
+pub fn decide(
+    collected: Collected,
+    asking: Asking,
+    user_config_dir: Option<&Path>,
+    project_root: &Path,
+) -> Decided {
+    let mut out = Decided {
+        warnings: collected.warnings,
+        ..Decided::default()
+    };
+    for (c, approval) in collected.servers {
+        let Ok(server) = &c.server else {
+            // Already warned about by `collect`.
+            out.not_started.push(format!("{}: not valid", c.name));
+            continue;
+        };
+        let changed = match approval {
+            Approval::Approved(_) => {
+                out.servers.push(server.clone());
+                continue;
+            }
+            Approval::NotApproved { changed } => changed,
+        };
+        let answer = match asking {
+            Asking::Ask => ask(&c, changed, user_config_dir.is_some()),
+            Asking::Skip => Answer::No,
+        };
+        match answer {
+            Answer::Once => out.servers.push(server.clone()),
+            Answer::Always => {
+                if let Some(dir) = user_config_dir {
+                    let f = fingerprint(&server.config);
+                    match wright_config::record_mcp_approval(dir, project_root, &c.name, Some(&f)) {
+                        Ok(file) => out.warnings.push(format!(
+                            "note: MCP server {} approved for this project (recorded in {})",
+                            c.name,
+                            file.display()
+                        )),
+                        Err(e) => out.warnings.push(format!(
+                            "warning: could not record the approval of MCP server {}: {e}",
+                            c.name
+                        )),
+                    }
+                }
+                out.servers.push(server.clone());
+            }
+            Answer::No => {
+                if asking == Asking::Skip {
+                    out.warnings.push(skipped_warning(&c, changed));
+                }
+                out.not_started
+                    .push(format!("{}: not approved ({})", c.name, c.source));
+            }
+        }
+    }
+    out
+}
+
+/// The answer to "start this project server?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    /// For this session only.
+    Once,
+    /// And remember it for this project.
+    Always,
+    /// Do not start it (also the answer to end of input).
+    No,
+}
+
+/// Asks about one server on stderr, in the trust question's style, and
+/// reads the answer from stdin (before the line reader exists).
+fn ask(c: &Candidate, changed: bool, can_remember: bool) -> Answer {
+    let intro = if changed {
+        "changed since you approved it"
+    } else {
+        "wants to start"
+    };
+    let always = if can_remember {
+        " · [a] always for this project"
+    } else {
+        ""
+    };
+    let question = format!(
+        "MCP server \"{}\" from {} {intro}:\n  {}: {}\nStart it? [y] yes, this time{always} · [N] no ",
+        c.name,
+        c.source,
+        c.transport,
+        escape_controls(&c.target),
+    );
+    {
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{question}");
+        let _ = err.flush();
+    }
+    let mut line = String::new();
+    let read = std::io::stdin().lock().read_line(&mut line);
+    match (read, line.trim().to_ascii_lowercase().as_str()) {
+        (Ok(_), "y" | "yes") => Answer::Once,
+        (Ok(_), "a" | "always") if can_remember => Answer::Always,
+        _ => Answer::No,
+    }
+}
+
+/// How servers are started: the configured start-up timeout, the project
+/// root as working directory, and the provider key variables withheld.
+pub fn start_options(settings: &Settings, project_root: &Path) -> StartOptions {
+    StartOptions {
+        startup_timeout: Duration::from_millis(settings.mcp.startup_timeout_ms),
+        withheld_env: wright_sandbox::PROVIDER_KEY_VARS
+            .iter()
+            .map(|v| (*v).to_owned())
+            .collect(),
+        cwd: Some(PathBuf::from(project_root)),
+        ..StartOptions::default()
+    }
+}
+
+/// The manager for `servers` with `connect_all` already running in a task
+/// of its own; `None` when there are none.
+pub fn spawn(
+    servers: Vec<McpServer>,
+    settings: &Settings,
+    project_root: &Path,
+) -> Option<McpSetup> {
+    if servers.is_empty() {
+        return None;
+    }
+    let manager = Arc::new(McpManager::new(
+        servers,
+        start_options(settings, project_root),
+    ));
+    let connecting = Arc::clone(&manager);
+    tokio::spawn(async move { connecting.connect_all().await });
+    let mcp = &settings.mcp;
+    Some(McpSetup {
+        startup_timeout: Duration::from_millis(mcp.startup_timeout_ms),
+        tool_timeout: Duration::from_millis(mcp.tool_timeout_ms),
+        tool_search: match mcp.tool_search {
+            wright_config::McpToolSearch::Auto => ToolSearch::Auto,
+            wright_config::McpToolSearch::On => ToolSearch::On,
+            wright_config::McpToolSearch::Off => ToolSearch::Off,
+        },
+        read_only_hints: if mcp.trust_read_only_hints {
+            HintTrust::Trust
+        } else {
+            HintTrust::Ignore
+        },
+        manager,
+    })
+}
+
+/// The stream-json word for a status, as Claude Code spells them.
+pub fn status_word(status: &ServerStatus) -> &'static str {
+    match status {
+        ServerStatus::Starting => "pending",
+        ServerStatus::Connected { .. } => "connected",
+        ServerStatus::Failed { .. } => "failed",
+    }
+}
+
+/// `/mcp`: each server with its status and tool names, then the project
+/// servers that were not started.
+pub fn report(manager: Option<&McpManager>, not_started: &[String]) -> String {
+    let mut lines = Vec::new();
+    for s in manager.map(McpManager::statuses).unwrap_or_default() {
+        let status = match &s.status {
+            ServerStatus::Starting => "starting".to_owned(),
+            ServerStatus::Connected { tools } => {
+                format!("connected, {} tools: {}", tools.len(), tools.join(", "))
+            }
+            ServerStatus::Failed { reason } => format!("failed: {reason}"),
+        };
+        lines.push(format!(
+            "  {}  ({} {}, from {})  {}",
+            s.name,
+            s.transport,
+            escape_controls(&s.target),
+            s.source,
+            escape_controls(&status)
+        ));
+    }
+    for line in not_started {
+        lines.push(format!("  {line}"));
+    }
+    if lines.is_empty() {
+        return "MCP servers: none configured".to_owned();
+    }
+    format!("MCP servers:\n{}", lines.join("\n"))
+}
