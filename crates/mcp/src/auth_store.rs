@@ -274,3 +274,90 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     }
     hash
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(server: &str, url: &str) -> TokenRecord {
+        let credentials: StoredCredentials = serde_json::from_value(serde_json::json!({
+            "client_id": "client-1",
+            "token_response": {
+                "access_token": "secret-access",
+                "token_type": "bearer",
+                "refresh_token": "secret-refresh"
+            }
+        }))
+        .unwrap();
+        TokenRecord {
+            version: RECORD_VERSION,
+            server: server.into(),
+            url: url.into(),
+            metadata: AuthorizationMetadata::default(),
+            client_secret: Some("secret-client".into()),
+            credentials,
+        }
+    }
+
+    #[test]
+    fn records_are_bound_to_their_name_and_url() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = TokenStore::new(tmp.path().join("auth"));
+        store.save(&record("web", "https://a.example/mcp")).unwrap();
+        assert!(store.has_token("web", "https://a.example/mcp"));
+        assert!(!store.has_token("web", "https://b.example/mcp"));
+        assert!(!store.has_token("web2", "https://a.example/mcp"));
+        // A file copied under another URL's name is not handed out.
+        std::fs::copy(
+            store.path_for("web", "https://a.example/mcp"),
+            store.path_for("web", "https://b.example/mcp"),
+        )
+        .unwrap();
+        assert!(
+            store
+                .load("web", "https://b.example/mcp")
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn logout_removes_only_that_server() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = TokenStore::new(tmp.path().join("auth"));
+        store.save(&record("web", "https://a.example/mcp")).unwrap();
+        store.save(&record("web", "https://b.example/mcp")).unwrap();
+        store
+            .save(&record("web-2", "https://a.example/mcp"))
+            .unwrap();
+        assert!(store.remove_server("web").unwrap());
+        assert!(!store.has_token("web", "https://a.example/mcp"));
+        assert!(!store.has_token("web", "https://b.example/mcp"));
+        assert!(store.has_token("web-2", "https://a.example/mcp"));
+        assert!(!store.remove_server("web").unwrap());
+        assert!(
+            !TokenStore::new(tmp.path().join("none"))
+                .remove_server("web")
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn debug_output_is_redacted() {
+        let shown = format!("{:?}", record("web", "https://a.example/mcp"));
+        assert!(!shown.contains("secret-"), "{shown}");
+    }
+
+    #[test]
+    fn a_corrupt_file_is_an_error_that_quotes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = TokenStore::new(tmp.path().to_path_buf());
+        std::fs::write(
+            store.path_for("web", "https://a.example/mcp"),
+            "{\"access_token\": \"secret-x\"",
+        )
+        .unwrap();
+        let err = store.load("web", "https://a.example/mcp").unwrap_err();
+        assert!(!err.to_string().contains("secret"), "{err}");
+    }
+}
