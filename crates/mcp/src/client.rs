@@ -12,14 +12,18 @@ use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::model::{CallToolRequestParams, ClientConfig, Implementation, Tool};
 use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClient, StreamableHttpClientTransportConfig,
+};
 use rmcp::{ClientHandler, ServiceExt};
 
+use crate::auth::{self, TokenStore};
 use crate::config::McpServerConfig;
 use crate::stdio::{self, SpawnSpec, StdioChild};
 
-/// The marker in a failure reason for an HTTP server that answered 401/403
-/// (the wiring offers `wright mcp login` when it sees it).
+/// The marker in a failure reason for an HTTP server that answered 401/403,
+/// after [`auth::needs_login`]'s text (the wiring offers `wright mcp login`
+/// when it sees either).
 pub const AUTH_REQUIRED: &str = "the server answered 401/403 (authorization required)";
 
 /// Settings a connection needs from the manager's options.
@@ -27,6 +31,10 @@ pub(crate) struct ConnectSettings<'a> {
     pub startup_timeout: Duration,
     pub withheld_env: &'a [String],
     pub cwd: Option<&'a PathBuf>,
+    /// The server's name (for the "needs login" reason).
+    pub server_name: &'a str,
+    /// Where OAuth tokens are, if the caller uses them.
+    pub auth_store: Option<&'a TokenStore>,
 }
 
 /// The client side rmcp calls back into: only notices that the server's
@@ -88,8 +96,11 @@ impl Connection {
                     cwd: settings.cwd.map(PathBuf::as_path),
                 };
                 let (child, stdout, stdin) = stdio::spawn(&spec)?;
-                let started =
-                    tokio::time::timeout(timeout, initialize(handler, (stdout, stdin))).await;
+                let started = tokio::time::timeout(
+                    timeout,
+                    initialize(handler, (stdout, stdin), settings.server_name),
+                )
+                .await;
                 match started {
                     Ok(Ok((service, tools))) => Ok((Self::new(service, stale, Some(child)), tools)),
                     Ok(Err(e)) => {
@@ -119,19 +130,25 @@ impl Connection {
                         .map_err(|_| format!("invalid value for header {name}"))?;
                     custom.insert(name, value);
                 }
-                let transport = StreamableHttpClientTransport::with_client(
-                    http_client()?,
-                    StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                        .custom_headers(custom),
-                );
-                match tokio::time::timeout(timeout, initialize(handler, transport)).await {
-                    Ok(Ok((service, tools))) => Ok((Self::new(service, stale, None), tools)),
-                    Ok(Err(e)) => Err(e),
-                    Err(_) => Err(format!(
-                        "no answer to initialize within {} s",
-                        timeout.as_secs_f32()
-                    )),
-                }
+                let transport_config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                    .custom_headers(custom);
+                // A configured Authorization header is the user's own token;
+                // a stored OAuth token must not be mixed in.
+                let own_auth = headers
+                    .keys()
+                    .any(|k| k.eq_ignore_ascii_case("authorization"));
+                let authorized = match settings.auth_store {
+                    Some(store) if !own_auth => {
+                        auth::authorized_client(settings.server_name, url, store, http_client()?)
+                            .await?
+                    }
+                    _ => None,
+                };
+                let started = match authorized {
+                    Some(client) => connect_http(handler, client, transport_config, settings).await,
+                    None => connect_http(handler, http_client()?, transport_config, settings).await,
+                };
+                started.map(|(service, tools)| (Self::new(service, stale, None), tools))
             }
             McpServerConfig::Sse { .. } => Err(
                 "the legacy SSE transport is not supported (rmcp 3.11 has no SSE client); \
@@ -232,10 +249,37 @@ impl Connection {
     }
 }
 
+/// Streamable HTTP through `client` (plain, or rmcp's `AuthClient`), within
+/// the startup timeout.
+async fn connect_http<C>(
+    handler: Handler,
+    client: C,
+    config: StreamableHttpClientTransportConfig,
+    settings: &ConnectSettings<'_>,
+) -> Result<(RunningService<RoleClient, Handler>, Vec<Tool>), String>
+where
+    C: StreamableHttpClient + Send + Sync + 'static,
+{
+    let transport = StreamableHttpClientTransport::with_client(client, config);
+    let timeout = settings.startup_timeout;
+    tokio::time::timeout(
+        timeout,
+        initialize(handler, transport, settings.server_name),
+    )
+    .await
+    .unwrap_or_else(|_| {
+        Err(format!(
+            "no answer to initialize within {} s",
+            timeout.as_secs_f32()
+        ))
+    })
+}
+
 /// Handshake, then the first `tools/list`.
 async fn initialize<T, E, A>(
     handler: Handler,
     transport: T,
+    server_name: &str,
 ) -> Result<(RunningService<RoleClient, Handler>, Vec<Tool>), String>
 where
     T: rmcp::transport::IntoTransport<RoleClient, E, A>,
@@ -243,8 +287,9 @@ where
 {
     let service = handler.serve(transport).await.map_err(|e| {
         if e.is_authorization_required() {
-            // OAuth (`wright mcp login`) is the caller's next step.
-            format!("needs authorization: {AUTH_REQUIRED}")
+            // No token, or one the server rejects that cannot be refreshed:
+            // `wright mcp login` is the user's next step.
+            format!("{}; {AUTH_REQUIRED}", auth::needs_login(server_name))
         } else {
             format!("initialize failed: {e}")
         }
@@ -261,7 +306,7 @@ where
 /// like wright-llm does) and no redirects, so custom headers (tokens) are
 /// never replayed to another host.
 fn http_client() -> Result<reqwest::Client, String> {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    install_crypto_provider();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         // rmcp's own default: a reused connection whose previous SSE body
@@ -271,4 +316,10 @@ fn http_client() -> Result<reqwest::Client, String> {
         .user_agent(concat!("wright/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| format!("cannot build the HTTP client: {e}"))
+}
+
+/// Makes ring the process's rustls provider unless one is set (rmcp's OAuth
+/// client builds its own reqwest clients, which need it too).
+pub(crate) fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
 }

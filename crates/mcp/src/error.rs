@@ -61,4 +61,14 @@ pub enum McpError {
         /// The server's or rmcp's message.
         message: String,
     },
+    /// Logging in or out failed (OAuth discovery, registration, the
+    /// browser step, the token exchange, the token store). Never holds a
+    /// token.
+    #[error("MCP server \"{server}\": {message}")]
+    Auth {
+        /// The server.
+        server: String,
+        /// What failed.
+        message: String,
+    },
 }

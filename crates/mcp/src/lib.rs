@@ -1,8 +1,12 @@
 //! wright's MCP client: which servers to run ([`config`]), the names their
 //! tools get ([`names`]), the connections ([`McpManager`]) and the results in
-//! wright's shape ([`result`]). Wiring into the core and the CLI lives
-//! elsewhere; this crate knows nothing about models or permissions.
+//! wright's shape ([`result`]), and OAuth login for HTTP servers ([`auth`]).
+//! Wiring into the core and the CLI lives elsewhere; this crate knows
+//! nothing about models or permissions.
 
+pub mod auth;
+mod auth_callback;
+mod auth_store;
 mod client;
 pub mod config;
 mod error;

@@ -178,6 +178,8 @@ impl McpManager {
             startup_timeout: self.options.startup_timeout,
             withheld_env: &self.options.withheld_env,
             cwd: self.options.cwd.as_ref(),
+            server_name: &server.name,
+            auth_store: self.options.auth_store.as_ref(),
         };
         let (conn, tools) = Connection::connect(&server.config, &settings).await?;
         if let Some(pgid) = conn.child.as_ref().and_then(|c| c.pgid)

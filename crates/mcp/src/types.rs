@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::auth::TokenStore;
 use crate::config::ConfigSource;
 
 /// How servers are started and stopped.
@@ -20,6 +21,10 @@ pub struct StartOptions {
     /// Working directory of stdio servers (the project root); `None` keeps
     /// wright's.
     pub cwd: Option<PathBuf>,
+    /// Where OAuth tokens from `wright mcp login` are: an HTTP server with
+    /// one stored for its URL gets it as a bearer token (refreshed when
+    /// expired). `None`: no OAuth.
+    pub auth_store: Option<TokenStore>,
 }
 
 impl Default for StartOptions {
@@ -29,6 +34,7 @@ impl Default for StartOptions {
             shutdown_grace: Duration::from_secs(2),
             withheld_env: Vec::new(),
             cwd: None,
+            auth_store: None,
         }
     }
 }

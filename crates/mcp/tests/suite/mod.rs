@@ -3,6 +3,8 @@
 mod calls;
 mod http;
 mod lifecycle;
+mod oauth;
+mod oauth_mock;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
