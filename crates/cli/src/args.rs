@@ -301,6 +301,17 @@ pub enum McpAction {
         #[arg(short = 'H', long = "header", value_name = "'Key: Value'")]
         header: Vec<String>,
     },
+    /// Log in to an HTTP server that asks for OAuth: opens the browser
+    /// (and prints the URL), and keeps the tokens in your data directory.
+    Login {
+        /// Server name.
+        name: String,
+    },
+    /// Forget the tokens `wright mcp login` stored for a server.
+    Logout {
+        /// Server name.
+        name: String,
+    },
     /// Remove a server from where it is defined.
     Remove {
         /// Server name.

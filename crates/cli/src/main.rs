@@ -8,6 +8,7 @@ mod extensions;
 mod hooks_list;
 mod init;
 mod inspect;
+mod mcp_auth;
 mod mcp_cmd;
 mod mcp_servers;
 mod mcp_start;
@@ -125,6 +126,9 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         Some(Command::Mcp {
             action: McpAction::Remove { name, scope },
         }) => return Ok(mcp_write::remove(&loader, name, *scope)?),
+        Some(Command::Mcp {
+            action: McpAction::Logout { name },
+        }) => return Ok(mcp_auth::logout(name)?),
         Some(Command::Rewind {
             id,
             to,
@@ -155,7 +159,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Hooks { .. }
             | Command::Memory { .. }
             | Command::Mcp {
-                action: McpAction::List { .. } | McpAction::Get { .. },
+                action: McpAction::List { .. } | McpAction::Get { .. } | McpAction::Login { .. },
             }
             | Command::Compact { .. },
         )
@@ -202,9 +206,15 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             let flags = args.mcp_flags();
             return Ok(mcp_cmd::get(&resolved, &project_root, &flags, name, *json).await?);
         }
+        Some(Command::Mcp {
+            action: McpAction::Login { name },
+        }) => {
+            let flags = args.mcp_flags();
+            return Ok(mcp_auth::login(&resolved, &project_root, &flags, name).await?);
+        }
         Some(
             Command::Mcp {
-                action: McpAction::Add { .. } | McpAction::Remove { .. },
+                action: McpAction::Add { .. } | McpAction::Remove { .. } | McpAction::Logout { .. },
             }
             | Command::Config { .. }
             | Command::Doctor { .. }

@@ -152,6 +152,7 @@ pub fn start_options(settings: &Settings, project_root: &Path) -> StartOptions {
             .map(|v| (*v).to_owned())
             .collect(),
         cwd: Some(PathBuf::from(project_root)),
+        auth_store: crate::mcp_auth::token_store(),
         ..StartOptions::default()
     }
 }
