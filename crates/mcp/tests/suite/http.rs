@@ -38,24 +38,36 @@ async fn tools_over_streamable_http() {
     let none = CancellationToken::new();
 
     let echo = mcp
-        .call("mcp__web__echo", json!({"text": "over http"}), LONG, &none)
+        .call(
+            "mcp__web__echo",
+            json!({"text": "over http"}),
+            LONG,
+            &none,
+            None,
+        )
         .await
         .unwrap();
     assert_eq!(echo.text, "over http");
     let image = mcp
-        .call("mcp__web__image", json!({}), LONG, &none)
+        .call("mcp__web__image", json!({}), LONG, &none, None)
         .await
         .unwrap();
     assert_eq!(image.images[0].data, TINY_PNG);
     let fail = mcp
-        .call("mcp__web__fail", json!({}), LONG, &none)
+        .call("mcp__web__fail", json!({}), LONG, &none, None)
         .await
         .unwrap();
     assert!(fail.is_error);
 
-    mcp.call("mcp__web__add_tool", json!({"name": "later"}), LONG, &none)
-        .await
-        .unwrap();
+    mcp.call(
+        "mcp__web__add_tool",
+        json!({"name": "later"}),
+        LONG,
+        &none,
+        None,
+    )
+    .await
+    .unwrap();
     let mut refreshed = false;
     for _ in 0..200 {
         if mcp.refresh_if_stale().await {
