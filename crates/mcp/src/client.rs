@@ -33,6 +33,8 @@ pub(crate) struct ConnectSettings<'a> {
     pub startup_timeout: Duration,
     pub withheld_env: &'a [String],
     pub cwd: Option<&'a PathBuf>,
+    /// Woken when a server says its tools or prompts changed.
+    pub list_changed: &'a Arc<tokio::sync::Notify>,
 }
 
 /// The client side rmcp calls back into: only the client's identity
@@ -82,7 +84,7 @@ impl Connection {
         config: &McpServerConfig,
         settings: &ConnectSettings<'_>,
     ) -> Result<(Self, Listing), String> {
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Shared::new(Arc::clone(settings.list_changed)));
         let handler = Handler;
         let timeout = settings.startup_timeout;
         match config {
@@ -180,6 +182,12 @@ impl Connection {
     /// Takes the "tool list changed" flag (clears it).
     pub(crate) fn take_stale(&self) -> bool {
         self.shared.tools_stale.swap(false, Ordering::SeqCst)
+    }
+
+    /// Whether a list changed since the last look (the flags stay up).
+    pub(crate) fn is_stale(&self) -> bool {
+        self.shared.tools_stale.load(Ordering::SeqCst)
+            || self.shared.prompts_stale.load(Ordering::SeqCst)
     }
 
     /// Takes the "prompt list changed" flag (clears it).

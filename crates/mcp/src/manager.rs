@@ -107,6 +107,8 @@ pub struct McpManager {
     /// Bumped whenever a server leaves [`ServerStatus::Starting`], so
     /// [`Self::wait_started`] wakes without polling.
     settled: tokio::sync::watch::Sender<u64>,
+    /// Woken by every connection when a server's tools or prompts change.
+    list_changed: Arc<tokio::sync::Notify>,
 }
 
 impl McpManager {
@@ -149,6 +151,7 @@ impl McpManager {
             index: RwLock::new(Index::default()),
             live_groups: Mutex::new(BTreeMap::new()),
             settled: tokio::sync::watch::Sender::new(0),
+            list_changed: Arc::default(),
         }
     }
 
@@ -212,6 +215,7 @@ impl McpManager {
             startup_timeout: self.options.startup_timeout,
             withheld_env: &self.options.withheld_env,
             cwd: self.options.cwd.as_ref(),
+            list_changed: &self.list_changed,
         };
         let (conn, listing) = Connection::connect(&server.config, &settings).await?;
         if let Some(pgid) = conn.child.as_ref().and_then(|c| c.pgid)
@@ -413,6 +417,30 @@ impl McpManager {
             self.rebuild_index();
         }
         changed
+    }
+
+    /// Waits until some server has said its tools or prompts changed and
+    /// [`Self::refresh_if_stale`] has not picked that up yet, at most
+    /// `limit`. Returns whether one has. For callers that refresh as soon
+    /// as a list changes instead of before the next request.
+    pub async fn wait_list_changed(&self, limit: Duration) -> bool {
+        let changed = async {
+            loop {
+                // Registered before looking, so a change in between wakes us.
+                let notified = self.list_changed.notified();
+                tokio::pin!(notified);
+                notified.as_mut().enable();
+                for slot in self.slots.values() {
+                    if let State::Connected(conn) = &*slot.state.lock().await
+                        && conn.is_stale()
+                    {
+                        return;
+                    }
+                }
+                notified.await;
+            }
+        };
+        tokio::time::timeout(limit, changed).await.is_ok()
     }
 
     /// Closes every server: the session first (stdin EOF for a process),

@@ -30,7 +30,6 @@ use crate::types::{McpProgress, ProgressSink};
 pub(crate) const ROUTE_KEY: &str = "dev.wright/progressRoute";
 
 /// What the tap shares with its connection.
-#[derive(Default)]
 pub(crate) struct Shared {
     routes: Mutex<Routes>,
     next_route: AtomicU64,
@@ -38,6 +37,9 @@ pub(crate) struct Shared {
     pub tools_stale: AtomicBool,
     /// `notifications/prompts/list_changed` seen since the last look.
     pub prompts_stale: AtomicBool,
+    /// Woken when either flag goes up (the manager's, shared by all its
+    /// connections).
+    list_changed: Arc<tokio::sync::Notify>,
 }
 
 #[derive(Default)]
@@ -77,6 +79,16 @@ impl Drop for Route {
 }
 
 impl Shared {
+    pub(crate) fn new(list_changed: Arc<tokio::sync::Notify>) -> Self {
+        Self {
+            routes: Mutex::default(),
+            next_route: AtomicU64::new(0),
+            tools_stale: AtomicBool::new(false),
+            prompts_stale: AtomicBool::new(false),
+            list_changed,
+        }
+    }
+
     /// Registers `sink` for one call.
     pub(crate) fn route(self: &Arc<Self>, sink: ProgressSink) -> Route {
         let number = self.next_route.fetch_add(1, Ordering::Relaxed);
@@ -140,9 +152,11 @@ impl Shared {
             }
             ServerNotification::ToolListChangedNotification(_) => {
                 self.tools_stale.store(true, Ordering::SeqCst);
+                self.list_changed.notify_waiters();
             }
             ServerNotification::PromptListChangedNotification(_) => {
                 self.prompts_stale.store(true, Ordering::SeqCst);
+                self.list_changed.notify_waiters();
             }
             _ => {}
         }
@@ -173,14 +187,12 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Tap<T> {
         self.inner.send(item)
     }
 
-    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
-        async move {
-            let message = self.inner.receive().await;
-            if let Some(message) = &message {
-                self.shared.on_receive(message);
-            }
-            message
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let message = self.inner.receive().await;
+        if let Some(message) = &message {
+            self.shared.on_receive(message);
         }
+        message
     }
 
     fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {

@@ -40,6 +40,8 @@ pub struct TestServer {
     added_prompts: Arc<Mutex<Vec<String>>>,
     /// How many catalogue tools ([`many`]) to offer.
     many: usize,
+    /// Advertise tools only (no resources, prompts or instructions).
+    tools_only: bool,
 }
 
 fn schema(properties: Value) -> Map<String, Value> {
@@ -66,6 +68,14 @@ impl TestServer {
         Self {
             many,
             ..Self::default()
+        }
+    }
+
+    /// This server advertising tools only, like most real ones.
+    pub fn tools_only(self) -> Self {
+        Self {
+            tools_only: true,
+            ..self
         }
     }
 
@@ -228,6 +238,14 @@ impl TestServer {
 
 impl ServerHandler for TestServer {
     fn get_info(&self) -> ServerConfig {
+        if self.tools_only {
+            return ServerConfig::new(
+                ServerCapabilities::builder()
+                    .enable_tools()
+                    .enable_tool_list_changed()
+                    .build(),
+            );
+        }
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
@@ -294,10 +312,9 @@ impl ServerHandler for TestServer {
     }
 }
 
-/// Serves [`TestServer`] (with `many` catalogue tools) on stdin/stdout
-/// until the client closes stdin.
-pub async fn serve_stdio(many: usize) -> Result<(), String> {
-    let service = TestServer::with_many(many)
+/// Serves `server` on stdin/stdout until the client closes stdin.
+pub async fn serve_stdio(server: TestServer) -> Result<(), String> {
+    let service = server
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| e.to_string())?;

@@ -186,16 +186,9 @@ async fn list_changed_refreshes_the_tools() {
     )
     .await
     .unwrap();
-    // The notification may land just after the call's answer.
-    let mut refreshed = false;
-    for _ in 0..200 {
-        if mcp.refresh_if_stale().await {
-            refreshed = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert!(refreshed);
+    // Over HTTP the notification may come after the call's answer.
+    assert!(mcp.wait_list_changed(LONG).await);
+    assert!(mcp.refresh_if_stale().await);
     assert!(mcp.tools().iter().any(|t| t.name == "mcp__test__late"));
     let late = mcp
         .call("mcp__test__late", json!({}), LONG, &none, None)

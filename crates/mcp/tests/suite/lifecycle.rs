@@ -260,6 +260,12 @@ fn the_manager_and_its_call_future_can_be_shared_across_tasks() {
     send(&call);
     let refresh = mcp.refresh_if_stale();
     send(&refresh);
+    let resources = mcp.resources(None, LONG, &cancel);
+    send(&resources);
+    let read = mcp.read_resource("s", "test://readme", LONG, &cancel);
+    send(&read);
+    let prompt = mcp.get_prompt("s", "greet", std::collections::BTreeMap::new(), LONG);
+    send(&prompt);
 }
 
 #[tokio::test]

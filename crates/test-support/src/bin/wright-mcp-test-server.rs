@@ -2,15 +2,18 @@
 //!
 //! Modes for failure tests: `--hang` never answers initialize;
 //! `--exit-early CODE` writes a line to stderr and exits before answering.
-//! `--many N` adds N catalogue tools `tool_0..tool_{N-1}`.
+//! `--many N` adds N catalogue tools `tool_0..tool_{N-1}`; `--tools-only`
+//! advertises no resources, prompts or instructions.
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: wright-mcp-test-server [--hang | --exit-early CODE | --many N]";
+const USAGE: &str =
+    "usage: wright-mcp-test-server [--hang | --exit-early CODE | --many N | --tools-only]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut many = 0;
+    let mut tools_only = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             },
+            "--tools-only" => tools_only = true,
             other => {
                 eprintln!("{USAGE} (got {other})");
                 return ExitCode::from(2);
@@ -45,7 +49,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(wright_test_support::mcp_server::serve_stdio(many)) {
+    use wright_test_support::mcp_server::{TestServer, serve_stdio};
+    let mut server = TestServer::with_many(many);
+    if tools_only {
+        server = server.tools_only();
+    }
+    match runtime.block_on(serve_stdio(server)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("test server: {e}");
