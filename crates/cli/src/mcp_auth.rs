@@ -71,7 +71,10 @@ pub async fn login(
         timeout: Duration::from_secs(300),
         redirect_port: 0,
     };
-    eprintln!("Logging in to MCP server {name} ({})…", escape_controls(&candidate.target));
+    eprintln!(
+        "Logging in to MCP server {name} ({})…",
+        escape_controls(&candidate.target)
+    );
     let outcome = wright_mcp::auth::login(server, &store, options)
         .await
         .map_err(|e| SetupError(e.to_string()))?;
@@ -93,8 +96,7 @@ pub async fn login(
 pub fn logout(name: &str) -> Result<u8, SetupError> {
     let store = token_store()
         .ok_or_else(|| SetupError("no user data directory to look for tokens in".to_owned()))?;
-    let existed =
-        wright_mcp::auth::logout(name, &store).map_err(|e| SetupError(e.to_string()))?;
+    let existed = wright_mcp::auth::logout(name, &store).map_err(|e| SetupError(e.to_string()))?;
     if existed {
         println!("Forgot the tokens of MCP server {name}.");
     } else {
@@ -102,4 +104,3 @@ pub fn logout(name: &str) -> Result<u8, SetupError> {
     }
     Ok(exit::SUCCESS)
 }
-

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
-use wright_mcp::{McpError, McpManager, McpTool, McpToolResult};
+use wright_mcp::{McpError, McpManager, McpProgress, McpTool, McpToolResult, ProgressSink};
 use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
 use wright_tools::output;
 use wright_tools::truncate::Keep;
@@ -87,9 +87,13 @@ impl Tool for McpCallTool {
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
             let started = Instant::now();
+            // Progress goes to the front end as output lines of the call.
+            let progress = ctx.output.clone().map(|out| -> ProgressSink {
+                Arc::new(move |p: McpProgress| out(&progress_line(&p)))
+            });
             let result = self
                 .manager
-                .call(&self.tool.name, args, self.timeout, &ctx.cancel)
+                .call(&self.tool.name, args, self.timeout, &ctx.cancel, progress)
                 .await;
             let result = match result {
                 Ok(result) => result,
@@ -98,6 +102,18 @@ impl Tool for McpCallTool {
             };
             finish_result(result, ctx, started, &self.tool.server)
         })
+    }
+}
+
+/// One progress notification as a line: `[progress 3/10] message`.
+fn progress_line(p: &McpProgress) -> String {
+    let amount = match p.total {
+        Some(total) if total > 0.0 => format!("{}/{}", p.progress, total),
+        _ => format!("{}", p.progress),
+    };
+    match p.message.as_deref().map(str::trim) {
+        Some(m) if !m.is_empty() => format!("[progress {amount}] {m}\n"),
+        _ => format!("[progress {amount}]\n"),
     }
 }
 
@@ -225,6 +241,24 @@ mod tests {
         let nothing = McpToolResult::default();
         let out = finish_result(nothing, &ctx, Instant::now(), "s").unwrap();
         assert!(out.content.contains("no content"));
+    }
+
+    #[test]
+    fn progress_lines() {
+        let p = |progress, total, message: Option<&str>| McpProgress {
+            progress,
+            total,
+            message: message.map(str::to_owned),
+        };
+        assert_eq!(
+            progress_line(&p(3.0, Some(10.0), Some("copying"))),
+            "[progress 3/10] copying\n"
+        );
+        assert_eq!(progress_line(&p(0.5, None, None)), "[progress 0.5]\n");
+        assert_eq!(
+            progress_line(&p(1.0, Some(0.0), Some("  "))),
+            "[progress 1]\n"
+        );
     }
 
     #[test]

@@ -358,3 +358,98 @@ async fn a_server_that_dies_mid_call_gives_an_error_and_is_restarted() {
     assert!(crashed.1, "{crashed:?}");
     assert_eq!(results_of(&requests[2])[1], ("back".to_owned(), false));
 }
+
+#[tokio::test]
+async fn progress_reaches_the_front_end_as_output() {
+    let mut h = start_with(
+        vec![calls(&[("c1", "mcp__test__progress", "{}")]), text("done")],
+        PermissionMode::Auto,
+        5,
+        with_servers(vec![server("test", None, &[])], |_| {}),
+    );
+    let (events, _) = turn(&mut h, "go").await;
+    let lines: String = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ItemDelta {
+                delta: wright_protocol::ItemDelta::ToolOutput(t),
+                ..
+            } => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lines.matches("[progress ").count(), 3, "{lines}");
+}
+
+#[tokio::test]
+async fn resources_are_listed_read_and_attached_by_mention() {
+    let mut h = start_with(
+        vec![
+            calls(&[
+                ("c1", "ListMcpResources", "{}"),
+                (
+                    "c2",
+                    "ReadMcpResource",
+                    r#"{"server":"test","uri":"test://readme"}"#,
+                ),
+                (
+                    "c3",
+                    "ReadMcpResource",
+                    r#"{"server":"nope","uri":"x://y"}"#,
+                ),
+            ]),
+            text("done"),
+        ],
+        PermissionMode::Default,
+        5,
+        with_servers(vec![server("test", None, &[])], |_| {}),
+    );
+    turn(&mut h, "look at @test:test://readme, please").await;
+    let requests = h.requests.lock().unwrap().clone();
+    let prompt = &requests[0].messages[0];
+    let attached = prompt
+        .content
+        .iter()
+        .filter_map(|b| match b {
+            ContentBlock::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        attached.contains("<mcp-resource server=\"test\" uri=\"test://readme\">"),
+        "{attached}"
+    );
+    let results = results_of(&requests[1]);
+    assert!(
+        !results[0].1 && results[0].0.contains("test: test://readme"),
+        "{results:?}"
+    );
+    assert!(!results[1].1, "{results:?}");
+    assert!(results[2].1 && results[2].0.contains("nope"), "{results:?}");
+}
+
+#[tokio::test]
+async fn two_hundred_tools_are_deferred_and_found_by_keyword() {
+    let mut h = start_with(
+        vec![
+            calls(&[("c1", "ToolSearch", r#"{"query":"tool_17","max_results":1}"#)]),
+            text("done"),
+        ],
+        PermissionMode::Auto,
+        5,
+        with_servers(vec![server("test", None, &["--many", "200"])], |_| {}),
+    );
+    turn(&mut h, "go").await;
+    let requests = h.requests.lock().unwrap().clone();
+    let first = tool_names(&requests[0]);
+    assert!(first.contains(&"ToolSearch".to_owned()), "{first:?}");
+    assert!(first.len() < 20, "{}", first.len());
+    let search = requests[0]
+        .tools
+        .iter()
+        .find(|t| t.name == "ToolSearch")
+        .unwrap();
+    assert!(search.description.contains("mcp__test__tool_199"));
+    assert!(tool_names(&requests[1]).contains(&"mcp__test__tool_17".to_owned()));
+}

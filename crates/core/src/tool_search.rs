@@ -128,13 +128,17 @@ fn pick<'a>(tools: &'a [McpTool], query: &str, max: usize) -> Result<Vec<&'a Mcp
                 t.description.as_deref().unwrap_or_default()
             )
             .to_lowercase();
-            let score: usize = terms
-                .iter()
-                .map(|term| {
-                    usize::from(name.contains(term.as_str())) * 3
-                        + usize::from(text.contains(term.as_str()))
-                })
-                .sum();
+            let whole = query.trim().to_lowercase();
+            // The tool's own name given whole beats any number of word hits.
+            let exact = name == whole || name.ends_with(&format!("__{whole}"));
+            let score: usize = usize::from(exact) * 100
+                + terms
+                    .iter()
+                    .map(|term| {
+                        usize::from(name.contains(term.as_str())) * 3
+                            + usize::from(text.contains(term.as_str()))
+                    })
+                    .sum::<usize>();
             (score > 0).then_some((score, t))
         })
         .collect();
@@ -248,6 +252,13 @@ mod tests {
         assert_eq!(picked[0].name, "mcp__gh__create_issue");
         assert_eq!(picked.len(), 2);
         assert!(pick(&tools, "zzz", 5).unwrap().is_empty());
+        let many: Vec<McpTool> = (0..200)
+            .map(|i| tool(&format!("mcp__s__tool_{i}"), "A tool"))
+            .collect();
+        assert_eq!(
+            pick(&many, "tool_17", 1).unwrap()[0].name,
+            "mcp__s__tool_17"
+        );
         assert!(pick(&tools, " ,; ", 5).is_err());
     }
 

@@ -18,7 +18,6 @@ use crate::context::{TurnContext, report_usage};
 use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
 use crate::hook_points;
-use crate::mcp_resources::PendingResourcesApi as _;
 use crate::options::SystemPrompt;
 
 /// The conversation the actor keeps between turns.

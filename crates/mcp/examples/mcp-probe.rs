@@ -1,6 +1,7 @@
 //! `mcp-probe CONFIG [TOOL ARGS_JSON]...`: starts the servers of a
-//! `.mcp.json`-shaped file or JSON string, prints their status and tools,
-//! calls the given tools, and shuts down. For trying real servers by hand:
+//! `.mcp.json`-shaped file or JSON string, prints their status, tools,
+//! prompts, resources and instructions, calls the given tools (printing
+//! their progress), and shuts down. For trying real servers by hand:
 //!
 //! ```text
 //! cargo run -p wright-mcp --example mcp-probe -- \
@@ -62,6 +63,34 @@ async fn main() -> ExitCode {
                 .unwrap_or("")
         );
     }
+    for prompt in mcp.prompts() {
+        let args: Vec<String> = prompt
+            .arguments
+            .iter()
+            .map(|a| {
+                if a.required {
+                    a.name.clone()
+                } else {
+                    format!("[{}]", a.name)
+                }
+            })
+            .collect();
+        println!("  prompt {} {}", prompt.exposed, args.join(" "));
+    }
+    match mcp
+        .resources(None, Duration::from_secs(30), &CancellationToken::new())
+        .await
+    {
+        Ok(resources) => {
+            for r in resources {
+                println!("  resource @{}:{} ({})", r.server, r.uri, r.name);
+            }
+        }
+        Err(e) => println!("  resources: {e}"),
+    }
+    for (server, text) in mcp.instructions() {
+        println!("  instructions of {server}: {} chars", text.chars().count());
+    }
     for pair in args[1..].chunks(2) {
         let name = &pair[0];
         let arguments = pair
@@ -74,6 +103,7 @@ async fn main() -> ExitCode {
                 arguments,
                 Duration::from_secs(60),
                 &CancellationToken::new(),
+                Some(progress_printer(name)),
             )
             .await;
         match result {
@@ -92,4 +122,14 @@ async fn main() -> ExitCode {
     }
     mcp.shutdown().await;
     ExitCode::SUCCESS
+}
+
+/// Prints a call's progress notifications as they arrive.
+fn progress_printer(tool: &str) -> wright_mcp::ProgressSink {
+    let tool = tool.to_owned();
+    std::sync::Arc::new(move |p: wright_mcp::McpProgress| {
+        let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
+        let message = p.message.unwrap_or_default();
+        println!("  {tool} progress {}{total} {message}", p.progress);
+    })
 }

@@ -1,6 +1,7 @@
 //! One live connection to one server: rmcp's client service over the
-//! child's pipes (stdio) or streamable HTTP, the `tools/list_changed` flag,
-//! its tools, and closing it.
+//! child's pipes (stdio) or streamable HTTP behind the [`Tap`] (progress
+//! routing, `list_changed` flags), the requests wright makes (tools,
+//! resources, prompts), and closing it.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -9,17 +10,22 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use reqwest::header::{HeaderName, HeaderValue};
-use rmcp::model::{CallToolRequestParams, ClientConfig, Implementation, Tool};
-use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService, ServiceError};
-use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::model::{
+    CallToolRequestParams, ClientConfig, GetPromptRequestParams, GetPromptResult, Implementation,
+    Prompt, ReadResourceRequestParams, ReadResourceResult, Resource, ServerPeerInfo, Tool,
+};
+use rmcp::service::{Peer, RoleClient, RunningService, ServiceError};
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClient, StreamableHttpClientTransportConfig,
 };
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, ServiceExt};
 
 use crate::auth::{self, TokenStore};
 use crate::config::McpServerConfig;
 use crate::stdio::{self, SpawnSpec, StdioChild};
+use crate::tap::{Shared, Tap};
+use crate::types::ProgressSink;
 
 /// The marker in a failure reason for an HTTP server that answered 401/403,
 /// after [`auth::needs_login`]'s text (the wiring offers `wright mcp login`
@@ -35,20 +41,16 @@ pub(crate) struct ConnectSettings<'a> {
     pub server_name: &'a str,
     /// Where OAuth tokens are, if the caller uses them.
     pub auth_store: Option<&'a TokenStore>,
+    /// Woken when a server says its tools or prompts changed.
+    pub list_changed: &'a Arc<tokio::sync::Notify>,
 }
 
-/// The client side rmcp calls back into: only notices that the server's
-/// tool list changed (sampling, roots and elicitation keep rmcp's refusing
-/// defaults until the core supports them).
-pub(crate) struct Handler {
-    stale: Arc<AtomicBool>,
-}
+/// The client side rmcp calls back into: only the client's identity
+/// (sampling, roots and elicitation keep rmcp's refusing defaults until the
+/// core supports them; notifications are read by the [`Tap`]).
+pub(crate) struct Handler;
 
 impl ClientHandler for Handler {
-    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        self.stale.store(true, Ordering::SeqCst);
-    }
-
     fn get_info(&self) -> ClientConfig {
         let mut info = ClientConfig::default();
         info.client_info = Implementation::new("wright", env!("CARGO_PKG_VERSION"));
@@ -56,11 +58,20 @@ impl ClientHandler for Handler {
     }
 }
 
+/// What a server offered when it connected.
+pub(crate) struct Listing {
+    pub tools: Vec<Tool>,
+    /// Empty when the server does not advertise prompts.
+    pub prompts: Vec<Prompt>,
+    /// Its `initialize` result (capabilities, instructions).
+    pub info: Option<Arc<ServerPeerInfo>>,
+}
+
 /// A connected server.
 pub(crate) struct Connection {
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
     peer: Peer<RoleClient>,
-    stale: Arc<AtomicBool>,
+    shared: Arc<Shared>,
     dead: AtomicBool,
     /// The process, for stdio servers.
     pub child: Option<StdioChild>,
@@ -80,11 +91,9 @@ impl Connection {
     pub(crate) async fn connect(
         config: &McpServerConfig,
         settings: &ConnectSettings<'_>,
-    ) -> Result<(Self, Vec<Tool>), String> {
-        let stale = Arc::new(AtomicBool::new(false));
-        let handler = Handler {
-            stale: Arc::clone(&stale),
-        };
+    ) -> Result<(Self, Listing), String> {
+        let shared = Arc::new(Shared::new(Arc::clone(settings.list_changed)));
+        let handler = Handler;
         let timeout = settings.startup_timeout;
         match config {
             McpServerConfig::Stdio { command, args, env } => {
@@ -96,13 +105,18 @@ impl Connection {
                     cwd: settings.cwd.map(PathBuf::as_path),
                 };
                 let (child, stdout, stdin) = stdio::spawn(&spec)?;
+                let pipes =
+                    IntoTransport::<RoleClient, std::io::Error, _>::into_transport((stdout, stdin));
+                let transport = Tap::new(pipes, Arc::clone(&shared));
                 let started = tokio::time::timeout(
                     timeout,
-                    initialize(handler, (stdout, stdin), settings.server_name),
+                    initialize(handler, transport, settings.server_name),
                 )
                 .await;
                 match started {
-                    Ok(Ok((service, tools))) => Ok((Self::new(service, stale, Some(child)), tools)),
+                    Ok(Ok((service, listing))) => {
+                        Ok((Self::new(service, shared, Some(child)), listing))
+                    }
                     Ok(Err(e)) => {
                         // Give an exiting process a moment so the report has
                         // its exit code.
@@ -144,11 +158,16 @@ impl Connection {
                     }
                     _ => None,
                 };
+                let tap = Arc::clone(&shared);
                 let started = match authorized {
-                    Some(client) => connect_http(handler, client, transport_config, settings).await,
-                    None => connect_http(handler, http_client()?, transport_config, settings).await,
+                    Some(client) => {
+                        connect_http(handler, client, transport_config, tap, settings).await
+                    }
+                    None => {
+                        connect_http(handler, http_client()?, transport_config, tap, settings).await
+                    }
                 };
-                started.map(|(service, tools)| (Self::new(service, stale, None), tools))
+                started.map(|(service, listing)| (Self::new(service, shared, None), listing))
             }
             McpServerConfig::Sse { .. } => Err(
                 "the legacy SSE transport is not supported (rmcp 3.11 has no SSE client); \
@@ -160,13 +179,13 @@ impl Connection {
 
     fn new(
         service: RunningService<RoleClient, Handler>,
-        stale: Arc<AtomicBool>,
+        shared: Arc<Shared>,
         child: Option<StdioChild>,
     ) -> Self {
         Self {
             peer: service.peer().clone(),
             service: tokio::sync::Mutex::new(Some(service)),
-            stale,
+            shared,
             dead: AtomicBool::new(false),
             child,
         }
@@ -184,7 +203,18 @@ impl Connection {
 
     /// Takes the "tool list changed" flag (clears it).
     pub(crate) fn take_stale(&self) -> bool {
-        self.stale.swap(false, Ordering::SeqCst)
+        self.shared.tools_stale.swap(false, Ordering::SeqCst)
+    }
+
+    /// Whether a list changed since the last look (the flags stay up).
+    pub(crate) fn is_stale(&self) -> bool {
+        self.shared.tools_stale.load(Ordering::SeqCst)
+            || self.shared.prompts_stale.load(Ordering::SeqCst)
+    }
+
+    /// Takes the "prompt list changed" flag (clears it).
+    pub(crate) fn take_prompts_stale(&self) -> bool {
+        self.shared.prompts_stale.swap(false, Ordering::SeqCst)
     }
 
     /// Lists the tools again.
@@ -195,18 +225,67 @@ impl Connection {
             .map_err(|e| format!("tools/list failed: {e}"))
     }
 
-    /// One `tools/call`. Dropping the future (timeout, cancel) makes rmcp
-    /// send `notifications/cancelled` for the request.
+    /// Lists the prompts again.
+    pub(crate) async fn list_prompts(&self) -> Result<Vec<Prompt>, String> {
+        self.peer
+            .list_all_prompts()
+            .await
+            .map_err(|e| format!("prompts/list failed: {e}"))
+    }
+
+    /// One `tools/call`, its progress notifications sent to `progress`.
+    /// Dropping the future (timeout, cancel) makes rmcp send
+    /// `notifications/cancelled` for the request.
     pub(crate) async fn call(
         &self,
         tool: &str,
         arguments: Option<serde_json::Map<String, serde_json::Value>>,
+        progress: Option<ProgressSink>,
     ) -> Result<rmcp::model::CallToolResult, CallFailure> {
         let mut params = CallToolRequestParams::new(tool.to_owned());
         if let Some(arguments) = arguments {
             params = params.with_arguments(arguments);
         }
-        match self.peer.call_tool(params).await {
+        // Held until the call ends, however it ends.
+        let route = progress.map(|sink| self.shared.route(sink));
+        if let Some(route) = &route {
+            params.meta = Some(route.meta());
+        }
+        let outcome = self.peer.call_tool(params).await;
+        drop(route);
+        self.settle(outcome).await
+    }
+
+    /// Every resource (all pages).
+    pub(crate) async fn list_resources(&self) -> Result<Vec<Resource>, CallFailure> {
+        let outcome = self.peer.list_all_resources().await;
+        self.settle(outcome).await
+    }
+
+    /// One `resources/read`.
+    pub(crate) async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, CallFailure> {
+        let outcome = self
+            .peer
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await;
+        self.settle(outcome).await
+    }
+
+    /// One `prompts/get`.
+    pub(crate) async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<GetPromptResult, CallFailure> {
+        let params = GetPromptRequestParams::new(name).with_arguments(arguments);
+        let outcome = self.peer.get_prompt(params).await;
+        self.settle(outcome).await
+    }
+
+    /// A request's outcome, with a closed transport marking the connection
+    /// dead.
+    async fn settle<T>(&self, outcome: Result<T, ServiceError>) -> Result<T, CallFailure> {
+        match outcome {
             Ok(result) => Ok(result),
             // Whatever rmcp says, a closed transport means the server is
             // gone (a send error when the pipe broke, for instance).
@@ -249,18 +328,22 @@ impl Connection {
     }
 }
 
-/// Streamable HTTP through `client` (plain, or rmcp's `AuthClient`), within
-/// the startup timeout.
+/// Streamable HTTP through `client` (plain, or rmcp's `AuthClient`) behind
+/// the [`Tap`], within the startup timeout.
 async fn connect_http<C>(
     handler: Handler,
     client: C,
     config: StreamableHttpClientTransportConfig,
+    shared: Arc<Shared>,
     settings: &ConnectSettings<'_>,
-) -> Result<(RunningService<RoleClient, Handler>, Vec<Tool>), String>
+) -> Result<(RunningService<RoleClient, Handler>, Listing), String>
 where
     C: StreamableHttpClient + Send + Sync + 'static,
 {
-    let transport = StreamableHttpClientTransport::with_client(client, config);
+    let transport = Tap::new(
+        StreamableHttpClientTransport::with_client(client, config),
+        shared,
+    );
     let timeout = settings.startup_timeout;
     tokio::time::timeout(
         timeout,
@@ -275,12 +358,13 @@ where
     })
 }
 
-/// Handshake, then the first `tools/list`.
+/// Handshake, then the first `tools/list` and, when the server offers
+/// prompts, `prompts/list`.
 async fn initialize<T, E, A>(
     handler: Handler,
     transport: T,
     server_name: &str,
-) -> Result<(RunningService<RoleClient, Handler>, Vec<Tool>), String>
+) -> Result<(RunningService<RoleClient, Handler>, Listing), String>
 where
     T: rmcp::transport::IntoTransport<RoleClient, E, A>,
     E: std::error::Error + Send + Sync + 'static,
@@ -299,7 +383,25 @@ where
         .list_all_tools()
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
-    Ok((service, tools))
+    let info = service.peer().peer_info();
+    let offers_prompts = info
+        .as_ref()
+        .is_some_and(|info| info.capabilities.prompts.is_some());
+    // Prompts are an extra: a server whose listing fails still serves its
+    // tools.
+    let prompts = if offers_prompts {
+        service.peer().list_all_prompts().await.unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    Ok((
+        service,
+        Listing {
+            tools,
+            prompts,
+            info,
+        },
+    ))
 }
 
 /// rustls with the ring provider (installed as the process default once,

@@ -1,8 +1,9 @@
 //! wright's MCP client: which servers to run ([`config`]), the names their
-//! tools get ([`names`]), the connections ([`McpManager`]) and the results in
-//! wright's shape ([`result`]), and OAuth login for HTTP servers ([`auth`]).
-//! Wiring into the core and the CLI lives elsewhere; this crate knows
-//! nothing about models or permissions.
+//! tools get ([`names`]), the connections ([`McpManager`]: tools, resources,
+//! prompts, progress, instructions), tool schemas the model APIs accept
+//! ([`schema`]), the results in wright's shape ([`result`]) and OAuth login
+//! for HTTP servers ([`auth`]). Wiring into the core and the CLI lives
+//! elsewhere; this crate knows nothing about models or permissions.
 
 pub mod auth;
 mod auth_callback;
@@ -13,13 +14,19 @@ mod error;
 mod manager;
 pub mod names;
 pub mod result;
+pub mod schema;
 mod stdio;
+mod tap;
 mod types;
 
 pub use client::AUTH_REQUIRED;
 pub use config::{ConfigError, ConfigSource, McpServer, McpServerConfig};
 pub use error::McpError;
-pub use manager::McpManager;
+pub use manager::{MAX_INSTRUCTIONS_CHARS, McpManager};
 pub use names::{ToolNames, ToolRef};
 pub use result::{McpImage, McpToolResult};
-pub use types::{McpTool, ServerReport, ServerStatus, StartOptions, ToolHints};
+pub use schema::normalize_schema;
+pub use types::{
+    McpProgress, McpPrompt, McpPromptArg, McpPromptMessage, McpResource, McpTool, ProgressSink,
+    PromptRole, ServerReport, ServerStatus, StartOptions, ToolHints,
+};

@@ -1,23 +1,33 @@
 //! [`McpManager`]: starts every configured server in parallel, keeps their
-//! tools under exposed names, routes calls (timeout, cancel, one restart of
-//! a server that died), refreshes tool lists after `list_changed`, and shuts
-//! the servers down.
+//! tools under exposed names, routes calls and other requests (timeout,
+//! cancel, one restart of a server that died), refreshes tool and prompt
+//! lists after `list_changed`, and shuts the servers down. Resources and
+//! prompts have their own submodules.
+
+mod info;
+mod prompts;
+mod refresh;
+mod resources;
+
+pub use info::MAX_INSTRUCTIONS_CHARS;
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use rmcp::model::Tool;
+use rmcp::model::{Prompt, ServerPeerInfo, Tool};
 use tokio_util::sync::CancellationToken;
 
-use crate::client::{CallFailure, ConnectSettings, Connection};
+use crate::client::{CallFailure, ConnectSettings, Connection, Listing};
 use crate::config::{McpServer, validate_server_name};
 use crate::error::McpError;
 use crate::names::{ToolNames, ToolRef};
 use crate::result::McpToolResult;
+use crate::schema::normalize_schema;
 use crate::stdio::kill_group_now;
-use crate::types::{McpTool, ServerReport, ServerStatus, StartOptions, ToolHints};
+use crate::types::{McpPrompt, McpTool, ProgressSink, StartOptions, ToolHints};
 
 enum State {
     Starting,
@@ -54,12 +64,37 @@ struct Slot {
     /// Mirrors of the state for synchronous readers.
     phase: Mutex<Phase>,
     tools: Mutex<Vec<Tool>>,
+    prompts: Mutex<Vec<Prompt>>,
+    /// The `initialize` result of the current connection; `None` while not
+    /// connected.
+    info: Mutex<Option<Arc<ServerPeerInfo>>>,
+}
+
+impl Slot {
+    /// Stores what a (re)connected server offers.
+    fn store(&self, listing: Listing) {
+        if let Ok(mut t) = self.tools.lock() {
+            *t = listing.tools;
+        }
+        if let Ok(mut p) = self.prompts.lock() {
+            *p = listing.prompts;
+        }
+        if let Ok(mut i) = self.info.lock() {
+            *i = listing.info;
+        }
+    }
+
+    /// What the server said in `initialize`, while connected.
+    fn info(&self) -> Option<Arc<ServerPeerInfo>> {
+        self.info.lock().ok().and_then(|i| i.clone())
+    }
 }
 
 #[derive(Default)]
 struct Index {
     names: ToolNames,
     tools: Vec<McpTool>,
+    prompts: Vec<McpPrompt>,
 }
 
 /// The MCP servers of a session.
@@ -73,6 +108,8 @@ pub struct McpManager {
     /// Bumped whenever a server leaves [`ServerStatus::Starting`], so
     /// [`Self::wait_started`] wakes without polling.
     settled: tokio::sync::watch::Sender<u64>,
+    /// Woken by every connection when a server's tools or prompts change.
+    list_changed: Arc<tokio::sync::Notify>,
 }
 
 impl McpManager {
@@ -104,6 +141,8 @@ impl McpManager {
                     restarted: AtomicBool::new(false),
                     phase: Mutex::new(phase),
                     tools: Mutex::new(Vec::new()),
+                    prompts: Mutex::new(Vec::new()),
+                    info: Mutex::new(None),
                 },
             );
         }
@@ -113,6 +152,7 @@ impl McpManager {
             index: RwLock::new(Index::default()),
             live_groups: Mutex::new(BTreeMap::new()),
             settled: tokio::sync::watch::Sender::new(0),
+            list_changed: Arc::default(),
         }
     }
 
@@ -127,12 +167,10 @@ impl McpManager {
                 return;
             }
             match self.connect(&slot.server).await {
-                Ok((conn, tools)) => {
+                Ok((conn, listing)) => {
                     *state = State::Connected(Arc::new(conn));
                     drop(state);
-                    if let Ok(mut t) = slot.tools.lock() {
-                        *t = tools;
-                    }
+                    slot.store(listing);
                     // Names first, so a status never shows a connected
                     // server without its tools.
                     self.rebuild_index();
@@ -173,59 +211,22 @@ impl McpManager {
         tokio::time::timeout(limit, settled).await.is_ok()
     }
 
-    async fn connect(&self, server: &McpServer) -> Result<(Connection, Vec<Tool>), String> {
+    async fn connect(&self, server: &McpServer) -> Result<(Connection, Listing), String> {
         let settings = ConnectSettings {
             startup_timeout: self.options.startup_timeout,
             withheld_env: &self.options.withheld_env,
             cwd: self.options.cwd.as_ref(),
             server_name: &server.name,
             auth_store: self.options.auth_store.as_ref(),
+            list_changed: &self.list_changed,
         };
-        let (conn, tools) = Connection::connect(&server.config, &settings).await?;
+        let (conn, listing) = Connection::connect(&server.config, &settings).await?;
         if let Some(pgid) = conn.child.as_ref().and_then(|c| c.pgid)
             && let Ok(mut live) = self.live_groups.lock()
         {
             live.insert(server.name.clone(), pgid);
         }
-        Ok((conn, tools))
-    }
-
-    /// Every server with its status, sorted by name.
-    pub fn statuses(&self) -> Vec<ServerReport> {
-        let index = self.index.read().ok();
-        self.slots
-            .values()
-            .map(|slot| {
-                let phase = slot
-                    .phase
-                    .lock()
-                    .map(|p| p.clone())
-                    .unwrap_or(Phase::Starting);
-                let status = match phase {
-                    Phase::Starting => ServerStatus::Starting,
-                    Phase::Failed(reason) => ServerStatus::Failed { reason },
-                    Phase::Ready => ServerStatus::Connected {
-                        tools: index
-                            .as_ref()
-                            .map(|i| {
-                                i.tools
-                                    .iter()
-                                    .filter(|t| t.server == slot.server.name)
-                                    .map(|t| t.name.clone())
-                                    .collect()
-                            })
-                            .unwrap_or_default(),
-                    },
-                };
-                ServerReport {
-                    name: slot.server.name.clone(),
-                    transport: slot.server.config.transport(),
-                    target: slot.server.config.describe(),
-                    source: slot.server.source.clone(),
-                    status,
-                }
-            })
-            .collect()
+        Ok((conn, listing))
     }
 
     /// The tools of all connected servers, sorted by exposed name.
@@ -245,13 +246,16 @@ impl McpManager {
     /// (or null for none). A timeout or `cancel` drops the request, and rmcp
     /// then sends `notifications/cancelled` to the server. A server found
     /// dead is restarted once (here, on the next call); a call in flight
-    /// when it died fails with [`McpError::ServerDied`].
+    /// when it died fails with [`McpError::ServerDied`]. With `progress`,
+    /// the server's `notifications/progress` for this call reach the sink
+    /// (in order, all before this returns).
     pub async fn call(
         &self,
         exposed: &str,
         arguments: serde_json::Value,
         timeout: Duration,
         cancel: &CancellationToken,
+        progress: Option<ProgressSink>,
     ) -> Result<McpToolResult, McpError> {
         let tool = || exposed.to_owned();
         let arguments = match arguments {
@@ -266,12 +270,35 @@ impl McpManager {
             .slots
             .get(&target.server)
             .ok_or_else(|| McpError::UnknownTool(tool()))?;
+        let result = self
+            .request(slot, exposed, timeout, cancel, |conn| async move {
+                conn.call(&target.tool, arguments, progress).await
+            })
+            .await?;
+        Ok(McpToolResult::from(result))
+    }
+
+    /// Runs one request on the slot's connection (restarting a dead server
+    /// once) within `timeout` and until `cancel`; `what` names it in errors.
+    async fn request<T, F, Fut>(
+        &self,
+        slot: &Slot,
+        what: &str,
+        timeout: Duration,
+        cancel: &CancellationToken,
+        run: F,
+    ) -> Result<T, McpError>
+    where
+        F: FnOnce(Arc<Connection>) -> Fut,
+        Fut: Future<Output = Result<T, CallFailure>>,
+    {
         let conn = self.connection_for_call(slot).await?;
-        let server = || target.server.clone();
+        let server = || slot.server.name.clone();
+        let tool = || what.to_owned();
         let outcome = tokio::select! {
             biased;
             () = cancel.cancelled() => return Err(McpError::Cancelled { tool: tool() }),
-            outcome = tokio::time::timeout(timeout, conn.call(&target.tool, arguments)) => outcome,
+            outcome = tokio::time::timeout(timeout, run(conn)) => outcome,
         };
         match outcome {
             Err(_) => Err(McpError::Timeout {
@@ -279,7 +306,7 @@ impl McpManager {
                 tool: tool(),
                 after: timeout,
             }),
-            Ok(Ok(result)) => Ok(McpToolResult::from(result)),
+            Ok(Ok(result)) => Ok(result),
             Ok(Err(CallFailure::Closed(detail))) => Err(McpError::ServerDied {
                 server: server(),
                 tool: tool(),
@@ -323,13 +350,11 @@ impl McpManager {
                 .map_err(|e| format!("restart failed: {e}"))
         };
         match outcome {
-            Ok((conn, tools)) => {
+            Ok((conn, listing)) => {
                 let conn = Arc::new(conn);
                 *state = State::Connected(Arc::clone(&conn));
                 drop(state);
-                if let Ok(mut t) = slot.tools.lock() {
-                    *t = tools;
-                }
+                slot.store(listing);
                 self.rebuild_index();
                 Ok(conn)
             }
@@ -348,6 +373,12 @@ impl McpManager {
         if let Ok(mut t) = slot.tools.lock() {
             t.clear();
         }
+        if let Ok(mut p) = slot.prompts.lock() {
+            p.clear();
+        }
+        if let Ok(mut i) = slot.info.lock() {
+            *i = None;
+        }
         self.rebuild_index();
     }
 
@@ -355,35 +386,6 @@ impl McpManager {
         if let Ok(mut live) = self.live_groups.lock() {
             live.remove(name);
         }
-    }
-
-    /// Lists the tools again of every server that sent
-    /// `notifications/tools/list_changed` since the last look; the core
-    /// calls this before each model request. Returns whether any list was
-    /// refreshed.
-    pub async fn refresh_if_stale(&self) -> bool {
-        let mut changed = false;
-        for slot in self.slots.values() {
-            let conn = match &*slot.state.lock().await {
-                State::Connected(conn) if !conn.is_closed() => Arc::clone(conn),
-                _ => continue,
-            };
-            if !conn.take_stale() {
-                continue;
-            }
-            // A failed refresh keeps the old list; the next call or
-            // notification tries again.
-            if let Ok(tools) = conn.list_tools().await
-                && let Ok(mut t) = slot.tools.lock()
-            {
-                *t = tools;
-                changed = true;
-            }
-        }
-        if changed {
-            self.rebuild_index();
-        }
-        changed
     }
 
     /// Closes every server: the session first (stdin EOF for a process),
@@ -430,7 +432,9 @@ impl McpManager {
                     tool: r.tool.clone(),
                     title: t.title.clone(),
                     description: t.description.as_ref().map(|d| d.to_string()),
-                    input_schema: serde_json::Value::Object((*t.input_schema).clone()),
+                    input_schema: normalize_schema(serde_json::Value::Object(
+                        (*t.input_schema).clone(),
+                    )),
                     hints: t
                         .annotations
                         .as_ref()
@@ -444,8 +448,13 @@ impl McpManager {
                 })
             })
             .collect();
+        let prompts = self.prompt_index();
         if let Ok(mut index) = self.index.write() {
-            *index = Index { names, tools };
+            *index = Index {
+                names,
+                tools,
+                prompts,
+            };
         }
     }
 }

@@ -44,7 +44,7 @@ fn embedded_text_resource_is_inlined_and_blob_summarized() {
     ]}));
     assert_eq!(
         r.text,
-        "[resource file:///a.txt]\nhello\n\n[resource file:///b.bin (application/octet-stream): 3 bytes of binary data omitted]"
+        "[resource file:///a.txt]\nhello\n\n[resource file:///b.bin: binary application/octet-stream, 3 bytes]"
     );
 }
 
@@ -83,4 +83,84 @@ fn is_error_sets_the_flag() {
     assert!(r.is_error);
     assert_eq!(r.text, "boom");
     assert!(McpToolResult::error("x").is_error);
+}
+
+#[test]
+fn embedded_image_blob_becomes_an_image_and_svg_is_summarized() {
+    let r = map(json!({"content": [
+        {"type": "resource", "resource": {"uri": "file:///p.png", "mimeType": "image/png", "blob": "iVBORw0KGgo="}},
+        {"type": "resource", "resource": {"uri": "file:///d.svg", "mimeType": "image/svg+xml", "blob": "PHN2Zz4="}},
+        {"type": "resource", "resource": {"uri": "file:///x", "blob": "AA=="}}
+    ]}));
+    assert_eq!(
+        r.images,
+        vec![McpImage {
+            mime_type: "image/png".into(),
+            data: "iVBORw0KGgo=".into()
+        }]
+    );
+    assert_eq!(
+        r.text,
+        "[resource file:///d.svg: binary image/svg+xml, 5 bytes]\n\n[resource file:///x: binary data, 1 bytes]"
+    );
+}
+
+#[test]
+fn structured_content_is_kept_beside_images_and_links() {
+    // No text block: the JSON leads, the link follows.
+    let r = map(json!({
+        "content": [{"type": "resource_link", "uri": "file:///r", "name": "r"}],
+        "structuredContent": {"ok": true}
+    }));
+    assert_eq!(
+        r.text,
+        "{\n  \"ok\": true\n}\n\n[resource link r <file:///r>]"
+    );
+}
+
+#[test]
+fn an_empty_result_is_empty_text() {
+    let r = map(json!({"content": []}));
+    assert_eq!(r, McpToolResult::default());
+}
+
+#[test]
+fn read_resource_results_inline_text_and_keep_images() {
+    let result: ReadResourceResult = serde_json::from_value(json!({"contents": [
+        {"uri": "test://readme", "mimeType": "text/markdown", "text": "# Hi"},
+        {"uri": "test://p.png", "mimeType": "image/png", "blob": "iVBORw0KGgo="},
+        {"uri": "test://d.bin", "mimeType": "application/octet-stream", "blob": "AAECAw=="}
+    ]}))
+    .unwrap();
+    let r = McpToolResult::from(result);
+    assert_eq!(
+        r.text,
+        "[resource test://readme]\n# Hi\n\n[resource test://d.bin: binary application/octet-stream, 4 bytes]"
+    );
+    assert_eq!(r.images.len(), 1);
+    assert!(!r.is_error);
+}
+
+#[test]
+fn prompt_messages_keep_role_text_images_and_inline_resources() {
+    let message = |v: serde_json::Value| prompt_message(serde_json::from_value(v).unwrap());
+    let m = message(json!({"role": "assistant", "content": {"type": "text", "text": "hello"}}));
+    assert_eq!(
+        m,
+        McpPromptMessage {
+            role: PromptRole::Assistant,
+            text: "hello".into(),
+            images: vec![]
+        }
+    );
+    let m = message(json!({"role": "user", "content": {"type": "resource",
+        "resource": {"uri": "test://readme", "text": "# Hi"}}}));
+    assert_eq!(
+        (m.role, m.text.as_str()),
+        (PromptRole::User, "[resource test://readme]\n# Hi")
+    );
+    let m = message(
+        json!({"role": "user", "content": {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}}),
+    );
+    assert_eq!((m.text.as_str(), m.images.len()), ("", 1));
 }

@@ -103,3 +103,82 @@ pub struct McpTool {
     /// Its annotations.
     pub hints: ToolHints,
 }
+
+/// Receives a tool call's `notifications/progress`, in the order the server
+/// sent them, before the call returns. It runs on the connection's reader,
+/// so it should be quick (forward to a channel, update a status line).
+pub type ProgressSink = std::sync::Arc<dyn Fn(McpProgress) + Send + Sync>;
+
+/// One progress notification of a tool call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpProgress {
+    /// Progress so far (increases with each notification).
+    pub progress: f64,
+    /// The total, when the server knows it.
+    pub total: Option<f64>,
+    /// What the server is doing, if it says.
+    pub message: Option<String>,
+}
+
+/// A resource a server offers (`resources/list`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpResource {
+    /// The server offering it.
+    pub server: String,
+    /// Its URI, as `read_resource` takes it.
+    pub uri: String,
+    /// Its name.
+    pub name: String,
+    /// Its display title, if any.
+    pub title: Option<String>,
+    /// Its description, if any.
+    pub description: Option<String>,
+    /// Its MIME type, if the server says.
+    pub mime_type: Option<String>,
+}
+
+/// A prompt a server offers (`prompts/list`), e.g. for a slash command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpPrompt {
+    /// The server offering it.
+    pub server: String,
+    /// Its name on the server.
+    pub name: String,
+    /// `mcp__<server>__<prompt>`, sanitized and deduplicated like tool names.
+    pub exposed: String,
+    /// Its description, if any.
+    pub description: Option<String>,
+    /// Its arguments, in the server's order.
+    pub arguments: Vec<McpPromptArg>,
+}
+
+/// One argument of a prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpPromptArg {
+    /// Its name.
+    pub name: String,
+    /// Its description, if any.
+    pub description: Option<String>,
+    /// Whether `get_prompt` needs it.
+    pub required: bool,
+}
+
+/// Who speaks a prompt message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptRole {
+    /// The user.
+    User,
+    /// The assistant.
+    Assistant,
+}
+
+/// One message of an expanded prompt (`prompts/get`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpPromptMessage {
+    /// Who speaks it.
+    pub role: PromptRole,
+    /// Its text; embedded resources are inlined, other content summarized.
+    pub text: String,
+    /// Its images.
+    pub images: Vec<crate::result::McpImage>,
+}

@@ -3,7 +3,11 @@
 //! must handle: `echo` (text), `image` (a 1×1 PNG), `structured`
 //! (`structuredContent` only), `fail` (`isError`), `slow` (sleeps; records a
 //! cancellation), `crash` (exits mid-call), `env` (whether a variable is
-//! set), `spawn_sleeper` (leaves a grandchild for group-kill tests), `add_tool` (registers a tool and sends `tools/list_changed`).
+//! set), `spawn_sleeper` (leaves a grandchild for group-kill tests),
+//! `add_tool` / `add_prompt` (register one and send `list_changed`),
+//! `progress` (three progress notifications, then the answer), and with
+//! `--many N` the catalogue tools of [`many`]. Resources and prompts live in
+//! [`content`]; the `initialize` result carries [`INSTRUCTIONS`].
 //! Served on stdio ([`serve_stdio`], the binary) or on loopback streamable
 //! HTTP in the test process ([`HttpTestServer`]).
 
@@ -12,20 +16,32 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    GetPromptRequestParams, GetPromptResponse, ListPromptsResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 
+pub mod content;
+pub mod many;
+
+/// The `instructions` of the test server's `initialize` result.
+pub const INSTRUCTIONS: &str = "Use echo to repeat text; the readme is test://readme.";
+
 /// A 1×1 PNG, base64.
 pub const TINY_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-/// The test server; clones share the tools added by `add_tool`.
+/// The test server; clones share the tools and prompts added at run time.
 #[derive(Clone, Default)]
 pub struct TestServer {
     added: Arc<Mutex<Vec<String>>>,
+    added_prompts: Arc<Mutex<Vec<String>>>,
+    /// How many catalogue tools ([`many`]) to offer.
+    many: usize,
+    /// Advertise tools only (no resources, prompts or instructions).
+    tools_only: bool,
 }
 
 fn schema(properties: Value) -> Map<String, Value> {
@@ -47,6 +63,29 @@ fn arg_str(args: &Map<String, Value>, key: &str) -> String {
 }
 
 impl TestServer {
+    /// A server with `many` extra catalogue tools.
+    pub fn with_many(many: usize) -> Self {
+        Self {
+            many,
+            ..Self::default()
+        }
+    }
+
+    /// This server advertising tools only, like most real ones.
+    pub fn tools_only(self) -> Self {
+        Self {
+            tools_only: true,
+            ..self
+        }
+    }
+
+    fn prompts_added(&self) -> Vec<String> {
+        self.added_prompts
+            .lock()
+            .map(|a| a.clone())
+            .unwrap_or_default()
+    }
+
     fn tools(&self) -> Vec<Tool> {
         let mut tools = vec![
             Tool::new(
@@ -83,7 +122,18 @@ impl TestServer {
                 "Registers a tool and sends tools/list_changed",
                 schema(json!({"name": {"type": "string"}})),
             ),
+            Tool::new(
+                "add_prompt",
+                "Registers a prompt and sends prompts/list_changed",
+                schema(json!({"name": {"type": "string"}})),
+            ),
+            Tool::new(
+                "progress",
+                "Sends three progress notifications, then answers",
+                schema(json!({})),
+            ),
         ];
+        tools.extend((0..self.many).map(many::tool));
         if let Ok(added) = self.added.lock() {
             for name in added.iter() {
                 tools.push(Tool::new(
@@ -147,7 +197,30 @@ impl TestServer {
                 let _ = context.peer.notify_tool_list_changed().await;
                 text(format!("added {new}"))
             }
+            "add_prompt" => {
+                let new = arg_str(&args, "name");
+                if let Ok(mut added) = self.added_prompts.lock() {
+                    added.push(new.clone());
+                }
+                let _ = context.peer.notify_prompt_list_changed().await;
+                text(format!("added prompt {new}"))
+            }
+            "progress" => {
+                let Some(token) = context.meta.get_progress_token() else {
+                    return Ok(text("done without a progress token"));
+                };
+                for step in 1..=3u32 {
+                    let note = ProgressNotificationParam::new(token.clone(), f64::from(step))
+                        .with_total(3.0)
+                        .with_message(format!("step {step}"));
+                    let _ = context.peer.notify_progress(note).await;
+                }
+                text("done")
+            }
             other => {
+                if let Some(i) = many::index(other, self.many) {
+                    return Ok(text(many::run(i, &args)));
+                }
                 let added = self
                     .added
                     .lock()
@@ -165,12 +238,58 @@ impl TestServer {
 
 impl ServerHandler for TestServer {
     fn get_info(&self) -> ServerConfig {
+        if self.tools_only {
+            return ServerConfig::new(
+                ServerCapabilities::builder()
+                    .enable_tools()
+                    .enable_tool_list_changed()
+                    .build(),
+            );
+        }
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
+                .enable_resources()
+                .enable_prompts()
+                .enable_prompts_list_changed()
                 .build(),
         )
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        content::list_resources(request.as_ref().and_then(|r| r.cursor.as_deref()))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        content::read_resource(&request.uri).map(ReadResourceResponse::Complete)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(content::list_prompts(&self.prompts_added()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        content::get_prompt(&request.name, &args, &self.prompts_added())
+            .map(GetPromptResponse::Complete)
     }
 
     async fn list_tools(
@@ -193,9 +312,9 @@ impl ServerHandler for TestServer {
     }
 }
 
-/// Serves [`TestServer`] on stdin/stdout until the client closes stdin.
-pub async fn serve_stdio() -> Result<(), String> {
-    let service = TestServer::default()
+/// Serves `server` on stdin/stdout until the client closes stdin.
+pub async fn serve_stdio(server: TestServer) -> Result<(), String> {
+    let service = server
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| e.to_string())?;
@@ -214,13 +333,18 @@ impl HttpTestServer {
     /// Binds an ephemeral loopback port and serves until dropped. Do not
     /// call `crash` on it: that would exit the test process.
     pub async fn start() -> Result<Self, String> {
+        Self::start_with_many(0).await
+    }
+
+    /// [`Self::start`] with `many` catalogue tools.
+    pub async fn start_with_many(many: usize) -> Result<Self, String> {
         use rmcp::transport::streamable_http_server::{
             StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
         };
         let stop = tokio_util::sync::CancellationToken::new();
         let service: StreamableHttpService<TestServer, LocalSessionManager> =
             StreamableHttpService::new(
-                || Ok(TestServer::default()),
+                move || Ok(TestServer::with_many(many)),
                 Arc::default(),
                 StreamableHttpServerConfig::default()
                     .with_sse_keep_alive(None)

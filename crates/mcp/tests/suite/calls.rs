@@ -40,13 +40,13 @@ async fn calls_each_kind_of_tool() {
     let none = CancellationToken::new();
 
     let echo = mcp
-        .call("mcp__test__echo", json!({"text": "hi"}), LONG, &none)
+        .call("mcp__test__echo", json!({"text": "hi"}), LONG, &none, None)
         .await
         .unwrap();
     assert_eq!((echo.text.as_str(), echo.is_error), ("hi", false));
 
     let image = mcp
-        .call("mcp__test__image", json!({}), LONG, &none)
+        .call("mcp__test__image", json!({}), LONG, &none, None)
         .await
         .unwrap();
     assert_eq!(image.text, "a tiny image");
@@ -58,32 +58,32 @@ async fn calls_each_kind_of_tool() {
     );
 
     let structured = mcp
-        .call("mcp__test__structured", json!(null), LONG, &none)
+        .call("mcp__test__structured", json!(null), LONG, &none, None)
         .await
         .unwrap();
     let value: serde_json::Value = serde_json::from_str(&structured.text).unwrap();
     assert_eq!(value, json!({"answer": 42, "unit": "none"}));
 
     let fail = mcp
-        .call("mcp__test__fail", json!({}), LONG, &none)
+        .call("mcp__test__fail", json!({}), LONG, &none, None)
         .await
         .unwrap();
     assert!(fail.is_error);
     assert_eq!(fail.text, "this tool always fails");
 
     let slow = mcp
-        .call("mcp__test__slow", json!({"ms": 10}), LONG, &none)
+        .call("mcp__test__slow", json!({"ms": 10}), LONG, &none, None)
         .await
         .unwrap();
     assert_eq!(slow.text, "slept 10 ms");
 
     let unknown = mcp
-        .call("mcp__test__nope", json!({}), LONG, &none)
+        .call("mcp__test__nope", json!({}), LONG, &none, None)
         .await
         .unwrap_err();
     assert_eq!(unknown, McpError::UnknownTool("mcp__test__nope".into()));
     let bad = mcp
-        .call("mcp__test__echo", json!([1]), LONG, &none)
+        .call("mcp__test__echo", json!([1]), LONG, &none, None)
         .await
         .unwrap_err();
     assert!(matches!(bad, McpError::BadArguments { .. }));
@@ -100,7 +100,10 @@ async fn concurrent_calls_on_one_server_each_get_their_answer() {
         async move {
             let text = format!("call {i}");
             let args = json!({"text": text});
-            let r = mcp.call("mcp__test__echo", args, LONG, none).await.unwrap();
+            let r = mcp
+                .call("mcp__test__echo", args, LONG, none, None)
+                .await
+                .unwrap();
             assert_eq!(r.text, text);
         }
     });
@@ -121,6 +124,7 @@ async fn timeout_and_cancel_send_notifications_cancelled() {
             args,
             Duration::from_millis(200),
             &CancellationToken::new(),
+            None,
         )
         .await
         .unwrap_err();
@@ -130,7 +134,7 @@ async fn timeout_and_cancel_send_notifications_cancelled() {
     let mark = dir.path().join("cancel");
     let args = json!({"ms": 60_000, "mark": mark.to_str().unwrap()});
     let cancel = CancellationToken::new();
-    let call = mcp.call("mcp__test__slow", args, LONG, &cancel);
+    let call = mcp.call("mcp__test__slow", args, LONG, &cancel, None);
     let canceller = async {
         tokio::time::sleep(Duration::from_millis(200)).await;
         cancel.cancel();
@@ -146,6 +150,7 @@ async fn timeout_and_cancel_send_notifications_cancelled() {
             json!({"text": "still here"}),
             LONG,
             &CancellationToken::new(),
+            None,
         )
         .await
         .unwrap();
@@ -172,22 +177,21 @@ async fn list_changed_refreshes_the_tools() {
     let mcp = start(vec![test_server("test", &[])]).await;
     let none = CancellationToken::new();
     assert!(mcp.resolve("mcp__test__late").is_none());
-    mcp.call("mcp__test__add_tool", json!({"name": "late"}), LONG, &none)
-        .await
-        .unwrap();
-    // The notification may land just after the call's answer.
-    let mut refreshed = false;
-    for _ in 0..200 {
-        if mcp.refresh_if_stale().await {
-            refreshed = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert!(refreshed);
+    mcp.call(
+        "mcp__test__add_tool",
+        json!({"name": "late"}),
+        LONG,
+        &none,
+        None,
+    )
+    .await
+    .unwrap();
+    // Over HTTP the notification may come after the call's answer.
+    assert!(mcp.wait_list_changed(LONG).await);
+    assert!(mcp.refresh_if_stale().await);
     assert!(mcp.tools().iter().any(|t| t.name == "mcp__test__late"));
     let late = mcp
-        .call("mcp__test__late", json!({}), LONG, &none)
+        .call("mcp__test__late", json!({}), LONG, &none, None)
         .await
         .unwrap();
     assert_eq!(late.text, "late ran");
@@ -204,7 +208,7 @@ async fn withheld_variables_are_removed_from_the_server_env() {
     let mcp = wright_mcp::McpManager::start(vec![test_server("test", &[])], options).await;
     let none = CancellationToken::new();
     let home = mcp
-        .call("mcp__test__env", json!({"name": "HOME"}), LONG, &none)
+        .call("mcp__test__env", json!({"name": "HOME"}), LONG, &none, None)
         .await
         .unwrap();
     assert_eq!(home.text, "unset");
@@ -242,13 +246,13 @@ async fn provider_keys_child() {
     let mcp = start(vec![test_server("test", &[])]).await;
     let none = CancellationToken::new();
     let home = mcp
-        .call("mcp__test__env", json!({"name": "HOME"}), LONG, &none)
+        .call("mcp__test__env", json!({"name": "HOME"}), LONG, &none, None)
         .await
         .unwrap();
     assert_eq!(home.text, "set");
     for key in ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"] {
         let seen = mcp
-            .call("mcp__test__env", json!({"name": key}), LONG, &none)
+            .call("mcp__test__env", json!({"name": key}), LONG, &none, None)
             .await
             .unwrap();
         assert_eq!(seen.text, "unset", "{key}");

@@ -51,6 +51,7 @@ async fn a_missing_command_is_reported_by_name_and_the_others_connect() {
             json!({}),
             LONG,
             &CancellationToken::new(),
+            None,
         )
         .await;
     assert!(matches!(err, Err(McpError::UnknownTool(_))));
@@ -126,6 +127,7 @@ async fn servers_started_in_the_background_join_as_each_connects() {
             json!({"text": "early"}),
             LONG,
             &CancellationToken::new(),
+            None,
         )
         .await
         .unwrap();
@@ -140,7 +142,7 @@ async fn a_crash_mid_call_is_an_error_then_the_server_restarts_once() {
     let mcp = start(vec![test_server("test", &[])]).await;
     let none = CancellationToken::new();
     let err = mcp
-        .call("mcp__test__crash", json!({}), LONG, &none)
+        .call("mcp__test__crash", json!({}), LONG, &none, None)
         .await
         .unwrap_err();
     let McpError::ServerDied { server, detail, .. } = &err else {
@@ -152,19 +154,25 @@ async fn a_crash_mid_call_is_an_error_then_the_server_restarts_once() {
 
     // The next call restarts it.
     let echo = mcp
-        .call("mcp__test__echo", json!({"text": "back"}), LONG, &none)
+        .call(
+            "mcp__test__echo",
+            json!({"text": "back"}),
+            LONG,
+            &none,
+            None,
+        )
         .await
         .unwrap();
     assert_eq!(echo.text, "back");
 
     // A second death is final.
     let err = mcp
-        .call("mcp__test__crash", json!({}), LONG, &none)
+        .call("mcp__test__crash", json!({}), LONG, &none, None)
         .await
         .unwrap_err();
     assert!(matches!(err, McpError::ServerDied { .. }), "{err:?}");
     let err = mcp
-        .call("mcp__test__echo", json!({"text": "x"}), LONG, &none)
+        .call("mcp__test__echo", json!({"text": "x"}), LONG, &none, None)
         .await
         .unwrap_err();
     assert!(matches!(err, McpError::Unavailable { .. }), "{err:?}");
@@ -213,7 +221,8 @@ async fn shutdown_ends_the_process_group() {
             "mcp__test__echo",
             json!({}),
             LONG,
-            &CancellationToken::new()
+            &CancellationToken::new(),
+            None
         )
         .await,
         Err(McpError::UnknownTool(_))
@@ -225,7 +234,7 @@ async fn shutdown_also_kills_what_the_server_left_running_in_its_group() {
     let mcp = start(vec![test_server("test", &[])]).await;
     let none = CancellationToken::new();
     let out = mcp
-        .call("mcp__test__spawn_sleeper", json!({}), LONG, &none)
+        .call("mcp__test__spawn_sleeper", json!({}), LONG, &none, None)
         .await
         .unwrap();
     let sleeper: u32 = out.text.parse().unwrap();
@@ -247,10 +256,16 @@ fn the_manager_and_its_call_future_can_be_shared_across_tasks() {
         .unwrap();
     let mcp = runtime.block_on(McpManager::start(vec![], StartOptions::default()));
     let cancel = CancellationToken::new();
-    let call = mcp.call("x", json!({}), LONG, &cancel);
+    let call = mcp.call("x", json!({}), LONG, &cancel, None);
     send(&call);
     let refresh = mcp.refresh_if_stale();
     send(&refresh);
+    let resources = mcp.resources(None, LONG, &cancel);
+    send(&resources);
+    let read = mcp.read_resource("s", "test://readme", LONG, &cancel);
+    send(&read);
+    let prompt = mcp.get_prompt("s", "greet", std::collections::BTreeMap::new(), LONG);
+    send(&prompt);
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 //! Shared helpers: servers built from the test-server binary.
 
 mod calls;
+mod features;
 mod http;
 mod lifecycle;
 mod oauth;

@@ -152,6 +152,7 @@ async fn login_connect_refresh_and_logout() {
             json!({"text": "authorized"}),
             Duration::from_secs(30),
             &CancellationToken::new(),
+            None,
         )
         .await
         .unwrap();

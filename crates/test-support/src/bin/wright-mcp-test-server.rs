@@ -2,25 +2,42 @@
 //!
 //! Modes for failure tests: `--hang` never answers initialize;
 //! `--exit-early CODE` writes a line to stderr and exits before answering.
+//! `--many N` adds N catalogue tools `tool_0..tool_{N-1}`; `--tools-only`
+//! advertises no resources, prompts or instructions.
 
 use std::process::ExitCode;
 
+const USAGE: &str =
+    "usage: wright-mcp-test-server [--hang | --exit-early CODE | --many N | --tools-only]";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("--hang") => loop {
-            std::thread::sleep(std::time::Duration::from_secs(3600));
-        },
-        Some("--exit-early") => {
-            eprintln!("test server: refusing to start");
-            let code = args.get(1).and_then(|c| c.parse().ok()).unwrap_or(1);
-            return ExitCode::from(code);
+    let mut many = 0;
+    let mut tools_only = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--hang" => loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            },
+            "--exit-early" => {
+                eprintln!("test server: refusing to start");
+                let code = rest.next().and_then(|c| c.parse().ok()).unwrap_or(1);
+                return ExitCode::from(code);
+            }
+            "--many" => match rest.next().and_then(|n| n.parse().ok()) {
+                Some(n) => many = n,
+                None => {
+                    eprintln!("{USAGE} (--many needs a count)");
+                    return ExitCode::from(2);
+                }
+            },
+            "--tools-only" => tools_only = true,
+            other => {
+                eprintln!("{USAGE} (got {other})");
+                return ExitCode::from(2);
+            }
         }
-        Some(other) => {
-            eprintln!("usage: wright-mcp-test-server [--hang | --exit-early CODE] (got {other})");
-            return ExitCode::from(2);
-        }
-        None => {}
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -32,7 +49,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(wright_test_support::mcp_server::serve_stdio()) {
+    use wright_test_support::mcp_server::{TestServer, serve_stdio};
+    let mut server = TestServer::with_many(many);
+    if tools_only {
+        server = server.tools_only();
+    }
+    match runtime.block_on(serve_stdio(server)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("test server: {e}");
