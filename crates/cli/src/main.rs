@@ -10,6 +10,7 @@ mod init;
 mod inspect;
 mod mcp_auth;
 mod mcp_cmd;
+mod mcp_prompts;
 mod mcp_servers;
 mod mcp_start;
 mod mcp_write;

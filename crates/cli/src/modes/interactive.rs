@@ -60,6 +60,12 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
             ("/exit" | "/quit", _) => break,
             ("/help", _) => {
                 renderer.err_line(HELP);
+                if let Some(m) = &mcp {
+                    let prompts = crate::mcp_prompts::help(m);
+                    if !prompts.is_empty() {
+                        renderer.err_line(prompts.trim_end());
+                    }
+                }
                 continue;
             }
             ("/context", _) => {
@@ -101,6 +107,25 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
             ("/compact", focus) => Op::Compact {
                 focus: (!focus.is_empty()).then(|| focus.to_owned()),
             },
+            (command, rest) if command.starts_with("/mcp__") => {
+                let expanded = match &mcp {
+                    Some(m) => crate::mcp_prompts::expand(m, command, rest).await,
+                    None => None,
+                };
+                match expanded {
+                    Some(Ok(text)) => Op::UserTurn { text },
+                    Some(Err(why)) => {
+                        renderer.err_line(&format!("{command}: {why}"));
+                        continue;
+                    }
+                    None => {
+                        renderer.err_line(&format!(
+                            "unknown command {command}; /help lists the MCP prompts"
+                        ));
+                        continue;
+                    }
+                }
+            }
             // A path such as /usr/bin/foo is a prompt, not a command.
             (command, _)
                 if command

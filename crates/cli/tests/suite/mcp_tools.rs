@@ -201,3 +201,27 @@ fn two_hundred_tools_go_behind_tool_search() {
     let results = tool_results("anthropic", &requests[2]);
     assert!(!results[1].2, "{results:?}");
 }
+
+#[test]
+fn server_prompts_are_commands_of_the_interactive_mode() {
+    let env = Env::new();
+    let flag = json!({"mcpServers": {"test": server_entry(&[])}}).to_string();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("greeted"))]).unwrap();
+    let Some((ok, screen)) = env.terminal(
+        &server.url(),
+        &format!("--mcp-config '{flag}'"),
+        "/help\n/mcp__test__greet Ada\n/mcp__test__nope\n/exit\n",
+    ) else {
+        return;
+    };
+    assert!(ok, "{screen}");
+    assert!(screen.contains("/mcp__test__greet <name>"), "{screen}");
+    assert!(
+        screen.contains("unknown command /mcp__test__nope"),
+        "{screen}"
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1, "{screen}");
+    let prompt = requests[0].json()["messages"][0]["content"].to_string();
+    assert!(prompt.contains("Please greet Ada."), "{prompt}");
+}
