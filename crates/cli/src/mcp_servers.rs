@@ -236,7 +236,7 @@ fn from_setting(s: &McpServerSetting, scope: Scope) -> Candidate {
         name: s.name.clone(),
         scope,
         source: path.display().to_string(),
-        transport: s.transport.kind(),
+        transport: s.transport.transport(),
         target: s.transport.describe(),
         server,
     }
@@ -255,7 +255,7 @@ pub fn entry_json(t: &McpTransport) -> serde_json::Value {
             o
         }
         McpTransport::Http { url, headers } | McpTransport::Sse { url, headers } => {
-            let mut o = json!({ "type": t.kind(), "url": url });
+            let mut o = json!({ "type": t.transport(), "url": url });
             if !headers.is_empty() {
                 o["headers"] = json!(headers);
             }

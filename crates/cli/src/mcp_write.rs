@@ -88,7 +88,7 @@ pub fn add(loader: &ConfigLoader, req: &AddRequest<'_>) -> Result<u8, SetupError
     };
     println!(
         "Added {} MCP server {} to {} ({} scope)",
-        transport.kind(),
+        transport.transport(),
         req.name,
         file.display(),
         scope_word(req.scope)

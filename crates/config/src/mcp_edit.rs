@@ -54,7 +54,7 @@ pub fn set_mcp_server(
             }
         }
         McpTransport::Http { url, headers } | McpTransport::Sse { url, headers } => {
-            table.insert("type", value(transport.kind()));
+            table.insert("type", value(transport.transport()));
             table.insert("url", value(url.as_str()));
             if !headers.is_empty() {
                 table.insert("headers", value(inline(headers)));

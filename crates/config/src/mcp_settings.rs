@@ -63,7 +63,8 @@ pub struct McpServerSetting {
     /// The server's name (`[A-Za-z0-9_-]+`), the `<server>` of
     /// `mcp__<server>__<tool>`.
     pub name: String,
-    /// How to reach it, as written (no `${VAR}` expanded).
+    /// How to reach it, as written (no `${VAR}` expanded; wright-mcp
+    /// expands them in the same type).
     pub transport: McpTransport,
     /// The config file that defined it (always [`Source::File`]).
     pub source: Source,
@@ -99,7 +100,7 @@ pub enum McpTransport {
 
 impl McpTransport {
     /// `stdio`, `http` or `sse`, as `.mcp.json` spells it.
-    pub fn kind(&self) -> &'static str {
+    pub fn transport(&self) -> &'static str {
         match self {
             McpTransport::Stdio { .. } => "stdio",
             McpTransport::Http { .. } => "http",
@@ -144,7 +145,7 @@ impl McpTransport {
                 }
             }
             McpTransport::Http { url, headers } | McpTransport::Sse { url, headers } => {
-                t.insert("type".into(), Value::String(self.kind().into()));
+                t.insert("type".into(), Value::String(self.transport().into()));
                 t.insert("url".into(), Value::String(url.clone()));
                 if !headers.is_empty() {
                     t.insert("headers".into(), hidden(headers));
@@ -185,7 +186,7 @@ impl McpTransport {
                 };
                 format!(
                     "{{ type = {}, url = {}{headers} }}",
-                    quote(self.kind()),
+                    quote(self.transport()),
                     quote(url)
                 )
             }

@@ -245,7 +245,7 @@ pub(crate) fn describe_server(server: &McpServerSetting) -> String {
     format!(
         "{} ({}: {})",
         describe_server_name(&server.name),
-        server.transport.kind(),
+        server.transport.transport(),
         quote(&shorten(&server.transport.describe()))
     )
 }

@@ -69,7 +69,6 @@ impl ListResourcesTool {
 }
 
 #[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ListArgs {
     #[serde(default)]
     server: Option<String>,
@@ -94,8 +93,7 @@ impl Tool for ListResourcesTool {
         ctx: &'a ToolContext,
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
-            let args: ListArgs =
-                serde_json::from_value(args).map_err(|e| ToolError::InvalidArgs(e.to_string()))?;
+            let args: ListArgs = wright_tools::parse_args(args)?;
             let resources = self
                 .manager
                 .resources(args.server.as_deref(), self.timeout, &ctx.cancel)
@@ -150,7 +148,6 @@ impl ReadResourceTool {
 }
 
 #[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ReadArgs {
     server: String,
     uri: String,
@@ -175,8 +172,7 @@ impl Tool for ReadResourceTool {
         ctx: &'a ToolContext,
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
-            let args: ReadArgs =
-                serde_json::from_value(args).map_err(|e| ToolError::InvalidArgs(e.to_string()))?;
+            let args: ReadArgs = wright_tools::parse_args(args)?;
             let started = Instant::now();
             let result = self
                 .manager

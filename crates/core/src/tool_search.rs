@@ -34,7 +34,6 @@ pub(crate) struct ToolSearchTool {
 }
 
 #[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Args {
     query: String,
     #[serde(default)]
@@ -165,8 +164,7 @@ impl Tool for ToolSearchTool {
         _ctx: &'a ToolContext,
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
-            let args: Args =
-                serde_json::from_value(args).map_err(|e| ToolError::InvalidArgs(e.to_string()))?;
+            let args: Args = wright_tools::parse_args(args)?;
             let max = args.max_results.unwrap_or(DEFAULT_RESULTS).clamp(1, 50);
             let tools = self.manager.tools();
             let picked = pick(&tools, &args.query, max).map_err(ToolError::InvalidArgs)?;

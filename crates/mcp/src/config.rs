@@ -103,62 +103,10 @@ impl fmt::Display for ConfigSource {
     }
 }
 
-/// How to reach one server (all `${…}` already expanded).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum McpServerConfig {
-    /// A child process speaking JSON-RPC on stdin/stdout.
-    Stdio {
-        /// The program (looked up on the parent's `PATH`).
-        command: String,
-        /// Its arguments.
-        args: Vec<String>,
-        /// Variables added to the inherited environment.
-        env: BTreeMap<String, String>,
-    },
-    /// Streamable HTTP (`"type": "http"`).
-    Http {
-        /// The endpoint URL.
-        url: String,
-        /// Headers sent with every request.
-        headers: BTreeMap<String, String>,
-    },
-    /// The legacy HTTP+SSE transport (`"type": "sse"`): parsed so it can be
-    /// listed, but rmcp 3.11 has no client for it, so connecting reports
-    /// "unsupported".
-    Sse {
-        /// The SSE endpoint URL.
-        url: String,
-        /// Headers sent with every request.
-        headers: BTreeMap<String, String>,
-    },
-}
-
-impl McpServerConfig {
-    /// The transport's name as `.mcp.json` spells it.
-    pub fn transport(&self) -> &'static str {
-        match self {
-            Self::Stdio { .. } => "stdio",
-            Self::Http { .. } => "http",
-            Self::Sse { .. } => "sse",
-        }
-    }
-
-    /// A one-line description for status lines: the command line or the
-    /// URL (header values are left out: they usually hold tokens).
-    pub fn describe(&self) -> String {
-        match self {
-            Self::Stdio { command, args, .. } => {
-                let mut line = command.clone();
-                for arg in args {
-                    line.push(' ');
-                    line.push_str(arg);
-                }
-                line
-            }
-            Self::Http { url, .. } | Self::Sse { url, .. } => url.clone(),
-        }
-    }
-}
+/// How to reach one server: the config crate's type, here with every
+/// `${…}` already expanded. One type for both, so a `[mcp_servers]` table
+/// and a `.mcp.json` entry cannot drift apart.
+pub use wright_config::McpTransport as McpServerConfig;
 
 /// One named server and where it was defined.
 #[derive(Debug, Clone, PartialEq, Eq)]

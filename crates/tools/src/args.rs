@@ -10,7 +10,7 @@ use crate::ToolError;
 
 /// Deserializes the model's arguments. Unknown fields are ignored on purpose:
 /// models add junk, and refusing it only wastes a turn.
-pub(crate) fn parse<T: DeserializeOwned>(args: serde_json::Value) -> Result<T, ToolError> {
+pub fn parse<T: DeserializeOwned>(args: serde_json::Value) -> Result<T, ToolError> {
     // Some models send the arguments object as a JSON string.
     let args = match args {
         serde_json::Value::String(s) => {

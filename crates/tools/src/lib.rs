@@ -37,6 +37,7 @@ use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
 
+pub use args::parse as parse_args;
 pub use bash::BashTool;
 pub use edit::EditTool;
 pub use glob::GlobTool;
