@@ -108,6 +108,38 @@ enum Answer {
     No,
 }
 
+/// What else the definition sets, so nothing that changes what runs is
+/// hidden from the question: every env variable (a value is shown unless
+/// its name looks like a secret's) and the names of HTTP headers.
+fn extra_lines(c: &Candidate) -> String {
+    let Ok(server) = &c.server else {
+        return String::new();
+    };
+    match &server.config {
+        wright_mcp::McpServerConfig::Stdio { env, .. } if !env.is_empty() => {
+            let vars: Vec<String> = env
+                .iter()
+                .map(|(k, v)| {
+                    let secret = ["KEY", "TOKEN", "SECRET", "PASSWORD", "AUTH", "CREDENTIAL"]
+                        .iter()
+                        .any(|w| k.to_ascii_uppercase().contains(w));
+                    let v = if secret { "(hidden)" } else { v.as_str() };
+                    escape_controls(&format!("{k}={v}"))
+                })
+                .collect();
+            format!("  env: {}\n", vars.join(" "))
+        }
+        wright_mcp::McpServerConfig::Http { headers, .. }
+        | wright_mcp::McpServerConfig::Sse { headers, .. }
+            if !headers.is_empty() =>
+        {
+            let names: Vec<String> = headers.keys().map(|k| escape_controls(k)).collect();
+            format!("  headers: {}\n", names.join(", "))
+        }
+        _ => String::new(),
+    }
+}
+
 /// Asks about one server on stderr, in the trust question's style, and
 /// reads the answer from stdin (before the line reader exists).
 fn ask(c: &Candidate, changed: bool, can_remember: bool) -> Answer {
@@ -122,11 +154,12 @@ fn ask(c: &Candidate, changed: bool, can_remember: bool) -> Answer {
         ""
     };
     let question = format!(
-        "MCP server \"{}\" from {} {intro}:\n  {}: {}\nStart it? [y] yes, this time{always} · [N] no ",
+        "MCP server \"{}\" from {} {intro}:\n  {}: {}\n{}Start it? [y] yes, this time{always} · [N] no ",
         c.name,
         c.source,
         c.transport,
         escape_controls(&c.target),
+        extra_lines(c),
     );
     {
         let mut err = std::io::stderr().lock();
@@ -228,4 +261,60 @@ pub fn report(manager: Option<&McpManager>, not_started: &[String]) -> String {
         return "MCP servers: none configured".to_owned();
     }
     format!("MCP servers:\n{}", lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+    use wright_mcp::{ConfigSource, McpServerConfig};
+
+    fn candidate(config: McpServerConfig) -> Candidate {
+        Candidate {
+            name: "x".into(),
+            scope: crate::mcp_servers::Scope::ProjectJson,
+            source: ".mcp.json".into(),
+            transport: config.transport(),
+            target: config.describe(),
+            server: Ok(McpServer {
+                name: "x".into(),
+                config,
+                source: ConfigSource::CommandLine,
+            }),
+        }
+    }
+
+    #[test]
+    fn the_question_shows_env_and_header_names_but_no_secrets() {
+        let stdio = candidate(McpServerConfig::Stdio {
+            command: "npx".into(),
+            args: vec!["-y".into(), "pkg".into()],
+            env: BTreeMap::from([
+                ("NODE_OPTIONS".into(), "--require /tmp/x.js".into()),
+                ("GITHUB_TOKEN".into(), "ghp_secret".into()),
+                ("ESC".into(), "\u{1b}[2J".into()),
+            ]),
+        });
+        let lines = extra_lines(&stdio);
+        assert!(
+            lines.contains("NODE_OPTIONS=--require /tmp/x.js"),
+            "{lines}"
+        );
+        assert!(lines.contains("GITHUB_TOKEN=(hidden)"), "{lines}");
+        assert!(
+            !lines.contains("ghp_secret") && !lines.contains('\u{1b}'),
+            "{lines}"
+        );
+        let http = candidate(McpServerConfig::Http {
+            url: "https://x.test/mcp".into(),
+            headers: BTreeMap::from([("Authorization".into(), "Bearer t0k".into())]),
+        });
+        let lines = extra_lines(&http);
+        assert_eq!(lines, "  headers: Authorization\n");
+        let bare = candidate(McpServerConfig::Http {
+            url: "https://x.test/mcp".into(),
+            headers: BTreeMap::new(),
+        });
+        assert_eq!(extra_lines(&bare), "");
+    }
 }
