@@ -18,11 +18,13 @@ pub fn context(
     settings: &Settings,
     cwd: &Path,
     root: &Path,
+    mcp_tools: Vec<(String, usize)>,
     as_json: bool,
 ) -> Result<u8, SetupError> {
     let inputs = setup::context_inputs(settings, cwd, root)?;
     let context = wright_context::assemble(&inputs);
-    let tools = setup::tool_sizes(&setup::tool_registry(settings, root));
+    let mut tools = setup::tool_sizes(&setup::tool_registry(settings, root));
+    tools.extend(mcp_tools);
     if as_json {
         let report = wright_context::report(&context, &tools, None);
         println!(

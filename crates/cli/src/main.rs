@@ -184,7 +184,14 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     let project_root = find_project_root(&cwd);
     match &args.command {
         Some(Command::Context { json }) => {
-            return Ok(inspect::context(&settings, &cwd, &project_root, *json)?);
+            let mcp = mcp_cmd::tool_sizes(&resolved, &project_root, &args.mcp_flags()).await?;
+            return Ok(inspect::context(
+                &settings,
+                &cwd,
+                &project_root,
+                mcp,
+                *json,
+            )?);
         }
         Some(Command::Models { json }) => return Ok(models::list(&settings, *json)),
         Some(Command::Skills { action }) => {

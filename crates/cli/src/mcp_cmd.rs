@@ -147,6 +147,30 @@ pub async fn probe(
     Ok((lines, collected.warnings))
 }
 
+/// The tools of every approved server that connects, with the size of
+/// the spec each sends, for `wright context`.
+pub async fn tool_sizes(
+    resolved: &Resolved,
+    project_root: &Path,
+    flags: &McpFlags,
+) -> Result<Vec<(String, usize)>, SetupError> {
+    let (lines, warnings) = probe(resolved, project_root, flags).await?;
+    for w in &warnings {
+        eprintln!("{w}");
+    }
+    Ok(lines
+        .iter()
+        .flat_map(|l| l.tools.iter())
+        .map(|t| {
+            let spec = wright_core::mcp_tool_spec(t);
+            (
+                t.name.clone(),
+                serde_json::to_string(&spec).map_or(0, |s| s.len()),
+            )
+        })
+        .collect())
+}
+
 /// `wright mcp list [--json]`.
 pub async fn list(
     resolved: &Resolved,

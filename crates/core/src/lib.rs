@@ -26,6 +26,7 @@ mod toolbox;
 mod turn;
 mod verify_step;
 
+pub use mcp_call::spec_of as mcp_tool_spec;
 pub use options::{
     CompactionOptions, Extensions, HintTrust, McpSetup, SessionOptions, SystemPrompt, ToolSearch,
 };

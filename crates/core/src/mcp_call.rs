@@ -51,9 +51,10 @@ pub(crate) fn kind_of(tool: &McpTool, hints: HintTrust) -> ToolKind {
     }
 }
 
-/// The spec the model gets: the server's description (with its title when
-/// the description does not start with it) and its schema.
-pub(crate) fn spec_of(tool: &McpTool) -> ToolSpec {
+/// The spec the model gets for a server tool: the server's description
+/// (with its title when the description does not start with it) and its
+/// schema.
+pub fn spec_of(tool: &McpTool) -> ToolSpec {
     let description = match (&tool.title, &tool.description) {
         (Some(title), Some(d)) if !d.starts_with(title.as_str()) => format!("{title}: {d}"),
         (_, Some(d)) => d.clone(),

@@ -225,3 +225,18 @@ fn server_prompts_are_commands_of_the_interactive_mode() {
     let prompt = requests[0].json()["messages"][0]["content"].to_string();
     assert!(prompt.contains("Please greet Ada."), "{prompt}");
 }
+
+#[test]
+fn wright_context_lists_the_server_tools_the_model_sees() {
+    let env = Env::new();
+    let flag = json!({"mcpServers": {"test": server_entry(&[])}}).to_string();
+    let out = env
+        .wright()
+        .args(["context", "--mcp-config", &flag])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("mcp__test__echo"), "{text}");
+    assert!(text.contains("Read"), "{text}");
+}
