@@ -218,38 +218,43 @@ pub(crate) fn mentions(text: &str, servers: &[String]) -> Vec<Mention> {
     found
 }
 
-/// The blocks that attach each mentioned resource to a prompt: its text
-/// inside a `<mcp-resource>` element and its images; a resource that
-/// cannot be read is attached as a note saying why.
+/// One attached resource's blocks: its text inside a `<mcp-resource>`
+/// element and its images; or, when it cannot be read, why, with a block
+/// saying so (the model still learns the mention went nowhere).
+pub(crate) type Attached = Result<Vec<ContentBlock>, (String, Vec<ContentBlock>)>;
+
+/// The blocks that attach each mentioned resource to a prompt, in order.
 pub(crate) async fn attach(
     manager: &McpManager,
     found: &[Mention],
     timeout: Duration,
     cancel: &CancellationToken,
-) -> Vec<ContentBlock> {
-    let mut blocks = Vec::new();
+) -> Vec<Attached> {
+    let mut all = Vec::new();
     for m in found {
-        let result = manager
-            .read_resource(&m.server, &m.uri, timeout, cancel)
-            .await
-            .unwrap_or_else(|e| McpToolResult::error(e.to_string()));
-        let body = if result.is_error {
-            format!("(could not be read: {})", result.text)
-        } else {
-            result.text
-        };
-        blocks.push(ContentBlock::Text {
+        let element = |body: &str| ContentBlock::Text {
             text: format!(
                 "<mcp-resource server=\"{}\" uri=\"{}\">\n{body}\n</mcp-resource>",
                 m.server, m.uri
             ),
-        });
+        };
+        let result = manager
+            .read_resource(&m.server, &m.uri, timeout, cancel)
+            .await
+            .unwrap_or_else(|e| McpToolResult::error(e.to_string()));
+        if result.is_error {
+            let body = format!("(could not be read: {})", result.text);
+            all.push(Err((result.text, vec![element(&body)])));
+            continue;
+        }
+        let mut blocks = vec![element(&result.text)];
         blocks.extend(result.images.into_iter().map(|i| ContentBlock::Image {
             media_type: i.mime_type,
             data: i.data,
         }));
+        all.push(Ok(blocks));
     }
-    blocks
+    all
 }
 
 #[cfg(test)]

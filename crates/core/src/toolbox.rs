@@ -23,6 +23,11 @@ use crate::mcp_resources::{self, ListResourcesTool, ReadResourceTool};
 use crate::options::{McpSetup, ToolSearch};
 use crate::tool_search::{self, Loaded, ToolSearchTool};
 
+/// Longest wait of the first request for servers still starting.
+const FIRST_REQUEST_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+/// How long that wait stays silent.
+const QUIET_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Share of the context window MCP schemas may take before they are deferred.
 const SEARCH_THRESHOLD_PERCENT: u64 = 10;
 
@@ -165,21 +170,29 @@ impl McpSide {
     async fn prepare(&self, emitter: &Emitter) {
         let manager = &self.setup.manager;
         if manager.any_starting() && !self.waited.swap(true, Ordering::SeqCst) {
-            let starting: Vec<String> = manager
-                .statuses()
-                .into_iter()
-                .filter(|s| s.status == ServerStatus::Starting)
-                .map(|s| s.name)
-                .collect();
-            emitter.notice(format!(
-                "Waiting for MCP server(s) still starting: {}.",
-                starting.join(", ")
-            ));
-            if !manager.wait_started(self.setup.startup_timeout).await {
-                emitter.warning(
-                    "Some MCP servers are still starting; their tools join when they are ready."
-                        .to_owned(),
-                );
+            // Most servers are up within a second: wait that long quietly,
+            // then say who is slow, and give them at most a few seconds
+            // more; one hung server must not hold the first answer for the
+            // whole start-up timeout. Late servers' tools join when ready.
+            let limit = self.setup.startup_timeout.min(FIRST_REQUEST_WAIT);
+            let quiet = limit.min(QUIET_WAIT);
+            if !manager.wait_started(quiet).await {
+                let starting: Vec<String> = manager
+                    .statuses()
+                    .into_iter()
+                    .filter(|s| s.status == ServerStatus::Starting)
+                    .map(|s| s.name)
+                    .collect();
+                emitter.notice(format!(
+                    "Waiting for MCP server(s) still starting: {}.",
+                    starting.join(", ")
+                ));
+                if !manager.wait_started(limit.saturating_sub(quiet)).await {
+                    emitter.warning(
+                        "Some MCP servers are still starting; their tools join when they are ready."
+                            .to_owned(),
+                    );
+                }
             }
         }
         self.waited.store(true, Ordering::SeqCst);

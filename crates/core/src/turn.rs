@@ -284,13 +284,20 @@ async fn attach_mentions(
     }
     mcp.manager.wait_started(mcp.startup_timeout).await;
     let blocks = crate::mcp_resources::attach(&mcp.manager, &found, mcp.tool_timeout, cancel).await;
-    let names: Vec<String> = found
-        .iter()
-        .map(|m| format!("{}:{}", m.server, m.uri))
-        .collect();
-    ctx.emitter
-        .notice(format!("Attached MCP resource(s): {}", names.join(", ")));
-    prompt.content.extend(blocks);
+    for (m, read) in found.iter().zip(&blocks) {
+        match read {
+            Ok(_) => ctx
+                .emitter
+                .notice(format!("Attached MCP resource {}:{}", m.server, m.uri)),
+            Err((why, _)) => ctx.emitter.warning(format!(
+                "Could not attach MCP resource {}:{}: {why}",
+                m.server, m.uri
+            )),
+        }
+    }
+    prompt
+        .content
+        .extend(blocks.into_iter().flat_map(|r| r.unwrap_or_else(|(_, b)| b)));
     prompt
 }
 

@@ -172,12 +172,24 @@ pub fn load_flag(value: &str, env: EnvLookup<'_>) -> Result<Vec<McpServer>, Conf
 }
 
 /// Parses `{"mcpServers": {"name": {…}}}` text; servers come back sorted by
-/// name. Unknown keys are ignored, as Claude Code does.
+/// name. Unknown keys are ignored, as Claude Code does. One bad server
+/// fails the whole text ([`parse_each`] keeps the others).
 pub fn parse(
     text: &str,
     source: ConfigSource,
     env: EnvLookup<'_>,
 ) -> Result<Vec<McpServer>, ConfigError> {
+    parse_each(text, source, env)?.into_iter().collect()
+}
+
+/// Like [`parse`], with each server's own result, so one bad entry of a
+/// shared `.mcp.json` does not take the good ones with it. Only text that
+/// is not a `.mcp.json` at all is an error.
+pub fn parse_each(
+    text: &str,
+    source: ConfigSource,
+    env: EnvLookup<'_>,
+) -> Result<Vec<Result<McpServer, ConfigError>>, ConfigError> {
     let invalid = |message: String| ConfigError::Invalid {
         origin: source.clone(),
         message,
@@ -189,7 +201,7 @@ pub fn parse(
         .ok_or_else(|| invalid("no \"mcpServers\" object".to_owned()))?
         .as_object()
         .ok_or_else(|| invalid("\"mcpServers\" is not an object".to_owned()))?;
-    servers
+    Ok(servers
         .iter()
         .map(|(name, def)| {
             parse_server(name, def, &source, env).map_err(|message| ConfigError::Server {
@@ -198,20 +210,32 @@ pub fn parse(
                 message,
             })
         })
-        .collect()
+        .collect())
 }
 
-/// Checks a server name: non-empty, ASCII letters, digits, `_` and `-`.
+/// An [`EnvLookup`] that expands nothing: `${VAR}` stays as written. For
+/// showing and fingerprinting a definition as its file has it (expanded
+/// values may be secrets, and may change without the file changing).
+pub fn unexpanded(name: &str) -> Option<String> {
+    Some(format!("${{{name}}}"))
+}
+
+/// Checks a server name: non-empty, ASCII letters, digits, `_`, `-` and
+/// `.` (not first: `context7.com` is a name users give, `..` is not). The
+/// dot becomes `_` in tool names.
 pub fn validate_server_name(name: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err("the server name is empty".to_owned());
     }
+    if name.starts_with('.') {
+        return Err("the server name may not start with '.'".to_owned());
+    }
     if let Some(bad) = name
         .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
     {
         return Err(format!(
-            "the server name may only use letters, digits, '_' and '-' (found {bad:?})"
+            "the server name may only use letters, digits, '_', '-' and '.' (found {bad:?})"
         ));
     }
     Ok(())

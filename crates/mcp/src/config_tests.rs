@@ -121,7 +121,10 @@ fn refused_env_keys() {
 fn server_names_are_validated() {
     assert!(validate_server_name("git-hub_2").is_ok());
     assert!(validate_server_name("").is_err());
-    assert!(validate_server_name("a.b").is_err());
+    assert!(validate_server_name("context7.com").is_ok());
+    assert!(validate_server_name(".hidden").is_err());
+    assert!(validate_server_name("..").is_err());
+    assert!(validate_server_name("a/b").is_err());
     assert!(validate_server_name("ünï").is_err());
     let err = parse(
         r#"{"mcpServers": {"a b": {"command": "c"}}}"#,
