@@ -300,7 +300,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         for warning in &decided.warnings {
             eprintln!("{warning}");
         }
-        plan.mcp = mcp_start::spawn(decided.servers, &settings, &project_root);
+        plan.mcp = mcp_start::spawn(&decided, &settings, &project_root);
         plan.mcp_not_started = decided.not_started;
     }
     if args.input_format == InputFormat::StreamJson {

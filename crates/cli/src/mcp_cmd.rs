@@ -120,7 +120,14 @@ pub async fn probe(
         .filter(|(_, a)| matches!(a, Approval::Approved(_)))
         .filter_map(|(c, _)| c.server.as_ref().ok().cloned())
         .collect();
-    let manager = McpManager::start(servers, start_options(&resolved.settings, project_root)).await;
+    let project: Vec<String> = collected
+        .servers
+        .iter()
+        .filter(|(c, _)| c.scope.is_project())
+        .map(|(c, _)| c.name.clone())
+        .collect();
+    let options = start_options(&resolved.settings, project_root, &project);
+    let manager = McpManager::start(servers, options).await;
     let reports = manager.statuses();
     let tools = manager.tools();
     manager.shutdown().await;
@@ -223,6 +230,7 @@ pub async fn get(
         return Ok(exit::SUCCESS);
     }
     println!("{}", line.text());
+    print!("{}", crate::mcp_start::extra_lines(&line.candidate));
     for t in &line.tools {
         let description = t.description.as_deref().unwrap_or("");
         println!(

@@ -76,11 +76,15 @@ pub struct Candidate {
     pub source: String,
     /// `stdio`, `http` or `sse`.
     pub transport: &'static str,
-    /// The command line or URL, as configured.
+    /// The command line or URL, as configured (`${VAR}` not expanded:
+    /// expanded values may be secrets, and this is shown and logged).
     pub target: String,
     /// The server ready to start, or why it cannot be (a refused env
     /// variable, an unset `${VAR}`).
     pub server: Result<McpServer, String>,
+    /// The definition as written (`${VAR}` kept), for showing it and for
+    /// its approval fingerprint; `None` when it did not parse.
+    pub raw: Option<McpServerConfig>,
 }
 
 /// Whether a candidate may start, and why.
@@ -116,10 +120,6 @@ pub fn collect(
 ) -> Result<Collected, SetupError> {
     let mut warnings = Vec::new();
     let mut all: Vec<Candidate> = Vec::new();
-    let mut put = |c: Candidate| match all.iter_mut().find(|have| have.name == c.name) {
-        Some(have) => *have = c,
-        None => all.push(c),
-    };
     if !flags.strict {
         let settings = &resolved.settings;
         let scope_of = |s: &McpServerSetting| match &s.source {
@@ -135,14 +135,20 @@ pub fn collect(
             .iter()
             .filter(|s| scope_of(s) == Scope::User)
         {
-            put(from_setting(s, Scope::User));
+            put(&mut all, from_setting(s, Scope::User));
         }
         let json = project_root.join(MCP_JSON);
         if json.exists() {
             match read_mcp_json(&json) {
-                Ok(servers) => {
-                    for s in servers {
-                        put(from_server(s, Scope::ProjectJson));
+                Ok(candidates) => {
+                    for c in candidates {
+                        // A repository may not take over a name the user
+                        // configured: their approval and rules mean theirs.
+                        if all.iter().any(|have| have.name == c.name) {
+                            warnings.push(shadow_warning(&c));
+                            continue;
+                        }
+                        put(&mut all, c);
                     }
                 }
                 Err(e) => warnings.push(format!("warning: ignoring {}: {e}", json.display())),
@@ -158,14 +164,34 @@ pub fn collect(
         // Project file before local file, whichever list each came from.
         project.sort_by_key(|(scope, _)| *scope);
         for (scope, s) in project {
-            put(from_setting(s, scope));
+            let c = from_setting(s, scope);
+            if all
+                .iter()
+                .any(|have| have.name == c.name && !have.scope.is_project())
+            {
+                warnings.push(shadow_warning(&c));
+                continue;
+            }
+            put(&mut all, c);
         }
     }
     for value in &flags.configs {
-        let servers = mcp_config::load_flag(value, &process_env)
+        let (text, source) = if value.trim_start().starts_with('{') {
+            (value.clone(), ConfigSource::CommandLine)
+        } else {
+            let path = PathBuf::from(value);
+            let text = wright_config::read_text_file(&path)
+                .map_err(|e| SetupError(format!("--mcp-config: {e}")))?;
+            (text, ConfigSource::File(path))
+        };
+        // The user's own flag: a bad entry is an error, not a warning.
+        let candidates = candidates_of(&text, &source, Scope::Flag)
             .map_err(|e| SetupError(format!("--mcp-config: {e}")))?;
-        for s in servers {
-            put(from_server(s, Scope::Flag));
+        for c in candidates {
+            if let Err(why) = &c.server {
+                return Err(SetupError(format!("--mcp-config: {why}")));
+            }
+            put(&mut all, c);
         }
     }
     all.sort_by(|a, b| a.name.cmp(&b.name));
@@ -187,13 +213,27 @@ pub fn collect(
     Ok(Collected { servers, warnings })
 }
 
-/// Reads `.mcp.json` (bounded, as any config file) and parses it.
-fn read_mcp_json(path: &Path) -> Result<Vec<McpServer>, String> {
+/// Adds `c`, replacing a server of the same name from an earlier source.
+fn put(all: &mut Vec<Candidate>, c: Candidate) {
+    match all.iter_mut().find(|have| have.name == c.name) {
+        Some(have) => *have = c,
+        None => all.push(c),
+    }
+}
+
+/// Reads `.mcp.json` (bounded, as any config file) and parses each entry
+/// on its own, so one bad entry does not take the others with it.
+fn read_mcp_json(path: &Path) -> Result<Vec<Candidate>, String> {
     let text = wright_config::read_text_file(path).map_err(|e| match e {
         wright_config::ConfigError::Io { message, .. } => message,
         other => other.to_string(),
     })?;
-    mcp_config::parse(&text, ConfigSource::File(path.to_path_buf()), &process_env).map_err(|e| {
+    candidates_of(
+        &text,
+        &ConfigSource::File(path.to_path_buf()),
+        Scope::ProjectJson,
+    )
+    .map_err(|e| {
         // The parser names the file first; the caller does too.
         let text = e.to_string();
         let prefix = format!("{}: ", path.display());
@@ -203,15 +243,62 @@ fn read_mcp_json(path: &Path) -> Result<Vec<McpServer>, String> {
     })
 }
 
-fn from_server(server: McpServer, scope: Scope) -> Candidate {
-    Candidate {
-        name: server.name.clone(),
-        scope,
-        source: server.source.to_string(),
-        transport: server.config.transport(),
-        target: server.config.describe(),
-        server: Ok(server),
-    }
+/// The servers of `.mcp.json`-shaped text, each expanded (to run) and as
+/// written (to show and fingerprint).
+fn candidates_of(
+    text: &str,
+    source: &ConfigSource,
+    scope: Scope,
+) -> Result<Vec<Candidate>, mcp_config::ConfigError> {
+    let expanded = mcp_config::parse_each(text, source.clone(), &process_env)?;
+    let written = mcp_config::parse_each(text, source.clone(), &mcp_config::unexpanded)?;
+    Ok(expanded
+        .into_iter()
+        .zip(written)
+        .map(|(server, raw)| {
+            let raw = raw.ok().map(|r| r.config);
+            match server {
+                Ok(server) => Candidate {
+                    name: server.name.clone(),
+                    scope,
+                    source: server.source.to_string(),
+                    transport: server.config.transport(),
+                    target: raw
+                        .as_ref()
+                        .map_or_else(|| server.config.describe(), McpServerConfig::describe),
+                    raw,
+                    server: Ok(server),
+                },
+                Err(e) => {
+                    let name = match &e {
+                        mcp_config::ConfigError::Server { server, .. } => server.clone(),
+                        _ => String::new(),
+                    };
+                    Candidate {
+                        name,
+                        scope,
+                        source: source.to_string(),
+                        transport: raw.as_ref().map_or("?", McpServerConfig::transport),
+                        target: raw
+                            .as_ref()
+                            .map(McpServerConfig::describe)
+                            .unwrap_or_default(),
+                        raw,
+                        server: Err(e.to_string()),
+                    }
+                }
+            }
+        })
+        .collect())
+}
+
+/// The warning for a project server that would replace the user's own.
+fn shadow_warning(c: &Candidate) -> String {
+    format!(
+        "warning: ignoring MCP server {} from {}: your own configuration defines a server of \
+         that name, and a project may not replace it",
+        c.name, c.source
+    )
 }
 
 /// A config file's server, expanded and checked exactly as a `.mcp.json`
@@ -239,6 +326,7 @@ fn from_setting(s: &McpServerSetting, scope: Scope) -> Candidate {
         transport: s.transport.transport(),
         target: s.transport.describe(),
         server,
+        raw: Some(s.transport.clone()),
     }
 }
 
@@ -276,39 +364,40 @@ fn approval(c: &Candidate, resolved: &Resolved, allow: &[String]) -> Approval {
     if allowed_by_flag(&c.name, allow) {
         return Approval::Approved("--allow");
     }
-    let Ok(server) = &c.server else {
+    let (Ok(_), Some(raw)) = (&c.server, &c.raw) else {
         return Approval::NotApproved { changed: false };
     };
     match resolved.mcp_approvals.get(&c.name) {
-        Some(f) if *f == fingerprint(&server.config) => Approval::Approved("approved before"),
+        Some(f) if *f == fingerprint(raw) => Approval::Approved("approved before"),
         Some(_) => Approval::NotApproved { changed: true },
         None => Approval::NotApproved { changed: false },
     }
 }
 
-/// `--allow mcp__NAME` or `--allow 'mcp__NAME__*'` (case-insensitive, as
-/// permission rules are).
+/// An `--allow` rule naming the server or one of its tools: `mcp__NAME`,
+/// `mcp__NAME__*` or `mcp__NAME__TOOL` (case-insensitive, as permission
+/// rules are). Server names never hold `__`, so the rule names exactly one
+/// server.
 pub fn allowed_by_flag(name: &str, allow: &[String]) -> bool {
     let server = format!("mcp__{}", name.to_ascii_lowercase());
-    let all_tools = format!("{server}__*");
+    let tools = format!("{server}__");
     allow.iter().any(|rule| {
         let rule = rule.trim().to_ascii_lowercase();
-        rule == server || rule == all_tools
+        rule == server || rule.strip_prefix(&tools).is_some_and(|t| !t.is_empty())
     })
 }
 
-/// The approval key of a definition: SHA-256 over what decides what runs
-/// (transport, command, arguments, environment, URL and header names).
-/// Header values are left out: they are usually tokens that rotate, and
-/// they do not change which program runs.
+/// The approval key of a definition as written (`${VAR}` not expanded):
+/// SHA-256 over everything in it, header values included. A token kept
+/// in the environment can rotate without a new approval; a repository that
+/// starts sending `${GITHUB_TOKEN}` in a header cannot.
 pub fn fingerprint(config: &McpServerConfig) -> String {
     let canonical = match config {
         McpServerConfig::Stdio { command, args, env } => {
             serde_json::json!({"type": "stdio", "command": command, "args": args, "env": env})
         }
         McpServerConfig::Http { url, headers } | McpServerConfig::Sse { url, headers } => {
-            let names: Vec<&String> = headers.keys().collect();
-            serde_json::json!({"type": config.transport(), "url": url, "headers": names})
+            serde_json::json!({"type": config.transport(), "url": url, "headers": headers})
         }
     };
     let digest = Sha256::digest(canonical.to_string().as_bytes());
@@ -364,7 +453,8 @@ mod tests {
         let allow = |rules: &[&str]| rules.iter().map(|r| (*r).to_owned()).collect::<Vec<_>>();
         assert!(allowed_by_flag("test", &allow(&["mcp__test"])));
         assert!(allowed_by_flag("test", &allow(&["mcp__Test__*"])));
-        assert!(!allowed_by_flag("test", &allow(&["mcp__test__echo"])));
+        assert!(allowed_by_flag("test", &allow(&["mcp__test__echo"])));
+        assert!(!allowed_by_flag("test", &allow(&["mcp__test__"])));
         assert!(!allowed_by_flag("test", &allow(&["mcp__testing", "Bash"])));
     }
 
@@ -387,6 +477,9 @@ mod tests {
             url: "https://x/mcp".into(),
             headers: [("Authorization".to_owned(), token.to_owned())].into(),
         };
-        assert_eq!(fingerprint(&http("a")), fingerprint(&http("b")));
+        assert_ne!(
+            fingerprint(&http("a")),
+            fingerprint(&http("${GITHUB_TOKEN}"))
+        );
     }
 }

@@ -30,6 +30,9 @@ pub enum Asking {
 pub struct Decided {
     /// The servers to start.
     pub servers: Vec<McpServer>,
+    /// Which of them the project defined (they run in the project root;
+    /// the user's own run there only in a trusted project).
+    pub project_servers: Vec<String>,
     /// Project servers left out, one line each, for `/mcp`.
     pub not_started: Vec<String>,
     /// Warnings to show before the session.
@@ -50,6 +53,9 @@ pub fn decide(
         ..Decided::default()
     };
     for (c, approval) in collected.servers {
+        if c.scope.is_project() {
+            out.project_servers.push(c.name.clone());
+        }
         let Ok(server) = &c.server else {
             // Already warned about by `collect`.
             out.not_started.push(format!("{}: not valid", c.name));
@@ -69,8 +75,8 @@ pub fn decide(
         match answer {
             Answer::Once => out.servers.push(server.clone()),
             Answer::Always => {
-                if let Some(dir) = user_config_dir {
-                    let f = fingerprint(&server.config);
+                if let (Some(dir), Some(raw)) = (user_config_dir, &c.raw) {
+                    let f = fingerprint(raw);
                     match wright_config::record_mcp_approval(dir, project_root, &c.name, Some(&f)) {
                         Ok(file) => out.warnings.push(format!(
                             "note: MCP server {} approved for this project (recorded in {})",
@@ -108,24 +114,38 @@ enum Answer {
     No,
 }
 
-/// What else the definition sets, so nothing that changes what runs is
-/// hidden from the question: every env variable (a value is shown unless
-/// its name looks like a secret's) and the names of HTTP headers.
-fn extra_lines(c: &Candidate) -> String {
-    let Ok(server) = &c.server else {
+/// What else the definition sets, as written, so nothing that changes
+/// what runs or what is sent is hidden from the question: every env
+/// variable and header. A value is shown unless its name looks like a
+/// secret's and it holds a literal (`${GITHUB_TOKEN}` is shown: which of
+/// the user's secrets goes where is exactly what they must see).
+pub fn extra_lines(c: &Candidate) -> String {
+    let Some(raw) = &c.raw else {
         return String::new();
     };
-    match &server.config {
+    let shown = |k: &str, v: &str| {
+        let secret = [
+            "KEY",
+            "TOKEN",
+            "SECRET",
+            "PASSWORD",
+            "AUTH",
+            "CREDENTIAL",
+            "COOKIE",
+        ]
+        .iter()
+        .any(|w| k.to_ascii_uppercase().contains(w));
+        if secret && !v.contains("${") {
+            "(hidden)".to_owned()
+        } else {
+            v.to_owned()
+        }
+    };
+    match raw {
         wright_mcp::McpServerConfig::Stdio { env, .. } if !env.is_empty() => {
             let vars: Vec<String> = env
                 .iter()
-                .map(|(k, v)| {
-                    let secret = ["KEY", "TOKEN", "SECRET", "PASSWORD", "AUTH", "CREDENTIAL"]
-                        .iter()
-                        .any(|w| k.to_ascii_uppercase().contains(w));
-                    let v = if secret { "(hidden)" } else { v.as_str() };
-                    escape_controls(&format!("{k}={v}"))
-                })
+                .map(|(k, v)| escape_controls(&format!("{k}={}", shown(k, v))))
                 .collect();
             format!("  env: {}\n", vars.join(" "))
         }
@@ -133,8 +153,11 @@ fn extra_lines(c: &Candidate) -> String {
         | wright_mcp::McpServerConfig::Sse { headers, .. }
             if !headers.is_empty() =>
         {
-            let names: Vec<String> = headers.keys().map(|k| escape_controls(k)).collect();
-            format!("  headers: {}\n", names.join(", "))
+            let lines: Vec<String> = headers
+                .iter()
+                .map(|(k, v)| escape_controls(&format!("{k}: {}", shown(k, v))))
+                .collect();
+            format!("  headers: {}\n", lines.join(" · "))
         }
         _ => String::new(),
     }
@@ -175,16 +198,36 @@ fn ask(c: &Candidate, changed: bool, can_remember: bool) -> Answer {
     }
 }
 
-/// How servers are started: the configured start-up timeout, the project
-/// root as working directory, and the provider key variables withheld.
-pub fn start_options(settings: &Settings, project_root: &Path) -> StartOptions {
+/// How servers are started: the configured start-up timeout, the
+/// provider key variables withheld, and where each runs. The project's
+/// servers (named in `project_servers`) run in the project root. The
+/// user's own run there only once the project is trusted: in an untrusted
+/// checkout, `npx pkg` would prefer the repository's `node_modules/.bin`
+/// and `python -m pkg` its `pkg.py`, so they start in the home directory.
+pub fn start_options(
+    settings: &Settings,
+    project_root: &Path,
+    project_servers: &[String],
+) -> StartOptions {
+    let root = PathBuf::from(project_root);
+    let (cwd, server_cwd) = if settings.project_trusted() {
+        (Some(root), Default::default())
+    } else {
+        let own = dirs::home_dir().unwrap_or_else(std::env::temp_dir);
+        let project = project_servers
+            .iter()
+            .map(|name| (name.clone(), root.clone()))
+            .collect();
+        (Some(own), project)
+    };
     StartOptions {
         startup_timeout: Duration::from_millis(settings.mcp.startup_timeout_ms),
         withheld_env: wright_sandbox::PROVIDER_KEY_VARS
             .iter()
             .map(|v| (*v).to_owned())
             .collect(),
-        cwd: Some(PathBuf::from(project_root)),
+        cwd,
+        server_cwd,
         auth_store: crate::mcp_auth::token_store(),
         ..StartOptions::default()
     }
@@ -192,17 +235,13 @@ pub fn start_options(settings: &Settings, project_root: &Path) -> StartOptions {
 
 /// The manager for `servers` with `connect_all` already running in a task
 /// of its own; `None` when there are none.
-pub fn spawn(
-    servers: Vec<McpServer>,
-    settings: &Settings,
-    project_root: &Path,
-) -> Option<McpSetup> {
-    if servers.is_empty() {
+pub fn spawn(decided: &Decided, settings: &Settings, project_root: &Path) -> Option<McpSetup> {
+    if decided.servers.is_empty() {
         return None;
     }
     let manager = Arc::new(McpManager::new(
-        servers,
-        start_options(settings, project_root),
+        decided.servers.clone(),
+        start_options(settings, project_root, &decided.project_servers),
     ));
     let connecting = Arc::clone(&manager);
     tokio::spawn(async move { connecting.connect_all().await });
@@ -276,6 +315,7 @@ mod tests {
             source: ".mcp.json".into(),
             transport: config.transport(),
             target: config.describe(),
+            raw: Some(config.clone()),
             server: Ok(McpServer {
                 name: "x".into(),
                 config,
@@ -292,6 +332,7 @@ mod tests {
             env: BTreeMap::from([
                 ("NODE_OPTIONS".into(), "--require /tmp/x.js".into()),
                 ("GITHUB_TOKEN".into(), "ghp_secret".into()),
+                ("API_KEY".into(), "${MY_KEY}".into()),
                 ("ESC".into(), "\u{1b}[2J".into()),
             ]),
         });
@@ -301,16 +342,23 @@ mod tests {
             "{lines}"
         );
         assert!(lines.contains("GITHUB_TOKEN=(hidden)"), "{lines}");
+        assert!(lines.contains("API_KEY=${MY_KEY}"), "{lines}");
         assert!(
             !lines.contains("ghp_secret") && !lines.contains('\u{1b}'),
             "{lines}"
         );
         let http = candidate(McpServerConfig::Http {
             url: "https://x.test/mcp".into(),
-            headers: BTreeMap::from([("Authorization".into(), "Bearer t0k".into())]),
+            headers: BTreeMap::from([
+                ("Authorization".into(), "Bearer t0k".into()),
+                ("X-Client".into(), "${GITHUB_TOKEN}".into()),
+            ]),
         });
         let lines = extra_lines(&http);
-        assert_eq!(lines, "  headers: Authorization\n");
+        assert_eq!(
+            lines,
+            "  headers: Authorization: (hidden) · X-Client: ${GITHUB_TOKEN}\n"
+        );
         let bare = candidate(McpServerConfig::Http {
             url: "https://x.test/mcp".into(),
             headers: BTreeMap::new(),

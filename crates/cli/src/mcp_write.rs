@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use wright_config::{ConfigLoader, McpTransport, remove_mcp_server, set_mcp_server};
 use wright_mcp::ConfigSource;
-use wright_mcp::config::{self as mcp_config, process_env};
+use wright_mcp::config::{self as mcp_config};
 use wright_sandbox::{Beneath, OpenError};
 
 use crate::args::{McpScopeArg, McpTransportArg};
@@ -106,7 +106,8 @@ fn remember(loader: &ConfigLoader, name: &str, transport: &McpTransport) {
         return;
     };
     let text = serde_json::json!({"mcpServers": {name: entry_json(transport)}}).to_string();
-    match mcp_config::parse(&text, ConfigSource::CommandLine, &process_env) {
+    // Fingerprinted as written, as the approval check does.
+    match mcp_config::parse(&text, ConfigSource::CommandLine, &mcp_config::unexpanded) {
         Ok(servers) => {
             for s in servers {
                 let f = fingerprint(&s.config);

@@ -19,6 +19,9 @@ pub(crate) struct Builder<'a> {
     pub(crate) at: &'a dyn Fn(usize) -> Origin,
     pub(crate) base_dir: &'a Path,
     pub(crate) source: Source,
+    /// Dotted keys accepted but not applied (the Codex-only keys of
+    /// `[mcp_servers.NAME]`), in file order.
+    pub(crate) not_applied: Vec<String>,
     out: Vec<Assign>,
 }
 
@@ -28,6 +31,7 @@ impl<'a> Builder<'a> {
             at,
             base_dir,
             source,
+            not_applied: Vec::new(),
             out: Vec::new(),
         }
     }

@@ -66,6 +66,9 @@ pub(crate) struct Layer {
     pub(crate) assigns: Vec<Assign>,
     /// The `[projects."…"]` tables, in file order.
     pub(crate) projects: Vec<ProjectEntry>,
+    /// Dotted keys accepted but not applied (`mcp_servers.NAME.cwd`, …),
+    /// reported as [`crate::IgnoreReason::CodexSetting`].
+    pub(crate) not_applied: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -229,9 +232,11 @@ pub(crate) fn build(
     for (path, p) in doc.projects.unwrap_or_default() {
         projects.push(project(&b, path, p)?);
     }
+    let not_applied = std::mem::take(&mut b.not_applied);
     Ok(Layer {
         assigns: b.into_assigns(),
         projects,
+        not_applied,
     })
 }
 

@@ -152,6 +152,15 @@
 //!   hides env and header values. Whether a project's server may start
 //!   (approval) is the caller's decision, helped by
 //!   [`Resolved::mcp_approvals`] and [`record_mcp_approval`].
+//! - A server table pasted from Codex's `config.toml` loads: a `url`
+//!   without `type` is streamable HTTP, `http_headers` is `headers`,
+//!   `bearer_token_env_var = "V"` adds `Authorization = "Bearer ${V}"`,
+//!   `env_vars = ["A"]` adds `A = "${A}"` to `env`, and `enabled = false`
+//!   leaves the server out. Codex's per-server `startup_timeout_sec`,
+//!   `startup_timeout_ms`, `tool_timeout_sec`, `cwd`, `enabled_tools` and
+//!   `disabled_tools` are accepted but not applied: each is listed in
+//!   [`Resolved::ignored`] ([`IgnoreReason::CodexSetting`]) and warned
+//!   about by [`Resolved::warnings`].
 //! - A `[models."name"]` table in a higher layer overrides only the fields
 //!   it sets; [`Settings::models`] is ordered by name, and the source of
 //!   `models` is the highest layer that wrote any model table.

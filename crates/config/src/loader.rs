@@ -110,6 +110,14 @@ impl ConfigLoader {
             if !from_project {
                 resolved.mcp_approvals = approvals_from_entries(&layer.projects, &root);
             }
+            for key in layer.not_applied {
+                resolved.ignored.push(Ignored {
+                    file: path.clone(),
+                    key: "mcp_servers",
+                    value: key,
+                    reason: IgnoreReason::CodexSetting,
+                });
+            }
             if from_project && !layer.projects.is_empty() {
                 resolved.ignored.push(Ignored {
                     file: path.clone(),

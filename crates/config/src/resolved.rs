@@ -136,9 +136,13 @@ impl Resolved {
                 _ => None,
             })
             .collect();
-        let value = crate::trust::describe_server_name(name);
+        // `describe_server` lines start with `mcp_servers.NAME (`.
+        let value = format!("{} (", crate::trust::describe_server_name(name));
         self.ignored.retain(|i| {
-            !(i.key == "mcp_servers" && held.contains(&i.file) && i.value.starts_with(&value))
+            !(i.reason == IgnoreReason::UntrustedProject
+                && i.key == "mcp_servers"
+                && held.contains(&i.file)
+                && i.value.starts_with(&value))
         });
     }
 

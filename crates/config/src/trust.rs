@@ -110,6 +110,10 @@ pub enum IgnoreReason {
     /// It names a file outside the project (`context.instruction_files`);
     /// never applied, trusted or not.
     OutsideProject,
+    /// A per-server setting of Codex's `[mcp_servers.NAME]` that wright
+    /// accepts (so a pasted Codex block loads) but has no equivalent for;
+    /// from any file. The value is the dotted key.
+    CodexSetting,
 }
 
 impl IgnoreReason {
@@ -123,6 +127,7 @@ impl IgnoreReason {
             IgnoreReason::OutsideProject => {
                 "a project's config may only name instruction files inside the project"
             }
+            IgnoreReason::CodexSetting => "a Codex setting wright does not apply",
         }
     }
 }
@@ -391,7 +396,8 @@ pub(crate) fn split_instruction_files(names: Vec<String>) -> (Vec<String>, Vec<S
     })
 }
 
-/// The warnings for `ignored`, one line per reason present.
+/// The warnings for `ignored`, one line per reason present, then one per
+/// Codex setting not applied.
 pub(crate) fn warnings(ignored: &[Ignored]) -> Vec<String> {
     let mut out = Vec::new();
     if ignored
@@ -419,6 +425,16 @@ pub(crate) fn warnings(ignored: &[Ignored]) -> Vec<String> {
         out.push(format!(
             "warning: ignoring {}: only your user config can mark projects as trusted",
             describe_ignored(ignored, IgnoreReason::UserConfigOnly)
+        ));
+    }
+    for item in ignored
+        .iter()
+        .filter(|i| i.reason == IgnoreReason::CodexSetting)
+    {
+        out.push(format!(
+            "warning: {}: {}",
+            item.file.display(),
+            crate::doc_mcp::codex_warning(&item.value)
         ));
     }
     out

@@ -295,9 +295,11 @@ async fn attach_mentions(
             )),
         }
     }
-    prompt
-        .content
-        .extend(blocks.into_iter().flat_map(|r| r.unwrap_or_else(|(_, b)| b)));
+    prompt.content.extend(
+        blocks
+            .into_iter()
+            .flat_map(|r| r.unwrap_or_else(|(_, b)| b)),
+    );
     prompt
 }
 

@@ -37,24 +37,52 @@ pub fn process_env(name: &str) -> Option<String> {
 /// - `PYTHONPATH`, `PYTHONHOME`: shadow modules or the whole stdlib of a
 ///   Python server (`uvx …`).
 /// - `PERL5OPT`, `PERL5LIB`, `RUBYOPT`, `RUBYLIB`: the same for Perl and Ruby.
+/// - `NODE_PATH`, `PYTHONSTARTUP`, `PYTHONWARNINGS` (it imports a module
+///   named in it), `PYTHONUSERBASE`, `JAVA_TOOL_OPTIONS`, `_JAVA_OPTIONS`,
+///   `JDK_JAVA_OPTIONS`, `GCONV_PATH`: other loaders' ways to run code.
+/// - `BROWSER`, `GIT_SSH`, `GIT_SSH_COMMAND`, `GIT_ASKPASS`, `SSH_ASKPASS`,
+///   `GIT_EXEC_PATH`: commands a server (or its git) runs by name.
+/// - Prefixes `LD_`, `DYLD_`, `GIT_CONFIG` (`GIT_CONFIG_COUNT/KEY/VALUE`
+///   set any git option, hooks and fsmonitor included), and the package
+///   managers' `NPM_CONFIG_`, `YARN_`, `PIP_`, `UV_` (a registry or index
+///   of the project's choosing turns `npx -y pkg` / `uvx pkg` into its code).
 pub const REFUSED_ENV: &[&str] = &[
     "PATH",
-    "LD_PRELOAD",
-    "LD_LIBRARY_PATH",
-    "LD_AUDIT",
     "BASH_ENV",
     "ENV",
     "NODE_OPTIONS",
+    "NODE_PATH",
     "PYTHONPATH",
     "PYTHONHOME",
+    "PYTHONSTARTUP",
+    "PYTHONWARNINGS",
+    "PYTHONUSERBASE",
     "PERL5OPT",
     "PERL5LIB",
     "RUBYOPT",
     "RUBYLIB",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "GCONV_PATH",
+    "BROWSER",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "GIT_EXEC_PATH",
 ];
 
 /// Prefixes of refused variables (see [`REFUSED_ENV`]).
-pub const REFUSED_ENV_PREFIXES: &[&str] = &["DYLD_"];
+pub const REFUSED_ENV_PREFIXES: &[&str] = &[
+    "LD_",
+    "DYLD_",
+    "GIT_CONFIG",
+    "NPM_CONFIG_",
+    "YARN_",
+    "PIP_",
+    "UV_",
+];
 
 /// Provider API keys: removed from every server's inherited environment,
 /// refused as explicit `env` keys and never expanded into a config, so a
@@ -229,6 +257,16 @@ pub fn validate_server_name(name: &str) -> Result<(), String> {
     }
     if name.starts_with('.') {
         return Err("the server name may not start with '.'".to_owned());
+    }
+    // `__` separates server and tool in `mcp__<server>__<tool>`: a name
+    // with one (or an `_` at either end, which makes one) would let a rule
+    // or approval for one server's tool name a different server.
+    if name.contains("__") || name.starts_with('_') || name.ends_with('_') {
+        return Err(
+            "the server name may not contain \"__\" or start or end with '_' \
+             (it separates server and tool in mcp__<server>__<tool>)"
+                .to_owned(),
+        );
     }
     if let Some(bad) = name
         .chars()

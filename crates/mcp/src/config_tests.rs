@@ -102,6 +102,16 @@ fn refused_env_keys() {
         "NODE_OPTIONS",
         "PYTHONPATH",
         "Path",
+        "PYTHONWARNINGS",
+        "BROWSER",
+        "npm_config_registry",
+        "GIT_CONFIG_COUNT",
+        "GIT_SSH_COMMAND",
+        "JAVA_TOOL_OPTIONS",
+        "NODE_PATH",
+        "PIP_INDEX_URL",
+        "UV_INDEX_URL",
+        "LD_BIND_NOW",
     ] {
         let text =
             format!(r#"{{"mcpServers": {{"s": {{"command": "c", "env": {{"{key}": "x"}}}}}}}}"#);
@@ -114,7 +124,15 @@ fn refused_env_keys() {
     let text = r#"{"mcpServers": {"s": {"command": "c", "env": {"OPENAI_API_KEY": "x"}}}}"#;
     let err = parse(text, file(), &no_env).unwrap_err().to_string();
     assert!(err.contains("provider API keys"), "{err}");
-    assert!(!is_refused_env("DEBUG"));
+    for fine in [
+        "DEBUG",
+        "NODE_ENV",
+        "PYTHONUNBUFFERED",
+        "GITHUB_TOKEN",
+        "LOG_LEVEL",
+    ] {
+        assert!(!is_refused_env(fine), "{fine}");
+    }
 }
 
 #[test]
@@ -125,6 +143,10 @@ fn server_names_are_validated() {
     assert!(validate_server_name(".hidden").is_err());
     assert!(validate_server_name("..").is_err());
     assert!(validate_server_name("a/b").is_err());
+    for bad in ["github__x", "_x", "x_", "a___b"] {
+        assert!(validate_server_name(bad).is_err(), "{bad}");
+    }
+    assert!(validate_server_name("my_server").is_ok());
     assert!(validate_server_name("ünï").is_err());
     let err = parse(
         r#"{"mcpServers": {"a b": {"command": "c"}}}"#,

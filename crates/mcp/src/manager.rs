@@ -215,7 +215,11 @@ impl McpManager {
         let settings = ConnectSettings {
             startup_timeout: self.options.startup_timeout,
             withheld_env: &self.options.withheld_env,
-            cwd: self.options.cwd.as_ref(),
+            cwd: self
+                .options
+                .server_cwd
+                .get(&server.name)
+                .or(self.options.cwd.as_ref()),
             server_name: &server.name,
             auth_store: self.options.auth_store.as_ref(),
             list_changed: &self.list_changed,

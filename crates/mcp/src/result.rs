@@ -101,10 +101,7 @@ impl Parts {
                 self.has_text = true;
                 self.text.push(t.text);
             }
-            ContentBlock::Image(img) => self.images.push(McpImage {
-                mime_type: img.mime_type,
-                data: img.data,
-            }),
+            ContentBlock::Image(img) => self.image(img.mime_type, img.data, None),
             ContentBlock::Audio(audio) => self.text.push(format!(
                 "[audio {}: {} omitted]",
                 audio.mime_type,
@@ -129,6 +126,25 @@ impl Parts {
         }
     }
 
+    /// Keeps an image the model APIs will take: a type they accept whose
+    /// data really is that image. Anything else would make every later
+    /// request of the session fail, so it becomes a note.
+    fn image(&mut self, mime_type: String, data: String, uri: Option<&str>) {
+        if is_model_image(&mime_type) && looks_like(&mime_type, &data) {
+            self.images.push(McpImage { mime_type, data });
+            return;
+        }
+        let from = uri.map(|u| format!(" {u}")).unwrap_or_default();
+        self.text.push(format!(
+            "[image{from} omitted: not a valid {} image]",
+            if is_model_image(&mime_type) {
+                mime_type.as_str()
+            } else {
+                "PNG, JPEG, GIF or WebP"
+            }
+        ));
+    }
+
     fn resource(&mut self, contents: ResourceContents) {
         match contents {
             ResourceContents::TextResourceContents { uri, text, .. } => {
@@ -141,10 +157,12 @@ impl Parts {
                 blob,
                 ..
             } => match mime_type {
-                Some(mime) if is_model_image(&mime) => self.images.push(McpImage {
-                    mime_type: mime,
-                    data: blob,
-                }),
+                Some(mime) if is_model_image(&mime) => self.image(mime, blob, Some(&uri)),
+                Some(mime) if is_text(&mime) && decoded_text(&blob).is_some() => {
+                    self.has_text = true;
+                    let text = decoded_text(&blob).unwrap_or_default();
+                    self.text.push(format!("[resource {uri}]\n{text}"));
+                }
                 mime => {
                     self.has_text = true;
                     self.text.push(format!(
@@ -167,6 +185,40 @@ impl Parts {
             is_error,
         }
     }
+}
+
+/// Whether the base64 `data` decodes to an image of `mime` (its magic bytes).
+fn looks_like(mime: &str, data: &str) -> bool {
+    use base64::Engine as _;
+    let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(data.trim()) else {
+        return false;
+    };
+    match mime {
+        "image/png" => bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "image/jpeg" => bytes.starts_with(&[0xff, 0xd8, 0xff]),
+        "image/gif" => bytes.starts_with(b"GIF8"),
+        "image/webp" => bytes.len() > 12 && bytes.starts_with(b"RIFF") && &bytes[8..12] == b"WEBP",
+        _ => false,
+    }
+}
+
+/// Text types a blob may carry that the model should read as text.
+fn is_text(mime: &str) -> bool {
+    let mime = mime.split(';').next().unwrap_or(mime).trim();
+    mime.starts_with("text/")
+        || matches!(
+            mime,
+            "application/json" | "application/xml" | "application/javascript" | "application/yaml"
+        )
+}
+
+/// A base64 blob as UTF-8 text, when it is that.
+fn decoded_text(data: &str) -> Option<String> {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data.trim())
+        .ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// The image types every provider accepts in an image block; other

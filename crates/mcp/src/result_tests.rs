@@ -164,3 +164,38 @@ fn prompt_messages_keep_role_text_images_and_inline_resources() {
     );
     assert_eq!((m.text.as_str(), m.images.len()), ("", 1));
 }
+
+#[test]
+fn images_that_are_not_what_they_claim_become_notes() {
+    let r = map(json!({"content": [
+        {"type": "image", "data": "!!!notbase64", "mimeType": "image/png"},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "text/html"},
+        {"type": "image", "data": "aGVsbG8=", "mimeType": "image/jpeg"},
+    ]}));
+    assert!(r.images.is_empty(), "{r:?}");
+    assert_eq!(
+        r.text.matches("omitted: not a valid").count(),
+        3,
+        "{}",
+        r.text
+    );
+}
+
+#[test]
+fn text_blobs_are_decoded() {
+    let r = map(json!({"content": [
+        {"type": "resource", "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "blob": "aGVsbG8gd29ybGQ="}},
+        {"type": "resource", "resource": {"uri": "file:///b.bin", "mimeType": "text/plain", "blob": "//79"}},
+    ]}));
+    assert!(
+        r.text.contains("[resource file:///a.txt]\nhello world"),
+        "{}",
+        r.text
+    );
+    assert!(
+        r.text
+            .contains("[resource file:///b.bin: binary text/plain"),
+        "{}",
+        r.text
+    );
+}

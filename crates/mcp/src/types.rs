@@ -18,9 +18,14 @@ pub struct StartOptions {
     /// addition to [`crate::config::PROVIDER_KEY_VARS`] (the core adds the
     /// key variables of its configured providers).
     pub withheld_env: Vec<String>,
-    /// Working directory of stdio servers (the project root); `None` keeps
-    /// wright's.
+    /// Working directory of stdio servers; `None` keeps wright's.
     pub cwd: Option<PathBuf>,
+    /// Working directories of particular servers (by name), over `cwd`:
+    /// the caller starts the user's own servers outside an untrusted
+    /// project (whose `node_modules/.bin` or `foo.py` would otherwise
+    /// decide what `npx foo` or `python -m foo` runs) and the project's
+    /// approved servers inside it.
+    pub server_cwd: std::collections::BTreeMap<String, PathBuf>,
     /// Where OAuth tokens from `wright mcp login` are: an HTTP server with
     /// one stored for its URL gets it as a bearer token (refreshed when
     /// expired). `None`: no OAuth.
@@ -34,6 +39,7 @@ impl Default for StartOptions {
             shutdown_grace: Duration::from_secs(2),
             withheld_env: Vec::new(),
             cwd: None,
+            server_cwd: std::collections::BTreeMap::new(),
             auth_store: None,
         }
     }
