@@ -217,14 +217,16 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// MCP servers: list, show, add, remove.
+    /// MCP servers: list, show, add, remove, log in and out.
     Mcp {
         /// What to do.
         #[command(subcommand)]
         action: McpAction,
     },
     /// Trust this project: let its .wright/ config loosen safety (bypass
-    /// mode, allow rules, extra roots, sandbox). Remembered in your user config.
+    /// mode, allow rules, extra roots, sandbox, hooks, checks, its MCP
+    /// servers and [mcp] trust settings), and run your own MCP servers in
+    /// it. Remembered in your user config.
     Trust {
         /// Stop trusting it.
         #[arg(long)]

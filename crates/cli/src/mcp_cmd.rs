@@ -89,7 +89,10 @@ impl Line {
     fn text(&self) -> String {
         let c = &self.candidate;
         let status = match (self.status(), self.reason()) {
-            ("connected", _) => format!("connected · {} tools", self.tools.len()),
+            ("connected", _) => match self.tools.len() {
+                1 => "connected · 1 tool".to_owned(),
+                n => format!("connected · {n} tools"),
+            },
             ("not_approved", Some(why)) => format!("not approved: {why}"),
             (word, Some(why)) => format!("{word}: {why}"),
             (word, None) => word.to_owned(),
@@ -232,12 +235,18 @@ pub async fn get(
     println!("{}", line.text());
     print!("{}", crate::mcp_start::extra_lines(&line.candidate));
     for t in &line.tools {
-        let description = t.description.as_deref().unwrap_or("");
-        println!(
-            "  {}  {}",
-            t.name,
-            escape_controls(description.lines().next().unwrap_or(""))
-        );
+        // A server's description can be any length: one line of it, capped.
+        let description: String = t
+            .description
+            .as_deref()
+            .unwrap_or("")
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(200)
+            .collect();
+        println!("  {}  {}", t.name, escape_controls(&description));
     }
     Ok(exit::SUCCESS)
 }

@@ -7,11 +7,14 @@ use std::collections::BTreeMap;
 use wright_core::McpSetup;
 use wright_mcp::{McpPrompt, PromptRole};
 
-/// The arguments of a prompt from the text after its command: `key=value`
+/// The arguments of a prompt from the text after its command, split into
+/// words as a shell would (`"New York" NY` is two words): `key=value`
 /// words when every word has one; otherwise words in the prompt's argument
-/// order, the last argument taking the rest of the text.
+/// order, the last argument taking the rest of the words.
 fn arguments(prompt: &McpPrompt, text: &str) -> BTreeMap<String, String> {
-    let words: Vec<&str> = text.split_whitespace().collect();
+    // Unbalanced quotes: take the words as typed rather than fail.
+    let words: Vec<String> =
+        shlex::split(text).unwrap_or_else(|| text.split_whitespace().map(str::to_owned).collect());
     if !words.is_empty() && words.iter().all(|w| w.contains('=')) {
         return words
             .iter()
@@ -20,19 +23,17 @@ fn arguments(prompt: &McpPrompt, text: &str) -> BTreeMap<String, String> {
             .collect();
     }
     let mut out = BTreeMap::new();
-    let mut rest = text.trim();
+    let mut rest = words.into_iter();
     for (i, arg) in prompt.arguments.iter().enumerate() {
-        if rest.is_empty() {
+        let value = if i + 1 == prompt.arguments.len() {
+            rest.by_ref().collect::<Vec<_>>().join(" ")
+        } else {
+            rest.next().unwrap_or_default()
+        };
+        if value.is_empty() {
             break;
         }
-        let value = if i + 1 == prompt.arguments.len() {
-            std::mem::take(&mut rest)
-        } else {
-            let (word, tail) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-            rest = tail.trim_start();
-            word
-        };
-        out.insert(arg.name.clone(), value.to_owned());
+        out.insert(arg.name.clone(), value);
     }
     out
 }

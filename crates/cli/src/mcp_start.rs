@@ -268,6 +268,10 @@ pub fn status_word(status: &ServerStatus) -> &'static str {
     match status {
         ServerStatus::Starting => "pending",
         ServerStatus::Connected { .. } => "connected",
+        // Claude Code's word: the user's next step is `wright mcp login`.
+        ServerStatus::Failed { reason } if reason.contains(wright_mcp::AUTH_REQUIRED) => {
+            "needs-auth"
+        }
         ServerStatus::Failed { .. } => "failed",
     }
 }
