@@ -263,6 +263,31 @@ pub fn spawn(decided: &Decided, settings: &Settings, project_root: &Path) -> Opt
     })
 }
 
+/// A run without a person waits for servers still starting (at most the
+/// start-up timeout, as Claude Code's `-p` does): nobody would see their
+/// tools join later. After a quiet second it says who it waits for.
+pub async fn wait_for_servers(setup: &McpSetup, mut announce: impl FnMut(&str)) {
+    let manager = &setup.manager;
+    let quiet = setup.startup_timeout.min(Duration::from_secs(1));
+    if manager.wait_started(quiet).await {
+        return;
+    }
+    let starting: Vec<String> = manager
+        .statuses()
+        .into_iter()
+        .filter(|s| s.status == ServerStatus::Starting)
+        .map(|s| s.name)
+        .collect();
+    announce(&format!(
+        "Waiting up to {} s for MCP server(s) still starting: {}",
+        setup.startup_timeout.as_secs(),
+        starting.join(", ")
+    ));
+    manager
+        .wait_started(setup.startup_timeout.saturating_sub(quiet))
+        .await;
+}
+
 /// The stream-json word for a status, as Claude Code spells them.
 pub fn status_word(status: &ServerStatus) -> &'static str {
     match status {

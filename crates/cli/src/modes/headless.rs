@@ -49,7 +49,7 @@ pub async fn run(started: Started, input: Input, format: Format) -> u8 {
     // timeout before it is written (the core would wait as long anyway
     // before the first model request).
     if let Some(mcp) = &mcp {
-        mcp.manager.wait_started(mcp.startup_timeout).await;
+        crate::mcp_start::wait_for_servers(mcp, |line| eprintln!("{line}")).await;
     }
     let stop = spawn_interrupt_handler(handle.op_sender());
     let mut summary = RunSummary::new();

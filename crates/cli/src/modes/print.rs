@@ -17,12 +17,18 @@ pub async fn run(started: Started, prompt: String, detail: Detail) -> u8 {
 /// Runs one piece of work (a task, a compaction) and returns the exit code.
 pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
     let Started {
-        mut handle, notice, ..
+        mut handle,
+        notice,
+        mcp,
+        ..
     } = started;
     let mut renderer = Renderer::new(detail);
     let mut summary = RunSummary::new();
     if let Some(notice) = notice {
         renderer.err_line(&notice);
+    }
+    if let Some(mcp) = &mcp {
+        crate::mcp_start::wait_for_servers(mcp, |line| renderer.err_line(line)).await;
     }
     let stop = spawn_interrupt_handler(handle.op_sender());
     if handle.submit(op).await.is_err() {
