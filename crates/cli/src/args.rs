@@ -308,6 +308,10 @@ pub enum McpAction {
     Login {
         /// Server name.
         name: String,
+        /// The loopback port the browser is sent back to (0 picks a free
+        /// one); fix it to forward it over ssh.
+        #[arg(long, default_value_t = 0)]
+        redirect_port: u16,
     },
     /// Forget the tokens `wright mcp login` stored for a server.
     Logout {

@@ -215,10 +215,15 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             return Ok(mcp_cmd::get(&resolved, &project_root, &flags, name, *json).await?);
         }
         Some(Command::Mcp {
-            action: McpAction::Login { name },
+            action:
+                McpAction::Login {
+                    name,
+                    redirect_port,
+                },
         }) => {
             let flags = args.mcp_flags();
-            return Ok(mcp_auth::login(&resolved, &project_root, &flags, name).await?);
+            let port = *redirect_port;
+            return Ok(mcp_auth::login(&resolved, &project_root, &flags, name, port).await?);
         }
         Some(
             Command::Mcp {

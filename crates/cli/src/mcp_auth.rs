@@ -19,7 +19,8 @@ pub fn token_store() -> Option<TokenStore> {
 }
 
 /// Opens `url` in the desktop's browser; the URL is printed either way,
-/// for a machine without one (ssh, a container).
+/// for a machine without one (ssh, a container), and so is what happens
+/// next.
 fn open_browser(url: &str) -> Result<(), String> {
     eprintln!("Open this URL to authorize wright:\n  {url}");
     let opener = if cfg!(target_os = "macos") {
@@ -27,14 +28,22 @@ fn open_browser(url: &str) -> Result<(), String> {
     } else {
         "xdg-open"
     };
-    std::process::Command::new(opener)
+    let opened = std::process::Command::new(opener)
         .arg(url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .map(|_| ())
-        .map_err(|e| format!("{opener}: {e}"))
+        .map_err(|e| format!("{opener}: {e}"));
+    if let Err(why) = &opened {
+        eprintln!("(no browser could be opened here: {why}; open the URL yourself)");
+    }
+    eprintln!(
+        "Waiting for the browser to come back (at most 5 minutes; Ctrl-C gives up). Over ssh, \
+         forward the redirect port (pick it with --redirect-port)."
+    );
+    opened
 }
 
 /// `wright mcp login NAME`.
@@ -43,6 +52,7 @@ pub async fn login(
     project_root: &Path,
     flags: &McpFlags,
     name: &str,
+    redirect_port: u16,
 ) -> Result<u8, SetupError> {
     let collected = collect(resolved, project_root, flags)?;
     let Some((candidate, _)) = collected.servers.iter().find(|(c, _)| c.name == name) else {
@@ -69,7 +79,7 @@ pub async fn login(
     let options = LoginOptions {
         open_browser: Box::new(open_browser),
         timeout: Duration::from_secs(300),
-        redirect_port: 0,
+        redirect_port,
     };
     eprintln!(
         "Logging in to MCP server {name} ({})…",

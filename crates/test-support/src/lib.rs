@@ -11,10 +11,13 @@
 //! shared by end-to-end tests, benchmarks and the `wright-mock` binary.
 //! [`mcp_server`] is the MCP server behind `wright-mcp-test-server`, and
 //! [`mcp_test_server_bin`] finds (building it if needed) that binary.
+//! [`oauth_server`] is a loopback OAuth authorization server in front of
+//! that MCP server on streamable HTTP, for the MCP login tests.
 
 pub mod anthropic;
 mod http;
 pub mod mcp_server;
+pub mod oauth_server;
 pub mod openai_chat;
 pub mod openai_responses;
 mod request;

@@ -9,6 +9,7 @@ mod hooks_run;
 mod interactive;
 mod interrupt;
 mod mcp_config;
+mod mcp_oauth;
 mod mcp_tools;
 mod os_boundary;
 mod paths_security;

@@ -5,7 +5,6 @@ mod features;
 mod http;
 mod lifecycle;
 mod oauth;
-mod oauth_mock;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -13,7 +13,8 @@ use wright_mcp::{
     ConfigSource, McpError, McpManager, McpServer, McpServerConfig, ServerStatus, StartOptions,
 };
 
-use super::oauth_mock::OAuthMock;
+use wright_test_support::oauth_server::OAuthServer;
+
 use super::quick_options;
 
 fn http_server(name: &str, url: &str) -> McpServer {
@@ -102,7 +103,7 @@ fn mode(path: &Path) -> u32 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn login_connect_refresh_and_logout() {
-    let mock = OAuthMock::start().await;
+    let mock = OAuthServer::start().await.unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let store = store_in(tmp.path());
     let server = http_server("web", &mock.mcp_url);
@@ -203,7 +204,7 @@ async fn login_connect_refresh_and_logout() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_redirect_with_another_state_is_rejected() {
-    let mock = OAuthMock::start().await;
+    let mock = OAuthServer::start().await.unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let store = store_in(tmp.path());
     let server = http_server("web", &mock.mcp_url);
@@ -227,8 +228,8 @@ async fn a_redirect_with_another_state_is_rejected() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_for_one_url_is_not_sent_to_another() {
-    let a = OAuthMock::start().await;
-    let b = OAuthMock::start().await;
+    let a = OAuthServer::start().await.unwrap();
+    let b = OAuthServer::start().await.unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let store = store_in(tmp.path());
     auth::login(
