@@ -180,6 +180,12 @@ pub enum Command {
         #[command(subcommand)]
         action: HooksAction,
     },
+    /// Agent types a Task call can start: built in and from .wright/agents.
+    Agents {
+        /// What to do.
+        #[command(subcommand)]
+        action: AgentsAction,
+    },
     /// Notes the model can read: list, show, add, remove.
     Memory {
         /// What to do.
@@ -354,6 +360,17 @@ pub enum McpTransportArg {
 #[derive(Debug, Subcommand)]
 pub enum SkillsAction {
     /// Name, description and path of each skill.
+    List {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `wright agents …`
+#[derive(Debug, Subcommand)]
+pub enum AgentsAction {
+    /// Name, source, tools, model and description of each agent type.
     List {
         /// Machine-readable output.
         #[arg(long)]

@@ -53,6 +53,8 @@ pub struct ExtensionPlan {
     pub mcp: Option<wright_core::McpSetup>,
     /// Configured project servers that were not started, for `/mcp`.
     pub mcp_not_started: Vec<String>,
+    /// The agent types the `Task` tool starts.
+    pub agents: Option<Arc<wright_core::Agents>>,
 }
 
 impl ExtensionPlan {
@@ -64,6 +66,7 @@ impl ExtensionPlan {
             start,
             verifier: self.verifier.clone(),
             mcp: self.mcp.clone(),
+            agents: self.agents.clone(),
         }
     }
 
@@ -114,6 +117,7 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
         held_back: loaded.held_back,
         mcp: None,
         mcp_not_started: Vec::new(),
+        agents: None,
     }
 }
 

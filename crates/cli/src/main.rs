@@ -1,6 +1,7 @@
 //! The `wright` binary: parses arguments, loads configuration, and runs the
 //! chosen front end (print mode, interactive line mode, or a subcommand).
 
+mod agents_list;
 mod args;
 mod doctor;
 mod exit;
@@ -158,6 +159,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Models { .. }
             | Command::Skills { .. }
             | Command::Hooks { .. }
+            | Command::Agents { .. }
             | Command::Memory { .. }
             | Command::Mcp {
                 action: McpAction::List { .. } | McpAction::Get { .. } | McpAction::Login { .. },
@@ -203,6 +205,9 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         Some(Command::Hooks {
             action: HooksAction::List { json },
         }) => return Ok(hooks_list::list(&loader, &resolved, &project_root, *json)),
+        Some(Command::Agents { action }) => {
+            return Ok(agents_list::list(&loader, &settings, &project_root, action));
+        }
         Some(Command::Mcp {
             action: McpAction::List { json },
         }) => {
@@ -307,6 +312,17 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         }
         plan.mcp = mcp_start::spawn(&decided, &settings, &project_root);
         plan.mcp_not_started = decided.not_started;
+        let dirs =
+            wright_config::agent_dirs(&settings, &project_root, loader.user_config_dir.as_deref());
+        let (defs, warnings) = wright_context::agents::discover_agents(&dirs);
+        for warning in &warnings {
+            eprintln!("warning: {warning}");
+        }
+        plan.agents = Some(std::sync::Arc::new(wright_core::Agents::new(
+            defs,
+            settings.agents.max_turns,
+            usize::try_from(settings.agents.max_concurrent).unwrap_or(1),
+        )));
     }
     if args.input_format == InputFormat::StreamJson {
         if args.output_format != OutputFormat::StreamJson {

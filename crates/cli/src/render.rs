@@ -31,6 +31,53 @@ pub struct Renderer {
 }
 
 impl Renderer {
+    /// A subagent's event, indented under its `Task` line on stderr: its
+    /// tool calls with their results, and what it warns about. Its text
+    /// stays out of stdout (only the parent's answer goes there); its
+    /// answer is the `Task` call's result.
+    fn subagent_event(&mut self, event: &Event) {
+        let agent = &event.agent.0;
+        let short = agent.rsplit('/').next().unwrap_or(agent);
+        match &event.kind {
+            EventKind::ItemStarted { item } => {
+                if let ItemKind::ToolCall {
+                    name, arguments, ..
+                } = &item.kind
+                {
+                    let line = format!("    [{short}] ● {name}({})", short_args(name, arguments));
+                    self.err_line(&self.paint(&line, "36"));
+                }
+            }
+            EventKind::ItemCompleted { item } => {
+                if let ItemKind::ToolCall {
+                    status,
+                    output,
+                    display,
+                    ..
+                } = &item.kind
+                {
+                    let summary = display
+                        .as_ref()
+                        .map(|d| d.summary.clone())
+                        .filter(|s| !s.is_empty())
+                        .unwrap_or_else(|| first_line(output.as_deref().unwrap_or_default()));
+                    let (mark, code) = match status {
+                        ToolCallStatus::Completed => ("⎿", "2"),
+                        ToolCallStatus::Denied => ("⎿ refused:", "33"),
+                        ToolCallStatus::Cancelled => ("⎿ cancelled:", "33"),
+                        ToolCallStatus::Failed | ToolCallStatus::InProgress => ("⎿ error:", "31"),
+                    };
+                    self.err_line(&self.paint(&format!("      {mark} {summary}"), code));
+                }
+            }
+            EventKind::Warning { message } | EventKind::Error { message } => {
+                let line = format!("    [{short}] {message}");
+                self.err_line(&self.paint(&line, "33"));
+            }
+            _ => {}
+        }
+    }
+
     /// A renderer; colour only when stderr is a terminal and `NO_COLOR` is unset.
     pub fn new(detail: Detail) -> Self {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
@@ -46,6 +93,10 @@ impl Renderer {
 
     /// Renders one event; returns the end reason when it closes a turn.
     pub fn event(&mut self, event: &Event) -> Option<TurnEndReason> {
+        if !event.agent.is_root() {
+            self.subagent_event(event);
+            return None;
+        }
         match &event.kind {
             EventKind::ItemDelta { delta, .. } => match delta {
                 ItemDelta::Text(text) => {
@@ -383,6 +434,22 @@ fn strip_controls(text: &str) -> String {
 /// The argument worth showing for a tool call, on one line.
 fn short_args(name: &str, arguments: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
+    let text = |k: &str| value.get(k).and_then(|v| v.as_str()).unwrap_or_default();
+    match name {
+        "Task" => {
+            let agent = Some(text("subagent_type"))
+                .filter(|a| !a.is_empty())
+                .unwrap_or("general");
+            let shown = format!("{agent}: {}", text("description"));
+            return truncate_chars(&escape_controls(&shown), 100);
+        }
+        "TodoWrite" => {
+            if let Ok(items) = wright_tools::parse_todos(value.clone()) {
+                return wright_tools::summarize_todos(&items);
+            }
+        }
+        _ => {}
+    }
     let key = match name {
         "Bash" => "command",
         "Read" | "Write" | "Edit" => "file_path",
@@ -407,6 +474,20 @@ mod tests {
     #[test]
     fn short_args_picks_the_main_argument() {
         assert_eq!(short_args("Bash", r#"{"command":"ls -la"}"#), "ls -la");
+        assert_eq!(
+            short_args(
+                "Task",
+                r#"{"description":"find x","prompt":"…","subagent_type":"explore"}"#
+            ),
+            "explore: find x"
+        );
+        assert_eq!(
+            short_args(
+                "TodoWrite",
+                r#"{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}"#
+            ),
+            "1 todo: 0 done, 0 in progress, 1 pending"
+        );
         assert_eq!(
             short_args("Read", r#"{"file_path":"a.rs","limit":3}"#),
             "a.rs"

@@ -27,6 +27,12 @@ pub struct StreamJson {
     calls: HashMap<String, String>,
     /// The session's MCP servers, for the init line.
     mcp: Option<Arc<wright_mcp::McpManager>>,
+    /// One mapper per running subagent (by agent path): their messages
+    /// are assembled apart, then labelled with the parent's call id.
+    children: HashMap<String, StreamJson>,
+    /// A subagent mapper's part of its message ids (`explore-1`), so they
+    /// never collide with the parent's.
+    label: Option<String>,
 }
 
 impl StreamJson {
@@ -40,6 +46,8 @@ impl StreamJson {
             responses: 0,
             calls: HashMap::new(),
             mcp: None,
+            children: HashMap::new(),
+            label: None,
         }
     }
 
@@ -72,6 +80,31 @@ impl StreamJson {
 
     /// The lines this event produces, in order.
     pub fn lines(&mut self, event: &Event) -> Vec<Value> {
+        if !event.agent.is_root() {
+            // Claude Code's shape: a subagent's messages carry the id of
+            // the `Task` call that started it.
+            let child = self
+                .children
+                .entry(event.agent.0.clone())
+                .or_insert_with(|| {
+                    let mut child = StreamJson::new(self.partial);
+                    child.label = Some(event.agent.0.replace('/', "_"));
+                    child
+                });
+            let mut lines = child.lines(&Event {
+                agent: wright_protocol::AgentPath::root(),
+                ..event.clone()
+            });
+            for line in &mut lines {
+                if let Some(obj) = line.as_object_mut() {
+                    obj.insert(
+                        "parent_tool_use_id".to_owned(),
+                        json!(event.parent_tool_use_id),
+                    );
+                }
+            }
+            return lines;
+        }
         let mut out = Vec::new();
         let sid = event.session_id.as_str();
         match &event.kind {
@@ -320,7 +353,10 @@ impl StreamJson {
         Some(json!({
             "type": "assistant",
             "message": {
-                "id": format!("msg_{sid}_{}", self.responses),
+                "id": match &self.label {
+                    Some(label) => format!("msg_{sid}_{label}_{}", self.responses),
+                    None => format!("msg_{sid}_{}", self.responses),
+                },
                 "type": "message",
                 "role": "assistant",
                 "model": self.model,

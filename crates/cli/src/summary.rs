@@ -51,6 +51,11 @@ impl RunSummary {
         if self.session_id.is_empty() {
             self.session_id.clone_from(&event.session_id);
         }
+        // A subagent's requests count (their usage events carry the shared
+        // session totals); its turns, text and errors are its own.
+        if !event.agent.is_root() && !matches!(event.kind, EventKind::Usage { .. }) {
+            return;
+        }
         match &event.kind {
             EventKind::SessionConfigured { model, .. } => self.model.clone_from(model),
             // Each turn's result speaks for that turn only.
@@ -182,6 +187,7 @@ mod tests {
             turn_id: 1,
             seq: 0,
             agent: AgentPath::root(),
+            parent_tool_use_id: None,
             kind,
         }
     }

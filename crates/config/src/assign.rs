@@ -8,8 +8,11 @@
 
 use std::path::PathBuf;
 
+use crate::agent_settings::MAX_AGENT_CONCURRENT;
 use crate::hook_settings::{HookGroupSetting, MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting};
-use crate::kinds::{McpToolSearch, PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::kinds::{
+    AgentIsolation, McpToolSearch, PermissionMode, Provider, ReasoningEffort, SandboxMode,
+};
 use crate::mcp_settings::{McpServerSetting, merge_servers};
 use crate::settings::{MAX_BASH_TIMEOUT_SECS, ModelOverride, Settings};
 
@@ -56,6 +59,11 @@ pub(crate) enum Assign {
     McpToolTimeoutMs(u64),
     McpTrustReadOnlyHints(bool),
     McpServers(Vec<McpServerSetting>),
+    AgentMaxTurns(u32),
+    AgentMaxConcurrent(u32),
+    AgentIsolation(AgentIsolation),
+    ImportClaudeAgents(bool),
+    UserAgents(bool),
 }
 
 impl Assign {
@@ -102,6 +110,11 @@ impl Assign {
             Assign::McpToolTimeoutMs(_) => "mcp.tool_timeout_secs",
             Assign::McpTrustReadOnlyHints(_) => "mcp.trust_read_only_hints",
             Assign::McpServers(_) => "mcp_servers",
+            Assign::AgentMaxTurns(_) => "agents.max_turns",
+            Assign::AgentMaxConcurrent(_) => "agents.max_concurrent",
+            Assign::AgentIsolation(_) => "agents.isolation",
+            Assign::ImportClaudeAgents(_) => "agents.import_claude_agents",
+            Assign::UserAgents(_) => "agents.user_agents",
         }
     }
 
@@ -186,6 +199,11 @@ impl Assign {
             Assign::McpToolTimeoutMs(v) => settings.mcp.tool_timeout_ms = v,
             Assign::McpTrustReadOnlyHints(v) => settings.mcp.trust_read_only_hints = v,
             Assign::McpServers(v) => merge_servers(&mut settings.mcp_servers, v),
+            Assign::AgentMaxTurns(v) => settings.agents.max_turns = v,
+            Assign::AgentMaxConcurrent(v) => settings.agents.max_concurrent = v,
+            Assign::AgentIsolation(v) => settings.agents.isolation = v,
+            Assign::ImportClaudeAgents(v) => settings.agents.import_claude_agents = v,
+            Assign::UserAgents(v) => settings.agents.user_agents = v,
         }
         None
     }
@@ -229,6 +247,7 @@ impl Range {
     pub(crate) const VERIFY_TIMEOUT: Range = Range::new(1, MAX_VERIFY_TIMEOUT_SECS as i64);
     pub(crate) const MCP_STARTUP_TIMEOUT: Range = Range::new(1, 3600);
     pub(crate) const MCP_TOOL_TIMEOUT: Range = Range::new(1, 86_400);
+    pub(crate) const AGENT_MAX_CONCURRENT: Range = Range::new(1, MAX_AGENT_CONCURRENT as i64);
 
     const fn new(min: i64, max: i64) -> Range {
         Range { min, max }
@@ -358,6 +377,11 @@ mod tests {
                 },
                 source: Source::File("/u/config.toml".into()),
             }]),
+            Assign::AgentMaxTurns(3),
+            Assign::AgentMaxConcurrent(2),
+            Assign::AgentIsolation(AgentIsolation::Worktree),
+            Assign::ImportClaudeAgents(true),
+            Assign::UserAgents(true),
         ]
     }
 

@@ -3,7 +3,8 @@
 //! resolved against the file's base directory, `~/` expanded (the shared
 //! checks are [`Builder`]'s). Type errors are caught earlier, by serde,
 //! and located by `file.rs`. `[hooks]` and `[verify]` are in `doc_hooks.rs`,
-//! `[mcp]` and `[mcp_servers]` in `doc_mcp.rs`.
+//! `[mcp]` and `[mcp_servers]` in `doc_mcp.rs`, `[agents]` in
+//! `doc_agents.rs`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use toml::Spanned;
 
 use crate::assign::{Assign, Range, check_price};
 use crate::builder::{Builder, resolve_path};
+use crate::doc_agents::{AgentsDoc, agents};
 use crate::doc_hooks::{HooksDoc, VerifyDoc, hooks, verify};
 use crate::doc_mcp::{McpDoc, ServerDoc, check_name, mcp, servers};
 use crate::error::{ConfigError, Origin};
@@ -46,6 +48,7 @@ pub(crate) struct FileDoc {
     verify: Option<VerifyDoc>,
     mcp: Option<McpDoc>,
     mcp_servers: Option<BTreeMap<Spanned<String>, Spanned<ServerDoc>>>,
+    agents: Option<AgentsDoc>,
     models: Option<BTreeMap<Spanned<String>, ModelDoc>>,
     projects: Option<BTreeMap<Spanned<String>, ProjectDoc>>,
 }
@@ -224,6 +227,9 @@ pub(crate) fn build(
     }
     if let Some(s) = doc.mcp_servers {
         servers(&mut b, s)?;
+    }
+    if let Some(a) = doc.agents {
+        agents(&mut b, a)?;
     }
     for (name, m) in doc.models.unwrap_or_default() {
         model(&mut b, name, m)?;

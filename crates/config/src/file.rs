@@ -7,7 +7,7 @@
 //! for unknown keys (so every typo is reported at its own line in file
 //! order), then serde into [`FileDoc`] for types, with the error's span
 //! mapped back to the key that holds it. Value checks live in `doc.rs`,
-//! `doc_hooks.rs` and `doc_mcp.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
+//! `doc_hooks.rs`, `doc_mcp.rs` and `doc_agents.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
 //! `[[verify.checks]]`) carry their index: `hooks.Stop[0].hooks[1].command`.
 
 use std::ops::Range as Span;
@@ -19,13 +19,14 @@ use toml::de::{DeTable, DeValue};
 use crate::assign::Assign;
 use crate::assign::{PRICE_EXPECTED, Range};
 use crate::doc::{FileDoc, Layer, build, key_segment};
+use crate::doc_agents;
 use crate::doc_hooks;
 use crate::doc_mcp;
 use crate::error::{ConfigError, Origin, shorten};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 
 /// Keys allowed at the top level of a file.
-const TOP_KEYS: [&str; 22] = [
+const TOP_KEYS: [&str; 23] = [
     "provider",
     "model",
     "base_url",
@@ -46,6 +47,7 @@ const TOP_KEYS: [&str; 22] = [
     "verify",
     "mcp",
     "mcp_servers",
+    "agents",
     "models",
     "projects",
 ];
@@ -193,7 +195,9 @@ fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
         ["sandbox"] => Some(&SANDBOX_KEYS),
         ["models", _] => Some(&MODEL_KEYS),
         ["projects", _] => Some(&PROJECT_KEYS),
-        _ => doc_hooks::allowed_keys(path).or_else(|| doc_mcp::allowed_keys(path)),
+        _ => doc_hooks::allowed_keys(path)
+            .or_else(|| doc_mcp::allowed_keys(path))
+            .or_else(|| doc_agents::allowed_keys(path)),
     }
 }
 
@@ -309,7 +313,10 @@ fn locate<'a>(table: &'a DeTable<'_>, offset: usize, prefix: &[Seg<'a>]) -> Opti
 /// "expected …" for a key (keys only, unquoted), used when its value has
 /// the wrong type.
 fn expected_for(path: &[&str]) -> String {
-    if let Some(message) = doc_hooks::expected_for(path).or_else(|| doc_mcp::expected_for(path)) {
+    if let Some(message) = doc_hooks::expected_for(path)
+        .or_else(|| doc_mcp::expected_for(path))
+        .or_else(|| doc_agents::expected_for(path))
+    {
         return message;
     }
     let range = |r: Range| r.describe();

@@ -2,8 +2,9 @@
 //! ([`Provider`]), how tool calls are approved ([`PermissionMode`]), how
 //! hard the model reasons ([`ReasoningEffort`]), how shell commands are
 //! confined ([`SandboxMode`]), when a hook runs ([`HookEvent`]), how a
-//! verify check's output is read ([`CheckFormat`]) and when MCP tool
-//! schemas are deferred ([`McpToolSearch`]).
+//! verify check's output is read ([`CheckFormat`]), when MCP tool
+//! schemas are deferred ([`McpToolSearch`]) and where subagents run
+//! ([`AgentIsolation`]).
 //!
 //! All parse from and print as the kebab-case words users type, and a bad
 //! word is rejected with the full list of valid ones.
@@ -246,6 +247,24 @@ words!(McpToolSearch, "tool search setting", [
     Auto => "auto",
     On => "on",
     Off => "off",
+]);
+
+/// Where a subagent runs (`agents.isolation`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum AgentIsolation {
+    /// In the parent's working tree.
+    #[default]
+    None,
+    /// In a fresh `git worktree` on a branch of its own.
+    Worktree,
+}
+
+words!(AgentIsolation, "agent isolation", [
+    None => "none",
+    Worktree => "worktree",
 ]);
 
 fn expected_list<'a>(words: impl Iterator<Item = &'a str>) -> String {

@@ -114,6 +114,13 @@
 //! url = "https://example.com/mcp"
 //! headers = { Authorization = "Bearer ${DOCS_TOKEN}" }
 //!
+//! [agents]                          # `Task` subagents
+//! max_turns = 30                    # a child's turn limit when its definition sets none, >= 1
+//! max_concurrent = 4                # children of one response running at once, 1..=16
+//! isolation = "none"                # none | worktree: a child's own git worktree
+//! import_claude_agents = false      # also read <project>/.claude/agents/
+//! user_agents = false               # also read <user config dir>/agents/
+//!
 //! [projects."/home/me/src/app"]     # user file only; keyed by the real path
 //! trusted = true
 //! approved_mcp_servers = { github = "sha256:…" }   # written by wright when you approve one
@@ -161,6 +168,10 @@
 //!   `disabled_tools` are accepted but not applied: each is listed in
 //!   [`Resolved::ignored`] ([`IgnoreReason::CodexSetting`]) and warned
 //!   about by [`Resolved::warnings`].
+//! - The `[agents]` keys are scalars replaced like any other, and none
+//!   needs trust: an agent definition runs with the parent's permissions,
+//!   never looser, so reading more definitions loosens nothing.
+//!   [`agent_dirs`] lists where definitions are read from.
 //! - A `[models."name"]` table in a higher layer overrides only the fields
 //!   it sets; [`Settings::models`] is ordered by name, and the source of
 //!   `models` is the highest layer that wrote any model table.
@@ -180,9 +191,11 @@
 //!   key; a bad enum word (or event name) lists the valid ones. Keys inside
 //!   arrays of tables carry a 0-based index: `hooks.Stop[1].hooks[0].command`.
 
+mod agent_settings;
 mod assign;
 mod builder;
 mod doc;
+mod doc_agents;
 mod doc_hooks;
 mod doc_mcp;
 mod env;
@@ -202,6 +215,10 @@ mod trust;
 mod trust_store;
 mod write;
 
+pub use agent_settings::{
+    AGENTS_DIR, AgentSettings, DEFAULT_AGENT_MAX_CONCURRENT, DEFAULT_AGENT_MAX_TURNS,
+    MAX_AGENT_CONCURRENT, agent_dirs,
+};
 pub use env::ENV_VARS;
 pub use error::{ConfigError, Origin};
 pub use hook_settings::{
@@ -209,7 +226,8 @@ pub use hook_settings::{
     MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting, VerifySettings,
 };
 pub use kinds::{
-    CheckFormat, HookEvent, McpToolSearch, PermissionMode, Provider, ReasoningEffort, SandboxMode,
+    AgentIsolation, CheckFormat, HookEvent, McpToolSearch, PermissionMode, Provider,
+    ReasoningEffort, SandboxMode,
 };
 pub use loader::{
     CONFIG_FILE, ConfigLoader, LOCAL_CONFIG_FILE, LayerCheck, PROJECT_DIR, default_user_config_dir,

@@ -1,11 +1,12 @@
 //! [`Settings`], the merged result, its table-shaped parts
 //! ([`PermissionSettings`], [`SandboxSettings`], [`ContextSettings`],
 //! [`ModelOverride`]; hooks and verify are in `hook_settings.rs`, MCP in
-//! `mcp_settings.rs`), their defaults, and [`Settings::get`], the one
+//! `mcp_settings.rs`, agents in `agent_settings.rs`), their defaults, and [`Settings::get`], the one
 //! place that turns a key into its value for display.
 
 use std::path::PathBuf;
 
+use crate::agent_settings::AgentSettings;
 use crate::hook_settings::{HookSettings, VerifySettings};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::mcp_settings::{McpServerSetting, McpSettings, secs_value, servers_value};
@@ -28,7 +29,7 @@ pub const DEFAULT_COMPACT_MARGIN_PERCENT: u8 = 10;
 /// `hooks` stands for every `[[hooks.<Event>]]` group, `models` for the
 /// whole `[models."name"]` table of tables and `mcp_servers` for every
 /// `[mcp_servers.NAME]` table.
-pub const KEYS: [&str; 40] = [
+pub const KEYS: [&str; 45] = [
     "provider",
     "model",
     "base_url",
@@ -68,6 +69,11 @@ pub const KEYS: [&str; 40] = [
     "mcp.tool_timeout_secs",
     "mcp.trust_read_only_hints",
     "mcp_servers",
+    "agents.max_turns",
+    "agents.max_concurrent",
+    "agents.isolation",
+    "agents.import_claude_agents",
+    "agents.user_agents",
     "models",
 ];
 
@@ -118,6 +124,8 @@ pub struct Settings {
     /// `[mcp_servers.NAME]` tables, ordered by name; a higher layer's
     /// server replaces a lower one's of the same name.
     pub mcp_servers: Vec<McpServerSetting>,
+    /// `[agents]`: limits of `Task` subagents and where their definitions are.
+    pub agents: AgentSettings,
     /// `[models."name"]` overrides of the model catalog, ordered by name.
     pub models: Vec<ModelOverride>,
     /// Whether the project's own files may loosen safety (see
@@ -291,6 +299,7 @@ impl Default for Settings {
             verify: VerifySettings::default(),
             mcp: McpSettings::default(),
             mcp_servers: Vec::new(),
+            agents: AgentSettings::default(),
             models: Vec::new(),
             trust: Trust::Untrusted,
         }
@@ -382,6 +391,11 @@ impl Settings {
             "mcp.tool_timeout_secs" => Some(secs_value(self.mcp.tool_timeout_ms)),
             "mcp.trust_read_only_hints" => Some(Value::Boolean(self.mcp.trust_read_only_hints)),
             "mcp_servers" => Some(servers_value(&self.mcp_servers)),
+            "agents.max_turns" => Some(int(self.agents.max_turns)),
+            "agents.max_concurrent" => Some(int(self.agents.max_concurrent)),
+            "agents.isolation" => Some(Value::String(self.agents.isolation.as_str().into())),
+            "agents.import_claude_agents" => Some(Value::Boolean(self.agents.import_claude_agents)),
+            "agents.user_agents" => Some(Value::Boolean(self.agents.user_agents)),
             "models" => Some(Value::Table(
                 self.models
                     .iter()
@@ -441,6 +455,11 @@ mod tests {
         assert_eq!(s.mcp.tool_timeout_ms, 600_000);
         assert!(!s.mcp.trust_read_only_hints);
         assert!(s.mcp_servers.is_empty());
+        assert_eq!(s.agents.max_turns, 30);
+        assert_eq!(s.agents.max_concurrent, 4);
+        assert_eq!(s.agents.isolation, crate::kinds::AgentIsolation::None);
+        assert!(!s.agents.import_claude_agents);
+        assert!(!s.agents.user_agents);
         assert!(s.models.is_empty());
     }
 

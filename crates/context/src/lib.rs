@@ -6,6 +6,9 @@
 //!   appended text), so `wright context` can show every byte with its source.
 //! - [`instructions`] gathers `AGENTS.md` files, rules and `@path` imports
 //!   under a character budget.
+//! - [`agents`] holds the subagent definitions a `Task` call can start:
+//!   the built-in `general` and `explore`, and Markdown files in Claude
+//!   Code's format.
 //! - [`skills`] and [`memory`] discover `SKILL.md` files and memory notes
 //!   (markdown with YAML frontmatter); only their index enters the prompt.
 //! - [`compaction`] holds the pure functions of conversation compaction; the
@@ -14,6 +17,7 @@
 //!
 //! Everything here is synchronous, small I/O and no model calls.
 
+pub mod agents;
 mod assemble;
 mod base;
 pub mod compaction;
@@ -27,6 +31,7 @@ pub mod skills;
 mod summary;
 mod warning;
 
+pub use agents::{AgentDef, AgentSource, builtin_agents, discover_agents};
 pub use assemble::{BaseOverride, Context, ContextInputs, Part, PartKind, assemble};
 pub use base::BASE_PROMPT;
 pub use environment::{Environment, GitProbe, GitSnapshot};

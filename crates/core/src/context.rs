@@ -19,18 +19,35 @@ use crate::recorder::Recorder;
 /// The services and settings a turn runs with.
 pub(crate) struct TurnContext {
     pub(crate) options: SessionOptions,
-    pub(crate) gate: Gate,
+    /// Shared with the subagents that run under the parent's permissions.
+    pub(crate) gate: Arc<Gate>,
     pub(crate) recorder: Recorder,
     pub(crate) client: Arc<dyn ModelClient>,
     /// The built-in and MCP tools.
     pub(crate) tools: crate::toolbox::ToolBox,
     pub(crate) emitter: Emitter,
-    /// Session totals across turns.
-    pub(crate) totals: std::sync::Mutex<Totals>,
+    /// Session totals across turns, subagents' requests included (shared
+    /// with them, so the budget limit counts everything).
+    pub(crate) totals: Arc<std::sync::Mutex<Totals>>,
+    /// This agent's own share of the totals (a subagent's result reports it).
+    pub(crate) own: std::sync::Mutex<Totals>,
+    /// Who this context runs for: the session's top agent, or a subagent.
+    pub(crate) role: Role,
     /// Set when a hook said `continue: false`.
     pub(crate) stop: StopRequest,
     /// Context from `SessionStart` hooks, sent with the next prompt.
     pub(crate) pending_context: std::sync::Mutex<Vec<String>>,
+}
+
+/// Whether a context runs the top agent or a subagent: a subagent has no
+/// `Task` tool, fires `SubagentStop` instead of `Stop`, and no
+/// `UserPromptSubmit` (its prompt is the parent's call, already checked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The session's own agent.
+    Root,
+    /// A child started by a `Task` call.
+    Subagent,
 }
 
 /// Usage and cost summed over the session.
@@ -77,6 +94,10 @@ pub(crate) fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started
         .pricing
         .as_ref()
         .map_or(0.0, |p| wright_llm::cost_usd(&usage, p));
+    if let Ok(mut own) = ctx.own.lock() {
+        own.usage.add(&usage);
+        own.cost_usd += cost_usd;
+    }
     let totals = match ctx.totals.lock() {
         Ok(mut totals) => {
             totals.usage.add(&usage);

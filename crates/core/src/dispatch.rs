@@ -318,7 +318,13 @@ async fn execute(
         changed = Some(resolved.real);
     }
     let started = Instant::now();
-    let result = r.tool.run(r.args.clone(), &tool_ctx).await;
+    let result = match ctx.tools.agents() {
+        // A subagent needs the session, which a tool does not get.
+        Some(agents) if name == crate::task::NAME => {
+            crate::task::run(ctx, agents, &r.call_id, r.args.clone(), cancel).await
+        }
+        _ => r.tool.run(r.args.clone(), &tool_ctx).await,
+    };
     let mut outcome = Outcome::from_result(result, started);
     if outcome.status == ToolCallStatus::Completed
         && verify_step::Pending::is_verified(name)

@@ -17,11 +17,14 @@ pub(crate) struct Emitter {
 struct Inner {
     session_id: String,
     agent: AgentPath,
+    /// A subagent's: the parent's `Task` call id.
+    parent_call: Option<String>,
     turn_id: AtomicU64,
     next_item: AtomicU64,
     // The lock makes "take the next seq, then send" one step, so events from
-    // concurrent tools still arrive with strictly increasing seq.
-    tx: Mutex<(u64, UnboundedSender<Event>)>,
+    // concurrent tools (and subagents, which share it) still arrive with
+    // strictly increasing seq.
+    tx: Arc<Mutex<(u64, UnboundedSender<Event>)>>,
 }
 
 impl Emitter {
@@ -30,11 +33,33 @@ impl Emitter {
             inner: Arc::new(Inner {
                 session_id,
                 agent,
+                parent_call: None,
                 turn_id: AtomicU64::new(0),
                 next_item: AtomicU64::new(1),
-                tx: Mutex::new((0, tx)),
+                tx: Arc::new(Mutex::new((0, tx))),
             }),
         }
+    }
+
+    /// The emitter of a subagent started by the parent's call `call_id`:
+    /// the same channel and sequence, its own agent path and item ids
+    /// (prefixed, so they never collide with the parent's).
+    pub(crate) fn child(&self, agent: AgentPath, call_id: &str) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                session_id: self.inner.session_id.clone(),
+                agent,
+                parent_call: Some(call_id.to_owned()),
+                turn_id: AtomicU64::new(self.inner.turn_id.load(Ordering::SeqCst)),
+                next_item: AtomicU64::new(1),
+                tx: Arc::clone(&self.inner.tx),
+            }),
+        }
+    }
+
+    /// This emitter's agent path.
+    pub(crate) fn agent(&self) -> &AgentPath {
+        &self.inner.agent
     }
 
     pub(crate) fn begin_turn(&self) {
@@ -43,7 +68,11 @@ impl Emitter {
 
     pub(crate) fn next_item_id(&self) -> String {
         let n = self.inner.next_item.fetch_add(1, Ordering::SeqCst);
-        format!("item_{n}")
+        if self.inner.parent_call.is_some() {
+            format!("{}:item_{n}", self.inner.agent.0)
+        } else {
+            format!("item_{n}")
+        }
     }
 
     pub(crate) fn emit(&self, kind: EventKind) {
@@ -56,6 +85,7 @@ impl Emitter {
             turn_id: self.inner.turn_id.load(Ordering::SeqCst),
             seq: guard.0,
             agent: self.inner.agent.clone(),
+            parent_tool_use_id: self.inner.parent_call.clone(),
             kind,
         };
         // A closed receiver means the front end is gone; the turn finishes

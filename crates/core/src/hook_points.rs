@@ -98,7 +98,9 @@ pub(crate) async fn prompt_submitted(
         prompt: text.clone(),
     };
     let mut extra = Vec::new();
-    if any(ctx, &payload) {
+    // A subagent's prompt is its parent's tool call, which the hooks saw
+    // as a `PreToolUse` already.
+    if ctx.role == crate::context::Role::Root && any(ctx, &payload) {
         let run = run(ctx, payload, cancel).await;
         if let Some(reason) = run.block.or(run.stop) {
             return Err(cap_hook_text(reason.trim()));
@@ -124,7 +126,10 @@ pub(crate) async fn stop(
     stop_hook_active: bool,
     cancel: &CancellationToken,
 ) -> Option<String> {
-    let payload = HookPayload::Stop { stop_hook_active };
+    let payload = match ctx.role {
+        crate::context::Role::Root => HookPayload::Stop { stop_hook_active },
+        crate::context::Role::Subagent => HookPayload::SubagentStop { stop_hook_active },
+    };
     if !any(ctx, &payload) {
         return None;
     }

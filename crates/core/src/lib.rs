@@ -19,6 +19,7 @@ mod options;
 mod recorder;
 mod remember;
 mod session;
+mod task;
 mod text;
 mod tool_hooks;
 mod tool_search;
@@ -32,3 +33,4 @@ pub use options::{
 };
 pub use remember::RememberTool;
 pub use session::{Persistence, SessionHandle, spawn_session};
+pub use task::Agents;

@@ -73,6 +73,8 @@ pub struct Extensions {
     pub verifier: Option<Arc<Verifier>>,
     /// The session's MCP servers; `None` when none are configured.
     pub mcp: Option<McpSetup>,
+    /// The agent types the `Task` tool starts; `None` offers no `Task`.
+    pub agents: Option<Arc<crate::task::Agents>>,
 }
 
 /// The MCP servers a session uses and how their tools are offered.
@@ -150,6 +152,7 @@ impl Extensions {
             start: SessionStartSource::Startup,
             verifier: None,
             mcp: None,
+            agents: None,
         }
     }
 }

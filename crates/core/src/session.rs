@@ -83,16 +83,23 @@ pub fn spawn_session(
     let (op_tx, op_rx) = mpsc::channel(64);
     let (ev_tx, ev_rx) = mpsc::unbounded_channel();
     let emitter = Emitter::new(options.session_id.clone(), AgentPath::root(), ev_tx);
+    let tools = crate::toolbox::ToolBox::new(
+        tools,
+        options.extensions.mcp.clone(),
+        options.extensions.agents.clone(),
+    );
     emitter.emit(EventKind::SessionConfigured {
         model: options.model.clone(),
         provider: client.provider().to_owned(),
         cwd: options.cwd.display().to_string(),
-        tools: tools.names().iter().map(|n| (*n).to_owned()).collect(),
+        tools: tools.names(),
         permission_mode: options.policy.mode.as_str().to_owned(),
     });
     let model = options.model.clone();
-    let gate = Gate::new(options.policy.clone(), options.local_config.clone());
-    let tools = crate::toolbox::ToolBox::new(tools, options.extensions.mcp.clone());
+    let gate = Arc::new(Gate::new(
+        options.policy.clone(),
+        options.local_config.clone(),
+    ));
     let actor = Actor {
         ctx: TurnContext {
             gate,
@@ -101,10 +108,12 @@ pub fn spawn_session(
             client,
             tools,
             emitter,
-            totals: std::sync::Mutex::new(Totals {
+            totals: Arc::new(std::sync::Mutex::new(Totals {
                 usage: persistence.usage,
                 cost_usd: persistence.cost_usd,
-            }),
+            })),
+            own: std::sync::Mutex::default(),
+            role: crate::context::Role::Root,
             stop: StopRequest::default(),
             pending_context: std::sync::Mutex::default(),
         },
@@ -231,7 +240,9 @@ async fn run_work(
     cancel: CancellationToken,
 ) {
     match work {
-        Work::Turn(text) => run_turn(ctx, conv, text, cancel).await,
+        Work::Turn(text) => {
+            run_turn(ctx, conv, text, cancel).await;
+        }
         Work::Compact(focus) => compact_now(ctx, conv, focus, cancel).await,
         Work::Rewind(turn) => rewind(ctx, conv, turn),
     }

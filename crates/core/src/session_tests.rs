@@ -148,10 +148,30 @@ fn start_in(
         requests: Arc::clone(&requests),
         requested: Arc::clone(&requested),
     };
-    let options = SessionOptions {
+    let mut options = harness_options(dir.path());
+    options.policy.mode = mode;
+    options.max_turns = max_turns;
+    adjust(&mut options);
+    let handle = spawn_session(
+        options,
+        Arc::new(client),
+        Arc::new(ToolRegistry::builtin()),
+        persistence,
+    );
+    Harness {
+        handle,
+        requests,
+        requested,
+        _dir: dir,
+    }
+}
+
+/// The options every harness starts from, for a session in `dir`.
+fn harness_options(dir: &std::path::Path) -> SessionOptions {
+    SessionOptions {
         session_id: "s1".into(),
         model: "m".into(),
-        cwd: dir.path().to_path_buf(),
+        cwd: dir.to_path_buf(),
         system_prompt: SystemPrompt::Fixed("sys".into()),
         catalog: Arc::new(wright_llm::Catalog::builtin()),
         retry: wright_llm::RetryPolicy {
@@ -165,35 +185,21 @@ fn start_in(
         thinking_budget: None,
         compaction: crate::CompactionOptions::default(),
         max_tokens: 100,
-        max_turns,
+        max_turns: 10,
         max_budget_usd: None,
         policy: PolicyInput {
-            mode,
-            workspace_roots: vec![dir.path().to_path_buf()],
+            mode: PermissionMode::Default,
+            workspace_roots: vec![dir.to_path_buf()],
             can_ask: CanAsk::No,
             temp_roots: vec![std::env::temp_dir()],
             ..PolicyInput::default()
         },
-        local_config: dir.path().join(".wright/config.local.toml"),
+        local_config: dir.join(".wright/config.local.toml"),
         sandbox: None,
         limits: OutputLimits::default(),
-        spill_dir: dir.path().join("spill"),
+        spill_dir: dir.join("spill"),
         jobs: Arc::default(),
-        extensions: crate::Extensions::none(dir.path()),
-    };
-    let mut options = options;
-    adjust(&mut options);
-    let handle = spawn_session(
-        options,
-        Arc::new(client),
-        Arc::new(ToolRegistry::builtin()),
-        persistence,
-    );
-    Harness {
-        handle,
-        requests,
-        requested,
-        _dir: dir,
+        extensions: crate::Extensions::none(dir),
     }
 }
 
@@ -766,3 +772,6 @@ mod hooks;
 
 #[path = "mcp_tests.rs"]
 mod mcp;
+
+#[path = "task_tests.rs"]
+mod task;

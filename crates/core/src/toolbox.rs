@@ -36,6 +36,8 @@ pub(crate) struct ToolBox {
     builtin: Arc<ToolRegistry>,
     builtin_specs: Vec<ToolSpec>,
     mcp: Option<McpSide>,
+    /// The `Task` tool (the top agent's only: subagents start none).
+    task: Option<(Arc<crate::task::Agents>, ToolSpec)>,
     /// Size of the specs sent with the latest request (the compaction
     /// estimate counts them).
     sent_chars: AtomicUsize,
@@ -56,12 +58,24 @@ fn spec_chars(spec: &ToolSpec) -> usize {
 }
 
 impl ToolBox {
-    pub(crate) fn new(builtin: Arc<ToolRegistry>, mcp: Option<McpSetup>) -> Self {
-        let builtin_specs = builtin.specs().to_vec();
+    pub(crate) fn new(
+        builtin: Arc<ToolRegistry>,
+        mcp: Option<McpSetup>,
+        agents: Option<Arc<crate::task::Agents>>,
+    ) -> Self {
+        let mut builtin_specs = builtin.specs().to_vec();
+        let task = agents.map(|a| {
+            let spec = crate::task::spec(&a);
+            (a, spec)
+        });
+        if let Some((_, spec)) = &task {
+            builtin_specs.push(spec.clone());
+        }
         let builtin_chars = builtin_specs.iter().map(spec_chars).sum();
         Self {
             builtin,
             builtin_specs,
+            task,
             mcp: mcp.map(|setup| McpSide {
                 setup,
                 waited: AtomicBool::new(false),
@@ -77,10 +91,34 @@ impl ToolBox {
         self.mcp.as_ref().map(|m| &m.setup)
     }
 
+    /// The agent types of the `Task` tool, when this toolbox has it.
+    pub(crate) fn agents(&self) -> Option<&crate::task::Agents> {
+        self.task.as_ref().map(|(a, _)| a.as_ref())
+    }
+
+    /// A subagent's tools: the built-ins its definition lists (all when it
+    /// lists none), the MCP servers' when it may use them, never `Task`.
+    pub(crate) fn for_subagent(&self, allowed: Option<&[String]>) -> ToolBox {
+        let builtin = match allowed {
+            None => Arc::clone(&self.builtin),
+            Some(names) => Arc::new(self.builtin.only(|n| names.iter().any(|a| a == n))),
+        };
+        let mcp =
+            self.mcp.as_ref().map(|m| m.setup.clone()).filter(|_| {
+                allowed.is_none_or(|names| names.iter().any(|n| n.starts_with("mcp__")))
+            });
+        ToolBox::new(builtin, mcp, None)
+    }
+
     /// The tool the model calls `name`.
     pub(crate) fn lookup(&self, name: &str) -> Option<Arc<dyn Tool>> {
         if let Some(tool) = self.builtin.get(name) {
             return Some(tool);
+        }
+        if let Some((_, spec)) = &self.task
+            && name == crate::task::NAME
+        {
+            return Some(Arc::new(crate::task::TaskTool { spec: spec.clone() }));
         }
         let side = self.mcp.as_ref()?;
         let manager = Arc::clone(&side.setup.manager);
@@ -110,6 +148,9 @@ impl ToolBox {
     /// Every tool name the model can call now, for an unknown-tool error.
     pub(crate) fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.builtin.names().iter().map(|n| n.to_string()).collect();
+        if self.task.is_some() {
+            names.push(crate::task::NAME.to_owned());
+        }
         if let Some(side) = &self.mcp {
             names.extend(side.setup.manager.tools().into_iter().map(|t| t.name));
         }

@@ -35,13 +35,14 @@ pub(crate) struct Conversation {
     pub(crate) compaction_floor: u64,
 }
 
-/// Runs one user turn to its end, appending to the conversation.
+/// Runs one user turn to its end, appending to the conversation, and
+/// says how it ended.
 pub(crate) async fn run_turn(
     ctx: &TurnContext,
     conv: &mut Conversation,
     text: String,
     cancel: CancellationToken,
-) {
+) -> TurnEndReason {
     let emitter = &ctx.emitter;
     emitter.begin_turn();
     emitter.emit(EventKind::TurnStarted);
@@ -57,7 +58,7 @@ pub(crate) async fn run_turn(
                 reason: TurnEndReason::Failed,
                 model_requests: 0,
             });
-            return;
+            return TurnEndReason::Failed;
         }
     };
     let prompt = attach_mentions(ctx, prompt, &cancel).await;
@@ -163,6 +164,7 @@ pub(crate) async fn run_turn(
         reason,
         model_requests: requests,
     });
+    reason
 }
 
 /// The system prompt for the next request: the fixed text, or the context

@@ -77,6 +77,17 @@ impl AgentPath {
     pub fn root() -> Self {
         Self("root".to_owned())
     }
+
+    /// Whether this is the top-level agent (front ends end a turn on its
+    /// `TurnCompleted` only, not on a subagent's).
+    pub fn is_root(&self) -> bool {
+        self.0 == "root"
+    }
+
+    /// A child's path: `root/explore-1`.
+    pub fn child(&self, name: &str) -> Self {
+        Self(format!("{}/{name}", self.0))
+    }
 }
 
 /// One fact reported by the core.
@@ -90,6 +101,10 @@ pub struct Event {
     pub seq: u64,
     /// The agent that produced it.
     pub agent: AgentPath,
+    /// For a subagent's event: the id of the parent's `Task` call that
+    /// started it (Claude Code's `parent_tool_use_id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_tool_use_id: Option<String>,
     /// What happened.
     #[serde(flatten)]
     pub kind: EventKind,

@@ -1,7 +1,8 @@
 //! The tools the model calls (`read`, `write`, `edit`, `bash`, `glob`,
-//! `grep`, `ls`, and `BashOutput`/`KillShell` over `bash`'s background
-//! [`jobs`]): the [`Tool`] trait, the context a run gets, the error kinds
-//! the model is told about, and the [`ToolRegistry`] of built-ins.
+//! `grep`, `ls`, `BashOutput`/`KillShell` over `bash`'s background
+//! [`jobs`], and the stateless `TodoWrite` task list): the [`Tool`] trait,
+//! the context a run gets, the error kinds the model is told about, and the
+//! [`ToolRegistry`] of built-ins.
 //!
 //! Safety policy (permissions, sandbox) lives in the core; the policy here
 //! applies in every mode: the destructive-command [`guard`] of `bash`, and
@@ -25,6 +26,7 @@ pub mod paths;
 mod read;
 mod registry;
 mod script;
+mod todo;
 pub mod truncate;
 mod walk;
 mod write;
@@ -48,6 +50,9 @@ pub use ls::LsTool;
 pub use read::ReadTool;
 pub use registry::ToolRegistry;
 pub use script::{ScriptEnd, ScriptRun, run_script};
+pub use todo::{
+    MAX_TODO_CHARS, MAX_TODOS, TodoItem, TodoStatus, TodoWriteTool, parse_todos, summarize_todos,
+};
 pub use write::WriteTool;
 
 /// A tool the model can call.

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use wright_protocol::ToolSpec;
 
 use crate::{
-    BashOutputTool, BashTool, EditTool, GlobTool, GrepTool, KillShellTool, LsTool, ReadTool, Tool,
-    WriteTool,
+    BashOutputTool, BashTool, EditTool, GlobTool, GrepTool, KillShellTool, LsTool, ReadTool,
+    TodoWriteTool, Tool, WriteTool,
 };
 
 /// A set of tools looked up by name.
@@ -18,7 +18,7 @@ pub struct ToolRegistry {
 }
 
 impl ToolRegistry {
-    /// All nine built-in tools.
+    /// All ten built-in tools.
     pub fn builtin() -> Self {
         let tools: Vec<Arc<dyn Tool>> = vec![
             Arc::new(ReadTool),
@@ -30,6 +30,7 @@ impl ToolRegistry {
             Arc::new(GlobTool),
             Arc::new(GrepTool),
             Arc::new(LsTool),
+            Arc::new(TodoWriteTool),
         ];
         let specs = tools.iter().map(|t| t.spec()).collect();
         Self { tools, specs }
@@ -53,6 +54,20 @@ impl ToolRegistry {
         &self.specs
     }
 
+    /// The tools whose names `keep` accepts, in the same order (a
+    /// subagent's restricted set).
+    #[must_use]
+    pub fn only(&self, keep: impl Fn(&str) -> bool) -> Self {
+        let (tools, specs) = self
+            .tools
+            .iter()
+            .zip(&self.specs)
+            .filter(|(t, _)| keep(t.name()))
+            .map(|(t, s)| (Arc::clone(t), s.clone()))
+            .unzip();
+        Self { tools, specs }
+    }
+
     /// Names of all tools, in registry order.
     pub fn names(&self) -> Vec<&str> {
         self.tools.iter().map(|t| t.name()).collect()
@@ -73,7 +88,7 @@ mod tests {
     use wright_protocol::ToolKind;
 
     #[test]
-    fn builtin_has_nine_in_order() {
+    fn builtin_has_ten_in_order() {
         let r = ToolRegistry::builtin();
         assert_eq!(
             r.names(),
@@ -86,7 +101,8 @@ mod tests {
                 "KillShell",
                 "Glob",
                 "Grep",
-                "LS"
+                "LS",
+                "TodoWrite"
             ]
         );
         assert!(r.get("nope").is_none());
@@ -95,7 +111,7 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                ReadOnly, Edit, Edit, Exec, ReadOnly, Exec, ReadOnly, ReadOnly, ReadOnly
+                ReadOnly, Edit, Edit, Exec, ReadOnly, Exec, ReadOnly, ReadOnly, ReadOnly, ReadOnly
             ]
         );
     }
@@ -105,7 +121,8 @@ mod tests {
         let registry = ToolRegistry::builtin();
         let specs = registry.specs();
         let json = serde_json::to_string(specs).unwrap();
-        assert!(json.len() < 6 * 1024, "{} bytes: {json}", json.len());
+        // About 1 KiB of it is TodoWrite's guidance on when to use it.
+        assert!(json.len() < 7 * 1024, "{} bytes: {json}", json.len());
         for noise in ["$ref", "$defs", "anyOf", "null", "$schema", "Arguments of"] {
             assert!(!json.contains(noise), "{noise} in {json}");
         }

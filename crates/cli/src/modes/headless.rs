@@ -104,7 +104,9 @@ pub async fn run(started: Started, input: Input, format: Format) -> u8 {
             if let Format::StreamJson { .. } = format {
                 write_lines(&mapper.lines(&event));
             }
-            if let wright_protocol::EventKind::TurnCompleted { reason: end, .. } = event.kind {
+            if event.agent.is_root()
+                && let wright_protocol::EventKind::TurnCompleted { reason: end, .. } = event.kind
+            {
                 reason = end;
                 break;
             }

@@ -42,7 +42,9 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
     while let Some(event) = handle.events.recv().await {
         summary.observe(&event);
         renderer.event(&event);
-        if let EventKind::TurnCompleted { reason: end, .. } = event.kind {
+        if event.agent.is_root()
+            && let EventKind::TurnCompleted { reason: end, .. } = event.kind
+        {
             reason = end;
             break;
         }

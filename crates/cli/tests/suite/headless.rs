@@ -128,7 +128,7 @@ fn stream_json_has_init_first_result_last_and_tools_between() {
         ["system", "assistant", "user", "user", "assistant", "result"]
     );
     assert_eq!(lines[0]["subtype"], "init");
-    assert_eq!(lines[0]["tools"].as_array().unwrap().len(), 10);
+    assert_eq!(lines[0]["tools"].as_array().unwrap().len(), 12);
     let session = lines[0]["session_id"].as_str().unwrap();
     assert!(lines.iter().all(|l| l["session_id"] == session));
     let content = lines[1]["message"]["content"].as_array().unwrap();

@@ -1,5 +1,6 @@
 //! Shared helpers for the end-to-end suite.
 
+mod agents;
 mod config;
 mod context;
 mod errors;

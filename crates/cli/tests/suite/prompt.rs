@@ -34,7 +34,7 @@ fn first_request_is_small() {
     let body = server.requests()[0].json();
     let system = body["messages"][0]["content"].as_str().unwrap().len();
     let tools = body["tools"].to_string().len();
-    assert_eq!(body["tools"].as_array().unwrap().len(), 10);
+    assert_eq!(body["tools"].as_array().unwrap().len(), 12);
     assert!(
         system + tools < 12 * 1024,
         "system {system} + tools {tools} bytes"

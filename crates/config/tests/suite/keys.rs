@@ -295,3 +295,50 @@ fn validate_reports_new_key_errors_per_layer() {
         }
     );
 }
+
+/// `[agents]` scalars are replaced layer by layer, apply from an untrusted
+/// project (a definition never runs looser than its parent), show their
+/// sources, and choose the definition directories.
+#[test]
+fn agents_table_layers_without_trust_and_picks_dirs() {
+    let fx = Fixture::new();
+    fx.write(
+        &fx.user_file(),
+        "[agents]\nmax_turns = 12\nmax_concurrent = 2\nuser_agents = true\n",
+    );
+    fx.write(
+        &fx.project_file(),
+        "[agents]\nmax_concurrent = 8\nisolation = \"worktree\"\nimport_claude_agents = true\n",
+    );
+    let r = fx.loader(&[]).load(&Overrides::default()).unwrap();
+    assert!(!r.settings.project_trusted());
+    assert!(r.ignored.is_empty(), "{:?}", r.ignored);
+    let a = &r.settings.agents;
+    assert_eq!(a.max_turns, 12);
+    assert_eq!(a.max_concurrent, 8);
+    assert_eq!(a.isolation, wright_config::AgentIsolation::Worktree);
+    assert!(a.import_claude_agents);
+    assert!(a.user_agents);
+    let user = Source::File(fx.user_file());
+    let project = Source::File(fx.project_file());
+    assert_eq!(r.source("agents.max_turns"), Some(&user));
+    assert_eq!(r.source("agents.max_concurrent"), Some(&project));
+    assert_eq!(r.source("agents.isolation"), Some(&project));
+    assert_eq!(r.source("agents.user_agents"), Some(&user));
+    let text = r.render();
+    assert!(
+        text.contains(&format!(
+            "agents.isolation = \"worktree\"  # {}",
+            fx.project_file().display()
+        )),
+        "{text}"
+    );
+    assert_eq!(
+        wright_config::agent_dirs(&r.settings, &fx.project, Some(&fx.user)),
+        [
+            fx.user.join("agents"),
+            fx.project.join(".claude/agents"),
+            fx.project.join(".wright/agents"),
+        ]
+    );
+}

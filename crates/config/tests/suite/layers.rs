@@ -331,6 +331,11 @@ mcp.startup_timeout_secs = 30  # default
 mcp.tool_timeout_secs = 600  # default
 mcp.trust_read_only_hints = false  # default
 mcp_servers = {{}}  # default
+agents.max_turns = 30  # default
+agents.max_concurrent = 4  # default
+agents.isolation = \"none\"  # default
+agents.import_claude_agents = false  # default
+agents.user_agents = false  # default
 models = {{}}  # default
 "
     );

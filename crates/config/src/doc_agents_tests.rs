@@ -1,0 +1,88 @@
+//! `[agents]` parsed from file text: every key, and every error with its
+//! line, column and key.
+
+use std::path::Path;
+
+use super::*;
+use crate::file::parse_file;
+
+const PREFIX: &str = "/p/.wright/config.toml";
+
+fn parse(text: &str) -> Result<Vec<Assign>, ConfigError> {
+    parse_file(Path::new(PREFIX), text, Path::new("/p"))
+}
+
+fn err(text: &str) -> String {
+    parse(text).unwrap_err().to_string()
+}
+
+#[test]
+fn every_agents_key_parses_in_key_order() {
+    let text = "[agents]\nuser_agents = true\nisolation = \"worktree\"\nmax_turns = 7\n\
+                max_concurrent = 16\nimport_claude_agents = true\n";
+    assert_eq!(
+        parse(text).unwrap(),
+        vec![
+            Assign::AgentMaxTurns(7),
+            Assign::AgentMaxConcurrent(16),
+            Assign::AgentIsolation(AgentIsolation::Worktree),
+            Assign::ImportClaudeAgents(true),
+            Assign::UserAgents(true),
+        ]
+    );
+    assert_eq!(
+        parse("[agents]\nisolation = \"none\"\nmax_concurrent = 1\n").unwrap(),
+        vec![
+            Assign::AgentMaxConcurrent(1),
+            Assign::AgentIsolation(AgentIsolation::None),
+        ]
+    );
+    assert_eq!(parse("[agents]\n").unwrap(), vec![]);
+}
+
+#[test]
+fn bad_agents_values_name_file_line_and_key() {
+    let cases = [
+        (
+            "[agents]\nmax_turn = 3\n",
+            "2:1: unknown key `agents.max_turn` (expected one of: max_turns, max_concurrent, \
+             isolation, import_claude_agents, user_agents)",
+        ),
+        (
+            "[agents]\nmax_turns = 0\n",
+            "2:13: invalid value `0` for `agents.max_turns`: expected a positive integer",
+        ),
+        (
+            "[agents]\nmax_concurrent = 17\n",
+            "2:18: invalid value `17` for `agents.max_concurrent`: \
+             expected an integer from 1 to 16",
+        ),
+        (
+            "[agents]\nmax_concurrent = \"4\"\n",
+            "2:18: invalid value `\"4\"` for `agents.max_concurrent`: \
+             expected an integer from 1 to 16, found string",
+        ),
+        (
+            "[agents]\nisolation = \"container\"\n",
+            "2:13: invalid value `container` for `agents.isolation`: \
+             expected one of: none, worktree",
+        ),
+        (
+            "[agents]\nuser_agents = \"yes\"\n",
+            "2:15: invalid value `\"yes\"` for `agents.user_agents`: \
+             expected true or false, found string",
+        ),
+        (
+            "[agents]\nimport_claude_agents = 1\n",
+            "2:24: invalid value `1` for `agents.import_claude_agents`: \
+             expected true or false, found integer",
+        ),
+        (
+            "agents = 1\n",
+            "1:10: invalid value `1` for `agents`: expected a table, found integer",
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(err(text), format!("{PREFIX}:{expected}"), "{text}");
+    }
+}

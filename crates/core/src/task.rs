@@ -1,0 +1,329 @@
+//! Subagents: the `Task` tool. A call starts a child agent inside this
+//! session: its own conversation, system prompt (the agent definition's
+//! body), tools (the definition's list, never `Task`: no recursion) and
+//! turn limit; the parent's model client, permissions (never looser) and
+//! budget (the totals are shared). Its events go to the same front end,
+//! stamped with its agent path (`root/explore-1`) and the parent's call id,
+//! so what it does is visible as it happens. Its final answer is the call's
+//! result, with its turns, tokens, cost and time in the display details.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use futures::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
+use wright_context::agents::AgentDef;
+use wright_permissions::Mode;
+use wright_protocol::{ContentBlock, Role, ToolDisplay, ToolKind, ToolSpec, TurnEndReason};
+use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
+
+use crate::approval::Gate;
+use crate::context::{Role as AgentRole, StopRequest, Totals, TurnContext};
+use crate::recorder::Recorder;
+use crate::turn::{Conversation, run_turn};
+
+/// The tool's name (Claude Code's).
+pub(crate) const NAME: &str = "Task";
+
+/// The agents a session may start, and how many at once.
+#[derive(Debug)]
+pub struct Agents {
+    /// The definitions, built-in ones first.
+    pub defs: Vec<AgentDef>,
+    /// A child's request limit when its definition sets none.
+    pub max_turns: u32,
+    /// Children running at the same time (more calls wait for a slot).
+    slots: tokio::sync::Semaphore,
+    /// Numbers children per type: `explore-1`, `explore-2`, …
+    started: AtomicU64,
+}
+
+impl Agents {
+    /// `defs` with a default turn limit and a cap on concurrent children.
+    pub fn new(defs: Vec<AgentDef>, max_turns: u32, max_concurrent: usize) -> Self {
+        Self {
+            defs,
+            max_turns,
+            slots: tokio::sync::Semaphore::new(max_concurrent.max(1)),
+            started: AtomicU64::new(0),
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Args {
+    #[serde(default)]
+    description: String,
+    prompt: String,
+    #[serde(default)]
+    subagent_type: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+}
+
+/// The `Task` tool's spec: the agent types with their descriptions, so the
+/// model picks by description.
+pub(crate) fn spec(agents: &Agents) -> ToolSpec {
+    let mut description = String::from(
+        "Starts a subagent to carry out a task on its own and report back. Use it for \
+         searches and investigations that would fill your context, or independent pieces of \
+         work; start several in one response to run them in parallel. The subagent does not \
+         see this conversation: give it a complete, self-contained prompt, and say what to \
+         report. Its final answer comes back as the result. Agent types:\n",
+    );
+    for def in &agents.defs {
+        let first = def.description.lines().next().unwrap_or_default();
+        description.push_str(&format!("- {}: {first}\n", def.name));
+    }
+    ToolSpec {
+        name: NAME.to_owned(),
+        description,
+        input_schema: serde_json::json!({
+            "type": "object",
+            "properties": {
+                "description": {"type": "string", "description": "A short (3-5 word) label for the task"},
+                "prompt": {"type": "string", "description": "The task, complete and self-contained"},
+                "subagent_type": {"type": "string", "description": "Which agent type to use (default general)"},
+                "model": {"type": "string", "description": "A model for this agent (default: its definition's, or yours)"}
+            },
+            "required": ["description", "prompt"]
+        }),
+    }
+}
+
+/// The registry entry: the spec, and a run that only the core performs
+/// (it needs the session, which a tool does not get).
+pub(crate) struct TaskTool {
+    pub(crate) spec: ToolSpec,
+}
+
+impl Tool for TaskTool {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn spec(&self) -> ToolSpec {
+        self.spec.clone()
+    }
+
+    /// Children run side by side (their own calls are checked one by one).
+    fn kind(&self) -> ToolKind {
+        ToolKind::ReadOnly
+    }
+
+    fn run<'a>(
+        &'a self,
+        _args: serde_json::Value,
+        _ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(async {
+            Err(ToolError::Failed(
+                "Task runs only inside a session".to_owned(),
+            ))
+        })
+    }
+}
+
+/// How strict a mode is, for "never looser than the parent".
+fn strictness(mode: Mode) -> u8 {
+    match mode {
+        Mode::Plan => 4,
+        Mode::Default => 3,
+        Mode::AcceptEdits => 2,
+        Mode::Auto => 1,
+        Mode::Bypass => 0,
+    }
+}
+
+/// Runs one `Task` call to its end.
+pub(crate) async fn run(
+    ctx: &TurnContext,
+    agents: &Agents,
+    call_id: &str,
+    args: serde_json::Value,
+    cancel: &CancellationToken,
+) -> Result<ToolOutput, ToolError> {
+    let args: Args = wright_tools::parse_args(args)?;
+    if args.prompt.trim().is_empty() {
+        return Err(ToolError::InvalidArgs("`prompt` is empty".to_owned()));
+    }
+    let wanted = args.subagent_type.as_deref().unwrap_or("general");
+    let Some(def) = agents.defs.iter().find(|d| d.name == wanted) else {
+        let names: Vec<&str> = agents.defs.iter().map(|d| d.name.as_str()).collect();
+        return Err(ToolError::InvalidArgs(format!(
+            "no agent type `{wanted}`; available: {}",
+            names.join(", ")
+        )));
+    };
+    let _slot = tokio::select! {
+        slot = agents.slots.acquire() => slot.map_err(|e| ToolError::Failed(e.to_string()))?,
+        () = cancel.cancelled() => return Err(ToolError::Cancelled),
+    };
+    let n = agents.started.fetch_add(1, Ordering::SeqCst) + 1;
+    let agent = ctx.emitter.agent().child(&format!("{}-{n}", def.name));
+    let child = child_context(ctx, agents, def, args.model.as_deref(), &agent, call_id);
+    let model = child.options.model.clone();
+    let started = Instant::now();
+    let mut conv = Conversation {
+        model,
+        ..Conversation::default()
+    };
+    // Boxed: a child's turn runs tool calls, one of which started it.
+    let reason = Box::pin(run_turn(
+        &child,
+        &mut conv,
+        args.prompt,
+        cancel.child_token(),
+    ))
+    .await;
+    let own = child.own.lock().map(|t| *t).unwrap_or_default();
+    let requests = conv
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .count();
+    let answer = final_text(&conv);
+    let summary = format!(
+        "{}{} · {requests} requests · {} tokens · ${:.4} · {:.1}s",
+        agent.0,
+        if args.description.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", args.description)
+        },
+        own.usage.input_tokens + own.usage.output_tokens,
+        own.cost_usd,
+        started.elapsed().as_secs_f64()
+    );
+    match reason {
+        TurnEndReason::Completed => Ok(ToolOutput {
+            content: if answer.trim().is_empty() {
+                "(the subagent finished without a final answer)".to_owned()
+            } else {
+                answer
+            },
+            display: ToolDisplay {
+                summary,
+                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                ..ToolDisplay::default()
+            },
+            ..ToolOutput::default()
+        }),
+        TurnEndReason::Interrupted => Err(ToolError::Cancelled),
+        other => {
+            let why = match other {
+                TurnEndReason::MaxTurns => "it reached its request limit",
+                TurnEndReason::MaxBudget => "the session's budget is spent",
+                _ => "it failed",
+            };
+            let tail = if answer.trim().is_empty() {
+                String::new()
+            } else {
+                format!(" Its last words:\n{answer}")
+            };
+            Err(ToolError::Failed(format!(
+                "The subagent {} stopped: {why} ({summary}).{tail}",
+                agent.0
+            )))
+        }
+    }
+}
+
+/// The text of the child's last answer.
+fn final_text(conv: &Conversation) -> String {
+    conv.messages
+        .iter()
+        .rev()
+        .find(|m| m.role == Role::Assistant)
+        .map(|m| {
+            m.content
+                .iter()
+                .filter_map(|b| match b {
+                    ContentBlock::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+/// The child's context: the parent's services and settings, its own
+/// conversation limits, prompt, tools and (when its definition asks for a
+/// stricter mode) its own permission state.
+fn child_context(
+    parent: &TurnContext,
+    agents: &Agents,
+    def: &AgentDef,
+    model: Option<&str>,
+    agent: &wright_protocol::AgentPath,
+    call_id: &str,
+) -> TurnContext {
+    let mut options = parent.options.clone();
+    options.model = model
+        .or(def.model.as_deref())
+        .map(|m| resolve_model(m, &parent.options.model))
+        .unwrap_or_else(|| parent.options.model.clone());
+    options.max_turns = def.max_turns.unwrap_or(agents.max_turns);
+    options.system_prompt = crate::SystemPrompt::Fixed(child_prompt(def, parent));
+    let parent_mode = parent.gate.mode();
+    let stricter = def
+        .permission_mode
+        .as_deref()
+        .and_then(|m| Mode::parse(m).ok())
+        .filter(|m| strictness(*m) > strictness(parent_mode));
+    let gate = match stricter {
+        // The parent's state: its grants and the user's answers apply, and
+        // an approval the child asks for reaches the same front end.
+        None => Arc::clone(&parent.gate),
+        Some(mode) => {
+            let mut policy = options.policy.clone();
+            policy.mode = mode;
+            options.policy.mode = mode;
+            Arc::new(Gate::new(policy, options.local_config.clone()))
+        }
+    };
+    TurnContext {
+        gate,
+        recorder: Recorder::new(None),
+        client: Arc::clone(&parent.client),
+        tools: parent.tools.for_subagent(def.tools.as_deref()),
+        emitter: parent.emitter.child(agent.clone(), call_id),
+        totals: Arc::clone(&parent.totals),
+        own: std::sync::Mutex::new(Totals::default()),
+        role: AgentRole::Subagent,
+        stop: StopRequest::default(),
+        pending_context: std::sync::Mutex::default(),
+        options,
+    }
+}
+
+/// Claude Code's model aliases, within the parent's provider family.
+fn resolve_model(wanted: &str, parent: &str) -> String {
+    let family = |alias: &str| match alias {
+        "sonnet" => Some("claude-sonnet-4-5"),
+        "opus" => Some("claude-opus-4-1"),
+        "haiku" => Some("claude-haiku-4-5"),
+        _ => None,
+    };
+    match (wanted, family(wanted)) {
+        ("inherit", _) => parent.to_owned(),
+        // An alias only means something for Claude models.
+        (_, Some(model)) if parent.starts_with("claude") => model.to_owned(),
+        (_, Some(_)) => parent.to_owned(),
+        (name, None) => name.to_owned(),
+    }
+}
+
+/// The child's system prompt: its definition's body, then where it works.
+fn child_prompt(def: &AgentDef, parent: &TurnContext) -> String {
+    format!(
+        "{}\n\nYou are the subagent `{}` of a coding agent, working in {}. The user does not see \
+         your messages: only your final answer goes back to the agent that started you, so end \
+         with a complete, concise report.",
+        def.prompt.trim(),
+        def.name,
+        parent.options.cwd.display()
+    )
+}

@@ -1,0 +1,363 @@
+//! Subagents in the turn loop, against a model that answers the parent and
+//! each child by what it is asked: children run side by side, their
+//! results come back in call order, restricted tools and recursion are
+//! refused, a child that hits its limit is an error result, and every
+//! child event carries its agent path and the parent's call id.
+
+use super::*;
+use std::collections::HashMap;
+use wright_context::agents::{AgentDef, AgentSource, builtin_agents};
+use wright_protocol::{Item, ItemKind};
+
+use crate::task::Agents;
+
+/// Replies by who asks: the parent (system prompt "sys") gets its script
+/// in order; a child gets, by its prompt, a list of replies for its
+/// first, second, … request.
+struct Router {
+    parent: Mutex<Vec<Reply>>,
+    children: Mutex<HashMap<String, Vec<Reply>>>,
+    requests: Arc<Mutex<Vec<ModelRequest>>>,
+    /// Children whose first request waits here, to prove they overlap.
+    gate: Option<Arc<tokio::sync::Barrier>>,
+}
+
+impl ModelClient for Router {
+    fn provider(&self) -> &'static str {
+        "fake"
+    }
+
+    fn stream(&self, request: ModelRequest, cancel: CancellationToken) -> EventStream {
+        self.requests.lock().unwrap().push(request.clone());
+        let is_child = request.system.contains("You are the subagent");
+        let reply = if is_child {
+            let prompt = match request.messages.first().map(|m| m.content.first()) {
+                Some(Some(ContentBlock::Text { text })) => text.clone(),
+                _ => String::new(),
+            };
+            let mut children = self.children.lock().unwrap();
+            let script = children.entry(prompt).or_default();
+            if script.is_empty() {
+                text("(child script exhausted)")
+            } else {
+                script.remove(0)
+            }
+        } else {
+            let mut parent = self.parent.lock().unwrap();
+            if parent.is_empty() {
+                text("(parent script exhausted)")
+            } else {
+                parent.remove(0)
+            }
+        };
+        let first_child_request = is_child && request.messages.len() == 1;
+        let gate = self.gate.clone().filter(|_| first_child_request);
+        let events = match reply {
+            Reply::Events(events) => events,
+            Reply::Stall => {
+                return futures::stream::once(async move {
+                    cancel.cancelled().await;
+                    Err(LlmError::Cancelled)
+                })
+                .boxed();
+            }
+        };
+        futures::stream::once(async move {
+            if let Some(gate) = gate {
+                gate.wait().await;
+            }
+            futures::stream::iter(events)
+        })
+        .flatten()
+        .boxed()
+    }
+}
+
+fn reviewer() -> AgentDef {
+    AgentDef {
+        name: "reviewer".into(),
+        description: "Reviews code".into(),
+        tools: Some(vec!["Read".into(), "Grep".into()]),
+        model: None,
+        permission_mode: None,
+        max_turns: Some(2),
+        isolation: None,
+        prompt: "You review code.".into(),
+        source: AgentSource::Builtin,
+    }
+}
+
+struct TaskHarness {
+    handle: SessionHandle,
+    requests: Arc<Mutex<Vec<ModelRequest>>>,
+    _dir: tempfile::TempDir,
+}
+
+fn start_tasks(
+    parent: Vec<Reply>,
+    children: Vec<(&str, Vec<Reply>)>,
+    gate: Option<Arc<tokio::sync::Barrier>>,
+) -> TaskHarness {
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let client = Router {
+        parent: Mutex::new(parent),
+        children: Mutex::new(
+            children
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+        ),
+        requests: Arc::clone(&requests),
+        gate,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "alpha\n").unwrap();
+    let mut options = harness_options(dir.path());
+    let mut defs = builtin_agents();
+    defs.push(reviewer());
+    options.extensions.agents = Some(Arc::new(Agents::new(defs, 5, 4)));
+    let handle = spawn_session(
+        options,
+        Arc::new(client),
+        Arc::new(ToolRegistry::builtin()),
+        crate::Persistence::default(),
+    );
+    TaskHarness {
+        handle,
+        requests,
+        _dir: dir,
+    }
+}
+
+async fn run(h: &mut TaskHarness, text: &str) -> (Vec<Event>, TurnEndReason) {
+    h.handle
+        .submit(Op::UserTurn { text: text.into() })
+        .await
+        .unwrap();
+    let mut events = Vec::new();
+    while let Some(e) = h.handle.events.recv().await {
+        let end = match &e.kind {
+            EventKind::TurnCompleted { reason, .. } if e.agent.is_root() => Some(*reason),
+            _ => None,
+        };
+        events.push(e);
+        if let Some(reason) = end {
+            return (events, reason);
+        }
+    }
+    panic!("session ended without TurnCompleted");
+}
+
+fn parent_results(requests: &[ModelRequest]) -> Vec<(String, bool)> {
+    let last = requests.iter().rfind(|r| r.system == "sys").unwrap();
+    last.messages
+        .iter()
+        .flat_map(|m| m.content.iter())
+        .filter_map(|b| match b {
+            ContentBlock::ToolResult {
+                content, is_error, ..
+            } => Some((content.clone(), *is_error)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn two_explore_children_run_side_by_side_and_both_answers_come_back_in_order() {
+    let gate = Arc::new(tokio::sync::Barrier::new(2));
+    let mut h = start_tasks(
+        vec![
+            calls(&[
+                (
+                    "t1",
+                    "Task",
+                    r#"{"description":"find a","prompt":"find alpha","subagent_type":"explore"}"#,
+                ),
+                (
+                    "t2",
+                    "Task",
+                    r#"{"description":"find b","prompt":"find beta","subagent_type":"explore"}"#,
+                ),
+            ]),
+            text("both done"),
+        ],
+        vec![
+            (
+                "find alpha",
+                vec![
+                    calls(&[("g1", "Grep", r#"{"pattern":"alpha"}"#)]),
+                    text("alpha is in a.txt:1"),
+                ],
+            ),
+            ("find beta", vec![text("no beta anywhere")]),
+        ],
+        Some(gate),
+    );
+    let (events, reason) = tokio::time::timeout(Duration::from_secs(30), run(&mut h, "go"))
+        .await
+        .expect("children did not overlap");
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap().clone();
+    let results = parent_results(&requests);
+    assert_eq!(
+        results,
+        [
+            ("alpha is in a.txt:1".to_owned(), false),
+            ("no beta anywhere".to_owned(), false)
+        ]
+    );
+    // The child's own calls are visible, under its path and the parent's call id.
+    let child_calls: Vec<(String, Option<String>, String)> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ItemCompleted {
+                item:
+                    Item {
+                        kind: ItemKind::ToolCall { name, .. },
+                        ..
+                    },
+            } if !e.agent.is_root() => Some((
+                e.agent.0.clone(),
+                e.parent_tool_use_id.clone(),
+                name.clone(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(child_calls.len(), 1, "{child_calls:?}");
+    assert!(child_calls[0].0.starts_with("root/explore-"));
+    assert_eq!(child_calls[0].1.as_deref(), Some("t1"));
+    assert_eq!(child_calls[0].2, "Grep");
+    // Sequence numbers stay strictly increasing across agents.
+    let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
+    // The explore child was offered read-only tools, no Task.
+    let child_tools: Vec<String> = requests
+        .iter()
+        .find(|r| r.system.contains("subagent `explore`"))
+        .unwrap()
+        .tools
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert!(!child_tools.contains(&"Task".to_owned()), "{child_tools:?}");
+    assert!(
+        !child_tools.contains(&"Write".to_owned()),
+        "{child_tools:?}"
+    );
+    assert!(child_tools.contains(&"Grep".to_owned()), "{child_tools:?}");
+    // The parent was offered Task with the agent types.
+    let task = requests[0].tools.iter().find(|t| t.name == "Task").unwrap();
+    assert!(
+        task.description.contains("- explore:"),
+        "{}",
+        task.description
+    );
+    assert!(task.description.contains("- reviewer: Reviews code"));
+}
+
+#[tokio::test]
+async fn restricted_tools_and_recursion_are_refused_and_limits_end_a_child() {
+    let mut h = start_tasks(
+        vec![
+            calls(&[(
+                "t1",
+                "Task",
+                r#"{"description":"review","prompt":"review it","subagent_type":"reviewer"}"#,
+            )]),
+            calls(&[(
+                "t2",
+                "Task",
+                r#"{"description":"x","prompt":"x","subagent_type":"nope"}"#,
+            )]),
+            text("parent goes on"),
+        ],
+        vec![(
+            "review it",
+            vec![
+                calls(&[
+                    ("w1", "Write", r#"{"file_path":"b.txt","content":"x"}"#),
+                    ("b1", "Bash", r#"{"command":"echo hi"}"#),
+                    ("r1", "Task", r#"{"description":"d","prompt":"p"}"#),
+                ]),
+                calls(&[("g1", "Grep", r#"{"pattern":"x"}"#)]),
+                text("never reached: the limit is 2 requests"),
+            ],
+        )],
+        None,
+    );
+    let (_, reason) = run(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap().clone();
+    // The child's refused calls: each an unknown tool for it.
+    let child_second = requests
+        .iter()
+        .filter(|r| r.system.contains("subagent `reviewer`"))
+        .nth(1)
+        .unwrap();
+    let child_results: Vec<&str> = child_second
+        .messages
+        .iter()
+        .flat_map(|m| m.content.iter())
+        .filter_map(|b| match b {
+            ContentBlock::ToolResult { content, .. } => Some(content.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(child_results.len(), 3);
+    for r in &child_results {
+        assert!(r.contains("Unknown tool"), "{r}");
+    }
+    assert!(!h._dir.path().join("b.txt").exists());
+    let results = parent_results(&requests);
+    assert!(results[0].1, "{results:?}");
+    assert!(results[0].0.contains("request limit"), "{results:?}");
+    assert!(
+        results[1].1 && results[1].0.contains("no agent type `nope`"),
+        "{results:?}"
+    );
+}
+
+#[tokio::test]
+async fn children_usage_counts_in_the_session_totals() {
+    let mut h = start_tasks(
+        vec![
+            calls(&[(
+                "t1",
+                "Task",
+                r#"{"description":"d","prompt":"say hi","subagent_type":"general"}"#,
+            )]),
+            text("done"),
+        ],
+        vec![("say hi", vec![text("hi")])],
+        None,
+    );
+    let (events, _) = run(&mut h, "go").await;
+    let totals: Vec<(bool, u64)> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Usage { total, .. } => Some((e.agent.is_root(), total.input_tokens)),
+            _ => None,
+        })
+        .collect();
+    // Parent's first request, the child's, the parent's second: the
+    // session total grows through all three.
+    assert_eq!(totals.len(), 3, "{totals:?}");
+    assert_eq!(totals.iter().map(|t| t.1).collect::<Vec<_>>(), [0, 10, 20]);
+    assert!(!totals[1].0);
+    let done = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::ItemCompleted {
+                item:
+                    Item {
+                        kind: ItemKind::ToolCall { name, display, .. },
+                        ..
+                    },
+            } if name == "Task" => display.clone(),
+            _ => None,
+        })
+        .unwrap();
+    assert!(done.summary.contains("root/general-"), "{}", done.summary);
+    assert!(done.summary.contains("1 requests"), "{}", done.summary);
+}
