@@ -71,8 +71,18 @@ impl Renderer {
                 }
             }
             EventKind::Warning { message } | EventKind::Error { message } => {
-                let line = format!("    [{short}] {message}");
+                let line = format!("    [{short}] {}", escape_controls(message));
                 self.err_line(&self.paint(&line, "33"));
+            }
+            // The question is the user's to answer whoever asks: shown as
+            // the parent's are, with the asking agent named.
+            EventKind::ApprovalRequested { .. } => {
+                self.err_line(&self.paint(&format!("[{agent}] asks:"), "35"));
+                let root = Event {
+                    agent: wright_protocol::AgentPath::root(),
+                    ..event.clone()
+                };
+                self.event(&root);
             }
             _ => {}
         }

@@ -277,11 +277,12 @@ fn child_context(
         // The parent's state: its grants and the user's answers apply, and
         // an approval the child asks for reaches the same front end.
         None => Arc::clone(&parent.gate),
+        // Its own, stricter state. It asks nothing (what its mode would ask
+        // is refused): the front end answers the parent's questions only.
         Some(mode) => {
-            let mut policy = options.policy.clone();
-            policy.mode = mode;
             options.policy.mode = mode;
-            Arc::new(Gate::new(policy, options.local_config.clone()))
+            options.policy.can_ask = wright_permissions::CanAsk::No;
+            Arc::new(Gate::new(options.policy.clone(), options.local_config.clone()))
         }
     };
     TurnContext {

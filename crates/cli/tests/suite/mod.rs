@@ -21,6 +21,7 @@ mod rewind_security;
 mod safety;
 mod scenarios;
 mod sessions;
+mod subagents;
 mod trust;
 
 use std::path::Path;

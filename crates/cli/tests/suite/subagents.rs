@@ -1,0 +1,163 @@
+//! Subagents through the real binary: a `Task` call runs a child whose
+//! tools are its definition's (a reviewer limited to Read and Grep cannot
+//! run Bash), whose calls show indented under the `Task` line in print mode
+//! and carry the parent's call id in stream-json, whose answer is the
+//! call's result, and whose end fires `SubagentStop` hooks.
+
+use serde_json::json;
+use wright_test_support::{MockResponse, MockServer, anthropic};
+
+use super::scenarios::tool_results;
+use super::{Env, ndjson, stderr, stdout};
+
+const REVIEWER: &str = "---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep\n---\nYou review code and report bugs.\n";
+
+/// The parent asks the reviewer; the reviewer tries Bash, then answers.
+fn script() -> Vec<MockResponse> {
+    vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c1",
+            "Task",
+            json!({"description": "review main", "prompt": "review main.rs", "subagent_type": "reviewer"}),
+        )])),
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "k1",
+            "Bash",
+            json!({"command": "echo should-not-run > ran.txt"}),
+        )])),
+        MockResponse::sse(anthropic::text("no bugs found; I could not run commands")),
+        MockResponse::sse(anthropic::text("The reviewer found no bugs.")),
+    ]
+}
+
+fn project() -> Env {
+    let env = Env::new();
+    env.write(".wright/agents/reviewer.md", REVIEWER);
+    env.write("main.rs", "fn main() {}\n");
+    env
+}
+
+#[test]
+fn a_reviewer_limited_to_read_and_grep_cannot_run_bash() {
+    let env = project();
+    let server = MockServer::start(script()).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "review the code")
+        .args(["--permission-mode", "bypass"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "The reviewer found no bugs.");
+    assert!(!env.path("ran.txt").exists());
+    let requests = server.requests();
+    // The parent was offered Task naming the reviewer.
+    let task = requests[0].json()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "Task")
+        .cloned()
+        .unwrap();
+    assert!(
+        task["description"]
+            .as_str()
+            .unwrap()
+            .contains("- reviewer: Reviews code for bugs")
+    );
+    // The child got its definition as system prompt and only its tools.
+    let child = requests[1].json();
+    assert!(
+        child["system"]
+            .to_string()
+            .contains("You review code and report bugs."),
+        "{}",
+        child["system"]
+    );
+    let tools: Vec<&str> = child["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["Read", "Grep"]);
+    let refused = tool_results("anthropic", &requests[2]);
+    assert!(refused[0].2 && refused[0].1.contains("Unknown tool `Bash`"), "{refused:?}");
+    // The parent got the child's answer as the Task result.
+    let results = tool_results("anthropic", &requests[3]);
+    assert_eq!(
+        results[0],
+        (
+            "c1".to_owned(),
+            "no bugs found; I could not run commands".to_owned(),
+            false
+        )
+    );
+    // Print mode shows the child's call under the Task line.
+    let err = stderr(&out);
+    assert!(err.contains("● Task(reviewer: review main)"), "{err}");
+    assert!(err.contains("[reviewer-1] ● Bash("), "{err}");
+    assert!(err.contains("root/reviewer-1 (review main) · 2 requests"), "{err}");
+}
+
+#[test]
+fn stream_json_labels_every_child_message_with_the_task_call() {
+    let env = project();
+    let server = MockServer::start(script()).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "review the code")
+        .args(["--output-format", "stream-json", "--verbose"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = ndjson(&out);
+    let child: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["parent_tool_use_id"] == "c1")
+        .collect();
+    // The child's tool use, its refused result, its answer.
+    let kinds: Vec<&str> = child.iter().map(|l| l["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["assistant", "user", "assistant"], "{child:?}");
+    assert_eq!(child[0]["message"]["content"][0]["name"], "Bash");
+    // The parent's own messages are not labelled.
+    let parent: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["type"] == "assistant" && l["parent_tool_use_id"].is_null())
+        .collect();
+    assert_eq!(parent.len(), 2, "{lines:?}");
+    let ids: Vec<&str> = lines
+        .iter()
+        .filter(|l| l["type"] == "assistant")
+        .map(|l| l["message"]["id"].as_str().unwrap())
+        .collect();
+    let unique: std::collections::BTreeSet<&&str> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "{ids:?}");
+    let init = &lines[0];
+    assert!(
+        init["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t == "Task")
+    );
+    let result = lines.last().unwrap();
+    assert_eq!(result["result"], "The reviewer found no bugs.");
+    assert_eq!(result["num_turns"], 4);
+}
+
+#[test]
+fn subagent_stop_hooks_fire_when_a_child_ends() {
+    let env = project();
+    let marker = env.home.path().join("subagent-stopped");
+    env.write_user_config(&format!(
+        "[[hooks.SubagentStop]]\nhooks = [{{ type = \"command\", command = \"cat > {}\" }}]\n",
+        marker.display()
+    ));
+    let server = MockServer::start(script()).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "review the code")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let input = super::read(&marker);
+    assert!(input.contains("\"hook_event_name\":\"SubagentStop\""), "{input}");
+}
