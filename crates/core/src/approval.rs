@@ -59,6 +59,9 @@ pub(crate) struct Gate {
     pending: Mutex<HashMap<String, oneshot::Sender<ApprovalDecision>>>,
     next_id: AtomicU64,
     local_config: PathBuf,
+    /// Makes this gate's approval ids unique in the session (a subagent
+    /// with a permission state of its own asks through the same front end).
+    id_prefix: String,
 }
 
 /// One call to decide on.
@@ -80,7 +83,15 @@ impl Gate {
             pending: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             local_config,
+            id_prefix: String::new(),
         }
+    }
+
+    /// A gate whose approval ids start with `prefix` (a subagent's own).
+    pub(crate) fn named(policy: PolicyInput, local_config: PathBuf, prefix: &str) -> Self {
+        let mut gate = Self::new(policy, local_config);
+        gate.id_prefix = format!("{prefix}_");
+        gate
     }
 
     /// The permission mode now (`plan` when the state is unavailable: the
@@ -223,7 +234,11 @@ impl Gate {
         hooks: &dyn ApprovalHooks,
         cancel: &CancellationToken,
     ) -> Result<(), Refusal> {
-        let id = format!("approval_{}", self.next_id.fetch_add(1, Ordering::SeqCst));
+        let id = format!(
+            "approval_{}{}",
+            self.id_prefix,
+            self.next_id.fetch_add(1, Ordering::SeqCst)
+        );
         let (tx, rx) = oneshot::channel();
         if let Ok(mut pending) = self.pending.lock() {
             pending.insert(id.clone(), tx);

@@ -33,10 +33,29 @@ pub(crate) struct TurnContext {
     pub(crate) own: std::sync::Mutex<Totals>,
     /// Who this context runs for: the session's top agent, or a subagent.
     pub(crate) role: Role,
+    /// Permission states of subagents that have their own (a stricter
+    /// mode, a worktree): the front end's answers are delivered to them too.
+    pub(crate) child_gates: Arc<std::sync::Mutex<Vec<std::sync::Weak<Gate>>>>,
     /// Set when a hook said `continue: false`.
     pub(crate) stop: StopRequest,
     /// Context from `SessionStart` hooks, sent with the next prompt.
     pub(crate) pending_context: std::sync::Mutex<Vec<String>>,
+}
+
+/// Delivers a front end's answer to the gate that asked: the session's,
+/// or a running subagent's own.
+pub(crate) fn resolve_approval(
+    ctx: &TurnContext,
+    id: &str,
+    decision: wright_protocol::ApprovalDecision,
+) {
+    if let Ok(mut children) = ctx.child_gates.lock() {
+        children.retain(|g| g.strong_count() > 0);
+        for gate in children.iter().filter_map(std::sync::Weak::upgrade) {
+            gate.resolve(id, decision.clone());
+        }
+    }
+    ctx.gate.resolve(id, decision);
 }
 
 /// Whether a context runs the top agent or a subagent: a subagent has no

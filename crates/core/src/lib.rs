@@ -20,6 +20,7 @@ mod recorder;
 mod remember;
 mod session;
 mod task;
+mod task_worktree;
 mod text;
 mod tool_hooks;
 mod tool_search;

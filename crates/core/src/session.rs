@@ -114,6 +114,7 @@ pub fn spawn_session(
             })),
             own: std::sync::Mutex::default(),
             role: crate::context::Role::Root,
+            child_gates: Arc::default(),
             stop: StopRequest::default(),
             pending_context: std::sync::Mutex::default(),
         },
@@ -185,7 +186,7 @@ impl Actor {
                         op = ops.recv(), if !shutdown => match op {
                             Some(Op::Interrupt) => cancel.cancel(),
                             Some(Op::ResolveApproval { id, decision }) => {
-                                self.ctx.gate.resolve(&id, decision);
+                                crate::context::resolve_approval(&self.ctx, &id, decision);
                             }
                             Some(Op::SetPermissionMode { mode }) => set_mode(&self.ctx, &mode),
                             Some(Op::Shutdown) | None => {

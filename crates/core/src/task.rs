@@ -37,6 +37,10 @@ pub struct Agents {
     slots: tokio::sync::Semaphore,
     /// Numbers children per type: `explore-1`, `explore-2`, …
     started: AtomicU64,
+    /// Where isolated children's worktrees go; `None`: no isolation.
+    worktrees: Option<std::path::PathBuf>,
+    /// Isolate children whose definition says nothing (`[agents] isolation`).
+    isolate_by_default: bool,
 }
 
 impl Agents {
@@ -47,7 +51,18 @@ impl Agents {
             max_turns,
             slots: tokio::sync::Semaphore::new(max_concurrent.max(1)),
             started: AtomicU64::new(0),
+            worktrees: None,
+            isolate_by_default: false,
         }
+    }
+
+    /// Worktree isolation: isolated children work in git worktrees under
+    /// `dir`; `by_default` isolates those whose definition says nothing.
+    #[must_use]
+    pub fn with_worktrees(mut self, dir: std::path::PathBuf, by_default: bool) -> Self {
+        self.worktrees = Some(dir);
+        self.isolate_by_default = by_default;
+        self
     }
 }
 
@@ -161,8 +176,30 @@ pub(crate) async fn run(
         () = cancel.cancelled() => return Err(ToolError::Cancelled),
     };
     let n = agents.started.fetch_add(1, Ordering::SeqCst) + 1;
-    let agent = ctx.emitter.agent().child(&format!("{}-{n}", def.name));
-    let child = child_context(ctx, agents, def, args.model.as_deref(), &agent, call_id);
+    let name = format!("{}-{n}", def.name);
+    let agent = ctx.emitter.agent().child(&name);
+    let isolate = match def.isolation.as_deref() {
+        Some("worktree") => true,
+        Some(_) => false,
+        None => agents.isolate_by_default,
+    };
+    let worktree = match (isolate, &agents.worktrees) {
+        (false, _) => None,
+        (true, None) => {
+            return Err(ToolError::Failed(
+                "worktree isolation is not available in this session".to_owned(),
+            ));
+        }
+        (true, Some(dir)) => Some(
+            crate::task_worktree::create(&ctx.options.cwd, dir, &name)
+                .await
+                .map_err(ToolError::Failed)?,
+        ),
+    };
+    let mut child = child_context(ctx, agents, def, args.model.as_deref(), &agent, call_id);
+    if let Some(wt) = &worktree {
+        isolate_in(&mut child, &ctx.options.policy.workspace_roots, &wt.path);
+    }
     let model = child.options.model.clone();
     let started = Instant::now();
     let mut conv = Conversation {
@@ -183,7 +220,12 @@ pub(crate) async fn run(
         .iter()
         .filter(|m| m.role == Role::Assistant)
         .count();
-    let answer = final_text(&conv);
+    let mut answer = final_text(&conv);
+    if let Some(wt) = &worktree {
+        let message = format!("wright: {} ({})", agent.0, args.description);
+        let report = crate::task_worktree::finish(wt, &message).await;
+        answer = format!("{answer}\n\n[{report}]");
+    }
     let summary = format!(
         "{}{} · {requests} requests · {} tokens · ${:.4} · {:.1}s",
         agent.0,
@@ -228,6 +270,44 @@ pub(crate) async fn run(
             )))
         }
     }
+}
+
+/// Points a child's context at its worktree: its cwd, its only workspace
+/// root (the edit tools and the permission check), and, in the sandbox,
+/// the worktree written where the project was.
+fn isolate_in(child: &mut TurnContext, project_roots: &[std::path::PathBuf], wt: &std::path::Path) {
+    let options = &mut child.options;
+    options.cwd = wt.to_path_buf();
+    options.policy.workspace_roots = vec![wt.to_path_buf()];
+    if let Some(sandbox) = &mut options.sandbox {
+        let policy = &mut sandbox.policy;
+        policy
+            .writable_roots
+            .retain(|r| !project_roots.iter().any(|p| p == r));
+        policy.writable_roots.push(wt.to_path_buf());
+        policy.workspace_roots = vec![wt.to_path_buf()];
+    }
+    // The permission state follows the roots it checks against.
+    let name = child.emitter.agent().0.clone();
+    child.gate = own_gate(child, &child.options, &name);
+}
+
+/// A subagent's own permission state, registered so the front end's
+/// answers reach it. Its approval ids carry its name.
+fn own_gate(ctx: &TurnContext, options: &crate::SessionOptions, agent: &str) -> Arc<Gate> {
+    let prefix: String = agent
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let gate = Arc::new(Gate::named(
+        options.policy.clone(),
+        options.local_config.clone(),
+        &prefix,
+    ));
+    if let Ok(mut children) = ctx.child_gates.lock() {
+        children.push(Arc::downgrade(&gate));
+    }
+    gate
 }
 
 /// The text of the child's last answer.
@@ -277,12 +357,10 @@ fn child_context(
         // The parent's state: its grants and the user's answers apply, and
         // an approval the child asks for reaches the same front end.
         None => Arc::clone(&parent.gate),
-        // Its own, stricter state. It asks nothing (what its mode would ask
-        // is refused): the front end answers the parent's questions only.
+        // Its own, stricter state, asking through the same front end.
         Some(mode) => {
             options.policy.mode = mode;
-            options.policy.can_ask = wright_permissions::CanAsk::No;
-            Arc::new(Gate::new(options.policy.clone(), options.local_config.clone()))
+            own_gate(parent, &options, &agent.0)
         }
     };
     TurnContext {
@@ -294,6 +372,7 @@ fn child_context(
         totals: Arc::clone(&parent.totals),
         own: std::sync::Mutex::new(Totals::default()),
         role: AgentRole::Subagent,
+        child_gates: Arc::clone(&parent.child_gates),
         stop: StopRequest::default(),
         pending_context: std::sync::Mutex::default(),
         options,

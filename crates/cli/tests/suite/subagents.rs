@@ -81,7 +81,10 @@ fn a_reviewer_limited_to_read_and_grep_cannot_run_bash() {
         .collect();
     assert_eq!(tools, ["Read", "Grep"]);
     let refused = tool_results("anthropic", &requests[2]);
-    assert!(refused[0].2 && refused[0].1.contains("Unknown tool `Bash`"), "{refused:?}");
+    assert!(
+        refused[0].2 && refused[0].1.contains("Unknown tool `Bash`"),
+        "{refused:?}"
+    );
     // The parent got the child's answer as the Task result.
     let results = tool_results("anthropic", &requests[3]);
     assert_eq!(
@@ -96,7 +99,10 @@ fn a_reviewer_limited_to_read_and_grep_cannot_run_bash() {
     let err = stderr(&out);
     assert!(err.contains("● Task(reviewer: review main)"), "{err}");
     assert!(err.contains("[reviewer-1] ● Bash("), "{err}");
-    assert!(err.contains("root/reviewer-1 (review main) · 2 requests"), "{err}");
+    assert!(
+        err.contains("root/reviewer-1 (review main) · 2 requests"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -159,5 +165,72 @@ fn subagent_stop_hooks_fire_when_a_child_ends() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let input = super::read(&marker);
-    assert!(input.contains("\"hook_event_name\":\"SubagentStop\""), "{input}");
+    assert!(
+        input.contains("\"hook_event_name\":\"SubagentStop\""),
+        "{input}"
+    );
+}
+
+#[test]
+fn a_worktree_isolated_childs_edits_land_on_its_own_branch() {
+    let env = Env::new();
+    env.write("a.txt", "original\n");
+    env.write(
+        ".wright/agents/coder.md",
+        "---\nname: coder\ndescription: Makes changes\ntools: Read, Write\nisolation: worktree\n---\nYou change code.\n",
+    );
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(env.project.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "init"]);
+    let script = vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c1",
+            "Task",
+            json!({"description": "change a", "prompt": "change a.txt", "subagent_type": "coder"}),
+        )])),
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "w1",
+            "Write",
+            json!({"file_path": "a.txt", "content": "changed by the child\n"}),
+        )])),
+        MockResponse::sse(anthropic::text("changed a.txt")),
+        MockResponse::sse(anthropic::text("done")),
+    ];
+    let server = MockServer::start(script).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args(["--permission-mode", "accept-edits"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The user's working tree is untouched.
+    assert_eq!(super::read(&env.path("a.txt")), "original\n");
+    let results = tool_results("anthropic", &server.requests()[3]);
+    let report = &results[0].1;
+    assert!(!results[0].2, "{report}");
+    assert!(report.starts_with("changed a.txt"), "{report}");
+    let branch = report
+        .split('`')
+        .nth(1)
+        .unwrap_or_else(|| panic!("no branch in {report}"));
+    assert!(branch.starts_with("wright/coder-1-"), "{report}");
+    assert!(report.contains("a.txt | 2"), "{report}");
+    assert_eq!(
+        git(&["show", &format!("{branch}:a.txt")]),
+        "changed by the child\n"
+    );
 }
