@@ -37,6 +37,72 @@ pub fn context(
     Ok(exit::SUCCESS)
 }
 
+/// `wright context --agent NAME`: exactly what a subagent of that type is
+/// given: its system prompt (from which file) and its tools with sizes.
+pub fn agent_context(
+    settings: &Settings,
+    cwd: &Path,
+    root: &Path,
+    dirs: &[std::path::PathBuf],
+    name: &str,
+    as_json: bool,
+) -> Result<u8, SetupError> {
+    let (defs, warnings) = wright_context::agents::discover_agents(dirs);
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    let Some(def) = defs.iter().find(|d| d.name == name) else {
+        let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+        return Err(SetupError(format!(
+            "no agent type {name:?} (known: {})",
+            names.join(", ")
+        )));
+    };
+    let prompt = wright_core::subagent_prompt(def, cwd);
+    let registry = setup::tool_registry(settings, root);
+    let registry = match &def.tools {
+        None => registry,
+        Some(names) => registry.only(|n| names.iter().any(|a| a == n)),
+    };
+    let tools = setup::tool_sizes(&registry);
+    if as_json {
+        let tools: Vec<Value> = tools
+            .iter()
+            .map(|(n, size)| json!({"name": n, "chars": size}))
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "agent": def.name,
+                "source": def.source.to_string(),
+                "model": def.model,
+                "system_prompt": prompt,
+                "tools": tools,
+            })
+        );
+        return Ok(exit::SUCCESS);
+    }
+    println!(
+        "Agent {} ({}), model {}",
+        def.name,
+        def.source,
+        def.model.as_deref().unwrap_or("inherit")
+    );
+    println!(
+        "\nSystem prompt ({} chars, ~{} tokens):",
+        prompt.len(),
+        prompt.len().div_ceil(4)
+    );
+    for line in prompt.lines() {
+        println!("{}", crate::render::escape_controls(line));
+    }
+    println!("\nTools: {}", tools.len());
+    for (name, size) in &tools {
+        println!("  {name:<40} {size} chars");
+    }
+    Ok(exit::SUCCESS)
+}
+
 /// `wright skills list`.
 pub fn skills(
     settings: &Settings,

@@ -34,4 +34,4 @@ pub use options::{
 };
 pub use remember::RememberTool;
 pub use session::{Persistence, SessionHandle, spawn_session};
-pub use task::Agents;
+pub use task::{Agents, subagent_prompt};

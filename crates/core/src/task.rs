@@ -398,12 +398,19 @@ fn resolve_model(wanted: &str, parent: &str) -> String {
 
 /// The child's system prompt: its definition's body, then where it works.
 fn child_prompt(def: &AgentDef, parent: &TurnContext) -> String {
+    subagent_prompt(def, &parent.options.cwd)
+}
+
+/// What a subagent of type `def` working in `cwd` is told, exactly
+/// (`wright context --agent` prints it): the definition's body, then its
+/// situation.
+pub fn subagent_prompt(def: &AgentDef, cwd: &std::path::Path) -> String {
     format!(
         "{}\n\nYou are the subagent `{}` of a coding agent, working in {}. The user does not see \
          your messages: only your final answer goes back to the agent that started you, so end \
          with a complete, concise report.",
         def.prompt.trim(),
         def.name,
-        parent.options.cwd.display()
+        cwd.display()
     )
 }

@@ -234,3 +234,40 @@ fn a_worktree_isolated_childs_edits_land_on_its_own_branch() {
         "changed by the child\n"
     );
 }
+
+#[test]
+fn wright_context_shows_what_an_agent_type_is_given() {
+    let env = project();
+    let out = env
+        .wright()
+        .args(["context", "--agent", "reviewer", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["agent"], "reviewer");
+    assert!(
+        v["system_prompt"]
+            .as_str()
+            .unwrap()
+            .starts_with("You review code and report bugs.")
+    );
+    let tools: Vec<&str> = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["Read", "Grep"]);
+    let out = env
+        .wright()
+        .args(["context", "--agent", "nope"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("no agent type \"nope\""),
+        "{}",
+        stderr(&out)
+    );
+}
