@@ -153,6 +153,10 @@ pub enum Command {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
+        /// What a subagent of this type would be given instead (its system
+        /// prompt and tools).
+        #[arg(long, value_name = "NAME")]
+        agent: Option<String>,
     },
     /// Summarize the older turns of a session now (the latest of this directory by default).
     Compact {
@@ -439,13 +443,16 @@ pub enum SessionsAction {
         #[arg(long)]
         json: bool,
     },
-    /// A readable transcript of one session.
+    /// A readable transcript of one session, then the tree of its subagents.
     Show {
         /// Session id or prefix.
         id: String,
         /// The transcript as JSON.
         #[arg(long)]
         json: bool,
+        /// Show this subagent's transcript instead (`root/explore-1` or `explore-1`).
+        #[arg(long, value_name = "PATH")]
+        agent: Option<String>,
     },
     /// Find text in sessions.
     Search {

@@ -67,6 +67,7 @@ impl ExtensionPlan {
             verifier: self.verifier.clone(),
             mcp: self.mcp.clone(),
             agents: self.agents.clone(),
+            transcripts: None,
         }
     }
 

@@ -21,6 +21,7 @@ mod provider;
 mod render;
 mod safety;
 mod sessions;
+mod sessions_agents;
 mod setup;
 mod signals;
 mod stream_json;
@@ -185,7 +186,25 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     }
     let project_root = find_project_root(&cwd);
     match &args.command {
-        Some(Command::Context { json }) => {
+        Some(Command::Context {
+            json,
+            agent: Some(name),
+        }) => {
+            let dirs = wright_config::agent_dirs(
+                &settings,
+                &project_root,
+                loader.user_config_dir.as_deref(),
+            );
+            return Ok(inspect::agent_context(
+                &settings,
+                &cwd,
+                &project_root,
+                &dirs,
+                name,
+                *json,
+            )?);
+        }
+        Some(Command::Context { json, .. }) => {
             let mcp = mcp_cmd::tool_sizes(&resolved, &project_root, &args.mcp_flags()).await?;
             return Ok(inspect::context(
                 &settings,
@@ -318,11 +337,22 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         for warning in &warnings {
             eprintln!("warning: {warning}");
         }
-        plan.agents = Some(std::sync::Arc::new(wright_core::Agents::new(
+        let mut agents = wright_core::Agents::new(
             defs,
             settings.agents.max_turns,
             usize::try_from(settings.agents.max_concurrent).unwrap_or(1),
-        )));
+        );
+        // Isolated children's worktrees live in the data dir: `.wright/`
+        // in the project is protected from commands and edits.
+        if let Some(data) = dirs::data_dir() {
+            let dir = data
+                .join("wright")
+                .join("worktrees")
+                .join(wright_store::project_slug(&project_root));
+            let by_default = settings.agents.isolation == wright_config::AgentIsolation::Worktree;
+            agents = agents.with_worktrees(dir, by_default);
+        }
+        plan.agents = Some(std::sync::Arc::new(agents));
     }
     if args.input_format == InputFormat::StreamJson {
         if args.output_format != OutputFormat::StreamJson {

@@ -14,6 +14,7 @@ use wright_store::{
 use crate::args::{ExportFormatArg, SessionsAction};
 use crate::exit;
 use crate::provider::SetupError;
+use crate::sessions_agents;
 
 /// How a run picks its session.
 #[derive(Debug, Clone, Default)]
@@ -141,14 +142,19 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
                 }
             }
         }
-        SessionsAction::Show { id, json } => {
+        SessionsAction::Show { id, json, agent } => {
             let id = store.resolve_id(id, Some(cwd)).map_err(err)?.id;
             let format = if *json {
                 ExportFormat::Json
             } else {
                 ExportFormat::Markdown
             };
-            print!("{}", export_warning(&store, &id, format).map_err(err)?);
+            let out = match agent {
+                Some(agent) => sessions_agents::show_agent(&store, &id, agent, format),
+                None => export_warning(&store, &id, format)
+                    .and_then(|out| sessions_agents::with_subagents(&store, &id, out, format)),
+            };
+            print!("{}", out.map_err(err)?);
         }
         SessionsAction::Export { id, format } => {
             let id = store.resolve_id(id, Some(cwd)).map_err(err)?.id;

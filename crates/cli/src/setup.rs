@@ -113,7 +113,12 @@ pub async fn start(
     let (extensions, extensions_summary) = match &launch.extensions {
         Some(plan) => {
             notice.extend(plan.warnings.iter().map(|w| format!("warning: {w}")));
-            (plan.extensions(start), plan.summary())
+            let mut extensions = plan.extensions(start);
+            if plan.agents.is_some() {
+                extensions.transcripts =
+                    subagent_transcripts(&session_id, cwd, resolved.client.provider());
+            }
+            (extensions, plan.summary())
         }
         None => (
             Extensions::none(project_root),
@@ -301,6 +306,38 @@ pub fn memory_store(settings: &Settings, project_root: &Path) -> MemoryStore {
 
 /// Where tools put full outputs too large for the model. Under the user's
 /// data dir so it outlives the run (the model may read it later).
+/// Opens each subagent's transcript beside the session's file (a child
+/// that cannot be recorded still runs: the file is a record, not a
+/// condition).
+fn subagent_transcripts(
+    session_id: &str,
+    cwd: &Path,
+    provider: &str,
+) -> Option<wright_core::Transcripts> {
+    let store = sessions::store().ok()?;
+    let session_id = session_id.to_owned();
+    let cwd = cwd.to_path_buf();
+    let provider = provider.to_owned();
+    Some(wright_core::Transcripts(Arc::new(
+        move |start: &wright_core::SubagentStart| {
+            let parent = wright_store::SubagentParent {
+                session_id: session_id.clone(),
+                cwd: cwd.clone(),
+                agent: start.agent.clone(),
+                parent_call_id: start.parent_call_id.clone(),
+                agent_type: start.agent_type.clone(),
+                system_prompt: start.system_prompt.clone(),
+            };
+            let meta = wright_store::SessionMeta {
+                cwd: cwd.clone(),
+                model: start.model.clone(),
+                provider: provider.clone(),
+            };
+            store.create_subagent(&parent, &meta).ok()
+        },
+    )))
+}
+
 fn spill_dir(session_id: &str) -> PathBuf {
     dirs::data_dir()
         .unwrap_or_else(std::env::temp_dir)

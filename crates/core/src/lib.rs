@@ -30,7 +30,8 @@ mod verify_step;
 
 pub use mcp_call::spec_of as mcp_tool_spec;
 pub use options::{
-    CompactionOptions, Extensions, HintTrust, McpSetup, SessionOptions, SystemPrompt, ToolSearch,
+    CompactionOptions, Extensions, HintTrust, McpSetup, SessionOptions, SubagentStart,
+    SystemPrompt, ToolSearch, Transcripts,
 };
 pub use remember::RememberTool;
 pub use session::{Persistence, SessionHandle, spawn_session};

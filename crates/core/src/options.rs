@@ -75,6 +75,37 @@ pub struct Extensions {
     pub mcp: Option<McpSetup>,
     /// The agent types the `Task` tool starts; `None` offers no `Task`.
     pub agents: Option<Arc<crate::task::Agents>>,
+    /// Opens each subagent's transcript file; `None` keeps them unrecorded.
+    pub transcripts: Option<Transcripts>,
+}
+
+/// A subagent about to start, for its transcript's header.
+#[derive(Debug, Clone)]
+pub struct SubagentStart {
+    /// Its agent path: `root/explore-1`.
+    pub agent: String,
+    /// The parent's `Task` call that started it.
+    pub parent_call_id: String,
+    /// Its agent type: `explore`.
+    pub agent_type: String,
+    /// The system prompt it is given.
+    pub system_prompt: String,
+    /// The model it uses.
+    pub model: String,
+}
+
+/// Opens the transcript file of the subagent described, if it can.
+pub type OpenTranscript =
+    dyn Fn(&SubagentStart) -> Option<wright_store::SessionWriter> + Send + Sync;
+
+/// Opens a subagent's transcript (the front end owns the session store).
+#[derive(Clone)]
+pub struct Transcripts(pub Arc<OpenTranscript>);
+
+impl std::fmt::Debug for Transcripts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Transcripts")
+    }
 }
 
 /// The MCP servers a session uses and how their tools are offered.
@@ -153,6 +184,7 @@ impl Extensions {
             verifier: None,
             mcp: None,
             agents: None,
+            transcripts: None,
         }
     }
 }

@@ -363,9 +363,27 @@ fn child_context(
             own_gate(parent, &options, &agent.0)
         }
     };
+    let prompt = match &options.system_prompt {
+        crate::SystemPrompt::Fixed(text) => text.clone(),
+        crate::SystemPrompt::Assembled(_) => String::new(),
+    };
+    let writer = parent
+        .options
+        .extensions
+        .transcripts
+        .as_ref()
+        .and_then(|open| {
+            (open.0)(&crate::SubagentStart {
+                agent: agent.0.clone(),
+                parent_call_id: call_id.to_owned(),
+                agent_type: def.name.clone(),
+                system_prompt: prompt,
+                model: options.model.clone(),
+            })
+        });
     TurnContext {
         gate,
-        recorder: Recorder::new(None),
+        recorder: Recorder::new(writer),
         client: Arc::clone(&parent.client),
         tools: parent.tools.for_subagent(def.tools.as_deref()),
         emitter: parent.emitter.child(agent.clone(), call_id),

@@ -1,7 +1,8 @@
 //! The on-disk shapes: the header line and the entries that follow it.
 //!
 //! Every line is one JSON object. The header is
-//! `{"type":"session","version":1,"id","cwd","created","model","provider","parent"}`;
+//! `{"type":"session","version":1,"id","cwd","created","model","provider","parent"}`
+//! (plus `"agent"` in a subagent's transcript only);
 //! entries are `{"id","parent_id","ts","type",…}`. Entry types this version
 //! does not know are kept as raw JSON (so a newer wright's file still loads)
 //! and contribute nothing to the conversation.
@@ -37,9 +38,29 @@ pub struct Header {
     /// Provider at creation.
     #[serde(default)]
     pub provider: String,
-    /// The session and entry this one was forked from.
+    /// The session and entry this one was forked from; for a subagent's
+    /// transcript, the session that started it (with no entry: a subagent
+    /// starts from an empty conversation and inherits nothing).
     #[serde(default)]
     pub parent: Option<ForkRef>,
+    /// Set only in a subagent's transcript: which agent it records. Absent
+    /// from ordinary sessions, so their headers read as before, and
+    /// ignored by older readers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentHeader>,
+}
+
+/// What a subagent's transcript records about the agent in its header.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentHeader {
+    /// Agent path, e.g. `root/explore-1`.
+    pub path: String,
+    /// The parent's tool call (`Task`) that started this agent.
+    pub parent_call_id: String,
+    /// Agent type, e.g. `explore`.
+    pub agent_type: String,
+    /// The system prompt the agent was given, whole.
+    pub system_prompt: String,
 }
 
 /// Where a forked session branches off its parent.

@@ -52,6 +52,19 @@ pub enum StoreError {
         /// The entry id asked for.
         entry: String,
     },
+    /// A session has no subagent of that name.
+    #[error(
+        "session {session} has no subagent '{agent}'{}",
+        if known.is_empty() { "; it has no subagents".to_string() } else { format!("; its subagents: {}", known.join(", ")) }
+    )]
+    UnknownAgent {
+        /// The session id.
+        session: String,
+        /// The agent asked for.
+        agent: String,
+        /// The session's agent paths.
+        known: Vec<String>,
+    },
     /// An entry could not be serialized (an `Unknown` entry cannot be written back).
     #[error("cannot write entry: {0}")]
     Encode(String),

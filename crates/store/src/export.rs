@@ -22,7 +22,8 @@ pub const EXPORT_TRUNCATE: usize = 4 * 1024;
 pub enum ExportFormat {
     /// A readable transcript.
     Markdown,
-    /// `{"session": header, "messages": [{"entry","ts","message"}], "usage", "cost_usd"}`.
+    /// `{"session": header, "messages": [{"entry","ts","message"}], "usage", "cost_usd"}`
+    /// (a subagent's header carries its `agent`, system prompt included).
     Json,
 }
 
@@ -194,15 +195,31 @@ pub fn export_loaded(session: &LoadedSession, format: ExportFormat) -> Result<St
         }
         ExportFormat::Markdown => {
             let h = &session.header;
-            let mut out = format!("# Session {}\n\n", h.id);
+            let mut out = match &h.agent {
+                Some(agent) => format!("# Subagent {}\n\n", agent.path),
+                None => format!("# Session {}\n\n", h.id),
+            };
+            if let Some(agent) = &h.agent {
+                let _ = writeln!(out, "- type: {}", agent.agent_type);
+                if let Some(p) = &h.parent {
+                    let _ = writeln!(out, "- session: {}", p.session);
+                }
+                let _ = writeln!(out, "- started by: {}", agent.parent_call_id);
+            }
             let _ = writeln!(out, "- cwd: {}", h.cwd.display());
             let _ = writeln!(out, "- created: {}", h.created);
             let _ = writeln!(out, "- model: {}/{}", h.provider, h.model);
-            if let Some(p) = &h.parent {
+            if let (Some(p), None) = (&h.parent, &h.agent) {
                 let at = p.entry.as_deref().unwrap_or("start");
                 let _ = writeln!(out, "- forked from: {} at {at}", p.session);
             }
             out.push('\n');
+            if let Some(agent) = &h.agent {
+                // Fenced whole: the prompt is Markdown itself, and its
+                // headings must not read as the transcript's.
+                out.push_str("## System prompt\n\n");
+                out.push_str(&fenced(&agent.system_prompt, ""));
+            }
             for entry in &path {
                 entry_markdown(&mut out, entry);
             }

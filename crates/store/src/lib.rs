@@ -7,6 +7,12 @@
 //! `<id>.blobs/`, the lock in `<id>.lock`; every file 0600, every
 //! directory 0700.
 //!
+//! A subagent's transcript lives beside its parent session, in
+//! `<parent-id>.agents/<agent-name>.jsonl` (with its own `.blobs/` and
+//! `.lock`): a sub-directory, so listing, `--continue`, search and id
+//! lookup, which only read `*.jsonl` files of project directories, never
+//! take it for a session of its own.
+//!
 //! Forks are copy-by-reference: the new file's header names the parent
 //! session and entry, and loading reads the parent's path up to that entry
 //! before the fork's own entries. The parent file is never changed; if it
@@ -26,10 +32,13 @@ mod regular;
 mod repair;
 mod slug;
 mod store;
+mod subagent;
 mod writer;
 
 pub use blob::INLINE_MAX;
-pub use entry::{AbsentTag, Entry, EntryBody, EntryId, FORMAT_VERSION, ForkRef, Header, Snapshot};
+pub use entry::{
+    AbsentTag, AgentHeader, Entry, EntryBody, EntryId, FORMAT_VERSION, ForkRef, Header, Snapshot,
+};
 pub use error::{Result, StoreError};
 pub use export::{EXPORT_TRUNCATE, ExportFormat, export_loaded};
 pub use list::{SearchHit, SearchOptions, SessionSummary};
@@ -37,6 +46,7 @@ pub use load::{LoadedSession, UserTurn};
 pub use repair::MISSING_RESULT;
 pub use slug::project_slug;
 pub use store::{ResolvedSession, SessionMeta, SessionStore};
+pub use subagent::{SubagentParent, SubagentSummary};
 pub use writer::{
     RestoreAction, RestoredFile, RewindOutcome, RewindPoint, RewindScope, SessionWriter,
     UNTRACKED_NOTE,

@@ -290,8 +290,10 @@ pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>
         model: String::new(),
         provider: String::new(),
         parent: None,
+        agent: None,
     });
-    let header = if header.id == file_id || file_id.is_empty() {
+    // A subagent's file is named after its agent, not its id.
+    let header = if header.id == file_id || file_id.is_empty() || header.agent.is_some() {
         header
     } else {
         // The file name is what users resume by; it wins over a copied header.
@@ -378,7 +380,10 @@ fn attach_parent(
 ) -> LoadedSession {
     let mut blob_dirs = vec![blob_dir_of(path)];
     let mut inherited = Vec::new();
-    if let Some(fork) = &header.parent {
+    // A subagent's `parent` names the session that started it, not a fork
+    // point: its conversation starts empty and inherits nothing.
+    let fork = header.parent.as_ref().filter(|_| header.agent.is_none());
+    if let Some(fork) = fork {
         let parent = if depth >= MAX_FORK_DEPTH {
             None
         } else {
@@ -409,7 +414,7 @@ fn attach_parent(
             )),
         }
     }
-    let fork_point = header.parent.as_ref().and_then(|f| f.entry.as_deref());
+    let fork_point = fork.and_then(|f| f.entry.as_deref());
     reattach(&mut entries, &inherited, fork_point, &mut warnings);
     LoadedSession {
         header,

@@ -231,6 +231,7 @@ impl SessionStore {
             model: meta.model.clone(),
             provider: meta.provider.clone(),
             parent: None,
+            agent: None,
         };
         let dir = self.root.join(project_slug(&header.cwd));
         self.new_writer(header, &dir, None)
@@ -251,6 +252,17 @@ impl SessionStore {
             }
         }
         let path = dir.join(format!("{}.jsonl", header.id));
+        self.writer_at(header, path, leaf)
+    }
+
+    /// A writer of a new session file at `path` (whose directory exists),
+    /// holding its lock.
+    pub(crate) fn writer_at(
+        &self,
+        header: Header,
+        path: PathBuf,
+        leaf: Option<String>,
+    ) -> Result<SessionWriter> {
         let lock_path = path.with_extension("lock");
         let lock = lock::acquire(&lock_path, &header.id)?;
         Ok(SessionWriter::from_parts(WriterParts {
@@ -345,6 +357,7 @@ impl SessionStore {
                 session: source.header.id.clone(),
                 entry: at.clone(),
             }),
+            agent: None,
         };
         let dir = source
             .path
@@ -360,8 +373,9 @@ impl SessionStore {
             .is_some_and(|p| lock::is_locked(&p.with_extension("lock")))
     }
 
-    /// Deletes a session, its blobs and its lock file. Refuses while a live
-    /// process holds it. Forks of it lose the history before their fork point.
+    /// Deletes a session, its blobs, its subagents' transcripts and its
+    /// lock file. Refuses while a live process holds it. Forks of it lose
+    /// the history before their fork point.
     pub fn remove(&self, id: &str) -> Result<()> {
         let path = self.path_of(id)?;
         let lock_path = path.with_extension("lock");
@@ -372,6 +386,13 @@ impl SessionStore {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(StoreError::io("removing", blobs, e)),
+        }
+        // Its subagents' transcripts go with it: they mean nothing alone.
+        let agents = crate::subagent::agents_dir_of(&path);
+        match std::fs::remove_dir_all(&agents) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(StoreError::io("removing", agents, e)),
         }
         let _ = std::fs::remove_file(&lock_path);
         Ok(())

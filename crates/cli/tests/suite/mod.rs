@@ -21,6 +21,7 @@ mod rewind_security;
 mod safety;
 mod scenarios;
 mod sessions;
+mod subagent_records;
 mod subagents;
 mod trust;
 

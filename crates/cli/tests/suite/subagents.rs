@@ -148,6 +148,33 @@ fn stream_json_labels_every_child_message_with_the_task_call() {
     let result = lines.last().unwrap();
     assert_eq!(result["result"], "The reviewer found no bugs.");
     assert_eq!(result["num_turns"], 4);
+    // Afterwards: the child's transcript is in the store, under the session.
+    let id = result["session_id"].as_str().unwrap();
+    let out = env
+        .wright()
+        .args(["sessions", "show", id, "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let children = shown["subagents"].as_array().unwrap();
+    assert_eq!(children.len(), 1, "{shown}");
+    assert_eq!(children[0]["path"], "root/reviewer-1");
+    assert_eq!(children[0]["parent_call_id"], "c1");
+    assert_eq!(children[0]["requests"], 2);
+    assert_eq!(children[0]["tool_calls"], json!(["Bash"]));
+    let out = env
+        .wright()
+        .args(["sessions", "show", id, "--agent", "reviewer-1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("You review code and report bugs."), "{text}");
+    assert!(
+        text.contains("no bugs found; I could not run commands"),
+        "{text}"
+    );
 }
 
 #[test]
