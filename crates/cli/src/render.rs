@@ -31,6 +31,25 @@ pub struct Renderer {
 }
 
 impl Renderer {
+    /// The model's plan as a checklist under its `TodoWrite` call.
+    fn todo_list(&mut self, arguments: &str) {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(arguments) else {
+            return;
+        };
+        let Ok(items) = wright_tools::parse_todos(value) else {
+            return;
+        };
+        for item in items {
+            let (mark, code) = match item.status {
+                wright_tools::TodoStatus::Completed => ("☑", "2"),
+                wright_tools::TodoStatus::InProgress => ("◐", "1"),
+                wright_tools::TodoStatus::Pending => ("☐", "0"),
+            };
+            let line = format!("    {mark} {}", escape_controls(&item.content));
+            self.err_line(&self.paint(&line, code));
+        }
+    }
+
     /// A subagent's event, indented under its `Task` line on stderr: its
     /// tool calls with their results, and what it warns about. Its text
     /// stays out of stdout (only the parent's answer goes there); its
@@ -137,6 +156,9 @@ impl Renderer {
                 {
                     let line = format!("● {name}({})", short_args(name, arguments));
                     self.err_line(&self.paint(&line, "36"));
+                    if name == "TodoWrite" {
+                        self.todo_list(arguments);
+                    }
                 }
             }
             EventKind::ItemCompleted { item } => match &item.kind {

@@ -25,6 +25,17 @@ pub struct RunSummary {
     /// Errors in the most recent of them: what the edited files look like
     /// now, not a sum over checks the model has since fixed.
     verifier_errors: u32,
+    /// Requests, tokens and cost per agent path, when subagents ran.
+    agents: std::collections::BTreeMap<String, AgentUsage>,
+}
+
+/// One agent's share of a run.
+#[derive(Debug, Default, Clone, Copy)]
+struct AgentUsage {
+    requests: u32,
+    input_tokens: u64,
+    output_tokens: u64,
+    cost_usd: f64,
 }
 
 impl RunSummary {
@@ -38,6 +49,7 @@ impl RunSummary {
             api_ms: 0,
             usage: Usage::default(),
             cost_usd: 0.0,
+            agents: std::collections::BTreeMap::new(),
             last_text: String::new(),
             denials: Vec::new(),
             errors: Vec::new(),
@@ -50,6 +62,16 @@ impl RunSummary {
     pub fn observe(&mut self, event: &Event) {
         if self.session_id.is_empty() {
             self.session_id.clone_from(&event.session_id);
+        }
+        if let EventKind::Usage {
+            request, cost_usd, ..
+        } = &event.kind
+        {
+            let share = self.agents.entry(event.agent.0.clone()).or_default();
+            share.requests += 1;
+            share.input_tokens += request.total_input();
+            share.output_tokens += request.output_tokens;
+            share.cost_usd += cost_usd;
         }
         // A subagent's requests count (their usage events carry the shared
         // session totals); its turns, text and errors are its own.
@@ -140,6 +162,25 @@ impl RunSummary {
             "permission_denials": self.denials,
             "verifier": {"runs": self.verifier_runs, "errors": self.verifier_errors},
         });
+        // The per-agent breakdown, once there is more than the top agent.
+        if self.agents.keys().any(|a| a != "root") {
+            let agents: serde_json::Map<String, Value> = self
+                .agents
+                .iter()
+                .map(|(path, u)| {
+                    (
+                        path.clone(),
+                        json!({
+                            "requests": u.requests,
+                            "input_tokens": u.input_tokens,
+                            "output_tokens": u.output_tokens,
+                            "cost_usd": u.cost_usd,
+                        }),
+                    )
+                })
+                .collect();
+            result["agents"] = Value::Object(agents);
+        }
         let mut errors = self.errors.clone();
         if reason == TurnEndReason::Interrupted {
             errors.push("interrupted by the user".to_owned());

@@ -33,6 +33,8 @@ pub(crate) struct TurnContext {
     pub(crate) own: std::sync::Mutex<Totals>,
     /// Who this context runs for: the session's top agent, or a subagent.
     pub(crate) role: Role,
+    /// Per-file write locks, shared with subagents.
+    pub(crate) file_locks: Arc<FileLocks>,
     /// Permission states of subagents that have their own (a stricter
     /// mode, a worktree): the front end's answers are delivered to them too.
     pub(crate) child_gates: Arc<std::sync::Mutex<Vec<std::sync::Weak<Gate>>>>,
@@ -40,6 +42,28 @@ pub(crate) struct TurnContext {
     pub(crate) stop: StopRequest,
     /// Context from `SessionStart` hooks, sent with the next prompt.
     pub(crate) pending_context: std::sync::Mutex<Vec<String>>,
+}
+
+/// One lock per file an edit tool writes, shared by an agent and its
+/// subagents.
+#[derive(Debug, Default)]
+pub(crate) struct FileLocks(
+    std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, Arc<tokio::sync::Mutex<()>>>>,
+);
+
+impl FileLocks {
+    /// Waits for `path`'s lock and holds it until the guard is dropped.
+    pub(crate) async fn lock(&self, path: &std::path::Path) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = match self.0.lock() {
+            Ok(mut map) => {
+                // Locks nobody holds or waits for are dropped as we go.
+                map.retain(|_, l| Arc::strong_count(l) > 1);
+                Arc::clone(map.entry(path.to_path_buf()).or_default())
+            }
+            Err(_) => Arc::default(),
+        };
+        lock.lock_owned().await
+    }
 }
 
 /// Delivers a front end's answer to the gate that asked: the session's,
@@ -134,4 +158,22 @@ pub(crate) fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         model: model.to_owned(),
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn one_writer_per_file_at_a_time() {
+        let locks = FileLocks::default();
+        let held = locks.lock(std::path::Path::new("/w/a.rs")).await;
+        let waiting = locks.lock(std::path::Path::new("/w/a.rs"));
+        tokio::pin!(waiting);
+        assert!(futures::poll!(&mut waiting).is_pending());
+        // Another file is not held up.
+        let _other = locks.lock(std::path::Path::new("/w/b.rs")).await;
+        drop(held);
+        let _next = waiting.await;
+    }
 }

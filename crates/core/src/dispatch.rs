@@ -317,6 +317,12 @@ async fn execute(
             .checkpoint(&ctx.emitter, &resolved.real, &tool_ctx.roots);
         changed = Some(resolved.real);
     }
+    // Subagents run side by side: two that edit one file take turns, so
+    // neither writes over the other's read-modify-write.
+    let _write_lock = match &changed {
+        Some(path) => Some(ctx.file_locks.lock(path).await),
+        None => None,
+    };
     let started = Instant::now();
     let result = match ctx.tools.agents() {
         // A subagent needs the session, which a tool does not get.

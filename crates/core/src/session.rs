@@ -115,6 +115,7 @@ pub fn spawn_session(
             own: std::sync::Mutex::default(),
             role: crate::context::Role::Root,
             child_gates: Arc::default(),
+            file_locks: Arc::default(),
             stop: StopRequest::default(),
             pending_context: std::sync::Mutex::default(),
         },

@@ -391,6 +391,7 @@ fn child_context(
         own: std::sync::Mutex::new(Totals::default()),
         role: AgentRole::Subagent,
         child_gates: Arc::clone(&parent.child_gates),
+        file_locks: Arc::clone(&parent.file_locks),
         stop: StopRequest::default(),
         pending_context: std::sync::Mutex::default(),
         options,

@@ -7,7 +7,7 @@
 use super::*;
 use std::collections::HashMap;
 use wright_context::agents::{AgentDef, AgentSource, builtin_agents};
-use wright_protocol::{Item, ItemKind};
+use wright_protocol::{Item, ItemKind, ToolCallStatus};
 
 use crate::task::Agents;
 
@@ -360,4 +360,69 @@ async fn children_usage_counts_in_the_session_totals() {
         .unwrap();
     assert!(done.summary.contains("root/general-"), "{}", done.summary);
     assert!(done.summary.contains("1 requests"), "{}", done.summary);
+}
+
+#[tokio::test]
+async fn an_interrupt_cancels_every_child_and_each_call_gets_a_result() {
+    let mut h = start_tasks(
+        vec![calls(&[
+            (
+                "t1",
+                "Task",
+                r#"{"description":"a","prompt":"wait a","subagent_type":"explore"}"#,
+            ),
+            (
+                "t2",
+                "Task",
+                r#"{"description":"b","prompt":"wait b","subagent_type":"explore"}"#,
+            ),
+        ])],
+        vec![
+            ("wait a", vec![Reply::Stall]),
+            ("wait b", vec![Reply::Stall]),
+        ],
+        None,
+    );
+    h.handle
+        .submit(Op::UserTurn { text: "go".into() })
+        .await
+        .unwrap();
+    // Both children are waiting on the model: then interrupt.
+    let mut events = Vec::new();
+    let mut started = 0;
+    while started < 2 {
+        let e = h.handle.events.recv().await.unwrap();
+        if matches!(e.kind, EventKind::TurnStarted) && !e.agent.is_root() {
+            started += 1;
+        }
+        events.push(e);
+    }
+    h.handle.submit(Op::Interrupt).await.unwrap();
+    let reason = loop {
+        let e = h.handle.events.recv().await.unwrap();
+        if let EventKind::TurnCompleted { reason, .. } = &e.kind
+            && e.agent.is_root()
+        {
+            break *reason;
+        }
+        events.push(e);
+    };
+    assert_eq!(reason, TurnEndReason::Interrupted);
+    let task_results: Vec<ToolCallStatus> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ItemCompleted {
+                item:
+                    Item {
+                        kind: ItemKind::ToolCall { name, status, .. },
+                        ..
+                    },
+            } if name == "Task" => Some(*status),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        task_results,
+        [ToolCallStatus::Cancelled, ToolCallStatus::Cancelled]
+    );
 }

@@ -148,6 +148,8 @@ fn stream_json_labels_every_child_message_with_the_task_call() {
     let result = lines.last().unwrap();
     assert_eq!(result["result"], "The reviewer found no bugs.");
     assert_eq!(result["num_turns"], 4);
+    assert_eq!(result["agents"]["root"]["requests"], 2);
+    assert_eq!(result["agents"]["root/reviewer-1"]["requests"], 2);
     // Afterwards: the child's transcript is in the store, under the session.
     let id = result["session_id"].as_str().unwrap();
     let out = env
@@ -297,4 +299,34 @@ fn wright_context_shows_what_an_agent_type_is_given() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn the_todo_list_is_shown_as_a_checklist_and_recorded() {
+    let env = Env::new();
+    let todos = json!({"todos": [
+        {"content": "Read the code", "status": "completed", "activeForm": "Reading the code"},
+        {"content": "Fix the bug", "status": "in_progress", "activeForm": "Fixing the bug"},
+        {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"},
+    ]});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[("t1", "TodoWrite", todos)])),
+        MockResponse::sse(anthropic::text("planned")),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "plan it")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("● TodoWrite(3 todos: 1 done, 1 in progress, 1 pending)"),
+        "{err}"
+    );
+    assert!(err.contains("☑ Read the code"), "{err}");
+    assert!(err.contains("◐ Fix the bug"), "{err}");
+    assert!(err.contains("☐ Run the tests"), "{err}");
+    let results = tool_results("anthropic", &server.requests()[1]);
+    assert!(!results[0].2, "{results:?}");
 }
