@@ -75,18 +75,8 @@ impl Renderer {
                     ..
                 } = &item.kind
                 {
-                    let summary = display
-                        .as_ref()
-                        .map(|d| d.summary.clone())
-                        .filter(|s| !s.is_empty())
-                        .unwrap_or_else(|| first_line(output.as_deref().unwrap_or_default()));
-                    let (mark, code) = match status {
-                        ToolCallStatus::Completed => ("⎿", "2"),
-                        ToolCallStatus::Denied => ("⎿ refused:", "33"),
-                        ToolCallStatus::Cancelled => ("⎿ cancelled:", "33"),
-                        ToolCallStatus::Failed | ToolCallStatus::InProgress => ("⎿ error:", "31"),
-                    };
-                    self.err_line(&self.paint(&format!("      {mark} {summary}"), code));
+                    let (line, code) = done_line(*status, output.as_deref(), display.as_ref());
+                    self.err_line(&self.paint(&format!("    {line}"), code));
                 }
             }
             EventKind::Warning { message } | EventKind::Error { message } => {
@@ -169,18 +159,8 @@ impl Renderer {
                     display,
                     ..
                 } => {
-                    let summary = display
-                        .as_ref()
-                        .map(|d| d.summary.clone())
-                        .filter(|s| !s.is_empty())
-                        .unwrap_or_else(|| first_line(output.as_deref().unwrap_or_default()));
-                    let (mark, code) = match status {
-                        ToolCallStatus::Completed => ("⎿", "2"),
-                        ToolCallStatus::Denied => ("⎿ refused:", "33"),
-                        ToolCallStatus::Cancelled => ("⎿ cancelled:", "33"),
-                        ToolCallStatus::Failed | ToolCallStatus::InProgress => ("⎿ error:", "31"),
-                    };
-                    self.err_line(&self.paint(&format!("  {mark} {summary}"), code));
+                    let (line, code) = done_line(*status, output.as_deref(), display.as_ref());
+                    self.err_line(&self.paint(&line, code));
                     if self.detail == Detail::Verbose
                         && let Some(output) = output
                     {
@@ -464,6 +444,25 @@ fn strip_controls(text: &str) -> String {
 }
 
 /// The argument worth showing for a tool call, on one line.
+/// The line under a finished tool call (`  ⎿ 12 lines`) and its colour.
+fn done_line(
+    status: ToolCallStatus,
+    output: Option<&str>,
+    display: Option<&wright_protocol::ToolDisplay>,
+) -> (String, &'static str) {
+    let summary = display
+        .map(|d| d.summary.clone())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| first_line(output.unwrap_or_default()));
+    let (mark, code) = match status {
+        ToolCallStatus::Completed => ("⎿", "2"),
+        ToolCallStatus::Denied => ("⎿ refused:", "33"),
+        ToolCallStatus::Cancelled => ("⎿ cancelled:", "33"),
+        ToolCallStatus::Failed | ToolCallStatus::InProgress => ("⎿ error:", "31"),
+    };
+    (format!("  {mark} {summary}"), code)
+}
+
 fn short_args(name: &str, arguments: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
     let text = |k: &str| value.get(k).and_then(|v| v.as_str()).unwrap_or_default();

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use wright_store::{ExportFormat, SessionStore, StoreError, SubagentSummary};
 
 use crate::render::escape_controls;
+use wright_context::thousands;
 
 /// Session `id`'s rendered transcript `out` followed by its subagents:
 /// in Markdown a `## Subagents` tree (nothing when it has none), in JSON a
@@ -112,19 +113,6 @@ fn plural(n: usize, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
-}
-
-/// `1234567` → `1,234,567`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

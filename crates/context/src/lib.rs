@@ -39,7 +39,7 @@ pub use instructions::{DEFAULT_INSTRUCTION_BUDGET, InstructionOptions};
 pub use memory::{
     MemoryDir, MemoryError, MemoryNote, MemoryScope, MemoryStore, MemoryType, NewNote,
 };
-pub use report::{ContextReport, render_report, report};
+pub use report::{ContextReport, render_report, report, thousands};
 pub use skills::{Skill, discover_skills};
 pub use warning::Warning;
 

@@ -149,7 +149,8 @@ fn kind_label(kind: PartKind) -> &'static str {
     }
 }
 
-fn thousands(n: u64) -> String {
+/// `1234567` → `1,234,567`, as the reports print counts.
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
