@@ -76,7 +76,7 @@ impl Renderer {
                 } = &item.kind
                 {
                     let (line, code) = done_line(*status, output.as_deref(), display.as_ref());
-                    self.err_line(&self.paint(&format!("    {line}"), code));
+                    self.err_line(&self.paint(&format!("    [{short}]{line}"), code));
                 }
             }
             EventKind::Warning { message } | EventKind::Error { message } => {

@@ -171,6 +171,26 @@ pub(crate) async fn run(
             names.join(", ")
         )));
     };
+    let model = args
+        .model
+        .as_deref()
+        .or(def.model.as_deref())
+        .map(|m| resolve_model(m, &ctx.options.model))
+        .unwrap_or_else(|| ctx.options.model.clone());
+    // A model without a known price costs "0" in the totals: under a budget
+    // that would let a child spend without limit.
+    let priced = ctx.options.catalog.lookup(&model).info().pricing.is_some();
+    if !priced && model != ctx.options.model {
+        if ctx.options.max_budget_usd.is_some() {
+            return Err(ToolError::InvalidArgs(format!(
+                "the model `{model}` has no known price, so a subagent on it could not be held \
+                 to the session's budget; leave `model` out to use the session's model"
+            )));
+        }
+        ctx.emitter.warning(format!(
+            "The subagent's model `{model}` has no known price: its cost counts as 0."
+        ));
+    }
     let _slot = tokio::select! {
         slot = agents.slots.acquire() => slot.map_err(|e| ToolError::Failed(e.to_string()))?,
         () = cancel.cancelled() => return Err(ToolError::Cancelled),
@@ -196,10 +216,7 @@ pub(crate) async fn run(
                 .map_err(ToolError::Failed)?,
         ),
     };
-    let mut child = child_context(ctx, agents, def, args.model.as_deref(), &agent, call_id);
-    if let Some(wt) = &worktree {
-        isolate_in(&mut child, &ctx.options.policy.workspace_roots, &wt.path);
-    }
+    let child = child_context(ctx, agents, def, model, &agent, call_id, worktree.as_ref());
     let model = child.options.model.clone();
     let started = Instant::now();
     let mut conv = Conversation {
@@ -272,24 +289,32 @@ pub(crate) async fn run(
     }
 }
 
-/// Points a child's context at its worktree: its cwd, its only workspace
-/// root (the edit tools and the permission check), and, in the sandbox,
-/// the worktree written where the project was.
-fn isolate_in(child: &mut TurnContext, project_roots: &[std::path::PathBuf], wt: &std::path::Path) {
-    let options = &mut child.options;
-    options.cwd = wt.to_path_buf();
-    options.policy.workspace_roots = vec![wt.to_path_buf()];
+/// Points a child's settings at its worktree: its cwd (the same
+/// subdirectory the user works in), its only workspace root (the edit
+/// tools and the permission check), and, in the sandbox, the worktree
+/// written where the project was.
+fn isolate_in(
+    options: &mut crate::SessionOptions,
+    project_roots: &[std::path::PathBuf],
+    wt: &crate::task_worktree::Worktree,
+) {
+    let sub = options
+        .cwd
+        .strip_prefix(&wt.repo)
+        .ok()
+        .map(|r| wt.path.join(r));
+    options.cwd = sub
+        .filter(|d| d.is_dir())
+        .unwrap_or_else(|| wt.path.clone());
+    options.policy.workspace_roots = vec![wt.path.clone()];
     if let Some(sandbox) = &mut options.sandbox {
         let policy = &mut sandbox.policy;
         policy
             .writable_roots
             .retain(|r| !project_roots.iter().any(|p| p == r));
-        policy.writable_roots.push(wt.to_path_buf());
-        policy.workspace_roots = vec![wt.to_path_buf()];
+        policy.writable_roots.push(wt.path.clone());
+        policy.workspace_roots = vec![wt.path.clone()];
     }
-    // The permission state follows the roots it checks against.
-    let name = child.emitter.agent().0.clone();
-    child.gate = own_gate(child, &child.options, &name);
 }
 
 /// A subagent's own permission state, registered so the front end's
@@ -331,37 +356,40 @@ fn final_text(conv: &Conversation) -> String {
 
 /// The child's context: the parent's services and settings, its own
 /// conversation limits, prompt, tools and (when its definition asks for a
-/// stricter mode) its own permission state.
+/// stricter mode, or it works in a worktree) its own permission state.
 fn child_context(
     parent: &TurnContext,
     agents: &Agents,
     def: &AgentDef,
-    model: Option<&str>,
+    model: String,
     agent: &wright_protocol::AgentPath,
     call_id: &str,
+    worktree: Option<&crate::task_worktree::Worktree>,
 ) -> TurnContext {
     let mut options = parent.options.clone();
-    options.model = model
-        .or(def.model.as_deref())
-        .map(|m| resolve_model(m, &parent.options.model))
-        .unwrap_or_else(|| parent.options.model.clone());
+    options.model = model;
     options.max_turns = def.max_turns.unwrap_or(agents.max_turns);
-    options.system_prompt = crate::SystemPrompt::Fixed(child_prompt(def, parent));
+    // The parent's mode now (the user may have changed it since start-up),
+    // or the definition's when that is stricter.
     let parent_mode = parent.gate.mode();
     let stricter = def
         .permission_mode
         .as_deref()
         .and_then(|m| Mode::parse(m).ok())
         .filter(|m| strictness(*m) > strictness(parent_mode));
-    let gate = match stricter {
+    options.policy.mode = stricter.unwrap_or(parent_mode);
+    if let Some(wt) = worktree {
+        isolate_in(&mut options, &parent.options.policy.workspace_roots, wt);
+    }
+    options.system_prompt = crate::SystemPrompt::Fixed(subagent_prompt(def, &options.cwd));
+    let gate = if stricter.is_none() && worktree.is_none() {
         // The parent's state: its grants and the user's answers apply, and
         // an approval the child asks for reaches the same front end.
-        None => Arc::clone(&parent.gate),
-        // Its own, stricter state, asking through the same front end.
-        Some(mode) => {
-            options.policy.mode = mode;
-            own_gate(parent, &options, &agent.0)
-        }
+        Arc::clone(&parent.gate)
+    } else {
+        // Its own state (stricter, or checking against the worktree),
+        // asking through the same front end.
+        own_gate(parent, &options, &agent.0)
     };
     let prompt = match &options.system_prompt {
         crate::SystemPrompt::Fixed(text) => text.clone(),
@@ -413,11 +441,6 @@ fn resolve_model(wanted: &str, parent: &str) -> String {
         (_, Some(_)) => parent.to_owned(),
         (name, None) => name.to_owned(),
     }
-}
-
-/// The child's system prompt: its definition's body, then where it works.
-fn child_prompt(def: &AgentDef, parent: &TurnContext) -> String {
-    subagent_prompt(def, &parent.options.cwd)
 }
 
 /// What a subagent of type `def` working in `cwd` is told, exactly

@@ -426,3 +426,103 @@ async fn an_interrupt_cancels_every_child_and_each_call_gets_a_result() {
         [ToolCallStatus::Cancelled, ToolCallStatus::Cancelled]
     );
 }
+
+#[tokio::test]
+async fn a_worktree_child_follows_the_mode_the_user_switched_to() {
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let client = Router {
+        parent: Mutex::new(vec![
+            calls(&[(
+                "t1",
+                "Task",
+                r#"{"description":"d","prompt":"touch it","subagent_type":"iso"}"#,
+            )]),
+            text("done"),
+        ]),
+        children: Mutex::new(HashMap::from([(
+            "touch it".to_owned(),
+            vec![
+                calls(&[("b1", "Bash", r#"{"command":"touch made-by-child"}"#)]),
+                text("tried"),
+            ],
+        )])),
+        requests: Arc::clone(&requests),
+        gate: None,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        assert!(
+            std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(args)
+                .current_dir(dir.path())
+                .status()
+                .unwrap()
+                .success()
+        );
+    };
+    git(&["init", "-q"]);
+    git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+    let worktrees = tempfile::tempdir().unwrap();
+    let mut options = harness_options(dir.path());
+    options.policy.mode = PermissionMode::Bypass;
+    let mut defs = builtin_agents();
+    defs.push(AgentDef {
+        name: "iso".into(),
+        description: "Isolated".into(),
+        tools: None,
+        model: None,
+        permission_mode: None,
+        max_turns: None,
+        isolation: Some("worktree".into()),
+        prompt: "You work alone.".into(),
+        source: AgentSource::Builtin,
+    });
+    options.extensions.agents = Some(Arc::new(
+        Agents::new(defs, 5, 4).with_worktrees(worktrees.path().to_path_buf(), false),
+    ));
+    let handle = spawn_session(
+        options,
+        Arc::new(client),
+        Arc::new(ToolRegistry::builtin()),
+        crate::Persistence::default(),
+    );
+    let mut h = TaskHarness {
+        handle,
+        requests,
+        _dir: dir,
+    };
+    h.handle
+        .submit(Op::SetPermissionMode {
+            mode: "plan".into(),
+        })
+        .await
+        .unwrap();
+    let (_, reason) = run(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap().clone();
+    let child_second = requests
+        .iter()
+        .filter(|r| r.system.contains("subagent `iso`"))
+        .nth(1)
+        .unwrap();
+    let refused: Vec<(&str, bool)> = child_second
+        .messages
+        .iter()
+        .flat_map(|m| m.content.iter())
+        .filter_map(|b| match b {
+            ContentBlock::ToolResult {
+                content, is_error, ..
+            } => Some((content.as_str(), *is_error)),
+            _ => None,
+        })
+        .collect();
+    assert!(refused[0].1, "{refused:?}");
+    // Nothing was made in any worktree (a clean one is removed).
+    assert!(
+        std::fs::read_dir(worktrees.path())
+            .unwrap()
+            .next()
+            .is_none()
+    );
+}

@@ -39,6 +39,10 @@ async fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
             "core.fsmonitor=false",
             "-c",
             "commit.gpgsign=false",
+            // Attributes from the empty tree, not the checkout: no filter
+            // or diff driver of the repository's runs on add or checkout.
+            "-c",
+            "attr.tree=4b825dc642cb6eb9a060e54bf8d69288fbee4904",
         ])
         .args(args)
         .stdin(Stdio::null())
@@ -202,6 +206,32 @@ mod tests {
             .await
             .unwrap();
         assert!(branches.trim().is_empty(), "{branches}");
+    }
+
+    #[tokio::test]
+    async fn the_repositorys_filters_and_hooks_do_not_run() {
+        let repo = repo();
+        let marks = tempfile::tempdir().unwrap();
+        let m = marks.path().display();
+        sh(
+            repo.path(),
+            &format!(
+                "echo '*.txt filter=evil' > .gitattributes && git add .gitattributes && \
+                 git -c user.name=t -c user.email=t@t commit -q -m attrs && \
+                 git config filter.evil.smudge 'touch {m}/smudge; cat' && \
+                 git config filter.evil.clean 'touch {m}/clean; cat' && \
+                 mkdir -p .git/hooks && printf '#!/bin/sh\\ntouch {m}/hook\\n' > .git/hooks/pre-commit && \
+                 chmod +x .git/hooks/pre-commit"
+            ),
+        );
+        let base = tempfile::tempdir().unwrap();
+        let wt = create(repo.path(), base.path(), "coder-1").await.unwrap();
+        std::fs::write(wt.path.join("a.txt"), "two\n").unwrap();
+        let report = finish(&wt, "wright: coder-1").await;
+        assert!(report.contains(&wt.branch), "{report}");
+        for mark in ["smudge", "clean", "hook"] {
+            assert!(!marks.path().join(mark).exists(), "{mark} ran");
+        }
     }
 
     #[tokio::test]

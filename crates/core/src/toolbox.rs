@@ -38,6 +38,9 @@ pub(crate) struct ToolBox {
     mcp: Option<McpSide>,
     /// The `Task` tool (the top agent's only: subagents start none).
     task: Option<(Arc<crate::task::Agents>, ToolSpec)>,
+    /// A subagent's list of the MCP tools it may use (`mcp__s__t`,
+    /// `mcp__s__*`, `mcp__s`); `None` for all.
+    mcp_allow: Option<Vec<String>>,
     /// Size of the specs sent with the latest request (the compaction
     /// estimate counts them).
     sent_chars: AtomicUsize,
@@ -76,6 +79,7 @@ impl ToolBox {
             builtin,
             builtin_specs,
             task,
+            mcp_allow: None,
             mcp: mcp.map(|setup| McpSide {
                 setup,
                 waited: AtomicBool::new(false),
@@ -103,11 +107,41 @@ impl ToolBox {
             None => Arc::clone(&self.builtin),
             Some(names) => Arc::new(self.builtin.only(|n| names.iter().any(|a| a == n))),
         };
-        let mcp =
-            self.mcp.as_ref().map(|m| m.setup.clone()).filter(|_| {
-                allowed.is_none_or(|names| names.iter().any(|n| n.starts_with("mcp__")))
-            });
-        ToolBox::new(builtin, mcp, None)
+        let mcp_names: Option<Vec<String>> = allowed.map(|names| {
+            names
+                .iter()
+                .filter(|n| {
+                    n.starts_with("mcp__")
+                        || matches!(
+                            n.as_str(),
+                            mcp_resources::LIST | mcp_resources::READ | tool_search::NAME
+                        )
+                })
+                .cloned()
+                .collect()
+        });
+        let mcp = self
+            .mcp
+            .as_ref()
+            .map(|m| m.setup.clone())
+            .filter(|_| mcp_names.as_ref().is_none_or(|n| !n.is_empty()));
+        let mut toolbox = ToolBox::new(builtin, mcp, None);
+        toolbox.mcp_allow = mcp_names;
+        toolbox
+    }
+
+    /// Whether this toolbox may offer the MCP-side tool `name`.
+    fn mcp_allowed(&self, name: &str) -> bool {
+        let Some(list) = &self.mcp_allow else {
+            return true;
+        };
+        list.iter().any(|rule| {
+            rule == name
+                || rule
+                    .strip_suffix('*')
+                    .is_some_and(|prefix| prefix.ends_with("__") && name.starts_with(prefix))
+                || (rule.matches("__").count() == 1 && name.starts_with(&format!("{rule}__")))
+        })
     }
 
     /// The tool the model calls `name`.
@@ -121,6 +155,9 @@ impl ToolBox {
             return Some(Arc::new(crate::task::TaskTool { spec: spec.clone() }));
         }
         let side = self.mcp.as_ref()?;
+        if !self.mcp_allowed(name) {
+            return None;
+        }
         let manager = Arc::clone(&side.setup.manager);
         match name {
             tool_search::NAME | tool_search::ALIAS => Some(Arc::new(ToolSearchTool {
@@ -152,7 +189,14 @@ impl ToolBox {
             names.push(crate::task::NAME.to_owned());
         }
         if let Some(side) = &self.mcp {
-            names.extend(side.setup.manager.tools().into_iter().map(|t| t.name));
+            names.extend(
+                side.setup
+                    .manager
+                    .tools()
+                    .into_iter()
+                    .map(|t| t.name)
+                    .filter(|n| self.mcp_allowed(n)),
+            );
         }
         names
     }
@@ -170,7 +214,13 @@ impl ToolBox {
             return specs;
         };
         side.prepare(emitter).await;
-        let tools = side.setup.manager.tools();
+        let tools: Vec<McpTool> = side
+            .setup
+            .manager
+            .tools()
+            .into_iter()
+            .filter(|t| self.mcp_allowed(&t.name))
+            .collect();
         let full: Vec<ToolSpec> = tools.iter().map(spec_of).collect();
         let mcp_chars: usize = full.iter().map(spec_chars).sum();
         let defer = match side.setup.tool_search {
@@ -199,7 +249,11 @@ impl ToolBox {
             .iter()
             .any(|s| matches!(s.status, ServerStatus::Connected { .. }));
         if connected {
-            specs.extend(mcp_resources::specs());
+            specs.extend(
+                mcp_resources::specs()
+                    .into_iter()
+                    .filter(|s| self.mcp_allowed(&s.name)),
+            );
         }
         let chars = specs.iter().map(spec_chars).sum();
         self.sent_chars.store(chars, Ordering::Relaxed);
@@ -255,5 +309,37 @@ impl McpSide {
                 ));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subagent_gets_only_the_mcp_tools_it_lists() {
+        let manager = Arc::new(wright_mcp::McpManager::new(
+            Vec::new(),
+            wright_mcp::StartOptions::default(),
+        ));
+        let parent = ToolBox::new(
+            Arc::new(ToolRegistry::builtin()),
+            Some(McpSetup::new(manager)),
+            None,
+        );
+        let list = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect::<Vec<_>>();
+        let child = parent.for_subagent(Some(&list(&["Read", "mcp__srv__safe_read"])));
+        assert!(child.mcp_allowed("mcp__srv__safe_read"));
+        assert!(!child.mcp_allowed("mcp__srv__dangerous_delete"));
+        assert!(!child.mcp_allowed(mcp_resources::LIST));
+        let child = parent.for_subagent(Some(&list(&["mcp__srv"])));
+        assert!(child.mcp_allowed("mcp__srv__anything"));
+        assert!(!child.mcp_allowed("mcp__srvx__anything"));
+        let child = parent.for_subagent(Some(&list(&["mcp__srv__*"])));
+        assert!(child.mcp_allowed("mcp__srv__anything"));
+        assert!(!child.mcp_allowed("mcp__other__x"));
+        let child = parent.for_subagent(Some(&list(&["Read"])));
+        assert!(child.mcp().is_none());
+        assert!(parent.for_subagent(None).mcp_allowed("mcp__x__y"));
     }
 }

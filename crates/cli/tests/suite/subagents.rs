@@ -248,6 +248,12 @@ fn a_worktree_isolated_childs_edits_land_on_its_own_branch() {
     assert!(out.status.success(), "{}", stderr(&out));
     // The user's working tree is untouched.
     assert_eq!(super::read(&env.path("a.txt")), "original\n");
+    // The child was told where it really works.
+    let child_system = server.requests()[1].json()["system"].to_string();
+    assert!(
+        child_system.contains("/wright/worktrees/"),
+        "{child_system}"
+    );
     let results = tool_results("anthropic", &server.requests()[3]);
     let report = &results[0].1;
     assert!(!results[0].2, "{report}");
