@@ -19,6 +19,8 @@ struct Inner {
     agent: AgentPath,
     /// A subagent's: the parent's `Task` call id.
     parent_call: Option<String>,
+    /// The last error reported, for a subagent's result.
+    last_error: Mutex<Option<String>>,
     turn_id: AtomicU64,
     next_item: AtomicU64,
     // The lock makes "take the next seq, then send" one step, so events from
@@ -34,6 +36,7 @@ impl Emitter {
                 session_id,
                 agent,
                 parent_call: None,
+                last_error: Mutex::new(None),
                 turn_id: AtomicU64::new(0),
                 next_item: AtomicU64::new(1),
                 tx: Arc::new(Mutex::new((0, tx))),
@@ -50,6 +53,7 @@ impl Emitter {
                 session_id: self.inner.session_id.clone(),
                 agent,
                 parent_call: Some(call_id.to_owned()),
+                last_error: Mutex::new(None),
                 turn_id: AtomicU64::new(self.inner.turn_id.load(Ordering::SeqCst)),
                 next_item: AtomicU64::new(1),
                 tx: Arc::clone(&self.inner.tx),
@@ -109,7 +113,15 @@ impl Emitter {
     }
 
     pub(crate) fn error(&self, message: String) {
+        if let Ok(mut last) = self.inner.last_error.lock() {
+            *last = Some(message.clone());
+        }
         self.emit(EventKind::Error { message });
+    }
+
+    /// The last error this emitter reported.
+    pub(crate) fn last_error(&self) -> Option<String> {
+        self.inner.last_error.lock().ok().and_then(|l| l.clone())
     }
 
     pub(crate) fn warning(&self, message: String) {

@@ -269,12 +269,21 @@ pub(crate) async fn run(
             },
             ..ToolOutput::default()
         }),
+        // An interrupted worktree child's work is kept on its branch: the
+        // result must say where.
+        TurnEndReason::Interrupted if worktree.is_some() => Err(ToolError::Failed(format!(
+            "Cancelled by user. {}",
+            answer.trim()
+        ))),
         TurnEndReason::Interrupted => Err(ToolError::Cancelled),
         other => {
             let why = match other {
-                TurnEndReason::MaxTurns => "it reached its request limit",
-                TurnEndReason::MaxBudget => "the session's budget is spent",
-                _ => "it failed",
+                TurnEndReason::MaxTurns => "it reached its request limit".to_owned(),
+                TurnEndReason::MaxBudget => "the session's budget is spent".to_owned(),
+                _ => match child.emitter.last_error() {
+                    Some(error) => format!("it failed: {error}"),
+                    None => "it failed".to_owned(),
+                },
             };
             let tail = if answer.trim().is_empty() {
                 String::new()
