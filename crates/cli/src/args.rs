@@ -63,6 +63,26 @@ pub struct Args {
     #[arg(long, value_name = "RULE", global = true)]
     pub deny: Vec<String>,
 
+    /// Claude Code's spelling of --allow: rules separated by commas or
+    /// spaces, e.g. "Read,Grep Bash(git diff:*)" (repeatable).
+    #[arg(
+        long = "allowedTools",
+        visible_alias = "allowed-tools",
+        value_name = "RULES",
+        global = true
+    )]
+    pub allowed_tools: Vec<String>,
+
+    /// Claude Code's spelling of --deny: rules separated by commas or
+    /// spaces (repeatable).
+    #[arg(
+        long = "disallowedTools",
+        visible_alias = "disallowed-tools",
+        value_name = "RULES",
+        global = true
+    )]
+    pub disallowed_tools: Vec<String>,
+
     /// OS sandbox for shell commands.
     #[arg(long, value_enum, value_name = "MODE", global = true)]
     pub sandbox: Option<SandboxArg>,
@@ -560,13 +580,59 @@ pub enum ModeArg {
     Bypass,
 }
 
+/// Rules from one `--allowedTools` value: split at commas and spaces
+/// outside parentheses, so `Bash(git diff:*)` stays one rule.
+pub fn split_rules(value: &str) -> Vec<String> {
+    let mut rules = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    for c in value.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                current.push(c);
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                current.push(c);
+            }
+            ',' | ' ' | '\t' | '\n' if depth == 0 => {
+                if !current.trim().is_empty() {
+                    rules.push(current.trim().to_owned());
+                }
+                current.clear();
+            }
+            _ => current.push(c),
+        }
+    }
+    if !current.trim().is_empty() {
+        rules.push(current.trim().to_owned());
+    }
+    rules
+}
+
 impl Args {
+    /// Every allow rule of the command line: `--allow` and Claude Code's
+    /// `--allowedTools`.
+    pub fn allow_rules(&self) -> Vec<String> {
+        let mut rules = self.allow.clone();
+        rules.extend(self.allowed_tools.iter().flat_map(|v| split_rules(v)));
+        rules
+    }
+
+    /// Every deny rule of the command line: `--deny` and `--disallowedTools`.
+    pub fn deny_rules(&self) -> Vec<String> {
+        let mut rules = self.deny.clone();
+        rules.extend(self.disallowed_tools.iter().flat_map(|v| split_rules(v)));
+        rules
+    }
+
     /// The MCP flags (`--mcp-config`, `--strict-mcp-config`, `--allow`).
     pub fn mcp_flags(&self) -> crate::mcp_servers::McpFlags {
         crate::mcp_servers::McpFlags {
             configs: self.mcp_config.clone(),
             strict: self.strict_mcp_config,
-            allow: self.allow.clone(),
+            allow: self.allow_rules(),
         }
     }
 
@@ -592,8 +658,8 @@ impl Args {
             system_prompt: self.system_prompt.clone(),
             system_prompt_file: self.system_prompt_file.clone(),
             append_system_prompt: self.append_system_prompt.clone(),
-            allow: self.allow.clone(),
-            deny: self.deny.clone(),
+            allow: self.allow_rules(),
+            deny: self.deny_rules(),
             sandbox: self.sandbox.map(|s| match s {
                 SandboxArg::ReadOnly => SandboxMode::ReadOnly,
                 SandboxArg::WorkspaceWrite => SandboxMode::WorkspaceWrite,
@@ -609,5 +675,19 @@ impl Args {
             trust_project: self.trust_project,
             no_verify: self.no_verify,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_lists_split_outside_parentheses() {
+        assert_eq!(
+            split_rules("Read,Grep Bash(git diff:*)  Edit(src/**, docs/**)"),
+            ["Read", "Grep", "Bash(git diff:*)", "Edit(src/**, docs/**)"]
+        );
+        assert!(split_rules(" , ").is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! Shared helpers for the end-to-end suite.
 
 mod agents;
+mod claude_flags;
 mod config;
 mod context;
 mod errors;
