@@ -63,6 +63,11 @@ pub struct Args {
     #[arg(long, value_name = "RULE", global = true)]
     pub deny: Vec<String>,
 
+    /// Another directory the tools may work in, as a workspace root of its
+    /// own (repeatable; Claude Code's flag).
+    #[arg(long = "add-dir", value_name = "DIR", global = true)]
+    pub add_dir: Vec<std::path::PathBuf>,
+
     /// Claude Code's spelling of --allow: rules separated by commas or
     /// spaces, e.g. "Read,Grep Bash(git diff:*)" (repeatable).
     #[arg(
@@ -660,6 +665,11 @@ impl Args {
             append_system_prompt: self.append_system_prompt.clone(),
             allow: self.allow_rules(),
             deny: self.deny_rules(),
+            add_dirs: self
+                .add_dir
+                .iter()
+                .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.clone()))
+                .collect(),
             sandbox: self.sandbox.map(|s| match s {
                 SandboxArg::ReadOnly => SandboxMode::ReadOnly,
                 SandboxArg::WorkspaceWrite => SandboxMode::WorkspaceWrite,

@@ -36,6 +36,9 @@ pub struct Overrides {
     pub append_system_prompt: Option<String>,
     /// `--allow RULE`, repeatable; appended to `permissions.allow`.
     pub allow: Vec<String>,
+    /// `--add-dir DIR`, repeatable (absolute paths); appended to
+    /// `permissions.additional_roots`.
+    pub add_dirs: Vec<PathBuf>,
     /// `--deny RULE`, repeatable; appended to `permissions.deny`.
     pub deny: Vec<String>,
     /// `--sandbox`.
@@ -139,6 +142,12 @@ impl Overrides {
         if !self.deny.is_empty() {
             let rules = rules("--deny", "permissions.deny", &self.deny)?;
             out.push((Assign::Deny(rules), flag("--deny")));
+        }
+        if !self.add_dirs.is_empty() {
+            out.push((
+                Assign::AdditionalRoots(self.add_dirs.clone()),
+                flag("--add-dir"),
+            ));
         }
         if self.no_verify {
             out.push((Assign::VerifyEnabled(false), flag("--no-verify")));

@@ -37,3 +37,39 @@ fn allowed_and_disallowed_tools_take_rule_lists() {
     assert!(!results[2].2, "{results:?}");
     assert!(env.path("c.txt").exists());
 }
+
+#[test]
+fn add_dir_makes_another_directory_a_workspace_root() {
+    let env = Env::new();
+    let other = tempfile::tempdir().unwrap();
+    let target = other.path().join("note.txt");
+    let call = |id: &str| {
+        anthropic::tool_calls(&[(
+            id,
+            "Write",
+            json!({"file_path": target.display().to_string(), "content": "hi\n"}),
+        )])
+    };
+    let run = |extra: &[&str]| {
+        let server = MockServer::start(vec![
+            MockResponse::sse(call("c1")),
+            MockResponse::sse(anthropic::text("done")),
+        ])
+        .unwrap();
+        let out = env
+            .wright_p("anthropic", &server.url(), "go")
+            .args(["--allowedTools", "Write"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        tool_results("anthropic", &server.requests()[1])
+    };
+    let refused = run(&[]);
+    assert!(refused[0].2, "{refused:?}");
+    assert!(!target.exists());
+    let dir = other.path().display().to_string();
+    let allowed = run(&["--add-dir", &dir]);
+    assert!(!allowed[0].2, "{allowed:?}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "hi\n");
+}
