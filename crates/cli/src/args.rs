@@ -137,6 +137,10 @@ pub struct Args {
     #[arg(long)]
     pub fork_session: bool,
 
+    /// The id of the new session (a UUID no session has yet; Claude Code's flag).
+    #[arg(long, value_name = "UUID")]
+    pub session_id: Option<String>,
+
     /// Stop when the session's cost passes this many US dollars.
     #[arg(long, value_name = "USD")]
     pub max_budget_usd: Option<f64>,

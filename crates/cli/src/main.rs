@@ -283,6 +283,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             continue_latest: args.continue_latest,
             resume: args.resume.clone(),
             fork: args.fork_session,
+            session_id: args.session_id.clone(),
         },
         // A trusted project's server gets the key; an untrusted one's does not.
         base_url_from_project: resolved
@@ -296,6 +297,13 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             plan
         }),
     };
+    if args.session_id.is_some() && (args.continue_latest || args.resume.is_some()) {
+        return Err(UsageError(
+            "--session-id names a new session; it cannot be combined with --continue or --resume"
+                .to_owned(),
+        )
+        .into());
+    }
     if args.fork_session && !args.continue_latest && args.resume.is_none() {
         return Err(UsageError("--fork-session needs --continue or --resume ID".to_owned()).into());
     }
@@ -304,6 +312,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             continue_latest: id.is_none(),
             resume: id.clone(),
             fork: false,
+            session_id: None,
         };
         let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
         let op = wright_protocol::Op::Compact {

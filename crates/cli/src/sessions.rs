@@ -25,6 +25,8 @@ pub struct SessionChoice {
     pub resume: Option<String>,
     /// `--fork-session`: continue in a new session that starts as a copy.
     pub fork: bool,
+    /// `--session-id UUID`: the id of the new session.
+    pub session_id: Option<String>,
 }
 
 /// An opened session.
@@ -68,13 +70,16 @@ pub fn open(
         None
     };
     let Some(id) = existing else {
-        let writer = store
-            .create(&SessionMeta {
-                cwd: cwd.to_path_buf(),
-                model: model.to_owned(),
-                provider: provider.to_owned(),
-            })
-            .map_err(err)?;
+        let meta = SessionMeta {
+            cwd: cwd.to_path_buf(),
+            model: model.to_owned(),
+            provider: provider.to_owned(),
+        };
+        let writer = match &choice.session_id {
+            Some(id) => store.create_with_id(&meta, id),
+            None => store.create(&meta),
+        }
+        .map_err(err)?;
         return Ok(Opened {
             writer,
             history: Vec::new(),

@@ -68,6 +68,9 @@ pub enum StoreError {
     /// An entry could not be serialized (an `Unknown` entry cannot be written back).
     #[error("cannot write entry: {0}")]
     Encode(String),
+    /// A session id asked for is not a UUID, or is taken.
+    #[error("{0}")]
+    BadId(String),
 }
 
 fn list_candidates(label: &str, ids: &[String]) -> String {

@@ -221,11 +221,29 @@ impl SessionStore {
 
     /// Starts a new session. Nothing is written until the first entry.
     pub fn create(&self, meta: &SessionMeta) -> Result<SessionWriter> {
+        self.create_as(meta, new_uuid().hyphenated().to_string())
+    }
+
+    /// Starts a new session under a caller-chosen id (Claude Code's
+    /// `--session-id`): it must be a UUID no session has yet.
+    pub fn create_with_id(&self, meta: &SessionMeta, id: &str) -> Result<SessionWriter> {
+        let uuid = uuid::Uuid::parse_str(id.trim())
+            .map_err(|_| StoreError::BadId(format!("session id `{id}` is not a UUID")))?;
+        let id = uuid.hyphenated().to_string();
+        if self.locate(&id).is_some() {
+            return Err(StoreError::BadId(format!(
+                "a session with id {id} exists already (resume it with --resume {id})"
+            )));
+        }
+        self.create_as(meta, id)
+    }
+
+    fn create_as(&self, meta: &SessionMeta, id: String) -> Result<SessionWriter> {
         let cwd = normalize_cwd(&meta.cwd);
         let header = Header {
             kind: "session".to_string(),
             version: FORMAT_VERSION,
-            id: new_uuid().hyphenated().to_string(),
+            id,
             cwd,
             created: now_ts(),
             model: meta.model.clone(),

@@ -73,3 +73,40 @@ fn add_dir_makes_another_directory_a_workspace_root() {
     assert!(!allowed[0].2, "{allowed:?}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "hi\n");
 }
+
+#[test]
+fn session_id_names_the_new_session() {
+    let env = Env::new();
+    let id = "5f0c7a1e-9c4b-4e52-8a3d-2f6b9d1e7c40";
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("ok"))]).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "hi")
+        .args(["--session-id", id, "--output-format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: serde_json::Value = serde_json::from_str(super::stdout(&out).trim()).unwrap();
+    assert_eq!(result["session_id"], id);
+    // Taken now, and not a UUID: both refused before anything runs.
+    for bad in [id, "not-a-uuid"] {
+        let server = MockServer::start(vec![MockResponse::sse(anthropic::text("ok"))]).unwrap();
+        let out = env
+            .wright_p("anthropic", &server.url(), "hi")
+            .args(["--session-id", bad])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(
+            err.contains("exists already") || err.contains("not a UUID"),
+            "{err}"
+        );
+        assert!(server.requests().is_empty());
+    }
+    let out = env
+        .wright()
+        .args(["-p", "hi", "--continue", "--session-id", id])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
