@@ -575,8 +575,11 @@ pub enum ProviderArg {
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ModeArg {
     /// Reads run; edits and commands need approval.
-    #[value(alias = "dontAsk")]
     Default,
+    /// Claude Code's `dontAsk`: as `default`, but nothing is asked: what
+    /// the rules do not allow is refused, even with a person at the terminal.
+    #[value(name = "dontAsk", alias = "dont-ask")]
+    DontAsk,
     /// Reads and edits run; commands need approval.
     #[value(alias = "acceptEdits")]
     AcceptEdits,
@@ -658,7 +661,7 @@ impl Args {
             max_tokens: self.max_tokens,
             max_turns: self.max_turns,
             permission_mode: self.permission_mode.map(|m| match m {
-                ModeArg::Default => PermissionMode::Default,
+                ModeArg::Default | ModeArg::DontAsk => PermissionMode::Default,
                 ModeArg::AcceptEdits => PermissionMode::AcceptEdits,
                 ModeArg::Plan => PermissionMode::Plan,
                 ModeArg::Auto => PermissionMode::Auto,

@@ -390,7 +390,9 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             )
             .into());
         }
-        launch.can_ask = wright_permissions::CanAsk::Yes;
+        if !matches!(args.permission_mode, Some(args::ModeArg::DontAsk)) {
+            launch.can_ask = wright_permissions::CanAsk::Yes;
+        }
         let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
         return Ok(modes::interactive::run(started, detail, project_trust).await);
     };

@@ -110,3 +110,30 @@ fn session_id_names_the_new_session() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+#[test]
+fn dont_ask_refuses_instead_of_asking_even_at_a_terminal() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c1",
+            "Bash",
+            json!({"command": "touch made.txt"}),
+        )])),
+        MockResponse::sse(anthropic::text("could not")),
+    ])
+    .unwrap();
+    let Some((ok, screen)) =
+        env.terminal(&server.url(), "--permission-mode dontAsk", "go\n/exit\n")
+    else {
+        return;
+    };
+    assert!(ok, "{screen}");
+    assert!(!screen.contains("? Bash("), "{screen}");
+    assert!(!env.path("made.txt").exists());
+    let results = tool_results("anthropic", &server.requests()[1]);
+    assert!(
+        results[0].2 && results[0].1.contains("cannot ask"),
+        "{results:?}"
+    );
+}
