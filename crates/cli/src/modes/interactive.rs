@@ -61,6 +61,12 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
             ("/help", _) => {
                 renderer.err_line(HELP);
                 if let Some(m) = &mcp {
+                    // Prompts are known once their servers are up: give
+                    // servers still starting a few seconds.
+                    let wait = m.startup_timeout.min(std::time::Duration::from_secs(5));
+                    if !m.manager.wait_started(wait).await {
+                        renderer.err_line("(some MCP servers are still starting: /help again lists their prompts once they are up)");
+                    }
                     let prompts = crate::mcp_prompts::help(m);
                     if !prompts.is_empty() {
                         renderer.err_line(prompts.trim_end());
