@@ -592,6 +592,18 @@ pub enum ModeArg {
     Bypass,
 }
 
+/// The `--mcp-config` and `--strict-mcp-config` flags.
+#[derive(Debug, Clone, Default)]
+pub struct McpFlags {
+    /// Each `--mcp-config FILE|JSON`, in order.
+    pub configs: Vec<String>,
+    /// `--strict-mcp-config`: only the flags' servers.
+    pub strict: bool,
+    /// `--allow` rules; `mcp__NAME`, `mcp__NAME__*` and `mcp__NAME__TOOL`
+    /// approve a server.
+    pub allow: Vec<String>,
+}
+
 /// Rules from one `--allowedTools` value: split at commas and spaces
 /// outside parentheses, so `Bash(git diff:*)` stays one rule.
 pub fn split_rules(value: &str) -> Vec<String> {
@@ -640,8 +652,8 @@ impl Args {
     }
 
     /// The MCP flags (`--mcp-config`, `--strict-mcp-config`, `--allow`).
-    pub fn mcp_flags(&self) -> crate::mcp_servers::McpFlags {
-        crate::mcp_servers::McpFlags {
+    pub fn mcp_flags(&self) -> McpFlags {
+        McpFlags {
             configs: self.mcp_config.clone(),
             strict: self.strict_mcp_config,
             allow: self.allow_rules(),

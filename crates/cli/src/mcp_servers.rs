@@ -22,16 +22,7 @@ use crate::setup::SetupError;
 /// The file Claude Code keeps a project's servers in, at the project root.
 pub const MCP_JSON: &str = ".mcp.json";
 
-/// The `--mcp-config` and `--strict-mcp-config` flags.
-#[derive(Debug, Clone, Default)]
-pub struct McpFlags {
-    /// Each `--mcp-config FILE|JSON`, in order.
-    pub configs: Vec<String>,
-    /// `--strict-mcp-config`: only the flags' servers.
-    pub strict: bool,
-    /// `--allow` rules; `mcp__NAME` and `mcp__NAME__*` approve a server.
-    pub allow: Vec<String>,
-}
+pub use crate::args::McpFlags;
 
 /// Where a server was defined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -128,7 +128,7 @@ pub async fn login(
             ));
         }
     };
-    crate::client::install_crypto_provider();
+    crate::tls::install_crypto_provider();
 
     let listener = auth_callback::bind(options.redirect_port)
         .await

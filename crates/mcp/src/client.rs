@@ -408,7 +408,7 @@ where
 /// like wright-llm does) and no redirects, so custom headers (tokens) are
 /// never replayed to another host.
 fn http_client() -> Result<reqwest::Client, String> {
-    install_crypto_provider();
+    crate::tls::install_crypto_provider();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         // rmcp's own default: a reused connection whose previous SSE body
@@ -418,10 +418,4 @@ fn http_client() -> Result<reqwest::Client, String> {
         .user_agent(concat!("wright/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| format!("cannot build the HTTP client: {e}"))
-}
-
-/// Makes ring the process's rustls provider unless one is set (rmcp's OAuth
-/// client builds its own reqwest clients, which need it too).
-pub(crate) fn install_crypto_provider() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
 }

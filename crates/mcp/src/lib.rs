@@ -17,6 +17,7 @@ pub mod result;
 pub mod schema;
 mod stdio;
 mod tap;
+mod tls;
 mod types;
 
 pub use client::AUTH_REQUIRED;
@@ -24,9 +25,9 @@ pub use config::{ConfigError, ConfigSource, McpServer, McpServerConfig};
 pub use error::McpError;
 pub use manager::{MAX_INSTRUCTIONS_CHARS, McpManager};
 pub use names::{ToolNames, ToolRef};
-pub use result::{McpImage, McpToolResult};
+pub use result::McpToolResult;
 pub use schema::normalize_schema;
 pub use types::{
-    McpProgress, McpPrompt, McpPromptArg, McpPromptMessage, McpResource, McpTool, ProgressSink,
-    PromptRole, ServerReport, ServerStatus, StartOptions, ToolHints,
+    McpImage, McpProgress, McpPrompt, McpPromptArg, McpPromptMessage, McpResource, McpTool,
+    ProgressSink, PromptRole, ServerReport, ServerStatus, StartOptions, ToolHints,
 };

@@ -8,16 +8,7 @@ use rmcp::model::{
     CallToolResult, ContentBlock, PromptMessage, ReadResourceResult, ResourceContents, Role,
 };
 
-use crate::types::{McpPromptMessage, PromptRole};
-
-/// One image of a result, ready for a model's image block.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct McpImage {
-    /// E.g. `image/png`.
-    pub mime_type: String,
-    /// The image bytes, base64 (as the server sent them).
-    pub data: String,
-}
+use crate::types::{McpImage, McpPromptMessage, PromptRole};
 
 /// What a tool call produced.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

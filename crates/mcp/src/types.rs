@@ -186,5 +186,14 @@ pub struct McpPromptMessage {
     /// Its text; embedded resources are inlined, other content summarized.
     pub text: String,
     /// Its images.
-    pub images: Vec<crate::result::McpImage>,
+    pub images: Vec<McpImage>,
+}
+
+/// One image of a result, ready for a model's image block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpImage {
+    /// E.g. `image/png`.
+    pub mime_type: String,
+    /// The image bytes, base64 (as the server sent them).
+    pub data: String,
 }
