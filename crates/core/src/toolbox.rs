@@ -171,7 +171,7 @@ impl ToolBox {
                 ReadResourceTool::new(manager, side.setup.tool_timeout),
             )),
             _ => {
-                let tool = manager.tools().into_iter().find(|t| t.name == name)?;
+                let tool = manager.tool(name)?;
                 Some(Arc::new(McpCallTool::new(
                     manager,
                     tool,

@@ -241,6 +241,13 @@ impl McpManager {
             .unwrap_or_default()
     }
 
+    /// The connected tool exposed as `exposed` (one lookup, without
+    /// copying the whole list: dispatch asks for every call).
+    pub fn tool(&self, exposed: &str) -> Option<McpTool> {
+        let index = self.index.read().ok()?;
+        index.tools.iter().find(|t| t.name == exposed).cloned()
+    }
+
     /// The server and original name behind an exposed name.
     pub fn resolve(&self, exposed: &str) -> Option<ToolRef> {
         self.index.read().ok()?.names.resolve(exposed).cloned()
