@@ -120,6 +120,14 @@ pub struct Args {
     #[arg(long)]
     pub include_partial_messages: bool,
 
+    /// Ask this MCP tool, or the SDK over stdio (`stdio`), instead of a person.
+    #[arg(long, value_name = "NAME")]
+    pub permission_prompt_tool: Option<String>,
+
+    /// With stream-json input, echo each user message back on stdout.
+    #[arg(long)]
+    pub replay_user_messages: bool,
+
     /// Continue the latest session of this directory.
     #[arg(short = 'c', long = "continue")]
     pub continue_latest: bool,

@@ -20,6 +20,7 @@ mod modes;
 mod provider;
 mod render;
 mod safety;
+mod sdk;
 mod sessions;
 mod sessions_agents;
 mod setup;
@@ -363,6 +364,22 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         }
         plan.agents = Some(std::sync::Arc::new(agents));
     }
+    match args.permission_prompt_tool.as_deref() {
+        None => {}
+        Some("stdio") if args.input_format == InputFormat::StreamJson => {}
+        Some("stdio") => {
+            return Err(UsageError(
+                "--permission-prompt-tool stdio needs --input-format stream-json (the program answers on stdin)".to_owned(),
+            )
+            .into());
+        }
+        Some(other) => {
+            return Err(UsageError(format!(
+                "--permission-prompt-tool {other}: wright asks a program over stdio only (--permission-prompt-tool stdio with stream-json input), not an MCP tool"
+            ))
+            .into());
+        }
+    }
     if args.input_format == InputFormat::StreamJson {
         if args.output_format != OutputFormat::StreamJson {
             return Err(UsageError(
@@ -370,11 +387,12 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             )
             .into());
         }
-        let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
-        let format = Format::StreamJson {
+        let options = sdk::SdkOptions {
             partial: args.include_partial_messages,
+            ask_program: args.permission_prompt_tool.as_deref() == Some("stdio"),
+            replay_user_messages: args.replay_user_messages,
         };
-        return Ok(modes::headless::run(started, Input::StreamJson, format).await);
+        return sdk::run(&settings, launch, &cwd, &project_root, options).await;
     }
     let stdin_is_terminal = std::io::stdin().is_terminal();
     let prompt = match (&args.print, stdin_is_terminal) {

@@ -59,6 +59,13 @@ pub enum ApprovalDecision {
     AllowSession,
     /// As `AllowSession`, and write the rule to the project's local settings.
     AllowProject,
+    /// Run it once with this input instead of the model's (a program's
+    /// permission callback may rewrite it); the new input is checked again
+    /// and refused if it would still need approval.
+    AllowWithInput {
+        /// The tool input to use, as JSON text.
+        input: String,
+    },
     /// Refuse, with an optional note for the model.
     Deny {
         /// Shown to the model with the refusal.
