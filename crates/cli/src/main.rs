@@ -419,17 +419,18 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             UsageError("no prompt: pass one with -p \"…\" or pipe it on stdin".to_owned()).into(),
         );
     }
+    let init = sdk::init_extras(&launch);
     let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
     Ok(match args.output_format {
         OutputFormat::Text => modes::print::run(started, prompt, detail).await,
         OutputFormat::Json => {
-            modes::headless::run(started, Input::Prompt(prompt), Format::Json).await
+            modes::headless::run(started, Input::Prompt(prompt), Format::Json, init).await
         }
         OutputFormat::StreamJson => {
             let format = Format::StreamJson {
                 partial: args.include_partial_messages,
             };
-            modes::headless::run(started, Input::Prompt(prompt), format).await
+            modes::headless::run(started, Input::Prompt(prompt), format, init).await
         }
     })
 }

@@ -442,3 +442,7 @@ pub fn claude_mode_name(mode: &str) -> &str {
         other => other,
     }
 }
+
+#[cfg(test)]
+#[path = "stream_json_tests.rs"]
+mod tests;

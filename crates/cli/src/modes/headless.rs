@@ -10,7 +10,7 @@ use wright_protocol::{Op, TurnEndReason};
 use crate::exit;
 use crate::setup::Started;
 use crate::signals::spawn_interrupt_handler;
-use crate::stream_json::StreamJson;
+use crate::stream_json::{InitExtras, StreamJson};
 use crate::summary::RunSummary;
 
 /// Which machine format to write.
@@ -33,7 +33,7 @@ pub enum Input {
 }
 
 /// Runs the task(s) and returns the exit code.
-pub async fn run(started: Started, input: Input, format: Format) -> u8 {
+pub async fn run(started: Started, input: Input, format: Format, init: InitExtras) -> u8 {
     let Started {
         mut handle,
         notice,
@@ -52,7 +52,8 @@ pub async fn run(started: Started, input: Input, format: Format) -> u8 {
     let stop = spawn_interrupt_handler(handle.op_sender());
     let mut summary = RunSummary::new();
     let mut mapper = StreamJson::new(matches!(format, Format::StreamJson { partial: true }))
-        .with_mcp(mcp.as_ref().map(|m| std::sync::Arc::clone(&m.manager)));
+        .with_mcp(mcp.as_ref().map(|m| std::sync::Arc::clone(&m.manager)))
+        .with_init(init);
     let Input::Prompt(text) = input;
     // Events before the turn (the init line) are written at once.
     while let Ok(event) = handle.events.try_recv() {

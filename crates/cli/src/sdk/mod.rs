@@ -43,6 +43,21 @@ pub struct SdkOptions {
 /// The slash commands a program may send as a prompt.
 const SLASH_COMMANDS: [&str; 1] = ["compact"];
 
+/// What the init line lists beyond the core's events: the slash commands
+/// and the agent types of this launch.
+pub fn init_extras(launch: &Launch) -> InitExtras {
+    InitExtras {
+        slash_commands: SLASH_COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
+        agents: launch
+            .extensions
+            .as_ref()
+            .and_then(|p| p.agents.as_ref())
+            .map(|a| a.defs.iter().map(|d| d.name.clone()).collect())
+            .unwrap_or_default(),
+        api_key_source: String::new(),
+    }
+}
+
 /// Runs the session until stdin closes and the last turn ended; returns
 /// the exit code.
 pub async fn run(
@@ -133,16 +148,7 @@ pub async fn run(
     let stop = spawn_interrupt_handler(handle.op_sender());
     let ops = handle.op_sender();
     let mut summary = RunSummary::new();
-    let extras = InitExtras {
-        slash_commands: SLASH_COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
-        agents: launch
-            .extensions
-            .as_ref()
-            .and_then(|p| p.agents.as_ref())
-            .map(|a| a.defs.iter().map(|d| d.name.clone()).collect())
-            .unwrap_or_default(),
-        api_key_source: String::new(),
-    };
+    let extras = init_extras(&launch);
     let mut mapper = StreamJson::new(options.partial)
         .with_mcp(mcp.as_ref().map(|m| Arc::clone(&m.manager)))
         .with_init(extras.clone());
