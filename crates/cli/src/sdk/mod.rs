@@ -173,15 +173,18 @@ pub async fn run(
     };
     let mut running = false;
     let mut ran_a_turn = false;
+    // The ids of the user messages that became turns, in order, for
+    // `rewind_files`.
+    let mut turn_ids: Vec<String> = Vec::new();
     loop {
         if !running && let Some((text, line)) = queue.pop_front() {
             let sid = summary.session_id().to_owned();
+            let mut echo = line;
+            echo["isReplay"] = json!(true);
+            echo["parent_tool_use_id"] = Value::Null;
+            echo["session_id"] = json!(sid);
+            stamp(&mut echo, &sid);
             if options.replay_user_messages {
-                let mut echo = line;
-                echo["isReplay"] = json!(true);
-                echo["parent_tool_use_id"] = Value::Null;
-                echo["session_id"] = json!(sid);
-                stamp(&mut echo, &sid);
                 write_line(&echo);
             }
             let op = match text.trim().strip_prefix("/compact") {
@@ -190,7 +193,10 @@ pub async fn run(
                         focus: Some(focus.trim().to_owned()).filter(|f| !f.is_empty()),
                     }
                 }
-                _ => Op::UserTurn { text },
+                _ => {
+                    turn_ids.push(echo["uuid"].as_str().unwrap_or_default().to_owned());
+                    Op::UserTurn { text }
+                }
             };
             if handle.submit(op).await.is_err() {
                 return Ok(exit::ERROR);
@@ -216,7 +222,11 @@ pub async fn run(
                     }
                 }
                 Some(Incoming::Control { id, request }) => {
-                    let answer = answer_control(&request, running, &ops, mcp.as_ref()).await;
+                    let answer = if request["subtype"] == "rewind_files" {
+                        rewind_files(&request, &turn_ids, running, &ops).await
+                    } else {
+                        answer_control(&request, running, &ops, mcp.as_ref()).await
+                    };
                     respond(&id, answer);
                 }
             },
@@ -261,6 +271,30 @@ fn write_lines(lines: &mut [Value]) {
     for line in lines.iter() {
         write_line(line);
     }
+}
+
+/// `rewind_files`: the files go back to before the turn of a user message
+/// this run received; the outcome follows as a notice or error line.
+async fn rewind_files(
+    request: &Value,
+    turn_ids: &[String],
+    running: bool,
+    ops: &mpsc::Sender<Op>,
+) -> Result<Value, String> {
+    if running {
+        return Err("rewind_files while a turn runs: interrupt it first".to_owned());
+    }
+    let id = request["user_message_id"].as_str().unwrap_or("");
+    let Some(position) = turn_ids.iter().position(|t| t == id) else {
+        return Err(format!(
+            "unknown user message id \"{id}\": wright knows the ids of the user messages of this run (their uuid, echoed with --replay-user-messages)"
+        ));
+    };
+    let turns_back = u32::try_from(turn_ids.len() - position).map_err(|e| e.to_string())?;
+    ops.send(Op::RewindFiles { turns_back })
+        .await
+        .map_err(|_| "the session has ended".to_owned())?;
+    Ok(json!({}))
 }
 
 /// Answers one control request of the program's.

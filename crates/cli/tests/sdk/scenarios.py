@@ -187,7 +187,25 @@ async def resume():
             assert m.result == "kumquat", m
 
 
-SCENARIOS = {f.__name__: f for f in [query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
+async def rewind_files():
+    opts = options(permission_mode="acceptEdits", enable_file_checkpointing=True, extra_args={"replay-user-messages": None})
+    path = os.path.join(CWD, "notes.txt")
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("write one")
+        first = await collect(client)
+        await client.query("write two")
+        second = await collect(client)
+        replays = [m for m in second if isinstance(m, UserMessage) and isinstance(m.content, str)]
+        assert replays and replays[0].uuid, second
+        assert open(path).read() == "two\n"
+        await client.rewind_files(replays[0].uuid)
+        await client.query("after")
+        await collect(client)
+    assert open(path).read() == "one\n", open(path).read()
+    assert first
+
+
+SCENARIOS = {f.__name__: f for f in [rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
 
 if __name__ == "__main__":
     anyio.run(SCENARIOS[sys.argv[1]])

@@ -206,3 +206,24 @@ fn resume_continues_the_recorded_session() {
         assert!(second.contains("remember the word kumquat"));
     }
 }
+
+#[test]
+fn rewind_files_restores_the_files_of_a_user_message() {
+    let env = Env::new();
+    let write = |id: &str, text: &str| {
+        calls(&[(
+            id,
+            "Write",
+            json!({"file_path": "notes.txt", "content": text}),
+        )])
+    };
+    let server = MockServer::start(vec![
+        write("c1", "one\n"),
+        text("wrote one"),
+        write("c2", "two\n"),
+        text("wrote two"),
+        text("ok"),
+    ])
+    .unwrap();
+    scenario(&env, &server, "rewind_files");
+}
