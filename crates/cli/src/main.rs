@@ -2,6 +2,7 @@
 //! chosen front end (print mode, interactive line mode, or a subcommand).
 
 mod agents_list;
+mod approver;
 mod args;
 mod doctor;
 mod exit;
@@ -88,7 +89,7 @@ async fn run(args: Args) -> u8 {
 /// A mistake in how wright was invoked (exit code 2).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-struct UsageError(String);
+pub(crate) struct UsageError(pub(crate) String);
 
 async fn run_inner(args: Args) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
@@ -319,7 +320,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         let op = wright_protocol::Op::Compact {
             focus: focus.clone(),
         };
-        return Ok(modes::print::run_op(started, op, detail).await);
+        return Ok(modes::print::run_op(started, op, detail, None).await);
     }
     // Started before the prompt is read and the session is set up, so the
     // servers connect while the rest of start-up goes on.
@@ -364,7 +365,10 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         }
         plan.agents = Some(std::sync::Arc::new(agents));
     }
-    match args.permission_prompt_tool.as_deref() {
+    // `stdio` asks the program on stream-json; any other name is an MCP
+    // tool, checked once the servers are up.
+    let prompt_tool = args.permission_prompt_tool.as_deref();
+    match prompt_tool {
         None => {}
         Some("stdio") if args.input_format == InputFormat::StreamJson => {}
         Some("stdio") => {
@@ -373,12 +377,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             )
             .into());
         }
-        Some(other) => {
-            return Err(UsageError(format!(
-                "--permission-prompt-tool {other}: wright asks a program over stdio only (--permission-prompt-tool stdio with stream-json input), not an MCP tool"
-            ))
-            .into());
-        }
+        Some(_) => launch.can_ask = wright_permissions::CanAsk::Yes,
     }
     if args.input_format == InputFormat::StreamJson {
         if args.output_format != OutputFormat::StreamJson {
@@ -389,7 +388,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         }
         let options = sdk::SdkOptions {
             partial: args.include_partial_messages,
-            ask_program: args.permission_prompt_tool.as_deref() == Some("stdio"),
+            prompt_tool: args.permission_prompt_tool.clone(),
             replay_user_messages: args.replay_user_messages,
         };
         return sdk::run(&settings, launch, &cwd, &project_root, options).await;
@@ -422,15 +421,22 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     let init = sdk::init_extras(&launch);
     let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
     Ok(match args.output_format {
-        OutputFormat::Text => modes::print::run(started, prompt, detail).await,
+        OutputFormat::Text => modes::print::run(started, prompt, detail, prompt_tool).await,
         OutputFormat::Json => {
-            modes::headless::run(started, Input::Prompt(prompt), Format::Json, init).await
+            modes::headless::run(
+                started,
+                Input::Prompt(prompt),
+                Format::Json,
+                init,
+                prompt_tool,
+            )
+            .await
         }
         OutputFormat::StreamJson => {
             let format = Format::StreamJson {
                 partial: args.include_partial_messages,
             };
-            modes::headless::run(started, Input::Prompt(prompt), format, init).await
+            modes::headless::run(started, Input::Prompt(prompt), format, init, prompt_tool).await
         }
     })
 }

@@ -7,6 +7,7 @@ use std::io::Write;
 use serde_json::Value;
 use wright_protocol::{Op, TurnEndReason};
 
+use crate::approver::Approver;
 use crate::exit;
 use crate::setup::Started;
 use crate::signals::spawn_interrupt_handler;
@@ -33,7 +34,13 @@ pub enum Input {
 }
 
 /// Runs the task(s) and returns the exit code.
-pub async fn run(started: Started, input: Input, format: Format, init: InitExtras) -> u8 {
+pub async fn run(
+    started: Started,
+    input: Input,
+    format: Format,
+    init: InitExtras,
+    prompt_tool: Option<&str>,
+) -> u8 {
     let Started {
         mut handle,
         notice,
@@ -49,6 +56,16 @@ pub async fn run(started: Started, input: Input, format: Format, init: InitExtra
     if let Some(mcp) = &mcp {
         crate::mcp_start::wait_for_servers(mcp, |line| eprintln!("{line}")).await;
     }
+    let approver = match prompt_tool.map(|t| Approver::for_tool(t, mcp.as_ref())) {
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            handle.shutdown().await;
+            return exit::USAGE;
+        }
+        Some(Ok(a)) => Some(a),
+        None => None,
+    };
+    let ops = handle.op_sender();
     let stop = spawn_interrupt_handler(handle.op_sender());
     let mut summary = RunSummary::new();
     let mut mapper = StreamJson::new(matches!(format, Format::StreamJson { partial: true }))
@@ -74,6 +91,9 @@ pub async fn run(started: Started, input: Input, format: Format, init: InitExtra
         summary.observe(&event);
         if let Format::StreamJson { .. } = format {
             write_lines(&mapper.lines(&event));
+        }
+        if let Some(approver) = &approver {
+            approver.handle(&event.kind, &ops);
         }
         if event.agent.is_root()
             && let wright_protocol::EventKind::TurnCompleted { reason: end, .. } = event.kind

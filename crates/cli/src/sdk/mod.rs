@@ -8,8 +8,8 @@
 //! The session starts after `initialize` (when the program sends one
 //! first), so its hooks are part of the session from the first turn.
 
-mod control;
-mod peer;
+pub(crate) mod control;
+pub(crate) mod peer;
 mod wire;
 
 use std::collections::VecDeque;
@@ -21,6 +21,7 @@ use tokio::sync::mpsc;
 use wright_config::Settings;
 use wright_protocol::{EventKind, Op, TurnEndReason};
 
+use crate::approver::Approver;
 use crate::exit;
 use crate::setup::{self, Launch};
 use crate::signals::spawn_interrupt_handler;
@@ -30,12 +31,13 @@ use peer::{Peer, respond, write_line};
 use wire::Incoming;
 
 /// How the program drives the run.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct SdkOptions {
     /// `--include-partial-messages`.
     pub partial: bool,
-    /// `--permission-prompt-tool stdio`: approvals go to the program.
-    pub ask_program: bool,
+    /// `--permission-prompt-tool`: `stdio` asks the program, any other
+    /// name is an MCP tool.
+    pub prompt_tool: Option<String>,
     /// `--replay-user-messages`: each user message is echoed back.
     pub replay_user_messages: bool,
 }
@@ -121,7 +123,7 @@ pub async fn run(
             }
         }
     }
-    if options.ask_program {
+    if options.prompt_tool.is_some() {
         launch.can_ask = wright_permissions::CanAsk::Yes;
     }
     let started = match setup::start(settings, &launch, cwd, project_root).await {
@@ -145,6 +147,20 @@ pub async fn run(
     if let Some(mcp) = &mcp {
         crate::mcp_start::wait_for_servers(mcp, |line| eprintln!("{line}")).await;
     }
+    let approver = match options.prompt_tool.as_deref() {
+        None => None,
+        Some("stdio") => Some(Approver::Program(Arc::clone(&peer))),
+        Some(tool) => match Approver::for_tool(tool, mcp.as_ref()) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                if let Some(id) = &initialize {
+                    respond(id, Err(e.clone()));
+                }
+                handle.shutdown().await;
+                return Err(crate::UsageError(e).into());
+            }
+        },
+    };
     let stop = spawn_interrupt_handler(handle.op_sender());
     let ops = handle.op_sender();
     let mut summary = RunSummary::new();
@@ -234,20 +250,10 @@ pub async fn run(
                 let Some(event) = event else { break };
                 summary.observe(&event);
                 write_lines(&mut mapper.lines(&event));
+                if let Some(approver) = &approver {
+                    approver.handle(&event.kind, &ops);
+                }
                 match &event.kind {
-                    EventKind::ApprovalRequested { id, tool, arguments, reason, suggested_rule } if options.ask_program => {
-                        let question = control::can_use_tool(tool, arguments, reason, suggested_rule.as_deref(), None);
-                        let answer = peer.request(question);
-                        let ops = ops.clone();
-                        let id = id.clone();
-                        tokio::spawn(async move {
-                            let (decision, interrupt) = control::decision(&answer.await);
-                            let _ = ops.send(Op::ResolveApproval { id, decision }).await;
-                            if interrupt {
-                                let _ = ops.send(Op::Interrupt).await;
-                            }
-                        });
-                    }
                     EventKind::TurnCompleted { reason, .. } if event.agent.is_root() => {
                         let mut result = summary.result(*reason);
                         stamp(&mut result, summary.session_id());
