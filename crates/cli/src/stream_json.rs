@@ -26,6 +26,8 @@ pub struct StreamJson {
     pending: Vec<Value>,
     /// Index of the next content block, for partial `stream_event`s.
     block_index: usize,
+    /// A `message_start` went out for the response being streamed.
+    message_open: bool,
     responses: u64,
     /// Item id → tool call id, to label tool progress.
     calls: HashMap<String, String>,
@@ -64,6 +66,7 @@ impl StreamJson {
             model: String::new(),
             pending: Vec::new(),
             block_index: 0,
+            message_open: false,
             responses: 0,
             calls: HashMap::new(),
             mcp: None,
@@ -180,6 +183,21 @@ impl StreamJson {
                     ..
                 } => {
                     self.calls.insert(item.id.clone(), call_id.clone());
+                    if self.partial {
+                        // The core reports a call once its input is whole:
+                        // its block starts, streams and stops at once.
+                        self.open_message(sid, &mut out);
+                        let index = self.block_index;
+                        out.push(self.stream_event(
+                            sid,
+                            json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": call_id, "name": name, "input": {}}}),
+                        ));
+                        out.push(self.stream_event(
+                            sid,
+                            json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": arguments}}),
+                        ));
+                    }
+                    self.close_block(sid, &mut out);
                     self.pending.push(json!({
                         "type": "tool_use",
                         "id": call_id,
@@ -192,6 +210,7 @@ impl StreamJson {
                         ItemKind::AgentMessage { .. } => json!({"type": "text", "text": ""}),
                         _ => json!({"type": "thinking", "thinking": ""}),
                     };
+                    self.open_message(sid, &mut out);
                     out.push(self.stream_event(
                         sid,
                         json!({"type": "content_block_start", "index": self.block_index, "content_block": block}),
@@ -308,6 +327,7 @@ impl StreamJson {
             },
             EventKind::Usage { request, model, .. } => {
                 self.model.clone_from(model);
+                self.close_message(sid, Some(request), &mut out);
                 if let Some(line) = self.flush_assistant(sid, Some(request)) {
                     out.push(line);
                 }
@@ -336,6 +356,7 @@ impl StreamJson {
                 // What streamed before the failure is not part of the answer.
                 self.pending.clear();
                 self.block_index = 0;
+                self.message_open = false;
                 // Claude Code's name and fields, with wright's kept too.
                 out.push(json!({
                     "type": "system",
@@ -353,6 +374,7 @@ impl StreamJson {
             EventKind::Error { message } => out.push(system(sid, "error", message)),
             EventKind::TurnCompleted { .. } => {
                 // A response cut off by an error still shows what streamed.
+                self.close_message(sid, None, &mut out);
                 if let Some(line) = self.flush_assistant(sid, None) {
                     out.push(line);
                 }
@@ -370,6 +392,56 @@ impl StreamJson {
             ));
         }
         self.block_index += 1;
+    }
+
+    /// The id of the assistant message numbered `n` in this mapper.
+    fn message_id(&self, sid: &str, n: u64) -> String {
+        match &self.label {
+            Some(label) => format!("msg_{sid}_{label}_{n}"),
+            None => format!("msg_{sid}_{n}"),
+        }
+    }
+
+    /// Starts the streamed message (Anthropic's `message_start`) before its
+    /// first block.
+    fn open_message(&mut self, sid: &str, out: &mut Vec<Value>) {
+        if !self.partial || self.message_open {
+            return;
+        }
+        self.message_open = true;
+        let id = self.message_id(sid, self.responses + 1);
+        out.push(self.stream_event(
+            sid,
+            json!({"type": "message_start", "message": {
+                "id": id, "type": "message", "role": "assistant", "model": self.model,
+                "content": [], "stop_reason": null, "stop_sequence": null,
+                "usage": {"input_tokens": 0, "output_tokens": 0},
+            }}),
+        ));
+    }
+
+    /// Ends the streamed message: `message_delta` with the stop reason and
+    /// usage, then `message_stop`.
+    fn close_message(
+        &mut self,
+        sid: &str,
+        usage: Option<&wright_protocol::Usage>,
+        out: &mut Vec<Value>,
+    ) {
+        if !self.message_open {
+            return;
+        }
+        self.message_open = false;
+        let stop_reason = if self.pending.iter().any(|b| b["type"] == "tool_use") {
+            "tool_use"
+        } else {
+            "end_turn"
+        };
+        out.push(self.stream_event(
+            sid,
+            json!({"type": "message_delta", "delta": {"stop_reason": stop_reason, "stop_sequence": null}, "usage": usage}),
+        ));
+        out.push(self.stream_event(sid, json!({"type": "message_stop"})));
     }
 
     fn stream_event(&self, sid: &str, event: Value) -> Value {
@@ -395,10 +467,7 @@ impl StreamJson {
         Some(json!({
             "type": "assistant",
             "message": {
-                "id": match &self.label {
-                    Some(label) => format!("msg_{sid}_{label}_{}", self.responses),
-                    None => format!("msg_{sid}_{}", self.responses),
-                },
+                "id": self.message_id(sid, self.responses),
                 "type": "message",
                 "role": "assistant",
                 "model": self.model,

@@ -247,6 +247,34 @@ fn lines_carry_the_keys_the_sdk_parser_requires() {
                 .is_some_and(|o| o.contains_key("parent_tool_use_id"))
         );
     }
+    let events: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["type"] == "stream_event")
+        .map(|l| &l["event"])
+        .collect();
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
+    assert_eq!(kinds.first(), Some(&"message_start"), "{kinds:?}");
+    assert_eq!(kinds.last(), Some(&"message_stop"), "{kinds:?}");
+    assert_eq!(
+        kinds
+            .iter()
+            .filter(|k| **k == "content_block_start")
+            .count(),
+        3,
+        "{kinds:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| e["delta"]["type"] == "input_json_delta"),
+        "{kinds:?}"
+    );
+    assert_eq!(events[0]["message"]["id"], assistant[0]["message"]["id"]);
+    let delta = events
+        .iter()
+        .find(|e| e["type"] == "message_delta")
+        .expect("message_delta");
+    assert_eq!(delta["delta"]["stop_reason"], "tool_use");
     let subtypes: Vec<&str> = lines.iter().filter_map(|l| l["subtype"].as_str()).collect();
     for wanted in [
         "init",
