@@ -20,6 +20,10 @@ pub enum McpEditError {
     /// `mcp_servers` (or the server) is something other than a table.
     #[error("`{0}` is not a table")]
     NotTable(String),
+    /// An SDK server lives in the program driving wright; no config file
+    /// can define one.
+    #[error("an SDK server (\"type\": \"sdk\") can only be defined by the program driving wright")]
+    SdkServer,
 }
 
 /// `text` with `[mcp_servers.<name>]` set to `transport`, replacing any
@@ -29,6 +33,9 @@ pub fn set_mcp_server(
     name: &str,
     transport: &McpTransport,
 ) -> Result<String, McpEditError> {
+    if matches!(transport, McpTransport::Sdk) {
+        return Err(McpEditError::SdkServer);
+    }
     let mut doc = parse(text)?;
     let servers = doc
         .entry("mcp_servers")
@@ -60,6 +67,8 @@ pub fn set_mcp_server(
                 table.insert("headers", value(inline(headers)));
             }
         }
+        // Refused above.
+        McpTransport::Sdk => return Err(McpEditError::SdkServer),
     }
     servers.insert(name, Item::Table(table));
     Ok(doc.to_string())

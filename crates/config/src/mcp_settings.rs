@@ -96,19 +96,26 @@ pub enum McpTransport {
         /// Headers sent with every request.
         headers: BTreeMap<String, String>,
     },
+    /// An in-process server of the program driving wright (the Claude
+    /// Agent SDK's `create_sdk_mcp_server`, `"type": "sdk"`), reached
+    /// through the front end's relay. Only that program's `--mcp-config`
+    /// may define one: a config file never parses to it.
+    Sdk,
 }
 
 impl McpTransport {
-    /// `stdio`, `http` or `sse`, as `.mcp.json` spells it.
+    /// `stdio`, `http`, `sse` or `sdk`, as `.mcp.json` spells it.
     pub fn transport(&self) -> &'static str {
         match self {
             McpTransport::Stdio { .. } => "stdio",
             McpTransport::Http { .. } => "http",
             McpTransport::Sse { .. } => "sse",
+            McpTransport::Sdk => "sdk",
         }
     }
 
-    /// The command line or URL, for one-line messages.
+    /// The command line or URL (for an SDK server, where it runs), for
+    /// one-line messages.
     pub fn describe(&self) -> String {
         match self {
             McpTransport::Stdio { command, args, .. } => {
@@ -120,6 +127,7 @@ impl McpTransport {
                 line
             }
             McpTransport::Http { url, .. } | McpTransport::Sse { url, .. } => url.clone(),
+            McpTransport::Sdk => "in the program driving wright".to_owned(),
         }
     }
 
@@ -150,6 +158,9 @@ impl McpTransport {
                 if !headers.is_empty() {
                     t.insert("headers".into(), hidden(headers));
                 }
+            }
+            McpTransport::Sdk => {
+                t.insert("type".into(), Value::String(self.transport().into()));
             }
         }
         t
@@ -190,6 +201,7 @@ impl McpTransport {
                     quote(url)
                 )
             }
+            McpTransport::Sdk => format!("{{ type = {} }}", quote(self.transport())),
         }
     }
 }

@@ -127,6 +127,11 @@ pub async fn login(
                 "the legacy SSE transport is not supported; use \"type\": \"http\"".to_owned(),
             ));
         }
+        McpServerConfig::Sdk => {
+            return Err(fail(
+                "only HTTP servers log in (this one runs in the program driving wright)".to_owned(),
+            ));
+        }
     };
     crate::tls::install_crypto_provider();
 

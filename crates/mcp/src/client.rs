@@ -23,6 +23,7 @@ use rmcp::{ClientHandler, ServiceExt};
 
 use crate::auth::{self, TokenStore};
 use crate::config::McpServerConfig;
+use crate::sdk::{RelayState, RelayTransport, SDK_NEEDS_RELAY, SdkRelay};
 use crate::stdio::{self, SpawnSpec, StdioChild};
 use crate::tap::{Shared, Tap};
 use crate::types::ProgressSink;
@@ -43,6 +44,8 @@ pub(crate) struct ConnectSettings<'a> {
     pub auth_store: Option<&'a TokenStore>,
     /// Woken when a server says its tools or prompts changed.
     pub list_changed: &'a Arc<tokio::sync::Notify>,
+    /// The way to `"type": "sdk"` servers, when a program drives wright.
+    pub sdk_relay: Option<&'a Arc<dyn SdkRelay>>,
 }
 
 /// The client side rmcp calls back into: only the client's identity
@@ -75,6 +78,8 @@ pub(crate) struct Connection {
     dead: AtomicBool,
     /// The process, for stdio servers.
     pub child: Option<StdioChild>,
+    /// The relay's state, for SDK servers (why it closed).
+    relay: Option<Arc<RelayState>>,
 }
 
 /// Why a call did not produce a result.
@@ -169,6 +174,37 @@ impl Connection {
                 };
                 started.map(|(service, listing)| (Self::new(service, shared, None), listing))
             }
+            McpServerConfig::Sdk => {
+                let relay = settings
+                    .sdk_relay
+                    .ok_or_else(|| SDK_NEEDS_RELAY.to_owned())?;
+                let (relay, state) = RelayTransport::new(Arc::clone(relay), settings.server_name);
+                let transport = Tap::new(relay, Arc::clone(&shared));
+                let started = tokio::time::timeout(
+                    timeout,
+                    initialize(handler, transport, settings.server_name),
+                )
+                .await;
+                let closed = || {
+                    state
+                        .closed_reason()
+                        .map(|r| format!(" (the relay to the program closed: {r})"))
+                        .unwrap_or_default()
+                };
+                match started {
+                    Ok(Ok((service, listing))) => {
+                        let mut conn = Self::new(service, shared, None);
+                        conn.relay = Some(state);
+                        Ok((conn, listing))
+                    }
+                    Ok(Err(e)) => Err(format!("{e}{}", closed())),
+                    Err(_) => Err(format!(
+                        "no answer to initialize within {} s{}",
+                        timeout.as_secs_f32(),
+                        closed()
+                    )),
+                }
+            }
             McpServerConfig::Sse { .. } => Err(
                 "the legacy SSE transport is not supported (rmcp 3.11 has no SSE client); \
                  use \"type\": \"http\" if the server speaks streamable HTTP"
@@ -188,6 +224,7 @@ impl Connection {
             shared,
             dead: AtomicBool::new(false),
             child,
+            relay: None,
         }
     }
 
@@ -311,7 +348,10 @@ impl Connection {
                 let _ = child.wait_exit(Duration::from_millis(500)).await;
                 format!("the server exited ({})", child.describe_end())
             }
-            None => "the connection to the server closed".to_owned(),
+            None => match self.relay.as_ref().and_then(|r| r.closed_reason()) {
+                Some(reason) => format!("the relay to the program closed: {reason}"),
+                None => "the connection to the server closed".to_owned(),
+            },
         }
     }
 

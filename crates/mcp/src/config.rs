@@ -357,9 +357,14 @@ fn parse_server(
                 McpServerConfig::Sse { url, headers }
             }
         }
+        // The Agent SDK also writes "name" (the same as the key) and wright
+        // needs nothing else: the relay addresses the server by its key.
+        // Whether this source may define one is the caller's decision
+        // (only the driving program's `--mcp-config` may).
+        "sdk" => McpServerConfig::Sdk,
         other => {
             return Err(format!(
-                "unknown \"type\" {other:?} (expected \"stdio\", \"http\" or \"sse\")"
+                "unknown \"type\" {other:?} (expected \"stdio\", \"http\", \"sse\" or \"sdk\")"
             ));
         }
     };

@@ -223,6 +223,7 @@ impl McpManager {
             server_name: &server.name,
             auth_store: self.options.auth_store.as_ref(),
             list_changed: &self.list_changed,
+            sdk_relay: self.options.sdk_relay.as_ref(),
         };
         let (conn, listing) = Connection::connect(&server.config, &settings).await?;
         if let Some(pgid) = conn.child.as_ref().and_then(|c| c.pgid)

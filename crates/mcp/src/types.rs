@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::auth::TokenStore;
 use crate::config::ConfigSource;
+use crate::sdk::SdkRelay;
 
 /// How servers are started and stopped.
 #[derive(Debug, Clone)]
@@ -30,6 +31,11 @@ pub struct StartOptions {
     /// one stored for its URL gets it as a bearer token (refreshed when
     /// expired). `None`: no OAuth.
     pub auth_store: Option<TokenStore>,
+    /// How `"type": "sdk"` servers are reached: the front end that speaks
+    /// to the program driving wright (stream-json's control protocol)
+    /// supplies it. `None`: such servers fail with
+    /// [`crate::SDK_NEEDS_RELAY`].
+    pub sdk_relay: Option<std::sync::Arc<dyn SdkRelay>>,
 }
 
 impl Default for StartOptions {
@@ -41,6 +47,7 @@ impl Default for StartOptions {
             cwd: None,
             server_cwd: std::collections::BTreeMap::new(),
             auth_store: None,
+            sdk_relay: None,
         }
     }
 }
@@ -67,9 +74,9 @@ pub enum ServerStatus {
 pub struct ServerReport {
     /// The configured name.
     pub name: String,
-    /// `stdio`, `http` or `sse`.
+    /// `stdio`, `http`, `sse` or `sdk`.
     pub transport: &'static str,
-    /// The command line or URL.
+    /// The command line or URL (for an SDK server, where it runs).
     pub target: String,
     /// Where it was configured.
     pub source: ConfigSource,
