@@ -330,7 +330,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         } else {
             mcp_start::Asking::Skip
         };
-        let collected = mcp_servers::collect(&resolved, &project_root, &args.mcp_flags())?;
+        let collected = mcp_servers::collect(&resolved, &project_root, &args.mcp_flags(), None)?;
         let decided = mcp_start::decide(
             collected,
             asking,

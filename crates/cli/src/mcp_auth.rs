@@ -54,7 +54,7 @@ pub async fn login(
     name: &str,
     redirect_port: u16,
 ) -> Result<u8, SetupError> {
-    let collected = collect(resolved, project_root, flags)?;
+    let collected = collect(resolved, project_root, flags, None)?;
     let Some((candidate, _)) = collected.servers.iter().find(|(c, _)| c.name == name) else {
         let known: Vec<&str> = collected
             .servers

@@ -116,7 +116,7 @@ pub async fn probe(
     project_root: &Path,
     flags: &McpFlags,
 ) -> Result<(Vec<Line>, Vec<String>), SetupError> {
-    let collected = collect(resolved, project_root, flags)?;
+    let collected = collect(resolved, project_root, flags, None)?;
     let servers = collected
         .servers
         .iter()

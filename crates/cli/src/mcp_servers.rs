@@ -8,14 +8,22 @@
 //! with the fingerprint of the definition approved, so a repository that
 //! changes the command must be approved again.
 //!
+//! An SDK server (`"type": "sdk"`, in-process in the program driving
+//! wright) needs no approval, since that program defined it, but only its
+//! `--mcp-config` may: from any file a project or the user keeps, it is
+//! refused with a warning. Without a relay (no program drives wright over
+//! stream-json) it is started anyway, to fail with that reason in the
+//! statuses, and warned about.
+//!
 //! Asking (interactive) and starting live in `mcp_start.rs`.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use wright_config::{McpServerSetting, McpTransport, Resolved, Source};
 use wright_mcp::config::{self as mcp_config, process_env};
-use wright_mcp::{ConfigSource, McpServer, McpServerConfig};
+use wright_mcp::{ConfigSource, McpServer, McpServerConfig, SDK_NEEDS_RELAY, SdkRelay};
 
 use crate::setup::SetupError;
 
@@ -99,15 +107,21 @@ pub struct Collected {
     pub servers: Vec<(Candidate, Approval)>,
     /// To show once before a run.
     pub warnings: Vec<String>,
+    /// The way to SDK servers, when a program drives wright (handed on to
+    /// the manager by `mcp_start`).
+    pub sdk_relay: Option<Arc<dyn SdkRelay>>,
 }
 
 /// Gathers the servers of every source. A broken `--mcp-config` is the
 /// user's own mistake and stops the run; a broken `.mcp.json` is a
-/// warning and is left out.
+/// warning and is left out. `sdk_relay` is the front end's way to the
+/// in-process servers of the program driving wright (stream-json input
+/// with the control protocol); `None` everywhere else.
 pub fn collect(
     resolved: &Resolved,
     project_root: &Path,
     flags: &McpFlags,
+    sdk_relay: Option<Arc<dyn SdkRelay>>,
 ) -> Result<Collected, SetupError> {
     let mut warnings = Vec::new();
     let mut all: Vec<Candidate> = Vec::new();
@@ -186,6 +200,22 @@ pub fn collect(
         }
     }
     all.sort_by(|a, b| a.name.cmp(&b.name));
+    for c in &mut all {
+        let sdk = matches!(&c.server, Ok(s) if s.config == McpServerConfig::Sdk);
+        if sdk && c.scope != Scope::Flag {
+            // It would need no approval: only the driving program may
+            // define one, never a file a repository or the user keeps.
+            c.server = Err(format!(
+                "an SDK server (\"type\": \"sdk\") can only be defined by the program \
+                 driving wright, in its --mcp-config (found in {})",
+                c.source
+            ));
+        } else if sdk && sdk_relay.is_none() {
+            // Still started: it fails with this reason, so the statuses
+            // name it.
+            warnings.push(format!("warning: MCP server {}: {SDK_NEEDS_RELAY}", c.name));
+        }
+    }
     for c in &all {
         if let Err(why) = &c.server {
             warnings.push(format!(
@@ -201,7 +231,11 @@ pub fn collect(
             (c, approval)
         })
         .collect();
-    Ok(Collected { servers, warnings })
+    Ok(Collected {
+        servers,
+        warnings,
+        sdk_relay,
+    })
 }
 
 /// Adds `c`, replacing a server of the same name from an earlier source.
@@ -340,6 +374,7 @@ pub fn entry_json(t: &McpTransport) -> serde_json::Value {
             }
             o
         }
+        McpTransport::Sdk => json!({ "type": "sdk" }),
     }
 }
 
@@ -390,6 +425,7 @@ pub fn fingerprint(config: &McpServerConfig) -> String {
         McpServerConfig::Http { url, headers } | McpServerConfig::Sse { url, headers } => {
             serde_json::json!({"type": config.transport(), "url": url, "headers": headers})
         }
+        McpServerConfig::Sdk => serde_json::json!({"type": "sdk"}),
     };
     let digest = Sha256::digest(canonical.to_string().as_bytes());
     let mut out = String::from("sha256:");

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use wright_config::Settings;
 use wright_core::{HintTrust, McpSetup, ToolSearch};
-use wright_mcp::{McpManager, McpServer, ServerStatus, StartOptions};
+use wright_mcp::{McpManager, McpServer, SdkRelay, ServerStatus, StartOptions};
 
 use crate::mcp_servers::{Approval, Candidate, Collected, fingerprint, skipped_warning};
 use crate::render::escape_controls;
@@ -37,6 +37,8 @@ pub struct Decided {
     pub not_started: Vec<String>,
     /// Warnings to show before the session.
     pub warnings: Vec<String>,
+    /// The way to SDK servers, from [`Collected::sdk_relay`].
+    pub sdk_relay: Option<Arc<dyn SdkRelay>>,
 }
 
 /// Settles every candidate: approved ones start; an unapproved project
@@ -50,6 +52,7 @@ pub fn decide(
 ) -> Decided {
     let mut out = Decided {
         warnings: collected.warnings,
+        sdk_relay: collected.sdk_relay,
         ..Decided::default()
     };
     for (c, approval) in collected.servers {
@@ -239,10 +242,11 @@ pub fn spawn(decided: &Decided, settings: &Settings, project_root: &Path) -> Opt
     if decided.servers.is_empty() {
         return None;
     }
-    let manager = Arc::new(McpManager::new(
-        decided.servers.clone(),
-        start_options(settings, project_root, &decided.project_servers),
-    ));
+    let options = StartOptions {
+        sdk_relay: decided.sdk_relay.clone(),
+        ..start_options(settings, project_root, &decided.project_servers)
+    };
+    let manager = Arc::new(McpManager::new(decided.servers.clone(), options));
     let connecting = Arc::clone(&manager);
     tokio::spawn(async move { connecting.connect_all().await });
     let mcp = &settings.mcp;

@@ -294,6 +294,19 @@ fn server(
             _ => "stdio".to_owned(),
         },
         Some(k) if matches!(k.get_ref().as_str(), "stdio" | "http" | "sse") => k.get_ref().clone(),
+        // In-process servers of the program driving wright need no
+        // approval, so no file may define one: only that program's
+        // `--mcp-config`.
+        Some(k) if k.get_ref() == "sdk" => {
+            return Err(b.invalid(
+                &field("type"),
+                k.span(),
+                k.get_ref(),
+                "an SDK server can only be defined by the program driving wright, in its \
+                 --mcp-config"
+                    .to_owned(),
+            ));
+        }
         Some(k) => {
             return Err(b.invalid(&field("type"), k.span(), k.get_ref(), type_expected()));
         }

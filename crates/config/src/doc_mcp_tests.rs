@@ -116,6 +116,11 @@ fn mistakes_name_the_file_and_key() {
             .contains("only a stdio server runs a command")
     );
     assert!(err("[mcp_servers.gh]\ntype = \"ws\"\n").contains("expected one of: stdio, http, sse"));
+    // Only the driving program's --mcp-config may define an SDK server.
+    assert!(
+        err("[mcp_servers.calc]\ntype = \"sdk\"\n")
+            .contains("an SDK server can only be defined by the program driving wright")
+    );
     assert!(
         err("[mcp_servers.\"a b\"]\ncommand = \"x\"\n")
             .contains("expected a server name of letters, digits")

@@ -227,3 +227,31 @@ fn describe_leaves_headers_out() {
     };
     assert_eq!(stdio.describe(), "npx -y pkg");
 }
+
+#[test]
+fn sdk_servers_parse_as_the_agent_sdk_writes_them() {
+    // The SDK adds "name" (the key again); anything else is ignored too.
+    let text = r#"{"mcpServers": {"calc": {"type": "sdk", "name": "calc", "extra": [1]}}}"#;
+    let servers = parse(text, ConfigSource::CommandLine, &no_env).unwrap();
+    assert_eq!(
+        servers,
+        vec![McpServer {
+            name: "calc".into(),
+            config: McpServerConfig::Sdk,
+            source: ConfigSource::CommandLine,
+        }]
+    );
+    assert_eq!(servers[0].config.transport(), "sdk");
+    assert_eq!(
+        servers[0].config.describe(),
+        "in the program driving wright"
+    );
+    // The name is checked as any server's (it becomes mcp__<name>__<tool>).
+    let bad = parse(
+        r#"{"mcpServers": {"a__b": {"type": "sdk"}}}"#,
+        ConfigSource::CommandLine,
+        &no_env,
+    )
+    .unwrap_err();
+    assert!(bad.to_string().contains("__"), "{bad}");
+}

@@ -643,3 +643,64 @@ fn the_users_servers_start_outside_an_untrusted_project() {
     list(&env, &["--mcp-config", &user, "--trust-project"]);
     assert_eq!(super::read(&own).trim(), canonical_root(&env));
 }
+
+/// An in-process server of an Agent SDK program, as it writes it.
+const SDK_CALC: &str = r#"{"mcpServers": {"calc": {"type": "sdk", "name": "calc"}}}"#;
+
+#[test]
+fn an_sdk_server_without_a_program_driving_wright_fails_with_a_warning() {
+    let env = Env::new();
+    let out = stream_run(&env, &["--mcp-config", SDK_CALC]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(
+        err.matches(
+            "warning: MCP server calc: an SDK server needs a program driving wright over \
+             stream-json (the Claude Agent SDK)"
+        )
+        .count(),
+        1,
+        "{err}"
+    );
+    assert_eq!(
+        ndjson(&out)[0]["mcp_servers"],
+        json!([{"name": "calc", "status": "failed"}])
+    );
+    let servers = list(&env, &["--mcp-config", SDK_CALC]);
+    let calc = status_of(&servers, "calc");
+    assert_eq!(calc["status"], "failed", "{calc}");
+    assert_eq!(calc["transport"], "sdk", "{calc}");
+}
+
+#[test]
+fn only_the_programs_mcp_config_may_define_an_sdk_server() {
+    let env = Env::new();
+    env.write(".mcp.json", SDK_CALC);
+    // Even approved: it would run unasked in the program's place.
+    let out = stream_run(&env, &["--allow", "mcp__calc"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "not starting MCP server calc: an SDK server (\"type\": \"sdk\") can only be \
+             defined by the program driving wright, in its --mcp-config"
+        ),
+        "{err}"
+    );
+    assert_eq!(ndjson(&out)[0]["mcp_servers"], json!([]));
+
+    // A config file cannot even say it.
+    let env = Env::new();
+    env.write(
+        ".wright/config.toml",
+        "[mcp_servers.calc]\ntype = \"sdk\"\n",
+    );
+    let out = env.wright().args(["config", "show"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("mcp_servers.calc.type"), "{err}");
+    assert!(
+        err.contains("only be defined by the program driving wright"),
+        "{err}"
+    );
+}
