@@ -322,6 +322,11 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         };
         return Ok(modes::print::run_op(started, op, detail, None).await);
     }
+    // wright's requests to a program driving it over stream-json; made
+    // now, so the MCP servers can reach the program's in-process ones.
+    let sdk_peer = std::sync::Arc::new(sdk::Peer::default());
+    let sdk_relay =
+        (args.input_format == InputFormat::StreamJson).then(|| sdk::ProgramRelay::over(&sdk_peer));
     // Started before the prompt is read and the session is set up, so the
     // servers connect while the rest of start-up goes on.
     if let Some(plan) = launch.extensions.as_mut() {
@@ -330,7 +335,8 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         } else {
             mcp_start::Asking::Skip
         };
-        let collected = mcp_servers::collect(&resolved, &project_root, &args.mcp_flags(), None)?;
+        let collected =
+            mcp_servers::collect(&resolved, &project_root, &args.mcp_flags(), sdk_relay)?;
         let decided = mcp_start::decide(
             collected,
             asking,
@@ -391,7 +397,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             prompt_tool: args.permission_prompt_tool.clone(),
             replay_user_messages: args.replay_user_messages,
         };
-        return sdk::run(&settings, launch, &cwd, &project_root, options).await;
+        return sdk::run(&settings, launch, &cwd, &project_root, options, sdk_peer).await;
     }
     let stdin_is_terminal = std::io::stdin().is_terminal();
     let prompt = match (&args.print, stdin_is_terminal) {

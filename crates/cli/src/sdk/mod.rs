@@ -9,8 +9,12 @@
 //! first), so its hooks are part of the session from the first turn.
 
 pub(crate) mod control;
+mod mcp_relay;
 pub(crate) mod peer;
 mod wire;
+
+pub use mcp_relay::ProgramRelay;
+pub use peer::Peer;
 
 use std::collections::VecDeque;
 use std::path::Path;
@@ -27,7 +31,7 @@ use crate::setup::{self, Launch};
 use crate::signals::spawn_interrupt_handler;
 use crate::stream_json::{InitExtras, StreamJson, stamp, system};
 use crate::summary::RunSummary;
-use peer::{Peer, respond, write_line};
+use peer::{respond, write_line};
 use wire::Incoming;
 
 /// How the program drives the run.
@@ -61,15 +65,17 @@ pub fn init_extras(launch: &Launch) -> InitExtras {
 }
 
 /// Runs the session until stdin closes and the last turn ended; returns
-/// the exit code.
+/// the exit code. `peer` carries wright's requests to the program; it
+/// exists before the session so the MCP servers, which start earlier, can
+/// reach the program's own servers through it ([`ProgramRelay`]).
 pub async fn run(
     settings: &Settings,
     mut launch: Launch,
     cwd: &Path,
     project_root: &Path,
     options: SdkOptions,
+    peer: Arc<Peer>,
 ) -> anyhow::Result<u8> {
-    let peer = Arc::new(Peer::default());
     let mut input = wire::spawn_reader(Arc::clone(&peer));
     let mut queue: VecDeque<(String, Value)> = VecDeque::new();
     let mut bad_before_start = false;

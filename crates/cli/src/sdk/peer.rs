@@ -67,6 +67,11 @@ impl Peer {
         }
     }
 
+    /// Whether stdin closed (no answer can come any more).
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+
     /// stdin closed: no answer can come.
     pub fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
