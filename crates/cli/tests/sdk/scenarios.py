@@ -26,7 +26,9 @@ from claude_agent_sdk import (
     ToolResultBlock,
     ToolUseBlock,
     UserMessage,
+    create_sdk_mcp_server,
     query,
+    tool,
 )
 
 WRIGHT = os.environ["WRIGHT"]
@@ -205,7 +207,34 @@ async def rewind_files():
     assert first
 
 
-SCENARIOS = {f.__name__: f for f in [rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
+async def sdk_mcp():
+    @tool("add", "Adds a and b", {"a": float, "b": float})
+    async def add(args):
+        return {"content": [{"type": "text", "text": f"sum={args['a'] + args['b']}"}]}
+
+    @tool("fail", "Always fails", {})
+    async def fail(args):
+        raise RuntimeError("calculator on fire")
+
+    calc = create_sdk_mcp_server(name="calc", version="1.0.0", tools=[add, fail])
+    opts = options(mcp_servers={"calc": calc}, permission_mode="bypassPermissions")
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("add two and three")
+        seen = await collect(client)
+        status = await client.get_mcp_status()
+    init = seen[0]
+    assert isinstance(init, SystemMessage) and init.subtype == "init", init
+    assert {"name": "calc", "status": "connected"} in init.data["mcp_servers"], init.data
+    assert "mcp__calc__add" in init.data["tools"], init.data
+    results = tool_results(seen)
+    assert len(results) == 2, results
+    assert not results[0].is_error and "sum=5" in str(results[0].content), results
+    assert results[1].is_error and "calculator on fire" in str(results[1].content), results
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].result == "five", seen[-1]
+    assert any(s["name"] == "calc" and s["status"] == "connected" for s in status["mcpServers"]), status
+
+
+SCENARIOS = {f.__name__: f for f in [sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
 
 if __name__ == "__main__":
     anyio.run(SCENARIOS[sys.argv[1]])

@@ -227,3 +227,22 @@ fn rewind_files_restores_the_files_of_a_user_message() {
     .unwrap();
     scenario(&env, &server, "rewind_files");
 }
+
+#[test]
+fn the_programs_in_process_mcp_server_is_listed_and_called() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        calls(&[
+            ("c1", "mcp__calc__add", json!({"a": 2, "b": 3})),
+            ("c2", "mcp__calc__fail", json!({})),
+        ]),
+        text("five"),
+    ])
+    .unwrap();
+    if scenario(&env, &server, "sdk_mcp").is_some() {
+        let first = String::from_utf8_lossy(&server.requests()[0].body).into_owned();
+        assert!(first.contains("mcp__calc__add"), "{first}");
+        let second = String::from_utf8_lossy(&server.requests()[1].body).into_owned();
+        assert!(second.contains("sum=5"), "{second}");
+    }
+}
