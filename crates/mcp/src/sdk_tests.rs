@@ -201,10 +201,8 @@ async fn an_sdk_server_connects_lists_and_calls_through_the_relay() {
             .all(|(s, _)| s == "calc")
     );
     // wright's progress routing stays inside wright.
-    let seen = program.seen.lock().unwrap();
-    let (_, last) = seen.last().unwrap();
+    let last = program.seen.lock().unwrap().last().cloned().unwrap().1;
     assert!(!last.to_string().contains(crate::tap::ROUTE_KEY), "{last}");
-    drop(seen);
     mcp.shutdown().await;
 }
 
