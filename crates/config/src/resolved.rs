@@ -36,6 +36,9 @@ pub struct Resolved {
     /// `[projects."<root>".approved_mcp_servers]`. Never read from a
     /// project's own files.
     pub mcp_approvals: BTreeMap<String, String>,
+    /// The config files `--setting-sources` let load (all by default);
+    /// the import of Claude Code's project settings follows it too.
+    pub setting_sources: crate::SettingSources,
     sources: BTreeMap<&'static str, Source>,
 }
 
@@ -66,6 +69,7 @@ impl Default for Resolved {
             project_files: Vec::new(),
             held_mcp_servers: Vec::new(),
             mcp_approvals: BTreeMap::new(),
+            setting_sources: crate::SettingSources::default(),
             sources: KEYS.iter().map(|k| (*k, Source::Default)).collect(),
         }
     }

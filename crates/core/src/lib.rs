@@ -19,6 +19,7 @@ mod options;
 mod recorder;
 mod remember;
 mod session;
+mod structured;
 mod task;
 mod task_worktree;
 mod text;
@@ -34,5 +35,6 @@ pub use options::{
     SystemPrompt, ToolSearch, Transcripts,
 };
 pub use remember::RememberTool;
+pub use structured::check_json_schema;
 pub use session::{Persistence, SessionHandle, spawn_session};
 pub use task::{Agents, subagent_prompt};

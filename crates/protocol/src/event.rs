@@ -45,6 +45,20 @@ pub enum Op {
         /// `default`, `accept-edits`, `plan`, `auto` or `bypass`.
         mode: String,
     },
+    /// Use this model from the next model request on (`None`: back to the
+    /// model the session was started with).
+    SetModel {
+        /// Model name, or `None` for the configured default.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+    },
+    /// Change the extended-thinking budget from the next model request on
+    /// (`None` or 0: thinking off).
+    SetMaxThinkingTokens {
+        /// Budget in tokens.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tokens: Option<u32>,
+    },
     /// End the session once the current turn (if any) is stopped.
     Shutdown,
 }
@@ -206,6 +220,14 @@ pub enum EventKind {
         reason: TurnEndReason,
         /// Model requests made in this turn.
         model_requests: u32,
+        /// With a JSON schema for the answer (`--json-schema`): the final
+        /// answer parsed, valid against the schema.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        structured_output: Option<serde_json::Value>,
+        /// With a JSON schema: the answer was still not valid after the
+        /// retry (the turn ends `Failed`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        structured_output_failed: bool,
     },
 }
 
