@@ -100,6 +100,7 @@ impl ConfigLoader {
         };
         let sources = overrides.setting_sources.unwrap_or_default();
         resolved.setting_sources = sources;
+        resolved.flag_settings = overrides.settings.clone();
         for (path, base_dir) in self.layered_files() {
             let wanted = if path == self.project_file() {
                 sources.project

@@ -20,6 +20,7 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
         mut handle,
         notice,
         mcp,
+        structured,
         ..
     } = started;
     let mut renderer = Renderer::new(detail);
@@ -41,7 +42,19 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
     let mut reason = TurnEndReason::Failed;
     while let Some(event) = handle.events.recv().await {
         summary.observe(&event);
-        renderer.event(&event);
+        // With `--json-schema` the answer is printed once, parsed, at the
+        // end: streaming it would also print an attempt that was rejected.
+        let answer_text = event.agent.is_root()
+            && matches!(
+                &event.kind,
+                EventKind::ItemDelta {
+                    delta: wright_protocol::ItemDelta::Text(_),
+                    ..
+                }
+            );
+        if !(structured && answer_text) {
+            renderer.event(&event);
+        }
         if event.agent.is_root()
             && let EventKind::TurnCompleted { reason: end, .. } = event.kind
         {
@@ -50,6 +63,9 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
         }
     }
     handle.shutdown().await;
+    if let Some(value) = summary.structured_output() {
+        println!("{value}");
+    }
     let line = renderer.dim(&summary.usage_line());
     renderer.err_line(&line);
     stop.exit_code(reason)
