@@ -113,12 +113,7 @@ pub struct Args {
 
     /// Claude Code's thinking budget in tokens: 0 turns thinking off;
     /// 1 to 1023 are raised to 1024, the smallest budget providers take.
-    #[arg(
-        long,
-        value_name = "N",
-        conflicts_with = "thinking",
-        global = true
-    )]
+    #[arg(long, value_name = "N", conflicts_with = "thinking", global = true)]
     pub max_thinking_tokens: Option<u32>,
 
     /// Claude Code's settings as a file or a JSON string: permissions
@@ -893,7 +888,10 @@ mod tests {
         let a = parse(&["--thinking", "disabled"]);
         assert_eq!(a.thinking_choice(), ThinkingChoice::Off);
         let err = Args::try_parse_from(["wright", "--thinking", "lots"]).unwrap_err();
-        assert!(err.to_string().contains("`adaptive` or `disabled`"), "{err}");
+        assert!(
+            err.to_string().contains("`adaptive` or `disabled`"),
+            "{err}"
+        );
     }
 
     #[test]

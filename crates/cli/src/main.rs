@@ -122,7 +122,8 @@ fn read_settings_flags(args: &mut Args) -> Result<(), String> {
     let Some(value) = &args.settings else {
         return Ok(());
     };
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let settings = wright_config::FlagSettings::load(value, &cwd).map_err(|e| e.to_string())?;
     set_settings_env(&settings.env);
     args.parsed_settings = Some(settings);

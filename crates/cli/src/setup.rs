@@ -232,7 +232,11 @@ const TOOLS_ELSEWHERE: [&str; 2] = ["Task", "Agent"];
 fn only_tools(registry: &ToolRegistry, names: &[String]) -> (ToolRegistry, Vec<String>) {
     let wanted: Vec<&str> = names
         .iter()
-        .map(|n| n.split_once('(').map_or(n.as_str(), |(name, _)| name).trim())
+        .map(|n| {
+            n.split_once('(')
+                .map_or(n.as_str(), |(name, _)| name)
+                .trim()
+        })
         .collect();
     let have = registry.names();
     let unknown = wanted

@@ -331,8 +331,16 @@ mod tests {
 
     #[test]
     fn bad_values_are_errors_that_name_the_key() {
-        let err = |json: &str| FlagSettings::parse(json, "x".into()).unwrap_err().to_string();
-        assert!(err("{not json").contains("invalid JSON"), "{}", err("{not json"));
+        let err = |json: &str| {
+            FlagSettings::parse(json, "x".into())
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(
+            err("{not json").contains("invalid JSON"),
+            "{}",
+            err("{not json")
+        );
         assert!(err("[1]").contains("expected a JSON object"));
         assert!(err(r#"{"permissions": {"allow": "Read"}}"#).contains("`permissions.allow`"));
         assert!(err(r#"{"permissions": {"defaultMode": "yolo"}}"#).contains("defaultMode"));

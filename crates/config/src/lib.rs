@@ -221,8 +221,8 @@ pub use agent_settings::{
     MAX_AGENT_CONCURRENT, agent_dirs,
 };
 pub use env::ENV_VARS;
-pub use flag_settings::{FlagSettings, SettingSources};
 pub use error::{ConfigError, Origin};
+pub use flag_settings::{FlagSettings, SettingSources};
 pub use hook_settings::{
     DEFAULT_VERIFY_TIMEOUT_SECS, HookCommandSetting, HookGroupSetting, HookSettings,
     MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting, VerifySettings,

@@ -334,7 +334,10 @@ fn agents_from_json_reads_claude_codes_shape() {
     let r = agents.iter().find(|a| a.name == "reviewer").unwrap();
     assert_eq!(r.description, "Reviews code");
     assert_eq!(r.prompt, "You review.");
-    assert_eq!(r.tools.as_deref(), Some(&["Read".to_owned(), "Grep".to_owned()][..]));
+    assert_eq!(
+        r.tools.as_deref(),
+        Some(&["Read".to_owned(), "Grep".to_owned()][..])
+    );
     assert_eq!(r.model.as_deref(), Some("sonnet"));
     assert_eq!(r.source, AgentSource::Flag);
     let q = agents.iter().find(|a| a.name == "quick").unwrap();

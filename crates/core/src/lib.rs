@@ -35,6 +35,6 @@ pub use options::{
     SystemPrompt, ToolSearch, Transcripts,
 };
 pub use remember::RememberTool;
-pub use structured::check_json_schema;
 pub use session::{Persistence, SessionHandle, spawn_session};
+pub use structured::check_json_schema;
 pub use task::{Agents, subagent_prompt};

@@ -168,7 +168,9 @@ fn set_live(ctx: &TurnContext, op: Op) {
             });
             live.thinking = Some(tokens);
             let text = match tokens {
-                Some(n) => format!("Thinking budget is now {n} tokens (from the next model request)."),
+                Some(n) => {
+                    format!("Thinking budget is now {n} tokens (from the next model request).")
+                }
                 None => "Thinking is now off (from the next model request).".to_owned(),
             };
             ctx.emitter.notice(text);

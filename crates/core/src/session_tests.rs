@@ -810,11 +810,18 @@ async fn a_valid_structured_answer_is_returned_and_the_schema_is_in_the_prompt()
     );
     let (events, reason) = turn(&mut h, "go").await;
     assert_eq!(reason, TurnEndReason::Completed);
-    assert_eq!(completed(&events), (Some(serde_json::json!({"answer": 42})), false));
+    assert_eq!(
+        completed(&events),
+        (Some(serde_json::json!({"answer": 42})), false)
+    );
     let requests = h.requests.lock().unwrap();
     assert_eq!(requests.len(), 1);
     assert!(requests[0].system.starts_with("sys"));
-    assert!(requests[0].system.contains("\"required\": ["), "{}", requests[0].system);
+    assert!(
+        requests[0].system.contains("\"required\": ["),
+        "{}",
+        requests[0].system
+    );
 }
 
 #[tokio::test]
@@ -827,7 +834,10 @@ async fn an_invalid_structured_answer_is_retried_once_with_the_reasons() {
     );
     let (events, reason) = turn(&mut h, "go").await;
     assert_eq!(reason, TurnEndReason::Completed);
-    assert_eq!(completed(&events), (Some(serde_json::json!({"answer": 7})), false));
+    assert_eq!(
+        completed(&events),
+        (Some(serde_json::json!({"answer": 7})), false)
+    );
     let requests = h.requests.lock().unwrap();
     assert_eq!(requests.len(), 2);
     let retry = requests[1].messages.last().unwrap().text();
@@ -856,7 +866,11 @@ async fn without_a_schema_no_structured_output_is_reported() {
     let mut h = start(vec![text("{\"answer\": 1}")], PermissionMode::Default, 5);
     let (events, _) = turn(&mut h, "go").await;
     assert_eq!(completed(&events), (None, false));
-    assert!(!h.requests.lock().unwrap()[0].system.contains("Structured output"));
+    assert!(
+        !h.requests.lock().unwrap()[0]
+            .system
+            .contains("Structured output")
+    );
 }
 
 #[tokio::test]

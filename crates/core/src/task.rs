@@ -435,7 +435,7 @@ fn child_context(
         file_locks: Arc::clone(&parent.file_locks),
         stop: StopRequest::default(),
         pending_context: std::sync::Mutex::default(),
-            live: std::sync::Mutex::default(),
+        live: std::sync::Mutex::default(),
         options,
     }
 }

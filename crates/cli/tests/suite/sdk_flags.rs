@@ -115,7 +115,12 @@ fn settings_from_a_file_run_their_hooks() {
     .unwrap();
     let out = env
         .wright_p("anthropic", &server.url(), "go")
-        .args(["--settings", "sdk-settings.json", "--permission-mode", "bypass"])
+        .args([
+            "--settings",
+            "sdk-settings.json",
+            "--permission-mode",
+            "bypass",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -231,7 +236,8 @@ fn tools_chooses_the_built_in_tools_offered() {
     assert_eq!(tool_names(&body.unwrap()), ["Read", "Task"]);
 }
 
-const SCHEMA: &str = r#"{"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]}"#;
+const SCHEMA: &str =
+    r#"{"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]}"#;
 
 #[test]
 fn json_schema_returns_structured_output() {
@@ -267,7 +273,9 @@ fn json_schema_returns_structured_output() {
     let requests = server.requests();
     assert_eq!(requests.len(), 2);
     assert!(
-        requests[1].json()["messages"].to_string().contains("not valid JSON"),
+        requests[1].json()["messages"]
+            .to_string()
+            .contains("not valid JSON"),
         "{}",
         requests[1].json()["messages"]
     );
