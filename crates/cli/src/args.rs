@@ -768,12 +768,22 @@ impl Args {
         rules
     }
 
+    /// The allow rules that may approve MCP servers by name: the command
+    /// line's and those of `--settings` (both the user's own input).
+    pub fn approving_rules(&self) -> Vec<String> {
+        let mut rules = self.allow_rules();
+        if let Some(settings) = &self.parsed_settings {
+            rules.extend(settings.allow.iter().cloned());
+        }
+        rules
+    }
+
     /// The MCP flags (`--mcp-config`, `--strict-mcp-config`, `--allow`).
     pub fn mcp_flags(&self) -> McpFlags {
         McpFlags {
             configs: self.mcp_config.clone(),
             strict: self.strict_mcp_config,
-            allow: self.allow_rules(),
+            allow: self.approving_rules(),
         }
     }
 

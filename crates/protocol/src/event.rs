@@ -375,3 +375,61 @@ pub enum ItemDelta {
 fn ran_by_default() -> bool {
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn model_ops_round_trip() {
+        let op = Op::SetModel {
+            model: Some("m2".into()),
+        };
+        assert_eq!(
+            serde_json::to_value(&op).unwrap(),
+            json!({"type": "set_model", "model": "m2"})
+        );
+        let back: Op = serde_json::from_value(json!({"type": "set_model"})).unwrap();
+        assert_eq!(back, Op::SetModel { model: None });
+        let op: Op =
+            serde_json::from_value(json!({"type": "set_max_thinking_tokens", "tokens": 0}))
+                .unwrap();
+        assert_eq!(op, Op::SetMaxThinkingTokens { tokens: Some(0) });
+    }
+
+    #[test]
+    fn turn_completed_adds_structured_output_only_when_there_is_some() {
+        let plain = EventKind::TurnCompleted {
+            reason: TurnEndReason::Completed,
+            model_requests: 1,
+            structured_output: None,
+            structured_output_failed: false,
+        };
+        assert_eq!(
+            serde_json::to_value(&plain).unwrap(),
+            json!({"type": "turn_completed", "reason": "completed", "model_requests": 1})
+        );
+        let old: EventKind = serde_json::from_value(
+            json!({"type": "turn_completed", "reason": "failed", "model_requests": 2}),
+        )
+        .unwrap();
+        assert!(matches!(
+            old,
+            EventKind::TurnCompleted {
+                structured_output: None,
+                structured_output_failed: false,
+                ..
+            }
+        ));
+        let with = EventKind::TurnCompleted {
+            reason: TurnEndReason::Failed,
+            model_requests: 2,
+            structured_output: Some(json!({"a": 1})),
+            structured_output_failed: true,
+        };
+        let value = serde_json::to_value(&with).unwrap();
+        assert_eq!(value["structured_output"], json!({"a": 1}));
+        assert_eq!(value["structured_output_failed"], true);
+    }
+}
