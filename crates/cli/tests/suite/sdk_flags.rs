@@ -382,3 +382,63 @@ fn the_sdks_default_command_line_is_accepted() {
     assert_eq!(result_of(&out)["subtype"], "success");
     assert!(body.is_some());
 }
+
+#[test]
+fn json_schema_output_is_in_the_stream_json_result_line() {
+    let env = Env::new();
+    let server =
+        MockServer::start(vec![MockResponse::sse(anthropic::text(r#"{"count": 9}"#))]).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "count")
+        .args(["--json-schema", SCHEMA, "--output-format", "stream-json"])
+        .args([
+            "--verbose",
+            "--setting-sources=user,project",
+            "--tools",
+            "default",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["type"], "result");
+    assert_eq!(last["subtype"], "success");
+    assert_eq!(last["structured_output"], json!({"count": 9}));
+    let schema: Value =
+        serde_json::from_str(include_str!("../../../../docs/schema/result.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    assert!(validator.is_valid(&last), "{last}");
+}
+
+#[test]
+fn settings_show_in_config_show_with_their_source() {
+    let env = Env::new();
+    let out = env
+        .wright()
+        .args(["config", "show", "--json"])
+        .args([
+            "--settings",
+            r#"{"model": "from-settings", "permissions": {"ask": ["Write"]}}"#,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let entries: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let entry = |key: &str| {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["key"] == key)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(entry("model")["value"], "from-settings");
+    assert_eq!(entry("permissions.ask")["value"], json!(["Write"]));
+    assert!(
+        entry("model")["source"].to_string().contains("--settings"),
+        "{}",
+        entry("model")
+    );
+}
