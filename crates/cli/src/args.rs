@@ -142,16 +142,6 @@ pub struct Args {
     #[arg(long, value_name = "JSON", global = true)]
     pub agents: Option<String>,
 
-    /// Ask this MCP tool, or the SDK over stdio (`stdio`), instead of a person.
-    #[allow(dead_code)] // Read by the stream-json front end.
-    #[arg(long, value_name = "NAME")]
-    pub permission_prompt_tool: Option<String>,
-
-    /// With stream-json input, echo each user message back on stdout.
-    #[allow(dead_code)] // Read by the stream-json front end.
-    #[arg(long)]
-    pub replay_user_messages: bool,
-
     /// Model to switch to (with a notice) after repeated overload errors.
     #[arg(long, value_name = "NAME", global = true)]
     pub fallback_model: Option<String>,
@@ -171,6 +161,14 @@ pub struct Args {
     /// With stream-json output, also emit streaming deltas.
     #[arg(long)]
     pub include_partial_messages: bool,
+
+    /// Ask this MCP tool, or the SDK over stdio (`stdio`), instead of a person.
+    #[arg(long, value_name = "NAME")]
+    pub permission_prompt_tool: Option<String>,
+
+    /// With stream-json input, echo each user message back on stdout.
+    #[arg(long)]
+    pub replay_user_messages: bool,
 
     /// Continue the latest session of this directory.
     #[arg(short = 'c', long = "continue")]

@@ -112,6 +112,7 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
                 .iter()
                 .map(|v| (*v).to_owned())
                 .collect(),
+            callbacks: None,
         },
         verifier,
         warnings,

@@ -2,6 +2,7 @@
 //! chosen front end (print mode, interactive line mode, or a subcommand).
 
 mod agents_list;
+mod approver;
 mod args;
 mod doctor;
 mod exit;
@@ -20,6 +21,7 @@ mod modes;
 mod provider;
 mod render;
 mod safety;
+mod sdk;
 mod sessions;
 mod sessions_agents;
 mod setup;
@@ -185,7 +187,7 @@ async fn run(args: Args) -> u8 {
 /// A mistake in how wright was invoked (exit code 2).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-struct UsageError(String);
+pub(crate) struct UsageError(pub(crate) String);
 
 async fn run_inner(args: Args) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
@@ -448,7 +450,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         let op = wright_protocol::Op::Compact {
             focus: focus.clone(),
         };
-        return Ok(modes::print::run_op(started, op, detail).await);
+        return Ok(modes::print::run_op(started, op, detail, None).await);
     }
     // Started before the prompt is read and the session is set up, so the
     // servers connect while the rest of start-up goes on.
@@ -505,6 +507,20 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             .is_none_or(|names| names.iter().any(|n| n == "Task" || n == "Agent"));
         plan.agents = task_offered.then(|| std::sync::Arc::new(agents));
     }
+    // `stdio` asks the program on stream-json; any other name is an MCP
+    // tool, checked once the servers are up.
+    let prompt_tool = args.permission_prompt_tool.as_deref();
+    match prompt_tool {
+        None => {}
+        Some("stdio") if args.input_format == InputFormat::StreamJson => {}
+        Some("stdio") => {
+            return Err(UsageError(
+                "--permission-prompt-tool stdio needs --input-format stream-json (the program answers on stdin)".to_owned(),
+            )
+            .into());
+        }
+        Some(_) => launch.can_ask = wright_permissions::CanAsk::Yes,
+    }
     if args.input_format == InputFormat::StreamJson {
         if args.output_format != OutputFormat::StreamJson {
             return Err(UsageError(
@@ -512,11 +528,12 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             )
             .into());
         }
-        let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
-        let format = Format::StreamJson {
+        let options = sdk::SdkOptions {
             partial: args.include_partial_messages,
+            prompt_tool: args.permission_prompt_tool.clone(),
+            replay_user_messages: args.replay_user_messages,
         };
-        return Ok(modes::headless::run(started, Input::StreamJson, format).await);
+        return sdk::run(&settings, launch, &cwd, &project_root, options).await;
     }
     let stdin_is_terminal = std::io::stdin().is_terminal();
     let prompt = match (&args.print, stdin_is_terminal) {
@@ -547,17 +564,25 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             UsageError("no prompt: pass one with -p \"…\" or pipe it on stdin".to_owned()).into(),
         );
     }
+    let init = sdk::init_extras(&launch);
     let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
     Ok(match args.output_format {
-        OutputFormat::Text => modes::print::run(started, prompt, detail).await,
+        OutputFormat::Text => modes::print::run(started, prompt, detail, prompt_tool).await,
         OutputFormat::Json => {
-            modes::headless::run(started, Input::Prompt(prompt), Format::Json).await
+            modes::headless::run(
+                started,
+                Input::Prompt(prompt),
+                Format::Json,
+                init,
+                prompt_tool,
+            )
+            .await
         }
         OutputFormat::StreamJson => {
             let format = Format::StreamJson {
                 partial: args.include_partial_messages,
             };
-            modes::headless::run(started, Input::Prompt(prompt), format).await
+            modes::headless::run(started, Input::Prompt(prompt), format, init, prompt_tool).await
         }
     })
 }

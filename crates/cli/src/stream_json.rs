@@ -1,10 +1,14 @@
-//! Maps core events to `stream-json` lines in Claude Code's shape: a
-//! `system`/`init` line, one `assistant` line per model response (text,
-//! thinking and `tool_use` blocks), one `user` line per tool result, and
-//! a `system`/`compact_boundary` line per compaction, and wright's own
-//! line types (`warning`, `error`, `retry`,
-//! `approval_requested`, `tool_progress`, `stream_event` with
-//! `--include-partial-messages`). The `result` line is written by the caller.
+//! Maps core events to `stream-json` lines in Claude Code's shape, as the
+//! Claude Agent SDK parses them: a `system`/`init` line, one `assistant`
+//! line per model response (text, thinking and `tool_use` blocks), one
+//! `user` line per tool result, `stream_event` lines with
+//! `--include-partial-messages`, and a `system`/`compact_boundary` line per
+//! compaction. wright's own facts travel as `system` lines with subtypes of
+//! their own (`error`, `warning`, `notice`, `api_retry`,
+//! `approval_requested`, `diagnostics`, `hook_response`) and `tool_progress`
+//! lines, because the SDK treats a top-level `error` type as a fatal
+//! transport error. Every line carries `uuid` and `session_id`. The
+//! `result` line is written by the caller.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -22,6 +26,8 @@ pub struct StreamJson {
     pending: Vec<Value>,
     /// Index of the next content block, for partial `stream_event`s.
     block_index: usize,
+    /// A `message_start` went out for the response being streamed.
+    message_open: bool,
     responses: u64,
     /// Item id → tool call id, to label tool progress.
     calls: HashMap<String, String>,
@@ -33,7 +39,24 @@ pub struct StreamJson {
     /// A subagent mapper's part of its message ids (`explore-1`), so they
     /// never collide with the parent's.
     label: Option<String>,
+    /// What the init line lists besides the session's own facts.
+    init: InitExtras,
 }
+
+/// The init line's fields that the core's events do not carry.
+#[derive(Debug, Clone, Default)]
+pub struct InitExtras {
+    /// Slash commands a client may send as prompts, without the `/`.
+    pub slash_commands: Vec<String>,
+    /// Names of the agent types the `Task` tool starts.
+    pub agents: Vec<String>,
+    /// Where the API key came from (`none` for keyless local servers).
+    pub api_key_source: String,
+}
+
+/// The Claude Code version whose stream-json contract these lines follow;
+/// the Agent SDK warns about a CLI that reports none.
+pub const CLAUDE_CODE_COMPAT_VERSION: &str = "2.1.0";
 
 impl StreamJson {
     /// A mapper; `partial` adds streaming deltas.
@@ -43,12 +66,20 @@ impl StreamJson {
             model: String::new(),
             pending: Vec::new(),
             block_index: 0,
+            message_open: false,
             responses: 0,
             calls: HashMap::new(),
             mcp: None,
             children: HashMap::new(),
             label: None,
+            init: InitExtras::default(),
         }
+    }
+
+    /// Adds `extras` to the init line.
+    pub fn with_init(mut self, extras: InitExtras) -> Self {
+        self.init = extras;
+        self
     }
 
     /// Lists `mcp`'s servers (name and status) and connected tools in the
@@ -78,8 +109,17 @@ impl StreamJson {
         (servers, tools)
     }
 
-    /// The lines this event produces, in order.
+    /// The lines this event produces, in order, each with a `uuid` and the
+    /// `session_id`.
     pub fn lines(&mut self, event: &Event) -> Vec<Value> {
+        let mut lines = self.lines_of(event);
+        for line in &mut lines {
+            stamp(line, &event.session_id);
+        }
+        lines
+    }
+
+    fn lines_of(&mut self, event: &Event) -> Vec<Value> {
         if !event.agent.is_root() {
             // Claude Code's shape: a subagent's messages carry the id of
             // the `Task` call that started it.
@@ -126,7 +166,12 @@ impl StreamJson {
                     "provider": provider,
                     "tools": tools,
                     "mcp_servers": mcp_servers,
-                    "permissionMode": permission_mode,
+                    "permissionMode": claude_mode_name(permission_mode),
+                    "slash_commands": self.init.slash_commands,
+                    "agents": self.init.agents,
+                    "apiKeySource": if self.init.api_key_source.is_empty() { "none" } else { self.init.api_key_source.as_str() },
+                    "output_style": "default",
+                    "claude_code_version": CLAUDE_CODE_COMPAT_VERSION,
                     "version": env!("CARGO_PKG_VERSION"),
                 }));
             }
@@ -138,6 +183,21 @@ impl StreamJson {
                     ..
                 } => {
                     self.calls.insert(item.id.clone(), call_id.clone());
+                    if self.partial {
+                        // The core reports a call once its input is whole:
+                        // its block starts, streams and stops at once.
+                        self.open_message(sid, &mut out);
+                        let index = self.block_index;
+                        out.push(self.stream_event(
+                            sid,
+                            json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": call_id, "name": name, "input": {}}}),
+                        ));
+                        out.push(self.stream_event(
+                            sid,
+                            json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": arguments}}),
+                        ));
+                    }
+                    self.close_block(sid, &mut out);
                     self.pending.push(json!({
                         "type": "tool_use",
                         "id": call_id,
@@ -150,6 +210,7 @@ impl StreamJson {
                         ItemKind::AgentMessage { .. } => json!({"type": "text", "text": ""}),
                         _ => json!({"type": "thinking", "thinking": ""}),
                     };
+                    self.open_message(sid, &mut out);
                     out.push(self.stream_event(
                         sid,
                         json!({"type": "content_block_start", "index": self.block_index, "content_block": block}),
@@ -185,8 +246,10 @@ impl StreamJson {
                 }
                 ItemKind::Reasoning { text } => {
                     self.close_block(sid, &mut out);
+                    // The SDK requires the key; the core does not pass the
+                    // provider's signature on to front ends.
                     self.pending
-                        .push(json!({"type": "thinking", "thinking": text}));
+                        .push(json!({"type": "thinking", "thinking": text, "signature": ""}));
                 }
                 ItemKind::ToolCall {
                     call_id,
@@ -210,9 +273,7 @@ impl StreamJson {
                     "status": status,
                     "display": display,
                 })),
-                ItemKind::Error { message } => {
-                    out.push(json!({"type": "error", "session_id": sid, "message": message}));
-                }
+                ItemKind::Error { message } => out.push(system(sid, "error", message)),
                 ItemKind::HookRun {
                     event,
                     command,
@@ -239,7 +300,8 @@ impl StreamJson {
                     text,
                     ran,
                 } => out.push(json!({
-                    "type": "diagnostics",
+                    "type": "system",
+                    "subtype": "diagnostics",
                     "session_id": sid,
                     "checker": checker,
                     "files": files,
@@ -265,6 +327,7 @@ impl StreamJson {
             },
             EventKind::Usage { request, model, .. } => {
                 self.model.clone_from(model);
+                self.close_message(sid, Some(request), &mut out);
                 if let Some(line) = self.flush_assistant(sid, Some(request)) {
                     out.push(line);
                 }
@@ -276,7 +339,8 @@ impl StreamJson {
                 reason,
                 suggested_rule,
             } => out.push(json!({
-                "type": "approval_requested",
+                "type": "system",
+                "subtype": "approval_requested",
                 "session_id": sid,
                 "id": id,
                 "tool_name": tool,
@@ -292,25 +356,25 @@ impl StreamJson {
                 // What streamed before the failure is not part of the answer.
                 self.pending.clear();
                 self.block_index = 0;
+                self.message_open = false;
+                // Claude Code's name and fields, with wright's kept too.
                 out.push(json!({
-                "type": "retry",
-                "session_id": sid,
-                "attempt": attempt,
-                "delay_ms": delay_ms,
-                "reason": reason,
+                    "type": "system",
+                    "subtype": "api_retry",
+                    "session_id": sid,
+                    "attempt": attempt,
+                    "retry_delay_ms": delay_ms,
+                    "delay_ms": delay_ms,
+                    "error": reason,
+                    "reason": reason,
                 }));
             }
-            EventKind::Warning { message } => {
-                out.push(json!({"type": "warning", "session_id": sid, "message": message}));
-            }
-            EventKind::Notice { message } => {
-                out.push(json!({"type": "notice", "session_id": sid, "message": message}));
-            }
-            EventKind::Error { message } => {
-                out.push(json!({"type": "error", "session_id": sid, "message": message}));
-            }
+            EventKind::Warning { message } => out.push(system(sid, "warning", message)),
+            EventKind::Notice { message } => out.push(system(sid, "notice", message)),
+            EventKind::Error { message } => out.push(system(sid, "error", message)),
             EventKind::TurnCompleted { .. } => {
                 // A response cut off by an error still shows what streamed.
+                self.close_message(sid, None, &mut out);
                 if let Some(line) = self.flush_assistant(sid, None) {
                     out.push(line);
                 }
@@ -328,6 +392,56 @@ impl StreamJson {
             ));
         }
         self.block_index += 1;
+    }
+
+    /// The id of the assistant message numbered `n` in this mapper.
+    fn message_id(&self, sid: &str, n: u64) -> String {
+        match &self.label {
+            Some(label) => format!("msg_{sid}_{label}_{n}"),
+            None => format!("msg_{sid}_{n}"),
+        }
+    }
+
+    /// Starts the streamed message (Anthropic's `message_start`) before its
+    /// first block.
+    fn open_message(&mut self, sid: &str, out: &mut Vec<Value>) {
+        if !self.partial || self.message_open {
+            return;
+        }
+        self.message_open = true;
+        let id = self.message_id(sid, self.responses + 1);
+        out.push(self.stream_event(
+            sid,
+            json!({"type": "message_start", "message": {
+                "id": id, "type": "message", "role": "assistant", "model": self.model,
+                "content": [], "stop_reason": null, "stop_sequence": null,
+                "usage": {"input_tokens": 0, "output_tokens": 0},
+            }}),
+        ));
+    }
+
+    /// Ends the streamed message: `message_delta` with the stop reason and
+    /// usage, then `message_stop`.
+    fn close_message(
+        &mut self,
+        sid: &str,
+        usage: Option<&wright_protocol::Usage>,
+        out: &mut Vec<Value>,
+    ) {
+        if !self.message_open {
+            return;
+        }
+        self.message_open = false;
+        let stop_reason = if self.pending.iter().any(|b| b["type"] == "tool_use") {
+            "tool_use"
+        } else {
+            "end_turn"
+        };
+        out.push(self.stream_event(
+            sid,
+            json!({"type": "message_delta", "delta": {"stop_reason": stop_reason, "stop_sequence": null}, "usage": usage}),
+        ));
+        out.push(self.stream_event(sid, json!({"type": "message_stop"})));
     }
 
     fn stream_event(&self, sid: &str, event: Value) -> Value {
@@ -353,10 +467,7 @@ impl StreamJson {
         Some(json!({
             "type": "assistant",
             "message": {
-                "id": match &self.label {
-                    Some(label) => format!("msg_{sid}_{label}_{}", self.responses),
-                    None => format!("msg_{sid}_{}", self.responses),
-                },
+                "id": self.message_id(sid, self.responses),
                 "type": "message",
                 "role": "assistant",
                 "model": self.model,
@@ -369,3 +480,38 @@ impl StreamJson {
         }))
     }
 }
+
+/// A `system` line of wright's own with a message.
+pub fn system(sid: &str, subtype: &str, message: &str) -> Value {
+    json!({"type": "system", "subtype": subtype, "session_id": sid, "message": message})
+}
+
+/// Gives `line` a fresh `uuid` and the session id, unless it has them.
+pub fn stamp(line: &mut Value, sid: &str) {
+    if let Some(obj) = line.as_object_mut() {
+        if !obj.contains_key("uuid") {
+            obj.insert(
+                "uuid".to_owned(),
+                Value::String(uuid::Uuid::now_v7().to_string()),
+            );
+        }
+        if !obj.contains_key("session_id") || obj["session_id"].as_str() == Some("") {
+            obj.insert("session_id".to_owned(), Value::String(sid.to_owned()));
+        }
+    }
+}
+
+/// Claude Code's name for one of wright's permission modes, which is what
+/// the SDK's `PermissionMode` type holds.
+pub fn claude_mode_name(mode: &str) -> &str {
+    match mode {
+        "accept-edits" => "acceptEdits",
+        "bypass" => "bypassPermissions",
+        "dont-ask" => "dontAsk",
+        other => other,
+    }
+}
+
+#[cfg(test)]
+#[path = "stream_json_tests.rs"]
+mod tests;

@@ -31,6 +31,18 @@ pub struct RunSummary {
     structured_output: Option<Value>,
     /// The last turn's answer never matched `--json-schema`.
     structured_output_failed: bool,
+    /// Tokens and cost per model (Claude Code's `modelUsage`).
+    models: std::collections::BTreeMap<String, ModelUsage>,
+}
+
+/// One model's share of a run.
+#[derive(Debug, Default, Clone, Copy)]
+struct ModelUsage {
+    input_tokens: u64,
+    output_tokens: u64,
+    cache_read_input_tokens: u64,
+    cache_creation_input_tokens: u64,
+    cost_usd: f64,
 }
 
 /// One agent's share of a run.
@@ -54,6 +66,7 @@ impl RunSummary {
             usage: Usage::default(),
             cost_usd: 0.0,
             agents: std::collections::BTreeMap::new(),
+            models: std::collections::BTreeMap::new(),
             last_text: String::new(),
             denials: Vec::new(),
             errors: Vec::new(),
@@ -70,9 +83,18 @@ impl RunSummary {
             self.session_id.clone_from(&event.session_id);
         }
         if let EventKind::Usage {
-            request, cost_usd, ..
+            request,
+            cost_usd,
+            model,
+            ..
         } = &event.kind
         {
+            let m = self.models.entry(model.clone()).or_default();
+            m.input_tokens += request.input_tokens;
+            m.output_tokens += request.output_tokens;
+            m.cache_read_input_tokens += request.cache_read_input_tokens;
+            m.cache_creation_input_tokens += request.cache_creation_input_tokens;
+            m.cost_usd += cost_usd;
             let share = self.agents.entry(event.agent.0.clone()).or_default();
             share.requests += 1;
             share.input_tokens += request.total_input();
@@ -145,6 +167,11 @@ impl RunSummary {
         }
     }
 
+    /// The model of the latest request (the configured one before any).
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
     /// The session id, once known.
     pub fn session_id(&self) -> &str {
         &self.session_id
@@ -184,6 +211,13 @@ impl RunSummary {
                 "cache_read_input_tokens": self.usage.cache_read_input_tokens,
             },
             "model": self.model,
+            "modelUsage": self.model_usage(),
+            "stop_reason": match reason {
+                TurnEndReason::Completed => Value::from("end_turn"),
+                TurnEndReason::MaxTurns => Value::from("tool_use"),
+                _ => Value::Null,
+            },
+            "uuid": uuid::Uuid::now_v7().to_string(),
             "permission_denials": self.denials,
             "verifier": {"runs": self.verifier_runs, "errors": self.verifier_errors},
         });
@@ -217,6 +251,31 @@ impl RunSummary {
             result["errors"] = json!(errors);
         }
         result
+    }
+
+    /// Claude Code's `modelUsage`: per model, tokens, cost and the
+    /// context window.
+    fn model_usage(&self) -> Value {
+        let catalog = wright_llm::Catalog::builtin();
+        let models: serde_json::Map<String, Value> = self
+            .models
+            .iter()
+            .map(|(name, u)| {
+                (
+                    name.clone(),
+                    json!({
+                        "inputTokens": u.input_tokens,
+                        "outputTokens": u.output_tokens,
+                        "cacheReadInputTokens": u.cache_read_input_tokens,
+                        "cacheCreationInputTokens": u.cache_creation_input_tokens,
+                        "webSearchRequests": 0,
+                        "costUSD": u.cost_usd,
+                        "contextWindow": catalog.lookup(name).info().context_window,
+                    }),
+                )
+            })
+            .collect();
+        Value::Object(models)
     }
 
     /// Totals for the text mode's closing line.

@@ -183,10 +183,10 @@ impl Gate {
         match verdict {
             Verdict::Allow => Ok(None),
             Verdict::Deny { reason, by } => Err(deny(&reason, by)),
-            Verdict::Ask { reason, suggestion } => self
-                .ask(request, reason, suggestion, emitter, hooks, cancel)
-                .await
-                .map(|()| None),
+            Verdict::Ask { reason, suggestion } => {
+                self.ask(request, reason, suggestion, emitter, hooks, cancel)
+                    .await
+            }
         }
     }
 
@@ -233,7 +233,7 @@ impl Gate {
         emitter: &Emitter,
         hooks: &dyn ApprovalHooks,
         cancel: &CancellationToken,
-    ) -> Result<(), Refusal> {
+    ) -> Result<Option<serde_json::Value>, Refusal> {
         let id = format!(
             "approval_{}{}",
             self.id_prefix,
@@ -279,10 +279,23 @@ impl Gate {
                 ToolCallStatus::Cancelled,
                 "Cancelled by user while waiting for approval.".to_owned(),
             )),
-            Some(ApprovalDecision::AllowOnce) => Ok(()),
+            Some(ApprovalDecision::AllowOnce) => Ok(None),
+            Some(ApprovalDecision::AllowWithInput { input }) => {
+                match serde_json::from_str::<serde_json::Value>(&input) {
+                    // Programs echo the input back unchanged when they only
+                    // mean "allow".
+                    Ok(v) if v == *request.args => Ok(None),
+                    Ok(v) if v.is_object() => self.recheck(request, v).map(Some),
+                    _ => Err((
+                        ToolCallStatus::Denied,
+                        "Permission denied: the approval's updated input is not a JSON object."
+                            .to_owned(),
+                    )),
+                }
+            }
             Some(ApprovalDecision::AllowSession) => {
                 self.grant(suggestion);
-                Ok(())
+                Ok(None)
             }
             Some(ApprovalDecision::AllowProject) => {
                 if let Err(e) =
@@ -294,7 +307,7 @@ impl Gate {
                     ));
                 }
                 self.grant(suggestion);
-                Ok(())
+                Ok(None)
             }
             Some(ApprovalDecision::Deny { note }) => Err((
                 ToolCallStatus::Denied,

@@ -1,5 +1,6 @@
-//! Work the user asks for outside a model turn: compaction on demand and
-//! rewinding to before an earlier user turn.
+//! Work the user asks for outside a model turn: compaction on demand,
+//! rewinding to before an earlier user turn, and restoring only the files
+//! of an earlier turn.
 
 use tokio_util::sync::CancellationToken;
 use wright_llm::LlmError;
@@ -109,5 +110,49 @@ pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u3
         text.push_str(&format!("  {}: {what}\n", f.path.display()));
     }
     text.push_str(UNTRACKED_NOTE);
+    emitter.emit(EventKind::Notice { message: text });
+}
+
+/// The Agent SDK's `rewind_files`: the files the model edited go back to
+/// how they were before the user turn `turns_back` turns from the latest;
+/// the conversation stays as it is.
+pub(crate) fn rewind_files(ctx: &TurnContext, turns_back: u32) {
+    let emitter = &ctx.emitter;
+    let turns = match ctx.recorder.user_turns() {
+        Some(Ok(turns)) => turns,
+        Some(Err(e)) => return emitter.error(format!("Cannot read the session: {e}")),
+        None => {
+            return emitter
+                .error("This session is not recorded, so its files cannot be rewound.".to_owned());
+        }
+    };
+    let target = usize::try_from(turns_back)
+        .ok()
+        .filter(|n| *n > 0)
+        .and_then(|n| turns.len().checked_sub(n))
+        .and_then(|i| turns.get(i));
+    let Some(target) = target else {
+        return emitter.error(format!(
+            "There is no user turn {turns_back} back: the session has {} user turn(s).",
+            turns.len()
+        ));
+    };
+    let outcome = match ctx.recorder.rewind(
+        &RewindPoint::BeforeTurn(target.entry.clone()),
+        RewindScope::FilesOnly,
+    ) {
+        Some(Ok(outcome)) => outcome,
+        Some(Err(e)) => return emitter.error(format!("Rewind failed: {e}")),
+        None => return,
+    };
+    let mut text = format!("Files rewound to before the user turn {turns_back} back.\n");
+    for f in &outcome.files {
+        let what = match &f.action {
+            RestoreAction::Restored => "restored".to_owned(),
+            RestoreAction::Deleted => "deleted (it did not exist then)".to_owned(),
+            RestoreAction::Failed(why) => format!("FAILED: {why}"),
+        };
+        text.push_str(&format!("  {}: {what}\n", f.path.display()));
+    }
     emitter.emit(EventKind::Notice { message: text });
 }

@@ -17,7 +17,7 @@ use crate::approval::Gate;
 use crate::context::{StopRequest, Totals, TurnContext};
 use crate::emitter::Emitter;
 use crate::hook_points;
-use crate::manual::{compact_now, rewind};
+use crate::manual::{compact_now, rewind, rewind_files};
 use crate::options::SessionOptions;
 use crate::recorder::Recorder;
 use crate::turn::{Conversation, run_turn};
@@ -192,6 +192,7 @@ enum Work {
     Turn(String),
     Compact(Option<String>),
     Rewind(Option<u32>),
+    RewindFiles(u32),
 }
 
 impl Actor {
@@ -274,6 +275,7 @@ fn work_of(op: Op) -> Option<Work> {
         Op::UserTurn { text } => Some(Work::Turn(text)),
         Op::Compact { focus } => Some(Work::Compact(focus)),
         Op::Rewind { turn } => Some(Work::Rewind(turn)),
+        Op::RewindFiles { turns_back } => Some(Work::RewindFiles(turns_back)),
         Op::Interrupt
         | Op::ResolveApproval { .. }
         | Op::SetPermissionMode { .. }
@@ -295,6 +297,7 @@ async fn run_work(
         }
         Work::Compact(focus) => compact_now(ctx, conv, focus, cancel).await,
         Work::Rewind(turn) => rewind(ctx, conv, turn),
+        Work::RewindFiles(turns_back) => rewind_files(ctx, turns_back),
     }
 }
 

@@ -40,6 +40,13 @@ pub enum Op {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         turn: Option<u32>,
     },
+    /// Restore the files the model edited to how they were before the user
+    /// turn `turns_back` turns from the latest (1 = the latest), leaving
+    /// the conversation as it is (the Agent SDK's `rewind_files`).
+    RewindFiles {
+        /// How many user turns back, counting the latest as 1.
+        turns_back: u32,
+    },
     /// Change the permission mode for the rest of the session.
     SetPermissionMode {
         /// `default`, `accept-edits`, `plan`, `auto` or `bypass`.
@@ -73,6 +80,13 @@ pub enum ApprovalDecision {
     AllowSession,
     /// As `AllowSession`, and write the rule to the project's local settings.
     AllowProject,
+    /// Run it once with this input instead of the model's (a program's
+    /// permission callback may rewrite it); the new input is checked again
+    /// and refused if it would still need approval.
+    AllowWithInput {
+        /// The tool input to use, as JSON text.
+        input: String,
+    },
     /// Refuse, with an optional note for the model.
     Deny {
         /// Shown to the model with the refusal.

@@ -132,6 +132,11 @@ impl TestServer {
                 "Sends three progress notifications, then answers",
                 schema(json!({})),
             ),
+            Tool::new(
+                "approve",
+                "A --permission-prompt-tool: allows any call whose input does not mention 'forbidden'",
+                schema(json!({"tool_name": {"type": "string"}, "input": {"type": "object"}})),
+            ),
         ];
         tools.extend((0..self.many).map(many::tool));
         if let Ok(added) = self.added.lock() {
@@ -154,6 +159,14 @@ impl TestServer {
     ) -> Result<CallToolResult, ErrorData> {
         Ok(match name {
             "echo" => text(arg_str(&args, "text")),
+            "approve" => {
+                let input = args.get("input").cloned().unwrap_or(Value::Null);
+                text(if input.to_string().contains("forbidden") {
+                    json!({"behavior": "deny", "message": "the approve tool said no"}).to_string()
+                } else {
+                    json!({"behavior": "allow", "updatedInput": input}).to_string()
+                })
+            }
             "image" => CallToolResult::success(vec![
                 ContentBlock::text("a tiny image"),
                 ContentBlock::image(TINY_PNG, "image/png"),

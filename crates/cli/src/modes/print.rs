@@ -3,19 +3,26 @@
 
 use wright_protocol::{EventKind, Op, TurnEndReason};
 
+use crate::approver::Approver;
 use crate::exit;
 use crate::render::{Detail, Renderer};
 use crate::setup::Started;
 use crate::signals::spawn_interrupt_handler;
 use crate::summary::RunSummary;
 
-/// Runs `prompt` as one task and returns the exit code.
-pub async fn run(started: Started, prompt: String, detail: Detail) -> u8 {
-    run_op(started, Op::UserTurn { text: prompt }, detail).await
+/// Runs `prompt` as one task and returns the exit code; `prompt_tool`
+/// (`--permission-prompt-tool`) answers approvals.
+pub async fn run(
+    started: Started,
+    prompt: String,
+    detail: Detail,
+    prompt_tool: Option<&str>,
+) -> u8 {
+    run_op(started, Op::UserTurn { text: prompt }, detail, prompt_tool).await
 }
 
 /// Runs one piece of work (a task, a compaction) and returns the exit code.
-pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
+pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Option<&str>) -> u8 {
     let Started {
         mut handle,
         notice,
@@ -31,6 +38,16 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
     if let Some(mcp) = &mcp {
         crate::mcp_start::wait_for_servers(mcp, |line| renderer.err_line(line)).await;
     }
+    let approver = match prompt_tool.map(|t| Approver::for_tool(t, mcp.as_ref())) {
+        Some(Err(e)) => {
+            renderer.err_line(&format!("error: {e}"));
+            handle.shutdown().await;
+            return exit::USAGE;
+        }
+        Some(Ok(a)) => Some(a),
+        None => None,
+    };
+    let ops = handle.op_sender();
     let stop = spawn_interrupt_handler(handle.op_sender());
     if handle.submit(op).await.is_err() {
         return exit::ERROR;
@@ -54,6 +71,9 @@ pub async fn run_op(started: Started, op: Op, detail: Detail) -> u8 {
             );
         if !(structured && answer_text) {
             renderer.event(&event);
+        }
+        if let Some(approver) = &approver {
+            approver.handle(&event.kind, &ops);
         }
         if event.agent.is_root()
             && let EventKind::TurnCompleted { reason: end, .. } = event.kind

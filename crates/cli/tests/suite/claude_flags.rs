@@ -137,3 +137,65 @@ fn dont_ask_refuses_instead_of_asking_even_at_a_terminal() {
         "{results:?}"
     );
 }
+
+#[test]
+fn permission_prompt_tool_asks_an_mcp_tool() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[
+            (
+                "c1",
+                "Write",
+                json!({"file_path": "ok.txt", "content": "fine\n"}),
+            ),
+            (
+                "c2",
+                "Write",
+                json!({"file_path": "no.txt", "content": "forbidden\n"}),
+            ),
+        ])),
+        MockResponse::sse(anthropic::text("done")),
+    ])
+    .unwrap();
+    let bin = wright_test_support::mcp_test_server_bin().unwrap();
+    let config = json!({"mcpServers": {"perm": {"command": bin.display().to_string()}}});
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args(["--mcp-config", &config.to_string()])
+        .args(["--permission-prompt-tool", "mcp__perm__approve"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results = tool_results("anthropic", &server.requests()[1]);
+    assert!(!results[0].2, "{results:?}");
+    assert!(
+        results[1].2 && results[1].1.contains("the approve tool said no"),
+        "{results:?}"
+    );
+    assert!(env.path("ok.txt").exists() && !env.path("no.txt").exists());
+}
+
+#[test]
+fn permission_prompt_tool_must_exist_and_stdio_needs_stream_json() {
+    let env = Env::new();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("never"))]).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args(["--permission-prompt-tool", "mcp__nobody__approve"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("mcp__nobody__approve"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args(["--permission-prompt-tool", "stdio"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("stream-json"), "{}", stderr(&out));
+    assert_eq!(server.request_count(), 0);
+}

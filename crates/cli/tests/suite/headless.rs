@@ -244,11 +244,9 @@ fn stream_json_input_drives_two_turns() {
     assert_eq!(results.len(), 2, "{}", stdout(&out));
     assert_eq!(results[0]["result"], "first");
     assert_eq!(results[1]["result"], "second");
-    assert!(
-        lines.iter().any(
-            |l| l["type"] == "error" && l["message"].as_str().unwrap().contains("stdin line 2")
-        )
-    );
+    assert!(lines.iter().any(|l| l["type"] == "system"
+        && l["subtype"] == "error"
+        && l["message"].as_str().unwrap().contains("stdin line 2")));
     let second = server.requests()[1].json()["messages"].to_string();
     assert!(second.contains("one") && second.contains("first") && second.contains("two"));
     // The bad line is reported; the last turn decides the exit code.

@@ -508,7 +508,7 @@ fn interactive_mode_asks_once_per_project_server_and_remembers_always() {
         screen.contains("MCP server \"test\" from") && screen.contains("always for this project"),
         "{screen}"
     );
-    assert!(screen.contains("connected, 11 tools"), "{screen}");
+    assert!(screen.contains("connected, 12 tools"), "{screen}");
     let user = super::read(&env.home.path().join(".config/wright/config.toml"));
     assert!(user.contains("test = \"sha256:"), "{user}");
     // Remembered: the next headless run starts it without asking.

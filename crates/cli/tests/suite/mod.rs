@@ -22,6 +22,7 @@ mod rewind_security;
 mod safety;
 mod scenarios;
 mod sdk_flags;
+mod sdk_python;
 mod sessions;
 mod subagent_records;
 mod subagents;

@@ -28,7 +28,10 @@ fn two_429s_with_retry_after_then_success() {
             .unwrap();
         assert!(out.status.success(), "{provider}: {}", stderr(&out));
         let lines: Vec<Value> = super::ndjson(&out);
-        let retries: Vec<&Value> = lines.iter().filter(|l| l["type"] == "retry").collect();
+        let retries: Vec<&Value> = lines
+            .iter()
+            .filter(|l| l["type"] == "system" && l["subtype"] == "api_retry")
+            .collect();
         assert_eq!(retries.len(), 2, "{provider}");
         assert_eq!(retries[0]["delay_ms"], 1000);
         assert!(retries[0]["reason"].as_str().unwrap().contains("429"));

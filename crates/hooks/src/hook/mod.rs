@@ -9,6 +9,7 @@
 //! ([`claude_settings::hooks_from_claude_settings`]).
 
 mod aggregate;
+mod callback;
 pub mod claude_settings;
 mod event;
 mod input;
@@ -20,6 +21,7 @@ mod run;
 use std::time::Duration;
 
 pub use aggregate::HookRun;
+pub use callback::{CallbackChannel, HookCallbacks};
 pub use claude_settings::{HookConfigError, hooks_from_claude_settings};
 pub use event::{HookEvent, MatcherTarget, UnknownHookEvent};
 pub use input::{CompactTrigger, HookCommon, HookPayload, SessionStartSource, input_json};
@@ -48,6 +50,9 @@ pub struct HookDef {
     /// Where the hook was configured, for messages, e.g.
     /// `user config (~/.config/wright/config.toml)`.
     pub source: String,
+    /// Set for a hook registered by the program driving wright (the Agent
+    /// SDK): the callback id to call instead of running `command`.
+    pub callback: Option<String>,
 }
 
 impl HookDef {
@@ -67,7 +72,28 @@ impl HookDef {
             command: command.into(),
             timeout: timeout_secs.filter(|s| *s > 0).map(Duration::from_secs),
             source: source.into(),
+            callback: None,
         }
+    }
+
+    /// A hook that calls `callback` in the program driving wright; it is
+    /// shown as `sdk callback <id>`.
+    pub fn callback(
+        event: HookEvent,
+        matcher: Option<String>,
+        callback: impl Into<String>,
+        timeout_secs: Option<u64>,
+    ) -> Self {
+        let callback = callback.into();
+        let mut def = HookDef::new(
+            event,
+            matcher,
+            format!("sdk callback {callback}"),
+            timeout_secs,
+            "the program driving wright (initialize)",
+        );
+        def.callback = Some(callback);
+        def
     }
 
     /// The time limit this hook runs under.

@@ -21,6 +21,7 @@ use tokio::process::{Child, ChildStdin, Command};
 use tokio_util::sync::CancellationToken;
 
 use super::aggregate::{HookRun, aggregate};
+use super::callback::{CallbackChannel, run_callback};
 use super::input::input_bytes;
 use super::outcome::{HookOutcome, HookResult};
 use super::{HookCommon, HookDef, HookPayload, Hooks};
@@ -47,6 +48,8 @@ pub struct HookEnv {
     pub remove_vars: Vec<String>,
     /// Variables set for every hook (after the removals).
     pub set_vars: Vec<(String, String)>,
+    /// Where callback hooks ([`HookDef::callback`]) are sent.
+    pub callbacks: Option<CallbackChannel>,
 }
 
 impl HookEnv {
@@ -56,6 +59,7 @@ impl HookEnv {
             project_dir: project_dir.into(),
             remove_vars: Vec::new(),
             set_vars: Vec::new(),
+            callbacks: None,
         }
     }
 }
@@ -105,6 +109,8 @@ async fn run_one(
     let started = Instant::now();
     let result = if cancel.is_cancelled() {
         HookResult::Cancelled
+    } else if let Some(id) = &def.callback {
+        run_callback(def, id, input, env.callbacks.as_ref(), cancel).await
     } else {
         run_process(def, input, env, cancel).await
     };

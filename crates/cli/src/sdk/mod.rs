@@ -1,0 +1,355 @@
+//! `--input-format stream-json`: wright driven by a program over stdin and
+//! stdout, as the Claude Agent SDK drives Claude Code. User messages are
+//! turns (queued while one runs); control requests are answered at once,
+//! even mid-turn (`interrupt`, `set_permission_mode`, `mcp_status`, …);
+//! wright's own requests go the other way: `can_use_tool` for every
+//! approval when `--permission-prompt-tool stdio` is given, and
+//! `hook_callback` for the hooks the program registered at `initialize`.
+//! The session starts after `initialize` (when the program sends one
+//! first), so its hooks are part of the session from the first turn.
+
+pub(crate) mod control;
+pub(crate) mod peer;
+mod wire;
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use wright_config::Settings;
+use wright_protocol::{EventKind, Op, TurnEndReason};
+
+use crate::approver::Approver;
+use crate::exit;
+use crate::setup::{self, Launch};
+use crate::signals::spawn_interrupt_handler;
+use crate::stream_json::{InitExtras, StreamJson, stamp, system};
+use crate::summary::RunSummary;
+use peer::{Peer, respond, write_line};
+use wire::Incoming;
+
+/// How the program drives the run.
+#[derive(Debug, Clone, Default)]
+pub struct SdkOptions {
+    /// `--include-partial-messages`.
+    pub partial: bool,
+    /// `--permission-prompt-tool`: `stdio` asks the program, any other
+    /// name is an MCP tool.
+    pub prompt_tool: Option<String>,
+    /// `--replay-user-messages`: each user message is echoed back.
+    pub replay_user_messages: bool,
+}
+
+/// The slash commands a program may send as a prompt.
+const SLASH_COMMANDS: [&str; 1] = ["compact"];
+
+/// What the init line lists beyond the core's events: the slash commands
+/// and the agent types of this launch.
+pub fn init_extras(launch: &Launch) -> InitExtras {
+    InitExtras {
+        slash_commands: SLASH_COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
+        agents: launch
+            .extensions
+            .as_ref()
+            .and_then(|p| p.agents.as_ref())
+            .map(|a| a.defs.iter().map(|d| d.name.clone()).collect())
+            .unwrap_or_default(),
+        api_key_source: String::new(),
+    }
+}
+
+/// Runs the session until stdin closes and the last turn ended; returns
+/// the exit code.
+pub async fn run(
+    settings: &Settings,
+    mut launch: Launch,
+    cwd: &Path,
+    project_root: &Path,
+    options: SdkOptions,
+) -> anyhow::Result<u8> {
+    let peer = Arc::new(Peer::default());
+    let mut input = wire::spawn_reader(Arc::clone(&peer));
+    let mut queue: VecDeque<(String, Value)> = VecDeque::new();
+    let mut bad_before_start = false;
+    // The program's `initialize` comes first when it sends one; nothing
+    // else may start the session before it, or its hooks would miss it.
+    let mut initialize: Option<String> = None;
+    let mut closed = false;
+    loop {
+        match input.recv().await {
+            None => {
+                closed = true;
+                break;
+            }
+            Some(Incoming::Control { id, request }) if request["subtype"] == "initialize" => {
+                let (defs, warnings) = control::hooks_of(&request);
+                for w in &warnings {
+                    write_line(&system("", "warning", w));
+                }
+                if !defs.is_empty()
+                    && let Some(plan) = launch.extensions.as_mut()
+                {
+                    let mut all: Vec<_> = plan.hooks.defs().cloned().collect();
+                    all.extend(defs);
+                    let (hooks, warnings) = wright_hooks::hook::Hooks::new(all);
+                    for w in &warnings {
+                        write_line(&system("", "warning", w));
+                    }
+                    plan.hooks = Arc::new(hooks);
+                    plan.hook_env.callbacks = Some(wright_hooks::hook::CallbackChannel(Arc::new(
+                        peer::SdkHooks(Arc::clone(&peer)),
+                    )));
+                }
+                initialize = Some(id);
+                break;
+            }
+            Some(Incoming::Control { id, request }) => respond(
+                &id,
+                Err(format!(
+                    "{} before the session started: send initialize or a user message first",
+                    request["subtype"]
+                )),
+            ),
+            Some(Incoming::User { text, line }) => {
+                queue.push_back((text, line));
+                break;
+            }
+            Some(Incoming::Bad(why)) => {
+                eprintln!("error: {why}");
+                write_line(&system("", "error", &why));
+                bad_before_start = true;
+            }
+        }
+    }
+    if options.prompt_tool.is_some() {
+        launch.can_ask = wright_permissions::CanAsk::Yes;
+    }
+    let started = match setup::start(settings, &launch, cwd, project_root).await {
+        Ok(started) => started,
+        Err(e) => {
+            if let Some(id) = &initialize {
+                respond(id, Err(format!("{e:#}")));
+            }
+            return Err(e.into());
+        }
+    };
+    let setup::Started {
+        mut handle,
+        notice,
+        mcp,
+        ..
+    } = started;
+    if let Some(notice) = notice {
+        eprintln!("{notice}");
+    }
+    if let Some(mcp) = &mcp {
+        crate::mcp_start::wait_for_servers(mcp, |line| eprintln!("{line}")).await;
+    }
+    let approver = match options.prompt_tool.as_deref() {
+        None => None,
+        Some("stdio") => Some(Approver::Program(Arc::clone(&peer))),
+        Some(tool) => match Approver::for_tool(tool, mcp.as_ref()) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                if let Some(id) = &initialize {
+                    respond(id, Err(e.clone()));
+                }
+                handle.shutdown().await;
+                return Err(crate::UsageError(e).into());
+            }
+        },
+    };
+    let stop = spawn_interrupt_handler(handle.op_sender());
+    let ops = handle.op_sender();
+    let mut summary = RunSummary::new();
+    let extras = init_extras(&launch);
+    let mut mapper = StreamJson::new(options.partial)
+        .with_mcp(mcp.as_ref().map(|m| Arc::clone(&m.manager)))
+        .with_init(extras.clone());
+    // The init line comes out before anything else of the session.
+    while let Ok(event) = handle.events.try_recv() {
+        summary.observe(&event);
+        write_lines(&mut mapper.lines(&event));
+    }
+    if let Some(id) = initialize.take() {
+        respond(
+            &id,
+            Ok(control::initialize_reply(
+                &extras.slash_commands,
+                summary.model(),
+            )),
+        );
+    }
+    let mut code = if bad_before_start {
+        exit::USAGE
+    } else {
+        exit::SUCCESS
+    };
+    let mut running = false;
+    let mut ran_a_turn = false;
+    // The ids of the user messages that became turns, in order, for
+    // `rewind_files`.
+    let mut turn_ids: Vec<String> = Vec::new();
+    loop {
+        if !running && let Some((text, line)) = queue.pop_front() {
+            let sid = summary.session_id().to_owned();
+            let mut echo = line;
+            echo["isReplay"] = json!(true);
+            echo["parent_tool_use_id"] = Value::Null;
+            echo["session_id"] = json!(sid);
+            stamp(&mut echo, &sid);
+            if options.replay_user_messages {
+                write_line(&echo);
+            }
+            let op = match text.trim().strip_prefix("/compact") {
+                Some(focus) if focus.is_empty() || focus.starts_with(char::is_whitespace) => {
+                    Op::Compact {
+                        focus: Some(focus.trim().to_owned()).filter(|f| !f.is_empty()),
+                    }
+                }
+                _ => {
+                    turn_ids.push(echo["uuid"].as_str().unwrap_or_default().to_owned());
+                    Op::UserTurn { text }
+                }
+            };
+            if handle.submit(op).await.is_err() {
+                return Ok(exit::ERROR);
+            }
+            if stop.get().is_some() {
+                let _ = handle.submit(Op::Interrupt).await;
+            }
+            running = true;
+            ran_a_turn = true;
+        }
+        if !running && closed {
+            break;
+        }
+        tokio::select! {
+            next = input.recv(), if !closed => match next {
+                None => closed = true,
+                Some(Incoming::User { text, line }) => queue.push_back((text, line)),
+                Some(Incoming::Bad(why)) => {
+                    eprintln!("error: {why}");
+                    write_line(&system(summary.session_id(), "error", &why));
+                    if !ran_a_turn {
+                        code = exit::USAGE;
+                    }
+                }
+                Some(Incoming::Control { id, request }) => {
+                    let answer = if request["subtype"] == "rewind_files" {
+                        rewind_files(&request, &turn_ids, running, &ops).await
+                    } else {
+                        answer_control(&request, running, &ops, mcp.as_ref()).await
+                    };
+                    respond(&id, answer);
+                }
+            },
+            event = handle.events.recv() => {
+                let Some(event) = event else { break };
+                summary.observe(&event);
+                write_lines(&mut mapper.lines(&event));
+                if let Some(approver) = &approver {
+                    approver.handle(&event.kind, &ops);
+                }
+                match &event.kind {
+                    EventKind::TurnCompleted { reason, .. } if event.agent.is_root() => {
+                        let mut result = summary.result(*reason);
+                        stamp(&mut result, summary.session_id());
+                        write_line(&result);
+                        code = stop.exit_code(*reason);
+                        running = false;
+                        if stop.get().is_some() && *reason == TurnEndReason::Interrupted {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    handle.shutdown().await;
+    Ok(code)
+}
+
+fn write_lines(lines: &mut [Value]) {
+    for line in lines.iter() {
+        write_line(line);
+    }
+}
+
+/// `rewind_files`: the files go back to before the turn of a user message
+/// this run received; the outcome follows as a notice or error line.
+async fn rewind_files(
+    request: &Value,
+    turn_ids: &[String],
+    running: bool,
+    ops: &mpsc::Sender<Op>,
+) -> Result<Value, String> {
+    if running {
+        return Err("rewind_files while a turn runs: interrupt it first".to_owned());
+    }
+    let id = request["user_message_id"].as_str().unwrap_or("");
+    let Some(position) = turn_ids.iter().position(|t| t == id) else {
+        return Err(format!(
+            "unknown user message id \"{id}\": wright knows the ids of the user messages of this run (their uuid, echoed with --replay-user-messages)"
+        ));
+    };
+    let turns_back = u32::try_from(turn_ids.len() - position).map_err(|e| e.to_string())?;
+    ops.send(Op::RewindFiles { turns_back })
+        .await
+        .map_err(|_| "the session has ended".to_owned())?;
+    Ok(json!({}))
+}
+
+/// Answers one control request of the program's.
+async fn answer_control(
+    request: &Value,
+    running: bool,
+    ops: &mpsc::Sender<Op>,
+    mcp: Option<&wright_core::McpSetup>,
+) -> Result<Value, String> {
+    let subtype = request["subtype"].as_str().unwrap_or("");
+    let send = |op: Op| async move {
+        ops.send(op)
+            .await
+            .map_err(|_| "the session has ended".to_owned())
+    };
+    match subtype {
+        "initialize" => Err("already initialized".to_owned()),
+        "interrupt" => {
+            if running {
+                send(Op::Interrupt).await?;
+            }
+            Ok(json!({}))
+        }
+        "set_permission_mode" => {
+            let asked = request["mode"].as_str().unwrap_or("");
+            let mode = control::wright_mode(asked).ok_or_else(|| {
+                format!("unknown permission mode \"{asked}\" (default, acceptEdits, plan, bypassPermissions, dontAsk)")
+            })?;
+            send(Op::SetPermissionMode {
+                mode: mode.to_owned(),
+            })
+            .await?;
+            Ok(json!({}))
+        }
+        "mcp_status" => {
+            let servers: Vec<Value> = mcp
+                .map(|m| {
+                    m.manager
+                        .statuses()
+                        .iter()
+                        .map(|s| json!({"name": s.name, "status": crate::mcp_start::status_word(&s.status)}))
+                        .collect()
+                })
+                .unwrap_or_default();
+            Ok(json!({"mcpServers": servers}))
+        }
+        "" => Err("the control request has no subtype".to_owned()),
+        other => Err(format!(
+            "wright does not support the control request \"{other}\""
+        )),
+    }
+}

@@ -1,0 +1,212 @@
+"""Scenarios of the real Claude Agent SDK (Python) driving wright.
+
+Run by crates/cli/tests/suite/sdk_python.rs: `python scenarios.py NAME`,
+with WRIGHT (the binary) and the provider variables pointing at the
+loopback mock in the environment, and the working directory set to the
+test's project. Each scenario asserts what a program written for Claude
+Code would see; any failure is an exception and a non-zero exit.
+"""
+
+import json
+import os
+import sys
+
+import anyio
+from claude_agent_sdk import (
+    AssistantMessage,
+    ClaudeAgentOptions,
+    ClaudeSDKClient,
+    HookMatcher,
+    PermissionResultAllow,
+    PermissionResultDeny,
+    ResultMessage,
+    StreamEvent,
+    SystemMessage,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    UserMessage,
+    query,
+)
+
+WRIGHT = os.environ["WRIGHT"]
+CWD = os.getcwd()
+
+
+def options(**kw):
+    return ClaudeAgentOptions(cli_path=WRIGHT, cwd=CWD, **kw)
+
+
+def report(name, value):
+    print(json.dumps({name: value}), flush=True)
+
+
+def tool_results(messages):
+    return [
+        b
+        for m in messages
+        if isinstance(m, UserMessage) and isinstance(m.content, list)
+        for b in m.content
+        if isinstance(b, ToolResultBlock)
+    ]
+
+
+async def collect(client):
+    out = []
+    async for m in client.receive_response():
+        out.append(m)
+    return out
+
+
+async def query_bash():
+    seen = []
+    opts = options(permission_mode="acceptEdits", allowed_tools=["Bash"])
+    async for m in query(prompt="run echo", options=opts):
+        seen.append(m)
+    init = seen[0]
+    assert isinstance(init, SystemMessage) and init.subtype == "init", init
+    assert init.data["permissionMode"] == "acceptEdits", init.data
+    assert "Bash" in init.data["tools"], init.data
+    uses = [b for m in seen if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, ToolUseBlock)]
+    assert uses and uses[0].name == "Bash", seen
+    results = tool_results(seen)
+    assert results and "hello-from-bash" in str(results[0].content) and not results[0].is_error, results
+    texts = [b.text for m in seen if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, TextBlock)]
+    assert texts == ["The command printed hello."], texts
+    result = seen[-1]
+    assert isinstance(result, ResultMessage) and result.subtype == "success" and not result.is_error, result
+    assert result.result == "The command printed hello.", result
+    assert result.num_turns == 2 and result.usage["input_tokens"] > 0, result
+    assert result.total_cost_usd is not None and result.model_usage, result
+    report("session_id", result.session_id)
+
+
+async def multi_turn():
+    async with ClaudeSDKClient(options(permission_mode="acceptEdits")) as client:
+        await client.query("first question")
+        first = await collect(client)
+        await client.query("second question")
+        second = await collect(client)
+    assert isinstance(first[-1], ResultMessage) and first[-1].result == "answer one", first
+    assert isinstance(second[-1], ResultMessage) and second[-1].result == "answer two", second
+    assert first[-1].session_id == second[-1].session_id
+
+
+async def can_use_tool():
+    asked = []
+
+    async def decide(tool, tool_input, context):
+        asked.append(tool)
+        if tool == "Write":
+            return PermissionResultAllow(updated_input=tool_input)
+        return PermissionResultDeny(message="not on my machine")
+
+    async with ClaudeSDKClient(options(can_use_tool=decide)) as client:
+        await client.query("write and run")
+        seen = await collect(client)
+    assert asked == ["Write", "Bash"], asked
+    results = tool_results(seen)
+    assert not results[0].is_error, results
+    assert results[1].is_error and "not on my machine" in str(results[1].content), results
+    assert os.path.exists(os.path.join(CWD, "allowed.txt"))
+    assert not os.path.exists(os.path.join(CWD, "denied.txt"))
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].permission_denials, seen[-1]
+
+
+async def hook_blocks():
+    calls = []
+
+    async def no_bash(hook_input, tool_use_id, context):
+        calls.append(hook_input)
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "no bash today",
+            }
+        }
+
+    hooks = {"PreToolUse": [HookMatcher(matcher="Bash", hooks=[no_bash])]}
+    async with ClaudeSDKClient(options(permission_mode="bypassPermissions", hooks=hooks)) as client:
+        await client.query("touch it")
+        seen = await collect(client)
+    assert len(calls) == 1 and calls[0]["tool_name"] == "Bash", calls
+    assert calls[0]["tool_input"]["command"] == "touch hooked.txt", calls
+    assert calls[0]["hook_event_name"] == "PreToolUse", calls
+    results = tool_results(seen)
+    assert results[0].is_error and "no bash today" in str(results[0].content), results
+    assert not os.path.exists(os.path.join(CWD, "hooked.txt"))
+
+
+async def interrupt():
+    async with ClaudeSDKClient(options(permission_mode="bypassPermissions")) as client:
+        await client.query("sleep")
+        seen = []
+        async for m in client.receive_response():
+            seen.append(m)
+            if isinstance(m, AssistantMessage) and any(isinstance(b, ToolUseBlock) for b in m.content):
+                with anyio.fail_after(10):
+                    await client.interrupt()
+        assert isinstance(seen[-1], ResultMessage) and seen[-1].is_error, seen[-1]
+        await client.query("after the interrupt")
+        after = await collect(client)
+    assert isinstance(after[-1], ResultMessage) and after[-1].result == "still here", after
+
+
+async def permission_mode():
+    async with ClaudeSDKClient(options()) as client:
+        await client.query("touch once")
+        first = await collect(client)
+        await client.set_permission_mode("acceptEdits")
+        await client.query("write now")
+        second = await collect(client)
+    assert tool_results(first)[0].is_error, first
+    assert not os.path.exists(os.path.join(CWD, "first.txt"))
+    assert not tool_results(second)[0].is_error, second
+    assert os.path.exists(os.path.join(CWD, "second.txt"))
+
+
+async def partial_messages():
+    events = []
+    async for m in query(prompt="stream", options=options(include_partial_messages=True)):
+        if isinstance(m, StreamEvent):
+            events.append(m.event["type"])
+            assert m.uuid and m.session_id, m
+    assert "content_block_delta" in events and "content_block_stop" in events, events
+
+
+async def resume():
+    first_id = None
+    async for m in query(prompt="remember the word kumquat", options=options()):
+        if isinstance(m, ResultMessage):
+            first_id = m.session_id
+    assert first_id
+    async for m in query(prompt="which word?", options=options(resume=first_id)):
+        if isinstance(m, ResultMessage):
+            assert m.session_id == first_id, (m.session_id, first_id)
+            assert m.result == "kumquat", m
+
+
+async def rewind_files():
+    opts = options(permission_mode="acceptEdits", enable_file_checkpointing=True, extra_args={"replay-user-messages": None})
+    path = os.path.join(CWD, "notes.txt")
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("write one")
+        first = await collect(client)
+        await client.query("write two")
+        second = await collect(client)
+        replays = [m for m in second if isinstance(m, UserMessage) and isinstance(m.content, str)]
+        assert replays and replays[0].uuid, second
+        assert open(path).read() == "two\n"
+        await client.rewind_files(replays[0].uuid)
+        await client.query("after")
+        await collect(client)
+    assert open(path).read() == "one\n", open(path).read()
+    assert first
+
+
+SCENARIOS = {f.__name__: f for f in [rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
+
+if __name__ == "__main__":
+    anyio.run(SCENARIOS[sys.argv[1]])
+    print("OK", flush=True)
