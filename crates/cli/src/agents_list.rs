@@ -41,6 +41,7 @@ pub fn list(
 fn source_value(source: &AgentSource) -> Value {
     match source {
         AgentSource::Builtin => Value::String("builtin".to_owned()),
+        AgentSource::Flag => Value::String("--agents".to_owned()),
         AgentSource::File(path) => Value::String(path.display().to_string()),
     }
 }

@@ -96,9 +96,51 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "LEVEL", global = true)]
     pub reasoning_effort: Option<EffortArg>,
 
-    /// Extended-thinking budget in tokens (Anthropic), at least 1024.
-    #[arg(long, value_name = "TOKENS", global = true)]
-    pub thinking: Option<u32>,
+    /// Claude Code's spelling of --reasoning-effort; xhigh and max mean high.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "LEVEL",
+        conflicts_with = "reasoning_effort",
+        global = true
+    )]
+    pub effort: Option<ClaudeEffortArg>,
+
+    /// Extended thinking (Anthropic): a budget in tokens (at least 1024),
+    /// `adaptive` (on, with the configured budget or 8000) or `disabled`.
+    #[arg(long, value_name = "TOKENS|adaptive|disabled", value_parser = parse_thinking, global = true)]
+    pub thinking: Option<ThinkingArg>,
+
+    /// Claude Code's thinking budget in tokens: 0 turns thinking off;
+    /// 1 to 1023 are raised to 1024, the smallest budget providers take.
+    #[arg(long, value_name = "N", conflicts_with = "thinking", global = true)]
+    pub max_thinking_tokens: Option<u32>,
+
+    /// Claude Code's settings as a file or a JSON string: permissions
+    /// (allow, deny, ask, defaultMode, additionalDirectories), hooks, env
+    /// and model; applied just below the other flags.
+    #[arg(long, value_name = "FILE|JSON", global = true)]
+    pub settings: Option<String>,
+
+    /// Which config files load: a comma list of user, project and local
+    /// ("" loads none; default all).
+    #[arg(long, value_name = "LIST", global = true)]
+    pub setting_sources: Option<String>,
+
+    /// The built-in tools offered to the model: "" for none, `default`
+    /// for all, or a comma list of names (Claude Code's flag).
+    #[arg(long, value_name = "LIST", global = true)]
+    pub tools: Option<String>,
+
+    /// Make the final answer JSON valid against this JSON schema (given as
+    /// a JSON string); it is returned as `structured_output`.
+    #[arg(long, value_name = "SCHEMA")]
+    pub json_schema: Option<String>,
+
+    /// More subagent types for this run, as JSON in Claude Code's shape:
+    /// {"name": {"description": …, "prompt": …, "tools": […], "model": …}}.
+    #[arg(long, value_name = "JSON", global = true)]
+    pub agents: Option<String>,
 
     /// Model to switch to (with a notice) after repeated overload errors.
     #[arg(long, value_name = "NAME", global = true)]
@@ -170,6 +212,14 @@ pub struct Args {
     /// Use only the MCP servers of --mcp-config, none from config files or .mcp.json.
     #[arg(long, global = true)]
     pub strict_mcp_config: bool,
+
+    /// `--settings`, read and checked at start-up (see `main`).
+    #[arg(skip)]
+    pub parsed_settings: Option<wright_config::FlagSettings>,
+
+    /// `--setting-sources`, checked at start-up (see `main`).
+    #[arg(skip)]
+    pub parsed_sources: Option<wright_config::SettingSources>,
 
     /// A subcommand instead of a task.
     #[command(subcommand)]
@@ -568,6 +618,63 @@ pub enum EffortArg {
     High,
 }
 
+/// `--effort` values (Claude Code's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClaudeEffortArg {
+    /// Least reasoning.
+    Low,
+    /// The usual.
+    Medium,
+    /// More reasoning.
+    High,
+    /// Claude Code's extra-high level; wright's highest is `high`.
+    Xhigh,
+    /// Claude Code's maximum; wright's highest is `high`.
+    Max,
+}
+
+/// `--thinking` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThinkingArg {
+    /// A budget in tokens.
+    Budget(u32),
+    /// Thinking on: the configured budget, or [`ADAPTIVE_THINKING_BUDGET`].
+    Adaptive,
+    /// Thinking off, whatever config says.
+    Disabled,
+}
+
+/// The budget `--thinking adaptive` uses when config sets none. wright's
+/// providers take a fixed budget, not Anthropic's adaptive mode, so this is
+/// the nearest: enough for real reasoning, well under the usual output cap.
+pub const ADAPTIVE_THINKING_BUDGET: u32 = 8000;
+
+/// The smallest thinking budget providers accept.
+pub const MIN_THINKING_BUDGET: u32 = 1024;
+
+fn parse_thinking(value: &str) -> Result<ThinkingArg, String> {
+    match value.trim() {
+        "adaptive" | "enabled" => Ok(ThinkingArg::Adaptive),
+        "disabled" | "off" => Ok(ThinkingArg::Disabled),
+        n => n.parse().map(ThinkingArg::Budget).map_err(|_| {
+            format!("expected a number of tokens, `adaptive` or `disabled`, got `{value}`")
+        }),
+    }
+}
+
+/// What the thinking flags ask for, after config is loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThinkingChoice {
+    /// Nothing said: config decides.
+    Config,
+    /// This budget (already in the overrides).
+    Budget,
+    /// On: config's budget or the adaptive default.
+    Adaptive,
+    /// Off.
+    Off,
+}
+
 /// `--provider` values.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ProviderArg {
@@ -659,12 +766,22 @@ impl Args {
         rules
     }
 
+    /// The allow rules that may approve MCP servers by name: the command
+    /// line's and those of `--settings` (both the user's own input).
+    pub fn approving_rules(&self) -> Vec<String> {
+        let mut rules = self.allow_rules();
+        if let Some(settings) = &self.parsed_settings {
+            rules.extend(settings.allow.iter().cloned());
+        }
+        rules
+    }
+
     /// The MCP flags (`--mcp-config`, `--strict-mcp-config`, `--allow`).
     pub fn mcp_flags(&self) -> McpFlags {
         McpFlags {
             configs: self.mcp_config.clone(),
             strict: self.strict_mcp_config,
-            allow: self.allow_rules(),
+            allow: self.approving_rules(),
         }
     }
 
@@ -702,16 +819,52 @@ impl Args {
                 SandboxArg::WorkspaceWrite => SandboxMode::WorkspaceWrite,
                 SandboxArg::Full => SandboxMode::Full,
             }),
-            reasoning_effort: self.reasoning_effort.map(|e| match e {
-                EffortArg::Low => ReasoningEffort::Low,
-                EffortArg::Medium => ReasoningEffort::Medium,
-                EffortArg::High => ReasoningEffort::High,
-            }),
-            thinking_budget: self.thinking,
+            reasoning_effort: self
+                .reasoning_effort
+                .map(|e| match e {
+                    EffortArg::Low => ReasoningEffort::Low,
+                    EffortArg::Medium => ReasoningEffort::Medium,
+                    EffortArg::High => ReasoningEffort::High,
+                })
+                .or(self.effort.map(|e| match e {
+                    ClaudeEffortArg::Low => ReasoningEffort::Low,
+                    ClaudeEffortArg::Medium => ReasoningEffort::Medium,
+                    // The nearest level wright's models have.
+                    ClaudeEffortArg::High | ClaudeEffortArg::Xhigh | ClaudeEffortArg::Max => {
+                        ReasoningEffort::High
+                    }
+                })),
+            thinking_budget: match (self.thinking, self.max_thinking_tokens) {
+                (Some(ThinkingArg::Budget(n)), _) => Some(n),
+                (_, Some(n)) if n > 0 => Some(n.max(MIN_THINKING_BUDGET)),
+                _ => None,
+            },
             fallback_model: self.fallback_model.clone(),
             trust_project: self.trust_project,
             no_verify: self.no_verify,
+            settings: self.parsed_settings.clone(),
+            setting_sources: self.parsed_sources,
         }
+    }
+
+    /// What `--thinking` and `--max-thinking-tokens` ask for.
+    pub fn thinking_choice(&self) -> ThinkingChoice {
+        match (self.thinking, self.max_thinking_tokens) {
+            (Some(ThinkingArg::Budget(_)), _) => ThinkingChoice::Budget,
+            (Some(ThinkingArg::Adaptive), _) => ThinkingChoice::Adaptive,
+            (Some(ThinkingArg::Disabled), _) | (_, Some(0)) => ThinkingChoice::Off,
+            (None, Some(_)) => ThinkingChoice::Budget,
+            (None, None) => ThinkingChoice::Config,
+        }
+    }
+
+    /// The built-in tool names `--tools` keeps; `None` keeps them all.
+    pub fn tool_names(&self) -> Option<Vec<String>> {
+        let list = self.tools.as_deref()?;
+        if list.trim() == "default" {
+            return None;
+        }
+        Some(split_rules(list))
     }
 }
 
@@ -726,5 +879,72 @@ mod tests {
             ["Read", "Grep", "Bash(git diff:*)", "Edit(src/**, docs/**)"]
         );
         assert!(split_rules(" , ").is_empty());
+    }
+
+    fn parse(args: &[&str]) -> Args {
+        Args::try_parse_from([&["wright"], args].concat()).unwrap()
+    }
+
+    #[test]
+    fn thinking_takes_a_budget_or_a_word() {
+        let a = parse(&["--thinking", "2048"]);
+        assert_eq!(a.overrides().thinking_budget, Some(2048));
+        assert_eq!(a.thinking_choice(), ThinkingChoice::Budget);
+        let a = parse(&["--thinking", "adaptive"]);
+        assert_eq!(a.overrides().thinking_budget, None);
+        assert_eq!(a.thinking_choice(), ThinkingChoice::Adaptive);
+        let a = parse(&["--thinking", "disabled"]);
+        assert_eq!(a.thinking_choice(), ThinkingChoice::Off);
+        let err = Args::try_parse_from(["wright", "--thinking", "lots"]).unwrap_err();
+        assert!(
+            err.to_string().contains("`adaptive` or `disabled`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn max_thinking_tokens_zero_is_off_and_small_budgets_are_raised() {
+        let a = parse(&["--max-thinking-tokens", "0"]);
+        assert_eq!(a.thinking_choice(), ThinkingChoice::Off);
+        assert_eq!(a.overrides().thinking_budget, None);
+        let a = parse(&["--max-thinking-tokens", "500"]);
+        assert_eq!(a.overrides().thinking_budget, Some(1024));
+        let a = parse(&["--max-thinking-tokens", "6000"]);
+        assert_eq!(a.overrides().thinking_budget, Some(6000));
+        assert!(
+            Args::try_parse_from(["wright", "--thinking", "2000", "--max-thinking-tokens", "9"])
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn effort_maps_to_the_nearest_level() {
+        for (word, want) in [
+            ("low", ReasoningEffort::Low),
+            ("medium", ReasoningEffort::Medium),
+            ("high", ReasoningEffort::High),
+            ("xhigh", ReasoningEffort::High),
+            ("max", ReasoningEffort::High),
+        ] {
+            assert_eq!(
+                parse(&["--effort", word]).overrides().reasoning_effort,
+                Some(want)
+            );
+        }
+        assert!(
+            Args::try_parse_from(["wright", "--effort", "low", "--reasoning-effort", "high"])
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn tools_lists_names_or_default() {
+        assert_eq!(parse(&[]).tool_names(), None);
+        assert_eq!(parse(&["--tools", "default"]).tool_names(), None);
+        assert_eq!(parse(&["--tools", ""]).tool_names(), Some(vec![]));
+        assert_eq!(
+            parse(&["--tools", "Read,Grep"]).tool_names(),
+            Some(vec!["Read".to_owned(), "Grep".to_owned()])
+        );
     }
 }

@@ -50,7 +50,7 @@ async fn mcp_checks(loader: &ConfigLoader, args: &Args) -> Vec<Check> {
             }];
         }
     };
-    crate::mcp_servers::release_approved(&mut resolved, &args.allow_rules());
+    crate::mcp_servers::release_approved(&mut resolved, &args.approving_rules());
     crate::mcp_cmd::doctor_lines(&resolved, &loader.project_root, &args.mcp_flags())
         .await
         .into_iter()

@@ -176,9 +176,13 @@ pub fn load_hooks(resolved: &Resolved, project_root: &Path) -> LoadedHooks {
     let mut claude_files = Vec::new();
     let mut held_back = false;
     if settings.hooks.import_claude_settings {
+        // `--setting-sources` decides for Claude Code's files as for wright's.
+        let sources = resolved.setting_sources;
         let files: Vec<PathBuf> = CLAUDE_SETTINGS_FILES
             .iter()
-            .map(|f| project_root.join(f))
+            .zip([sources.project, sources.local])
+            .filter(|(_, wanted)| *wanted)
+            .map(|(f, _)| project_root.join(f))
             .collect();
         if settings.project_trusted() {
             for file in &files {
@@ -202,6 +206,18 @@ pub fn load_hooks(resolved: &Resolved, project_root: &Path) -> LoadedHooks {
                     found.join(" and ")
                 ));
             }
+        }
+    }
+    // `--settings` is the user's own input, trusted like their config.
+    if let Some(flag) = &resolved.flag_settings
+        && let Some(text) = &flag.hooks_json
+    {
+        match hook::hooks_from_claude_settings(text, &flag.origin) {
+            Ok((found, file_warnings)) => {
+                defs.extend(found);
+                warnings.extend(file_warnings);
+            }
+            Err(e) => warnings.push(format!("{e}; its hooks are not loaded")),
         }
     }
     let (hooks, hook_warnings) = Hooks::new(defs);

@@ -35,6 +35,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Parser;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use wright_config::{ConfigLoader, find_project_root};
 
 use crate::args::{Args, Command, ConfigAction, HooksAction, InputFormat, McpAction, OutputFormat};
@@ -49,7 +50,14 @@ fn main() -> ExitCode {
     // process closed to /proc readers, so no command can obtain them.
     provider::Keys::capture();
     wright_sandbox::protect_process();
-    let args = Args::parse();
+    let mut args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => return parse_error(e),
+    };
+    if let Err(message) = read_settings_flags(&mut args) {
+        eprintln!("error: {message}");
+        return ExitCode::from(exit::USAGE);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -66,6 +74,96 @@ fn main() -> ExitCode {
     // not keep the process alive after the answer is out.
     runtime.shutdown_background();
     ExitCode::from(code)
+}
+
+/// Claude Code flags the Agent SDK may pass that wright does not implement:
+/// each is refused by name rather than ignored.
+const UNSUPPORTED_CLAUDE_FLAGS: &[&str] = &[
+    "--betas",
+    "--plugin-dir",
+    "--resume-session-at",
+    "--resume-drops-turn",
+    "--session-mirror",
+    "--task-budget",
+    "--include-hook-events",
+    "--thinking-display",
+];
+
+/// A command line clap refused: an unknown flag is named, with whether it
+/// is one of Claude Code's that wright lacks; anything else (including
+/// `--help` and `--version`) is clap's own output and exit code.
+fn parse_error(e: clap::Error) -> ExitCode {
+    if e.kind() == ErrorKind::UnknownArgument
+        && let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg)
+    {
+        let flag = arg.split_once('=').map_or(arg.as_str(), |(f, _)| f);
+        if UNSUPPORTED_CLAUDE_FLAGS.contains(&flag) {
+            eprintln!(
+                "error: {flag} is a Claude Code flag that wright does not support; remove it \
+                 (see `wright --help` for the flags wright takes)"
+            );
+        } else {
+            eprintln!(
+                "error: unknown flag {flag}: wright does not support it (see `wright --help`)"
+            );
+        }
+        return ExitCode::from(exit::USAGE);
+    }
+    e.exit()
+}
+
+/// Reads `--settings` and `--setting-sources` before anything else, and
+/// puts the settings' `env` into the process environment so every command
+/// wright starts (tools, hooks, MCP servers, checks) sees it, as in Claude
+/// Code. Runs while the process has one thread. `Err` is a usage error.
+fn read_settings_flags(args: &mut Args) -> Result<(), String> {
+    if let Some(list) = &args.setting_sources {
+        args.parsed_sources =
+            Some(wright_config::SettingSources::parse(list).map_err(|e| e.to_string())?);
+    }
+    let Some(value) = &args.settings else {
+        return Ok(());
+    };
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let settings = wright_config::FlagSettings::load(value, &cwd).map_err(|e| e.to_string())?;
+    set_settings_env(&settings.env);
+    args.parsed_settings = Some(settings);
+    Ok(())
+}
+
+/// Whether `--settings` may set the variable `name`: never a provider key,
+/// nor a variable wright itself reads (its config, base URLs, the
+/// sandbox's own markers), so the settings' `env` reaches commands only
+/// and cannot redirect keys or change wright's safety settings.
+fn settings_env_allowed(name: &str) -> bool {
+    !(name.starts_with("WRIGHT_")
+        || wright_sandbox::PROVIDER_KEY_VARS.contains(&name)
+        || wright_config::ENV_VARS.contains(&name)
+        || name.ends_with("_API_KEY")
+        || name == "ANTHROPIC_AUTH_TOKEN")
+}
+
+#[allow(unsafe_code)]
+fn set_settings_env(vars: &[(String, String)]) {
+    let mut refused = Vec::new();
+    for (name, value) in vars {
+        if !settings_env_allowed(name) {
+            refused.push(name.as_str());
+            continue;
+        }
+        // SAFETY: called from `main` before the runtime (or any other
+        // thread) starts, so nothing reads the environment concurrently;
+        // the name and value were checked to hold no `=` or NUL.
+        unsafe { std::env::set_var(name, value) };
+    }
+    if !refused.is_empty() {
+        eprintln!(
+            "warning: --settings env: not setting {} (provider keys and variables wright reads \
+             itself cannot be set this way)",
+            refused.join(", ")
+        );
+    }
 }
 
 async fn run(args: Args) -> u8 {
@@ -94,6 +192,12 @@ pub(crate) struct UsageError(pub(crate) String);
 async fn run_inner(args: Args) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let loader = ConfigLoader::from_environment(&cwd);
+    let json_schema = json_schema_flag(&args)?;
+    let flag_agents = match &args.agents {
+        Some(json) => wright_context::agents_from_json(json)
+            .map_err(|e| UsageError(format!("--agents: {e}")))?,
+        None => Vec::new(),
+    };
     match &args.command {
         Some(Command::Config { action }) => return config_command(&loader, &args, action),
         Some(Command::Doctor { json }) => return Ok(doctor::run(&loader, &args, *json).await),
@@ -172,7 +276,31 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         | None => {}
     }
     let (resolved, mut project_trust) = trust::load(&loader, &args)?;
+    if let Some(warning) = resolved
+        .flag_settings
+        .as_ref()
+        .and_then(wright_config::FlagSettings::unknown_warning)
+    {
+        eprintln!("{warning}");
+    }
     let mut settings = resolved.settings.clone();
+    match args.thinking_choice() {
+        args::ThinkingChoice::Off => settings.thinking_budget = None,
+        args::ThinkingChoice::Adaptive => {
+            settings.thinking_budget = settings
+                .thinking_budget
+                .or(Some(args::ADAPTIVE_THINKING_BUDGET));
+        }
+        args::ThinkingChoice::Budget | args::ThinkingChoice::Config => {}
+    }
+    if let Some(n) = args.max_thinking_tokens
+        && (1..args::MIN_THINKING_BUDGET).contains(&n)
+    {
+        eprintln!(
+            "warning: --max-thinking-tokens {n} is below the smallest budget providers take; using {}",
+            args::MIN_THINKING_BUDGET
+        );
+    }
     // A cloned repository's config may not make wright read files outside it.
     for key in ["context.user_instruction_files", "context.skill_dirs"] {
         if let Some(file) = project_file_source(&resolved, &loader, key) {
@@ -279,6 +407,8 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         .into());
     }
     let mut launch = setup::Launch {
+        tools: args.tool_names(),
+        json_schema,
         max_budget_usd: args.max_budget_usd,
         can_ask: wright_permissions::CanAsk::No,
         session: sessions::SessionChoice {
@@ -350,9 +480,16 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         plan.mcp_not_started = decided.not_started;
         let dirs =
             wright_config::agent_dirs(&settings, &project_root, loader.user_config_dir.as_deref());
-        let (defs, warnings) = wright_context::agents::discover_agents(&dirs);
+        let (mut defs, warnings) = wright_context::agents::discover_agents(&dirs);
         for warning in &warnings {
             eprintln!("warning: {warning}");
+        }
+        // `--agents` comes last: it replaces a definition of the same name.
+        for def in flag_agents {
+            match defs.iter_mut().find(|d| d.name == def.name) {
+                Some(slot) => *slot = def,
+                None => defs.push(def),
+            }
         }
         let mut agents = wright_core::Agents::new(
             defs,
@@ -369,7 +506,12 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             let by_default = settings.agents.isolation == wright_config::AgentIsolation::Worktree;
             agents = agents.with_worktrees(dir, by_default);
         }
-        plan.agents = Some(std::sync::Arc::new(agents));
+        // `--tools` without `Task` offers no subagents, as in Claude Code.
+        let task_offered = launch
+            .tools
+            .as_ref()
+            .is_none_or(|names| names.iter().any(|n| n == "Task" || n == "Agent"));
+        plan.agents = task_offered.then(|| std::sync::Arc::new(agents));
     }
     // `stdio` asks the program on stream-json; any other name is an MCP
     // tool, checked once the servers are up.
@@ -413,7 +555,11 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             )
             .into());
         }
-        if !matches!(args.permission_mode, Some(args::ModeArg::DontAsk)) {
+        let dont_ask = match args.permission_mode {
+            Some(mode) => matches!(mode, args::ModeArg::DontAsk),
+            None => resolved.flag_settings.as_ref().is_some_and(|f| f.dont_ask),
+        };
+        if !dont_ask {
             launch.can_ask = wright_permissions::CanAsk::Yes;
         }
         let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
@@ -493,6 +639,19 @@ fn project_file_source(
         }
         _ => None,
     }
+}
+
+/// `--json-schema`: parsed and checked, so a bad schema is a usage error
+/// before anything starts.
+fn json_schema_flag(args: &Args) -> Result<Option<serde_json::Value>, UsageError> {
+    let Some(text) = &args.json_schema else {
+        return Ok(None);
+    };
+    let schema: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| UsageError(format!("--json-schema: invalid JSON: {e}")))?;
+    wright_core::check_json_schema(&schema)
+        .map_err(|e| UsageError(format!("--json-schema: not a usable JSON schema: {e}")))?;
+    Ok(Some(schema))
 }
 
 /// `-p` prompt plus piped stdin: stdin is context for the prompt.

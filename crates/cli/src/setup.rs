@@ -41,6 +41,9 @@ pub struct Started {
     pub mcp: Option<wright_core::McpSetup>,
     /// Configured project servers that were not started, for `/mcp`.
     pub mcp_not_started: Vec<String>,
+    /// The final answer must match `--json-schema` (print mode prints the
+    /// parsed value instead of streaming the text).
+    pub structured: bool,
 }
 
 /// The inputs of the system prompt and the model's window, for `/context`.
@@ -62,6 +65,10 @@ pub use crate::provider::SetupError;
 /// Per-run choices that are flags only, not configuration.
 #[derive(Debug, Clone, Default)]
 pub struct Launch {
+    /// `--tools`: the built-in tools offered; `None` offers all.
+    pub tools: Option<Vec<String>>,
+    /// `--json-schema`, already checked.
+    pub json_schema: Option<serde_json::Value>,
     /// `--max-budget-usd`.
     pub max_budget_usd: Option<f64>,
     /// Whether a person can answer approval requests (interactive mode).
@@ -173,6 +180,7 @@ pub async fn start(
             bash_default_timeout: Duration::from_secs(settings.bash_timeout_secs),
             ..OutputLimits::default()
         },
+        json_schema: launch.json_schema.clone(),
     };
     let persistence = Persistence {
         writer: Some(opened.writer),
@@ -180,7 +188,17 @@ pub async fn start(
         usage,
         cost_usd,
     };
-    let tools = tool_registry(settings, project_root);
+    let mut tools = tool_registry(settings, project_root);
+    if let Some(names) = &launch.tools {
+        let (kept, unknown) = only_tools(&tools, names);
+        tools = kept;
+        if !unknown.is_empty() {
+            notice.push(format!(
+                "warning: --tools: wright has no built-in tool named {}; ignored",
+                unknown.join(", ")
+            ));
+        }
+    }
     let tool_sizes = tool_sizes(&tools);
     let handle = spawn_session(options, resolved.client, Arc::new(tools), persistence);
     Ok(Started {
@@ -199,7 +217,34 @@ pub async fn start(
             .as_ref()
             .map(|p| p.mcp_not_started.clone())
             .unwrap_or_default(),
+        structured: launch.json_schema.is_some(),
     })
+}
+
+/// Claude Code's tool names that are not wright tools but are served by
+/// something else (`Task` by the subagents), so `--tools` naming them is
+/// not a mistake.
+const TOOLS_ELSEWHERE: [&str; 2] = ["Task", "Agent"];
+
+/// The registry cut down to `names` (`--tools`), and the names that match
+/// no built-in tool. A name may carry an argument as in Claude Code's rule
+/// syntax (`Bash(git:*)`); only the name counts.
+fn only_tools(registry: &ToolRegistry, names: &[String]) -> (ToolRegistry, Vec<String>) {
+    let wanted: Vec<&str> = names
+        .iter()
+        .map(|n| {
+            n.split_once('(')
+                .map_or(n.as_str(), |(name, _)| name)
+                .trim()
+        })
+        .collect();
+    let have = registry.names();
+    let unknown = wanted
+        .iter()
+        .filter(|n| !have.contains(n) && !TOOLS_ELSEWHERE.contains(n))
+        .map(|n| (*n).to_owned())
+        .collect();
+    (registry.only(|name| wanted.contains(&name)), unknown)
 }
 
 /// The default retry policy; `WRIGHT_MAX_RETRIES` changes how many retries
@@ -344,4 +389,28 @@ fn spill_dir(session_id: &str) -> PathBuf {
         .join("wright")
         .join("spill")
         .join(session_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_are_cut_to_the_names_given() {
+        let registry = ToolRegistry::builtin();
+        let (kept, unknown) = only_tools(
+            &registry,
+            &[
+                "Read".into(),
+                "Bash(git:*)".into(),
+                "Task".into(),
+                "WebSearch".into(),
+            ],
+        );
+        assert_eq!(kept.names(), ["Read", "Bash"]);
+        assert_eq!(unknown, ["WebSearch"]);
+        let (none, unknown) = only_tools(&registry, &[]);
+        assert!(none.names().is_empty());
+        assert!(unknown.is_empty());
+    }
 }

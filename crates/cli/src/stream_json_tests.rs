@@ -147,6 +147,8 @@ fn a_whole_turn() -> Vec<Value> {
         EventKind::TurnCompleted {
             reason: TurnEndReason::Completed,
             model_requests: 1,
+            structured_output: None,
+            structured_output_failed: false,
         },
     ];
     events

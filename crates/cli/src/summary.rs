@@ -27,6 +27,10 @@ pub struct RunSummary {
     verifier_errors: u32,
     /// Requests, tokens and cost per agent path, when subagents ran.
     agents: std::collections::BTreeMap<String, AgentUsage>,
+    /// The last turn's answer parsed against `--json-schema`.
+    structured_output: Option<Value>,
+    /// The last turn's answer never matched `--json-schema`.
+    structured_output_failed: bool,
     /// Tokens and cost per model (Claude Code's `modelUsage`).
     models: std::collections::BTreeMap<String, ModelUsage>,
 }
@@ -68,6 +72,8 @@ impl RunSummary {
             errors: Vec::new(),
             verifier_runs: 0,
             verifier_errors: 0,
+            structured_output: None,
+            structured_output_failed: false,
         }
     }
 
@@ -109,6 +115,16 @@ impl RunSummary {
                 self.errors.clear();
                 self.verifier_runs = 0;
                 self.verifier_errors = 0;
+                self.structured_output = None;
+                self.structured_output_failed = false;
+            }
+            EventKind::TurnCompleted {
+                structured_output,
+                structured_output_failed,
+                ..
+            } => {
+                self.structured_output.clone_from(structured_output);
+                self.structured_output_failed = *structured_output_failed;
             }
             EventKind::Usage {
                 total,
@@ -161,9 +177,18 @@ impl RunSummary {
         &self.session_id
     }
 
+    /// The last turn's answer parsed against `--json-schema`, if valid.
+    pub fn structured_output(&self) -> Option<&Value> {
+        self.structured_output.as_ref()
+    }
+
     /// The `result` object (CLI.md "Machine output").
     pub fn result(&self, reason: TurnEndReason) -> Value {
         let subtype = match reason {
+            // Claude Code's subtype: the answer never matched the schema.
+            TurnEndReason::Failed if self.structured_output_failed => {
+                "error_max_structured_output_retries"
+            }
             TurnEndReason::Completed => "success",
             TurnEndReason::MaxTurns => "error_max_turns",
             TurnEndReason::MaxBudget => "error_max_budget",
@@ -214,6 +239,9 @@ impl RunSummary {
                 })
                 .collect();
             result["agents"] = Value::Object(agents);
+        }
+        if let Some(value) = &self.structured_output {
+            result["structured_output"] = value.clone();
         }
         let mut errors = self.errors.clone();
         if reason == TurnEndReason::Interrupted {

@@ -91,7 +91,7 @@ impl ProjectTrust {
 pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrust), ConfigError> {
     let overrides = args.overrides();
     let mut resolved = loader.load(&overrides)?;
-    crate::mcp_servers::release_approved(&mut resolved, &args.allow_rules());
+    crate::mcp_servers::release_approved(&mut resolved, &args.approving_rules());
     let mut trust = ProjectTrust {
         user_config_dir: loader.user_config_dir.clone(),
         project_root: loader.project_root.clone(),
@@ -145,7 +145,7 @@ pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrus
                 ..overrides
             };
             let mut resolved = loader.load(&trusted)?;
-            crate::mcp_servers::release_approved(&mut resolved, &args.allow_rules());
+            crate::mcp_servers::release_approved(&mut resolved, &args.approving_rules());
             for warning in resolved.warnings() {
                 eprintln!("{warning}");
             }
@@ -197,7 +197,7 @@ pub fn doctor_detail(loader: &ConfigLoader, args: &Args) -> String {
     let mut detail = format!("project {}: {}", root.display(), trust.describe());
     if let Ok(mut resolved) = loader.load(&args.overrides())
         && {
-            crate::mcp_servers::release_approved(&mut resolved, &args.allow_rules());
+            crate::mcp_servers::release_approved(&mut resolved, &args.approving_rules());
             resolved.has_untrusted_ignored()
         }
     {

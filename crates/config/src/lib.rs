@@ -201,6 +201,7 @@ mod doc_mcp;
 mod env;
 mod error;
 mod file;
+mod flag_settings;
 mod hook_settings;
 mod kinds;
 mod loader;
@@ -221,6 +222,7 @@ pub use agent_settings::{
 };
 pub use env::ENV_VARS;
 pub use error::{ConfigError, Origin};
+pub use flag_settings::{FlagSettings, SettingSources};
 pub use hook_settings::{
     DEFAULT_VERIFY_TIMEOUT_SECS, HookCommandSetting, HookGroupSetting, HookSettings,
     MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting, VerifySettings,

@@ -98,7 +98,20 @@ impl ConfigLoader {
         } else {
             Trust::Untrusted
         };
+        let sources = overrides.setting_sources.unwrap_or_default();
+        resolved.setting_sources = sources;
+        resolved.flag_settings = overrides.settings.clone();
         for (path, base_dir) in self.layered_files() {
+            let wanted = if path == self.project_file() {
+                sources.project
+            } else if path == self.local_file() {
+                sources.local
+            } else {
+                sources.user
+            };
+            if !wanted {
+                continue;
+            }
             let Some(text) = read_optional(&path)? else {
                 continue;
             };

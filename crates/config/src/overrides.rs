@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::assign::{Assign, Range, check_text};
 use crate::error::{ConfigError, Origin, shorten};
+use crate::flag_settings::{FlagSettings, SettingSources};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::source::Source;
 
@@ -55,6 +56,11 @@ pub struct Overrides {
     /// `--no-verify`: the same-turn verifier is off for this run
     /// (`verify.enabled = false`), whatever config says.
     pub no_verify: bool,
+    /// `--settings`: applied just below the other flags (an explicit flag
+    /// wins over the same setting here; rule lists add up).
+    pub settings: Option<FlagSettings>,
+    /// `--setting-sources`: which config files load (`None`: all).
+    pub setting_sources: Option<SettingSources>,
 }
 
 impl Overrides {
@@ -73,6 +79,9 @@ impl Overrides {
                 first: "--system-prompt".to_owned(),
                 second: "--system-prompt-file".to_owned(),
             });
+        }
+        if let Some(settings) = &self.settings {
+            out.extend(settings_layer(settings)?);
         }
         if let Some(p) = self.provider {
             out.push((Assign::Provider(p), flag("--provider")));
@@ -154,6 +163,39 @@ impl Overrides {
         }
         Ok(out)
     }
+}
+
+/// The assignments of `--settings`, validated like flags, tagged
+/// `flag --settings`.
+fn settings_layer(settings: &FlagSettings) -> Result<Vec<(Assign, Source)>, ConfigError> {
+    const FLAG: &str = "--settings";
+    let source = || Source::Flag(FLAG.to_owned());
+    let mut out = Vec::new();
+    if let Some(v) = &settings.model {
+        out.push((Assign::Model(text(FLAG, "model", v)?), source()));
+    }
+    if let Some(m) = settings.default_mode {
+        out.push((Assign::PermissionMode(m), source()));
+    }
+    if !settings.allow.is_empty() {
+        let rules = rules(FLAG, "permissions.allow", &settings.allow)?;
+        out.push((Assign::Allow(rules), source()));
+    }
+    if !settings.ask.is_empty() {
+        let rules = rules(FLAG, "permissions.ask", &settings.ask)?;
+        out.push((Assign::Ask(rules), source()));
+    }
+    if !settings.deny.is_empty() {
+        let rules = rules(FLAG, "permissions.deny", &settings.deny)?;
+        out.push((Assign::Deny(rules), source()));
+    }
+    if !settings.additional_dirs.is_empty() {
+        out.push((
+            Assign::AdditionalRoots(settings.additional_dirs.clone()),
+            source(),
+        ));
+    }
+    Ok(out)
 }
 
 fn invalid(flag: &str, key: &str, value: &str, message: String) -> ConfigError {
@@ -313,6 +355,42 @@ mod tests {
         assert_eq!(
             o.layer().unwrap(),
             vec![(Assign::VerifyEnabled(false), flag_source("--no-verify"))]
+        );
+    }
+
+    #[test]
+    fn settings_come_before_the_flags_so_flags_win() {
+        let settings = FlagSettings {
+            model: Some("from-settings".into()),
+            default_mode: Some(PermissionMode::Plan),
+            ask: vec!["Write".into()],
+            ..FlagSettings::default()
+        };
+        let o = Overrides {
+            model: Some("from-flag".into()),
+            settings: Some(settings),
+            ..Overrides::default()
+        };
+        let got: Vec<(Assign, String)> = o
+            .layer()
+            .unwrap()
+            .into_iter()
+            .map(|(a, s)| (a, s.to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Assign::Model("from-settings".into()),
+                    "flag --settings".into()
+                ),
+                (
+                    Assign::PermissionMode(PermissionMode::Plan),
+                    "flag --settings".into()
+                ),
+                (Assign::Ask(vec!["Write".into()]), "flag --settings".into()),
+                (Assign::Model("from-flag".into()), "flag --model".into()),
+            ]
         );
     }
 

@@ -36,6 +36,12 @@ pub struct Resolved {
     /// `[projects."<root>".approved_mcp_servers]`. Never read from a
     /// project's own files.
     pub mcp_approvals: BTreeMap<String, String>,
+    /// The config files `--setting-sources` let load (all by default);
+    /// the import of Claude Code's project settings follows it too.
+    pub setting_sources: crate::SettingSources,
+    /// `--settings`, when given: its hooks, env and unknown keys are for
+    /// the caller (its permissions and model are already merged above).
+    pub flag_settings: Option<crate::FlagSettings>,
     sources: BTreeMap<&'static str, Source>,
 }
 
@@ -66,6 +72,8 @@ impl Default for Resolved {
             project_files: Vec::new(),
             held_mcp_servers: Vec::new(),
             mcp_approvals: BTreeMap::new(),
+            setting_sources: crate::SettingSources::default(),
+            flag_settings: None,
             sources: KEYS.iter().map(|k| (*k, Source::Default)).collect(),
         }
     }

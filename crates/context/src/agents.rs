@@ -82,6 +82,8 @@ pub struct AgentDef {
 pub enum AgentSource {
     /// Compiled into wright.
     Builtin,
+    /// The command line's `--agents` JSON.
+    Flag,
     /// A Markdown file with frontmatter.
     File(PathBuf),
 }
@@ -90,6 +92,7 @@ impl fmt::Display for AgentSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentSource::Builtin => f.write_str("built in"),
+            AgentSource::Flag => f.write_str("--agents"),
             AgentSource::File(path) => write!(f, "{}", path.display()),
         }
     }
@@ -214,6 +217,59 @@ fn agent_files(dir: &Path, warnings: &mut Vec<String>) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// Agent types from Claude Code's `--agents` JSON:
+/// `{"name": {"description": …, "prompt": …, "tools": [...], "model": …}}`
+/// (also `permissionMode`, `maxTurns`, `isolation`), each checked like a
+/// file's frontmatter. `Err` says what is wrong, naming the agent.
+pub fn agents_from_json(text: &str) -> Result<Vec<AgentDef>, String> {
+    // JSON is YAML, so the frontmatter checks apply unchanged; parsing as
+    // JSON first keeps the error messages about JSON.
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let serde_json::Value::Object(map) = json else {
+        return Err("expected a JSON object of agents by name".to_owned());
+    };
+    let mut agents = Vec::new();
+    for (key, value) in map {
+        if !value.is_object() {
+            return Err(format!("agent `{key}`: expected an object"));
+        }
+        let entry: AgentJson = yaml_serde::to_value(&value)
+            .and_then(yaml_serde::from_value)
+            .map_err(|e| format!("agent `{key}`: {e}"))?;
+        let def = (|| {
+            Ok::<_, String>(AgentDef {
+                name: name(Some(Value::String(key.clone())))?,
+                description: required_text(entry.description, "description")?,
+                tools: entry.tools.map(tools).transpose()?,
+                model: entry.model.map(model).transpose()?.flatten(),
+                permission_mode: entry.permission_mode.map(permission_mode).transpose()?,
+                max_turns: entry.max_turns.map(max_turns).transpose()?,
+                isolation: entry.isolation.map(isolation).transpose()?,
+                prompt: required_text(entry.prompt, "prompt")?,
+                source: AgentSource::Flag,
+            })
+        })()
+        .map_err(|e| format!("agent `{key}`: {}", e.replace("frontmatter needs", "needs")))?;
+        agents.push(def);
+    }
+    Ok(agents)
+}
+
+/// One `--agents` entry: the frontmatter keys plus its `prompt`.
+#[derive(Deserialize)]
+struct AgentJson {
+    description: Option<Value>,
+    prompt: Option<Value>,
+    tools: Option<Value>,
+    model: Option<Value>,
+    #[serde(rename = "permissionMode", alias = "permission_mode")]
+    permission_mode: Option<Value>,
+    #[serde(rename = "maxTurns", alias = "max_turns")]
+    max_turns: Option<Value>,
+    isolation: Option<Value>,
 }
 
 /// Reads and parses one file; `Err` is the reason it is skipped.

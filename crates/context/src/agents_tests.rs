@@ -321,3 +321,39 @@ fn empty_frontmatter_is_reported_not_fatal() {
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].contains("empty.md"), "{warnings:?}");
 }
+
+#[test]
+fn agents_from_json_reads_claude_codes_shape() {
+    let agents = crate::agents_from_json(
+        r#"{"reviewer": {"description": "Reviews code", "prompt": "You review.",
+            "tools": ["Read", "Grep"], "model": "sonnet"},
+            "quick": {"description": "Answers fast", "prompt": "Be quick.", "maxTurns": 3}}"#,
+    )
+    .unwrap();
+    assert_eq!(agents.len(), 2);
+    let r = agents.iter().find(|a| a.name == "reviewer").unwrap();
+    assert_eq!(r.description, "Reviews code");
+    assert_eq!(r.prompt, "You review.");
+    assert_eq!(
+        r.tools.as_deref(),
+        Some(&["Read".to_owned(), "Grep".to_owned()][..])
+    );
+    assert_eq!(r.model.as_deref(), Some("sonnet"));
+    assert_eq!(r.source, AgentSource::Flag);
+    let q = agents.iter().find(|a| a.name == "quick").unwrap();
+    assert_eq!(q.max_turns, Some(3));
+    assert_eq!(q.tools, None);
+    assert_eq!(AgentSource::Flag.to_string(), "--agents");
+}
+
+#[test]
+fn agents_from_json_rejects_bad_input_naming_the_agent() {
+    let err = |s: &str| crate::agents_from_json(s).unwrap_err();
+    assert!(err("{nope").contains("invalid JSON"));
+    assert!(err("[]").contains("expected a JSON object"));
+    assert!(err(r#"{"a": {"prompt": "p"}}"#).contains("agent `a`"));
+    assert!(err(r#"{"a": {"prompt": "p"}}"#).contains("description"));
+    assert!(err(r#"{"a": {"description": "d"}}"#).contains("prompt"));
+    assert!(err(r#"{"bad name": {"description": "d", "prompt": "p"}}"#).contains("invalid `name`"));
+    assert!(err(r#"{"a": 3}"#).contains("expected an object"));
+}

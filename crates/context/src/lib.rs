@@ -31,7 +31,7 @@ pub mod skills;
 mod summary;
 mod warning;
 
-pub use agents::{AgentDef, AgentSource, builtin_agents, discover_agents};
+pub use agents::{AgentDef, AgentSource, agents_from_json, builtin_agents, discover_agents};
 pub use assemble::{BaseOverride, Context, ContextInputs, Part, PartKind, assemble};
 pub use base::BASE_PROMPT;
 pub use environment::{Environment, GitProbe, GitSnapshot};

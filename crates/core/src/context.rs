@@ -42,6 +42,33 @@ pub(crate) struct TurnContext {
     pub(crate) stop: StopRequest,
     /// Context from `SessionStart` hooks, sent with the next prompt.
     pub(crate) pending_context: std::sync::Mutex<Vec<String>>,
+    /// Model and thinking changes made mid-session (`Op::SetModel`,
+    /// `Op::SetMaxThinkingTokens`); a lock because ops arrive while a
+    /// turn holds the context.
+    pub(crate) live: std::sync::Mutex<LiveChanges>,
+}
+
+/// Changes a front end made while the session runs, applied from the next
+/// model request on.
+#[derive(Debug, Default)]
+pub(crate) struct LiveChanges {
+    /// A model switch not yet applied: `Some(None)` goes back to the
+    /// session's configured model.
+    pub(crate) model: Option<Option<String>>,
+    /// The thinking budget in force when changed (`Some(None)`: off);
+    /// `None` keeps the configured one.
+    pub(crate) thinking: Option<Option<u32>>,
+}
+
+impl TurnContext {
+    /// The thinking budget for the next request.
+    pub(crate) fn thinking_budget(&self) -> Option<u32> {
+        self.live
+            .lock()
+            .ok()
+            .and_then(|live| live.thinking)
+            .unwrap_or(self.options.thinking_budget)
+    }
 }
 
 /// One lock per file an edit tool writes, shared by an agent and its

@@ -19,6 +19,7 @@ mod options;
 mod recorder;
 mod remember;
 mod session;
+mod structured;
 mod task;
 mod task_worktree;
 mod text;
@@ -35,4 +36,5 @@ pub use options::{
 };
 pub use remember::RememberTool;
 pub use session::{Persistence, SessionHandle, spawn_session};
+pub use structured::check_json_schema;
 pub use task::{Agents, subagent_prompt};

@@ -50,6 +50,8 @@ pub(crate) async fn compact_now(
     emitter.emit(EventKind::TurnCompleted {
         reason,
         model_requests: requests,
+        structured_output: None,
+        structured_output_failed: false,
     });
 }
 

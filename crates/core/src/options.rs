@@ -58,6 +58,11 @@ pub struct SessionOptions {
     pub jobs: Arc<BackgroundJobs>,
     /// User hooks and the verifier.
     pub extensions: Extensions,
+    /// A JSON schema the final answer of each user turn must satisfy
+    /// (`--json-schema`): the model is told it, its answer is parsed and
+    /// validated, and an invalid answer is sent back once with the reasons.
+    /// Check it first with [`crate::check_json_schema`]. Subagents never get it.
+    pub json_schema: Option<serde_json::Value>,
 }
 
 /// User hooks (Claude Code's contract) and the same-turn verifier.

@@ -118,6 +118,7 @@ pub fn spawn_session(
             file_locks: Arc::default(),
             stop: StopRequest::default(),
             pending_context: std::sync::Mutex::default(),
+            live: std::sync::Mutex::default(),
         },
         conversation: Conversation {
             messages: persistence.history,
@@ -142,6 +143,44 @@ fn set_mode(ctx: &TurnContext, mode: &str) {
         Err(e) => ctx.emitter.error(e),
     }
 }
+
+/// Records a model or thinking change for the next model request (the
+/// turn loop applies a model switch before each request) and says so.
+fn set_live(ctx: &TurnContext, op: Op) {
+    let Ok(mut live) = ctx.live.lock() else {
+        ctx.emitter
+            .error("cannot change the model settings now".to_owned());
+        return;
+    };
+    match op {
+        Op::SetModel { model } => {
+            let model = model.map(|m| m.trim().to_owned()).filter(|m| !m.is_empty());
+            let name = model.clone().unwrap_or_else(|| ctx.options.model.clone());
+            live.model = Some(model);
+            ctx.emitter.notice(format!(
+                "Model is now `{name}` (from the next model request)."
+            ));
+        }
+        Op::SetMaxThinkingTokens { tokens } => {
+            let tokens = tokens.filter(|n| *n > 0).map(|n| {
+                // The smallest budget providers accept.
+                n.max(MIN_THINKING_TOKENS)
+            });
+            live.thinking = Some(tokens);
+            let text = match tokens {
+                Some(n) => {
+                    format!("Thinking budget is now {n} tokens (from the next model request).")
+                }
+                None => "Thinking is now off (from the next model request).".to_owned(),
+            };
+            ctx.emitter.notice(text);
+        }
+        _ => {}
+    }
+}
+
+/// Anthropic's smallest extended-thinking budget.
+const MIN_THINKING_TOKENS: u32 = 1024;
 
 struct Actor {
     ctx: TurnContext,
@@ -170,6 +209,10 @@ impl Actor {
                         set_mode(&self.ctx, &mode);
                         continue;
                     }
+                    Some(op @ (Op::SetModel { .. } | Op::SetMaxThinkingTokens { .. })) => {
+                        set_live(&self.ctx, op);
+                        continue;
+                    }
                     Some(Op::Shutdown) | None => break,
                     Some(op) => match work_of(op) {
                         Some(work) => work,
@@ -191,6 +234,9 @@ impl Actor {
                                 crate::context::resolve_approval(&self.ctx, &id, decision);
                             }
                             Some(Op::SetPermissionMode { mode }) => set_mode(&self.ctx, &mode),
+                            Some(op @ (Op::SetModel { .. } | Op::SetMaxThinkingTokens { .. })) => {
+                                set_live(&self.ctx, op);
+                            }
                             Some(Op::Shutdown) | None => {
                                 cancel.cancel();
                                 shutdown = true;
@@ -233,6 +279,8 @@ fn work_of(op: Op) -> Option<Work> {
         Op::Interrupt
         | Op::ResolveApproval { .. }
         | Op::SetPermissionMode { .. }
+        | Op::SetModel { .. }
+        | Op::SetMaxThinkingTokens { .. }
         | Op::Shutdown => None,
     }
 }

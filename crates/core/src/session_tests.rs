@@ -200,6 +200,7 @@ fn harness_options(dir: &std::path::Path) -> SessionOptions {
         spill_dir: dir.join("spill"),
         jobs: Arc::default(),
         extensions: crate::Extensions::none(dir),
+        json_schema: None,
     }
 }
 
@@ -775,3 +776,164 @@ mod mcp;
 
 #[path = "task_tests.rs"]
 mod task;
+
+/// The `TurnCompleted` event of a turn's events.
+fn completed(events: &[Event]) -> (Option<serde_json::Value>, bool) {
+    events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::TurnCompleted {
+                structured_output,
+                structured_output_failed,
+                ..
+            } => Some((structured_output.clone(), *structured_output_failed)),
+            _ => None,
+        })
+        .unwrap()
+}
+
+fn answer_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {"answer": {"type": "integer"}},
+        "required": ["answer"]
+    })
+}
+
+#[tokio::test]
+async fn a_valid_structured_answer_is_returned_and_the_schema_is_in_the_prompt() {
+    let mut h = start_with(
+        vec![text("```json\n{\"answer\": 42}\n```")],
+        PermissionMode::Default,
+        5,
+        |o| o.json_schema = Some(answer_schema()),
+    );
+    let (events, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    assert_eq!(
+        completed(&events),
+        (Some(serde_json::json!({"answer": 42})), false)
+    );
+    let requests = h.requests.lock().unwrap();
+    assert_eq!(requests.len(), 1);
+    assert!(requests[0].system.starts_with("sys"));
+    assert!(
+        requests[0].system.contains("\"required\": ["),
+        "{}",
+        requests[0].system
+    );
+}
+
+#[tokio::test]
+async fn an_invalid_structured_answer_is_retried_once_with_the_reasons() {
+    let mut h = start_with(
+        vec![text("{\"answer\": \"many\"}"), text("{\"answer\": 7}")],
+        PermissionMode::Default,
+        5,
+        |o| o.json_schema = Some(answer_schema()),
+    );
+    let (events, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    assert_eq!(
+        completed(&events),
+        (Some(serde_json::json!({"answer": 7})), false)
+    );
+    let requests = h.requests.lock().unwrap();
+    assert_eq!(requests.len(), 2);
+    let retry = requests[1].messages.last().unwrap().text();
+    assert!(retry.contains("at /answer"), "{retry}");
+    assert!(retry.contains("Reply again"), "{retry}");
+}
+
+#[tokio::test]
+async fn a_second_invalid_structured_answer_fails_the_turn() {
+    let mut h = start_with(
+        vec![text("not json"), text("still not json")],
+        PermissionMode::Default,
+        5,
+        |o| o.json_schema = Some(answer_schema()),
+    );
+    let (events, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Failed);
+    assert_eq!(completed(&events), (None, true));
+    assert_eq!(h.requests.lock().unwrap().len(), 2);
+    assert!(events.iter().any(|e| matches!(&e.kind,
+        EventKind::Error { message } if message.contains("after one retry"))));
+}
+
+#[tokio::test]
+async fn without_a_schema_no_structured_output_is_reported() {
+    let mut h = start(vec![text("{\"answer\": 1}")], PermissionMode::Default, 5);
+    let (events, _) = turn(&mut h, "go").await;
+    assert_eq!(completed(&events), (None, false));
+    assert!(
+        !h.requests.lock().unwrap()[0]
+            .system
+            .contains("Structured output")
+    );
+}
+
+#[tokio::test]
+async fn set_model_switches_at_the_next_request_and_back_to_the_default() {
+    let mut h = start(
+        vec![text("one"), text("two"), text("three")],
+        PermissionMode::Default,
+        5,
+    );
+    turn(&mut h, "a").await;
+    h.handle
+        .submit(Op::SetModel {
+            model: Some("other".into()),
+        })
+        .await
+        .unwrap();
+    let (events, _) = turn(&mut h, "b").await;
+    assert!(events.iter().any(|e| matches!(&e.kind,
+        EventKind::Notice { message } if message.contains("`other`"))));
+    h.handle.submit(Op::SetModel { model: None }).await.unwrap();
+    turn(&mut h, "c").await;
+    let models: Vec<String> = h
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| r.model.clone())
+        .collect();
+    assert_eq!(models, ["m", "other", "m"]);
+}
+
+#[tokio::test]
+async fn set_max_thinking_tokens_changes_the_budget_and_zero_turns_it_off() {
+    let mut h = start_with(
+        vec![text("one"), text("two"), text("three"), text("four")],
+        PermissionMode::Default,
+        5,
+        |o| o.thinking_budget = Some(2000),
+    );
+    turn(&mut h, "a").await;
+    h.handle
+        .submit(Op::SetMaxThinkingTokens { tokens: Some(5000) })
+        .await
+        .unwrap();
+    turn(&mut h, "b").await;
+    h.handle
+        .submit(Op::SetMaxThinkingTokens { tokens: Some(0) })
+        .await
+        .unwrap();
+    let (events, _) = turn(&mut h, "c").await;
+    assert!(events.iter().any(|e| matches!(&e.kind,
+        EventKind::Notice { message } if message.contains("Thinking is now off"))));
+    h.handle
+        .submit(Op::SetMaxThinkingTokens { tokens: Some(10) })
+        .await
+        .unwrap();
+    turn(&mut h, "d").await;
+    let budgets: Vec<Option<u32>> = h
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| r.thinking_budget)
+        .collect();
+    assert_eq!(budgets, [Some(2000), Some(5000), None, Some(1024)]);
+}

@@ -378,6 +378,10 @@ fn child_context(
     let mut options = parent.options.clone();
     options.model = model;
     options.max_turns = def.max_turns.unwrap_or(agents.max_turns);
+    // The schema is for the session's final answer, not a child's report.
+    options.json_schema = None;
+    // A thinking budget changed mid-session applies to children started since.
+    options.thinking_budget = parent.thinking_budget();
     // The parent's mode now (the user may have changed it since start-up),
     // or the definition's when that is stricter.
     let parent_mode = parent.gate.mode();
@@ -431,6 +435,7 @@ fn child_context(
         file_locks: Arc::clone(&parent.file_locks),
         stop: StopRequest::default(),
         pending_context: std::sync::Mutex::default(),
+        live: std::sync::Mutex::default(),
         options,
     }
 }

@@ -19,6 +19,7 @@ use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
 use crate::hook_points;
 use crate::options::SystemPrompt;
+use crate::structured::{self, Verdict};
 
 /// The conversation the actor keeps between turns.
 #[derive(Debug, Default)]
@@ -47,7 +48,10 @@ pub(crate) async fn run_turn(
     emitter.begin_turn();
     emitter.emit(EventKind::TurnStarted);
     // Re-assembled each turn so edits to AGENTS.md and friends take effect.
-    let system = system_prompt(ctx, conv);
+    let mut system = system_prompt(ctx, conv);
+    if let Some(schema) = &ctx.options.json_schema {
+        system.push_str(&structured::instructions(schema));
+    }
     let prompt = match hook_points::prompt_submitted(ctx, text, &cancel).await {
         Ok(prompt) => prompt,
         Err(reason) => {
@@ -57,6 +61,8 @@ pub(crate) async fn run_turn(
             emitter.emit(EventKind::TurnCompleted {
                 reason: TurnEndReason::Failed,
                 model_requests: 0,
+                structured_output: None,
+                structured_output_failed: false,
             });
             return TurnEndReason::Failed;
         }
@@ -66,6 +72,9 @@ pub(crate) async fn run_turn(
     conv.messages.push(prompt);
     let mut requests = 0u32;
     let mut stop_hook_active = false;
+    let mut schema_retried = false;
+    let mut structured_output = None;
+    let mut structured_output_failed = false;
     let reason = loop {
         if requests >= ctx.options.max_turns {
             emitter.warning(format!(
@@ -103,13 +112,24 @@ pub(crate) async fn run_turn(
                 )),
             }
         }
+        apply_model_change(ctx, conv);
         requests += 1;
         let response = match respond(ctx, conv, &system, &cancel).await {
             // An empty answer (some models give one after tool results) is
             // not kept: providers reject empty assistant messages.
             Ok(response) if response.message.content.is_empty() => {
                 report_usage(ctx, &conv.model, response.usage, response.started);
-                break TurnEndReason::Completed;
+                match finish(ctx, conv, "", &mut schema_retried) {
+                    Finish::Done(value) => {
+                        structured_output = value;
+                        break TurnEndReason::Completed;
+                    }
+                    Finish::Retry => continue,
+                    Finish::Failed => {
+                        structured_output_failed = true;
+                        break TurnEndReason::Failed;
+                    }
+                }
             }
             Ok(response) => response,
             Err(LlmError::Cancelled) => break TurnEndReason::Interrupted,
@@ -144,7 +164,18 @@ pub(crate) async fn run_turn(
                 conv.messages.push(message);
                 continue;
             }
-            break TurnEndReason::Completed;
+            let answer = conv.messages.last().map(Message::text).unwrap_or_default();
+            match finish(ctx, conv, &answer, &mut schema_retried) {
+                Finish::Done(value) => {
+                    structured_output = value;
+                    break TurnEndReason::Completed;
+                }
+                Finish::Retry => continue,
+                Finish::Failed => {
+                    structured_output_failed = true;
+                    break TurnEndReason::Failed;
+                }
+            }
         }
         // Each result was recorded as its call finished.
         let results = Message {
@@ -163,8 +194,57 @@ pub(crate) async fn run_turn(
     emitter.emit(EventKind::TurnCompleted {
         reason,
         model_requests: requests,
+        structured_output,
+        structured_output_failed,
     });
     reason
+}
+
+/// How a turn's final answer stands against the session's JSON schema.
+enum Finish {
+    /// Accepted: the parsed value when a schema is set.
+    Done(Option<serde_json::Value>),
+    /// Invalid; the reasons were sent to the model for one more answer.
+    Retry,
+    /// Still invalid after the retry.
+    Failed,
+}
+
+/// Checks the final answer against `--json-schema`, if one is set. The
+/// first invalid answer is sent back with the reasons (one retry within
+/// the same turn); a second one fails the turn.
+fn finish(ctx: &TurnContext, conv: &mut Conversation, answer: &str, retried: &mut bool) -> Finish {
+    let Some(schema) = &ctx.options.json_schema else {
+        return Finish::Done(None);
+    };
+    match structured::check_answer(schema, answer) {
+        Verdict::Valid(value) => Finish::Done(Some(value)),
+        Verdict::Invalid(why) if !*retried => {
+            *retried = true;
+            ctx.emitter.warning(format!(
+                "The answer does not match --json-schema; asking the model once more ({why})."
+            ));
+            let message = Message::user_text(structured::retry_message(&why));
+            ctx.recorder.message(&ctx.emitter, &message);
+            conv.messages.push(message);
+            Finish::Retry
+        }
+        Verdict::Invalid(why) => {
+            ctx.emitter.error(format!(
+                "The answer still does not match --json-schema after one retry: {why}"
+            ));
+            Finish::Failed
+        }
+    }
+}
+
+/// Applies a model switch asked for with `Op::SetModel` since the last
+/// request.
+fn apply_model_change(ctx: &TurnContext, conv: &mut Conversation) {
+    let change = ctx.live.lock().ok().and_then(|mut live| live.model.take());
+    if let Some(model) = change {
+        conv.model = model.unwrap_or_else(|| ctx.options.model.clone());
+    }
 }
 
 /// The system prompt for the next request: the fixed text, or the context
@@ -326,7 +406,7 @@ async fn stream_one(
         tools,
         max_tokens: ctx.options.max_tokens,
         reasoning_effort: ctx.options.reasoning_effort,
-        thinking_budget: ctx.options.thinking_budget,
+        thinking_budget: ctx.thinking_budget(),
         prompt_cache: true,
     };
     let mut stream = ctx.client.stream(request, cancel.child_token());

@@ -52,6 +52,20 @@ pub enum Op {
         /// `default`, `accept-edits`, `plan`, `auto` or `bypass`.
         mode: String,
     },
+    /// Use this model from the next model request on (`None`: back to the
+    /// model the session was started with).
+    SetModel {
+        /// Model name, or `None` for the configured default.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+    },
+    /// Change the extended-thinking budget from the next model request on
+    /// (`None` or 0: thinking off).
+    SetMaxThinkingTokens {
+        /// Budget in tokens.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tokens: Option<u32>,
+    },
     /// End the session once the current turn (if any) is stopped.
     Shutdown,
 }
@@ -220,6 +234,14 @@ pub enum EventKind {
         reason: TurnEndReason,
         /// Model requests made in this turn.
         model_requests: u32,
+        /// With a JSON schema for the answer (`--json-schema`): the final
+        /// answer parsed, valid against the schema.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        structured_output: Option<serde_json::Value>,
+        /// With a JSON schema: the answer was still not valid after the
+        /// retry (the turn ends `Failed`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        structured_output_failed: bool,
     },
 }
 
@@ -366,4 +388,62 @@ pub enum ItemDelta {
 /// Items recorded before `ran` existed came from checkers that ran.
 fn ran_by_default() -> bool {
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn model_ops_round_trip() {
+        let op = Op::SetModel {
+            model: Some("m2".into()),
+        };
+        assert_eq!(
+            serde_json::to_value(&op).unwrap(),
+            json!({"type": "set_model", "model": "m2"})
+        );
+        let back: Op = serde_json::from_value(json!({"type": "set_model"})).unwrap();
+        assert_eq!(back, Op::SetModel { model: None });
+        let op: Op =
+            serde_json::from_value(json!({"type": "set_max_thinking_tokens", "tokens": 0}))
+                .unwrap();
+        assert_eq!(op, Op::SetMaxThinkingTokens { tokens: Some(0) });
+    }
+
+    #[test]
+    fn turn_completed_adds_structured_output_only_when_there_is_some() {
+        let plain = EventKind::TurnCompleted {
+            reason: TurnEndReason::Completed,
+            model_requests: 1,
+            structured_output: None,
+            structured_output_failed: false,
+        };
+        assert_eq!(
+            serde_json::to_value(&plain).unwrap(),
+            json!({"type": "turn_completed", "reason": "completed", "model_requests": 1})
+        );
+        let old: EventKind = serde_json::from_value(
+            json!({"type": "turn_completed", "reason": "failed", "model_requests": 2}),
+        )
+        .unwrap();
+        assert!(matches!(
+            old,
+            EventKind::TurnCompleted {
+                structured_output: None,
+                structured_output_failed: false,
+                ..
+            }
+        ));
+        let with = EventKind::TurnCompleted {
+            reason: TurnEndReason::Failed,
+            model_requests: 2,
+            structured_output: Some(json!({"a": 1})),
+            structured_output_failed: true,
+        };
+        let value = serde_json::to_value(&with).unwrap();
+        assert_eq!(value["structured_output"], json!({"a": 1}));
+        assert_eq!(value["structured_output_failed"], true);
+    }
 }

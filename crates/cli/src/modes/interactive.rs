@@ -25,6 +25,7 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
         jobs,
         mcp,
         mcp_not_started,
+        structured: _,
     } = started;
     let mut last_request_tokens = 0u64;
     let mut renderer = Renderer::new(detail);

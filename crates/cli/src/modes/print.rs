@@ -27,6 +27,7 @@ pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Optio
         mut handle,
         notice,
         mcp,
+        structured,
         ..
     } = started;
     let mut renderer = Renderer::new(detail);
@@ -58,7 +59,19 @@ pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Optio
     let mut reason = TurnEndReason::Failed;
     while let Some(event) = handle.events.recv().await {
         summary.observe(&event);
-        renderer.event(&event);
+        // With `--json-schema` the answer is printed once, parsed, at the
+        // end: streaming it would also print an attempt that was rejected.
+        let answer_text = event.agent.is_root()
+            && matches!(
+                &event.kind,
+                EventKind::ItemDelta {
+                    delta: wright_protocol::ItemDelta::Text(_),
+                    ..
+                }
+            );
+        if !(structured && answer_text) {
+            renderer.event(&event);
+        }
         if let Some(approver) = &approver {
             approver.handle(&event.kind, &ops);
         }
@@ -70,6 +83,9 @@ pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Optio
         }
     }
     handle.shutdown().await;
+    if let Some(value) = summary.structured_output() {
+        println!("{value}");
+    }
     let line = renderer.dim(&summary.usage_line());
     renderer.err_line(&line);
     stop.exit_code(reason)

@@ -21,6 +21,7 @@ mod records;
 mod rewind_security;
 mod safety;
 mod scenarios;
+mod sdk_flags;
 mod sdk_python;
 mod sessions;
 mod subagent_records;
