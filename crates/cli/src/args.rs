@@ -170,6 +170,11 @@ pub struct Args {
     #[arg(long)]
     pub replay_user_messages: bool,
 
+    /// Claude Code's switch for hook lines in stream-json; wright always
+    /// writes them (`system`/`hook_response`), so it changes nothing.
+    #[arg(long, hide = true)]
+    pub include_hook_events: bool,
+
     /// Continue the latest session of this directory.
     #[arg(short = 'c', long = "continue")]
     pub continue_latest: bool,

@@ -85,7 +85,6 @@ const UNSUPPORTED_CLAUDE_FLAGS: &[&str] = &[
     "--resume-drops-turn",
     "--session-mirror",
     "--task-budget",
-    "--include-hook-events",
     "--thinking-display",
 ];
 
@@ -491,21 +490,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
                 None => defs.push(def),
             }
         }
-        let mut agents = wright_core::Agents::new(
-            defs,
-            settings.agents.max_turns,
-            usize::try_from(settings.agents.max_concurrent).unwrap_or(1),
-        );
-        // Isolated children's worktrees live in the data dir: `.wright/`
-        // in the project is protected from commands and edits.
-        if let Some(data) = dirs::data_dir() {
-            let dir = data
-                .join("wright")
-                .join("worktrees")
-                .join(wright_store::project_slug(&project_root));
-            let by_default = settings.agents.isolation == wright_config::AgentIsolation::Worktree;
-            agents = agents.with_worktrees(dir, by_default);
-        }
+        let agents = agent_types(defs, &settings, &project_root);
         // `--tools` without `Task` offers no subagents, as in Claude Code.
         let task_offered = launch
             .tools
@@ -622,6 +607,31 @@ fn config_command(loader: &ConfigLoader, args: &Args, action: &ConfigAction) -> 
         ConfigAction::Edit { user } => return Ok(init::edit(loader, *user)?),
     }
     Ok(exit::SUCCESS)
+}
+
+/// The agent types the `Task` tool starts, from their definitions and the
+/// `[agents]` settings.
+pub(crate) fn agent_types(
+    defs: Vec<wright_context::agents::AgentDef>,
+    settings: &wright_config::Settings,
+    project_root: &std::path::Path,
+) -> wright_core::Agents {
+    let mut agents = wright_core::Agents::new(
+        defs,
+        settings.agents.max_turns,
+        usize::try_from(settings.agents.max_concurrent).unwrap_or(1),
+    );
+    // Isolated children's worktrees live in the data dir: `.wright/`
+    // in the project is protected from commands and edits.
+    if let Some(data) = dirs::data_dir() {
+        let dir = data
+            .join("wright")
+            .join("worktrees")
+            .join(wright_store::project_slug(project_root));
+        let by_default = settings.agents.isolation == wright_config::AgentIsolation::Worktree;
+        agents = agents.with_worktrees(dir, by_default);
+    }
+    agents
 }
 
 /// The project config file (`.wright/config.toml` or `config.local.toml`)

@@ -108,6 +108,29 @@ pub async fn run(
                         peer::SdkHooks(Arc::clone(&peer)),
                     )));
                 }
+                if request["agents"].is_object()
+                    && let Some(plan) = launch.extensions.as_mut()
+                    && let Some(current) = &plan.agents
+                {
+                    match wright_context::agents_from_json(&request["agents"].to_string()) {
+                        Ok(added) => {
+                            let mut defs = current.defs.clone();
+                            for def in added {
+                                match defs.iter_mut().find(|d| d.name == def.name) {
+                                    Some(slot) => *slot = def,
+                                    None => defs.push(def),
+                                }
+                            }
+                            plan.agents =
+                                Some(Arc::new(crate::agent_types(defs, settings, project_root)));
+                        }
+                        Err(e) => {
+                            let e = format!("initialize: agents: {e}");
+                            respond(&id, Err(e.clone()));
+                            return Err(crate::UsageError(e).into());
+                        }
+                    }
+                }
                 initialize = Some(id);
                 break;
             }
@@ -339,6 +362,29 @@ async fn answer_control(
                 mode: mode.to_owned(),
             })
             .await?;
+            Ok(json!({}))
+        }
+        "set_model" => {
+            // `null` or "default" goes back to the configured model.
+            let model = request["model"]
+                .as_str()
+                .filter(|m| !m.is_empty() && *m != "default")
+                .map(str::to_owned);
+            send(Op::SetModel { model }).await?;
+            Ok(json!({}))
+        }
+        "set_max_thinking_tokens" => {
+            let tokens = match &request["max_thinking_tokens"] {
+                Value::Null => None,
+                v => Some(
+                    v.as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| {
+                            format!("max_thinking_tokens must be a whole number, got {v}")
+                        })?,
+                ),
+            };
+            send(Op::SetMaxThinkingTokens { tokens }).await?;
             Ok(json!({}))
         }
         "mcp_status" => {

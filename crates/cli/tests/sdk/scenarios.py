@@ -234,7 +234,21 @@ async def sdk_mcp():
     assert any(s["name"] == "calc" and s["status"] == "connected" for s in status["mcpServers"]), status
 
 
-SCENARIOS = {f.__name__: f for f in [sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
+async def model_and_agents():
+    from claude_agent_sdk import AgentDefinition
+
+    agents = {"reviewer": AgentDefinition(description="Reviews diffs for bugs", prompt="You review.", tools=["Read"])}
+    async with ClaudeSDKClient(options(agents=agents)) as client:
+        await client.query("first")
+        first = await collect(client)
+        await client.set_model("other-model")
+        await client.query("second")
+        await collect(client)
+    init = [m for m in first if isinstance(m, SystemMessage) and m.subtype == "init"]
+    assert init and "reviewer" in init[0].data["agents"], init
+
+
+SCENARIOS = {f.__name__: f for f in [model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
 
 if __name__ == "__main__":
     anyio.run(SCENARIOS[sys.argv[1]])

@@ -246,3 +246,21 @@ fn the_programs_in_process_mcp_server_is_listed_and_called() {
         assert!(second.contains("sum=5"), "{second}");
     }
 }
+
+#[test]
+fn set_model_and_initialize_agents_reach_the_requests() {
+    let env = Env::new();
+    let server = MockServer::start(vec![text("one"), text("two")]).unwrap();
+    if scenario(&env, &server, "model_and_agents").is_some() {
+        let requests = server.requests();
+        let first = requests[0].json();
+        let second = requests[1].json();
+        assert_ne!(first["model"], "other-model");
+        assert_eq!(second["model"], "other-model");
+        assert!(
+            first["tools"]
+                .to_string()
+                .contains("Reviews diffs for bugs")
+        );
+    }
+}
