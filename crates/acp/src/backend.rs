@@ -57,7 +57,8 @@ pub struct SessionRequest {
 
 /// A running core session.
 pub struct BackendSession {
-    /// The session id (also the id the editor uses).
+    /// The session id (also the id the editor uses); empty when the
+    /// backend does not know it, and then the core's first event names it.
     pub id: String,
     /// Ops into the core.
     pub ops: mpsc::Sender<Op>,

@@ -323,7 +323,14 @@ async fn open_session(
         early.push(event);
     }
     // The editor addresses a loaded session by the id it asked for.
-    let id = requested.unwrap_or_else(|| started.id.clone());
+    let id = match (requested, early.first()) {
+        (Some(id), _) => id,
+        (None, _) if !started.id.is_empty() => started.id.clone(),
+        (None, Some(first)) => first.session_id.clone(),
+        (None, None) => {
+            return Err(Error::internal_error().data("the session did not start"));
+        }
+    };
     for update in replay::replay(&started.history, &cwd) {
         notify(cx, &id, update)?;
     }

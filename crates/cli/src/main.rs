@@ -1,6 +1,7 @@
 //! The `wright` binary: parses arguments, loads configuration, and runs the
 //! chosen front end (print mode, interactive line mode, or a subcommand).
 
+mod acp_mode;
 mod agents_list;
 mod args;
 mod doctor;
@@ -90,6 +91,9 @@ async fn run(args: Args) -> u8 {
 struct UsageError(String);
 
 async fn run_inner(args: Args) -> anyhow::Result<u8> {
+    if matches!(args.command, Some(Command::Acp)) {
+        return Ok(acp_mode::run(args).await);
+    }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let loader = ConfigLoader::from_environment(&cwd);
     match &args.command {
@@ -165,7 +169,8 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Mcp {
                 action: McpAction::List { .. } | McpAction::Get { .. } | McpAction::Login { .. },
             }
-            | Command::Compact { .. },
+            | Command::Compact { .. }
+            | Command::Acp,
         )
         | None => {}
     }
@@ -259,7 +264,8 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Rewind { .. }
             | Command::Init
             | Command::Trust { .. }
-            | Command::Compact { .. },
+            | Command::Compact { .. }
+            | Command::Acp,
         )
         | None => {}
     }
