@@ -59,7 +59,11 @@ fn auth_state(args: &Args) -> AuthState {
     let keys = crate::provider::Keys::from_env();
     let configured_server = std::env::current_dir()
         .ok()
-        .and_then(|cwd| ConfigLoader::from_environment(&cwd).load(&args.overrides()).ok())
+        .and_then(|cwd| {
+            ConfigLoader::from_environment(&cwd)
+                .load(&args.overrides())
+                .ok()
+        })
         .is_some_and(|r| r.settings.base_url.is_some());
     if keys.anthropic.is_some() || keys.openai.is_some() || configured_server {
         AuthState::Ready
@@ -111,7 +115,9 @@ async fn start_session(
     let mut plan = extensions::plan(&resolved, &project_root);
     let mut flags = args.mcp_flags();
     if !request.mcp_servers.is_empty() {
-        flags.configs.push(mcp_config_json(&request.mcp_servers).to_string());
+        flags
+            .configs
+            .push(mcp_config_json(&request.mcp_servers).to_string());
     }
     let collected =
         mcp_servers::collect(&resolved, &project_root, &flags).map_err(|e| failed(&e))?;
