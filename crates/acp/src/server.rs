@@ -377,6 +377,13 @@ impl Pump {
     }
 
     fn handle(&mut self, event: &Event) -> Result<(), Error> {
+        // Warnings (a server that failed to start, a retry) are for the
+        // agent's log, which editors read from stderr.
+        match &event.kind {
+            EventKind::Warning { message } => eprintln!("warning: {message}"),
+            EventKind::Retrying { reason, .. } => eprintln!("retrying: {reason}"),
+            _ => {}
+        }
         for action in self.mapper.map(event) {
             match action {
                 Action::Update(update) => notify(&self.cx, &self.id, update)?,
