@@ -397,3 +397,73 @@ fn a_rejected_edit_leaves_the_file_and_fails_the_call() {
     );
     ed.finish();
 }
+
+#[test]
+fn subagent_work_shows_in_its_task_call_and_todos_as_a_plan() {
+    let env = Env::new();
+    env.write("a.txt", "one\n");
+    let task =
+        json!({"description": "look around", "prompt": "read a.txt", "subagent_type": "explore"});
+    let todos = json!({"todos": [
+        {"content": "Read a.txt", "status": "completed", "activeForm": "Reading a.txt"},
+        {"content": "Report", "status": "in_progress", "activeForm": "Reporting"},
+    ]});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[("t1", "Task", task)])),
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "k1",
+            "Read",
+            json!({"file_path": "a.txt"}),
+        )])),
+        MockResponse::sse(anthropic::text("a.txt says one")),
+        MockResponse::sse(anthropic::tool_calls(&[("p1", "TodoWrite", todos)])),
+        MockResponse::sse(anthropic::text("All done.")),
+    ])
+    .unwrap();
+    let mut ed = Editor::start(&env, &server.url());
+    initialize(&mut ed);
+    let cwd = env.project.path().display().to_string();
+    let new = ed.call("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let session = new["result"]["sessionId"].as_str().unwrap().to_owned();
+    let id = ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "explore"}]}),
+    );
+    let done = ed.response(id, &mut |m| panic!("unexpected agent request: {m}"));
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+
+    // Only the parent's calls are top-level tool calls.
+    let calls: Vec<Value> = ed.updates("tool_call");
+    let ids: Vec<&str> = calls
+        .iter()
+        .map(|c| c["toolCallId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["t1"], "{calls:?}");
+    assert_eq!(calls[0]["kind"], "think");
+    assert_eq!(calls[0]["title"], "Task: look around");
+    let task_updates: Vec<String> = ed
+        .updates("tool_call_update")
+        .iter()
+        .filter(|u| u["toolCallId"] == "t1")
+        .map(|u| u["content"].to_string())
+        .collect();
+    assert!(
+        task_updates
+            .iter()
+            .any(|c| c.contains("• Read") && c.contains("a.txt")),
+        "{task_updates:?}"
+    );
+    assert!(
+        task_updates.iter().any(|c| c.contains("a.txt says one")),
+        "{task_updates:?}"
+    );
+
+    let plans = ed.updates("plan");
+    assert_eq!(plans.len(), 1, "{plans:?}");
+    let entries = plans[0]["entries"].as_array().unwrap();
+    assert_eq!(entries[0]["content"], "Read a.txt");
+    assert_eq!(entries[0]["status"], "completed");
+    assert_eq!(entries[1]["status"], "in_progress");
+    assert!(ed.agent_text().contains("All done."));
+    ed.finish();
+}
