@@ -69,6 +69,8 @@ pub struct BackendSession {
     pub history: Vec<Message>,
     /// Start-up notes (warnings, a detected local server) for the log.
     pub notice: Option<String>,
+    /// The model's context window in tokens, for usage updates.
+    pub context_window: Option<u64>,
 }
 
 /// Whether wright can reach a model without the editor doing anything.

@@ -345,7 +345,7 @@ async fn open_session(
         id: id.clone(),
         live,
         cx: cx.clone(),
-        mapper: EventMapper::new(cwd),
+        mapper: EventMapper::new(cwd).with_context_window(started.context_window),
     };
     cx.spawn(pump.run(early, started.events))?;
     Ok(Opened { id, mode })

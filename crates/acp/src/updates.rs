@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use agent_client_protocol::v1::schema::{
-    ContentBlock, ContentChunk, Plan, SessionUpdate, StopReason, TextContent, ToolCall,
-    ToolCallContent, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
+    ContentBlock, ContentChunk, Cost, Plan, SessionUpdate, StopReason, TextContent, ToolCall,
+    ToolCallContent, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields, UsageUpdate,
 };
 use wright_protocol::{
     Event, EventKind, ItemDelta, ItemKind, StopReason as ModelStop, ToolCallStatus as WrightStatus,
@@ -72,6 +72,8 @@ pub struct EventMapper {
     subagent_log: HashMap<String, Vec<String>>,
     last_stop: Option<ModelStop>,
     last_error: Option<String>,
+    /// The model's context window, when known: usage updates need it.
+    context_window: Option<u64>,
 }
 
 impl EventMapper {
@@ -86,7 +88,14 @@ impl EventMapper {
             subagent_log: HashMap::new(),
             last_stop: None,
             last_error: None,
+            context_window: None,
         }
+    }
+
+    /// Reports context use against `window` tokens after each model request.
+    pub fn with_context_window(mut self, window: Option<u64>) -> Self {
+        self.context_window = window;
+        self
     }
 
     /// The actions for one event, in order.
@@ -190,6 +199,21 @@ impl EventMapper {
                 self.reset_turn();
                 Vec::new()
             }
+            EventKind::Usage {
+                request,
+                total_cost_usd,
+                ..
+            } if root => match self.context_window {
+                // What the last request sent plus what it added is what
+                // the next one starts from.
+                Some(size) => {
+                    let used = request.total_input().saturating_add(request.output_tokens);
+                    let update =
+                        UsageUpdate::new(used, size).cost(Cost::new(*total_cost_usd, "USD"));
+                    vec![Action::Update(SessionUpdate::UsageUpdate(update))]
+                }
+                None => Vec::new(),
+            },
             EventKind::SessionConfigured { .. }
             | EventKind::TurnCompleted { .. }
             | EventKind::Usage { .. }

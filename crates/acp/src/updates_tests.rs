@@ -299,3 +299,28 @@ fn turn_ends_map_to_stop_reasons() {
         vec![Action::TurnEnded(TurnOutcome::Failed("HTTP 500".into()))]
     );
 }
+
+#[test]
+fn usage_reports_context_use_and_cost() {
+    let usage = EventKind::Usage {
+        request: wright_protocol::Usage {
+            input_tokens: 100,
+            output_tokens: 20,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 880,
+        },
+        total: wright_protocol::Usage::default(),
+        cost_usd: 0.5,
+        total_cost_usd: 1.5,
+        duration_ms: 1,
+        model: "m".into(),
+    };
+    let mut m = EventMapper::new("/p".into());
+    assert!(m.map(&ev(usage.clone())).is_empty(), "no window, no update");
+    let mut m = EventMapper::new("/p".into()).with_context_window(Some(200_000));
+    let a = m.map(&ev(usage));
+    assert_eq!(
+        update(&a[0]),
+        &SessionUpdate::UsageUpdate(UsageUpdate::new(1000, 200_000).cost(Cost::new(1.5, "USD")))
+    );
+}

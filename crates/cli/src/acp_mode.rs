@@ -156,7 +156,12 @@ async fn start_session(
                 BackendError::Failed(message)
             }
         })?;
-    let setup::Started { handle, notice, .. } = started;
+    let setup::Started {
+        handle,
+        notice,
+        view,
+        ..
+    } = started;
     let ops = handle.op_sender();
     let events = handle.events;
     Ok(BackendSession {
@@ -166,6 +171,7 @@ async fn start_session(
         events,
         history,
         notice,
+        context_window: view.map(|v| v.window),
     })
 }
 

@@ -383,6 +383,10 @@ fn a_rejected_edit_leaves_the_file_and_fails_the_call() {
         .rfind(|u| u["toolCallId"] == "w1")
         .unwrap();
     assert_eq!(last["status"], "failed", "{last}");
+    // Context use after each model request, against the model's window.
+    let usage = ed.updates("usage_update");
+    assert!(!usage.is_empty());
+    assert_eq!(usage[0]["size"], 128_000, "{usage:?}");
     // The model was told it was refused.
     let results = server.requests()[1].json()["messages"].to_string();
     assert!(results.contains("Permission denied"), "{results}");
