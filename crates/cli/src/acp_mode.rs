@@ -135,8 +135,14 @@ async fn start_session(
     plan.agents = Some(agents(&settings, &loader, &project_root));
     let launch = setup::Launch {
         max_budget_usd: args.max_budget_usd,
-        // The editor answers approval requests.
-        can_ask: wright_permissions::CanAsk::Yes,
+        // The editor answers approval requests, unless the user chose
+        // Claude Code's `dontAsk` (refuse what no rule allows), as in
+        // interactive mode.
+        can_ask: if matches!(args.permission_mode, Some(crate::args::ModeArg::DontAsk)) {
+            wright_permissions::CanAsk::No
+        } else {
+            wright_permissions::CanAsk::Yes
+        },
         session: SessionChoice {
             resume,
             ..SessionChoice::default()
