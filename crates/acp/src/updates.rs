@@ -18,6 +18,13 @@ use wright_protocol::{
 
 use crate::tool_map::{self, Presentation};
 
+/// How much of a running command's output the editor sees live (the
+/// complete result replaces it at the end).
+const LIVE_OUTPUT_BYTES: usize = 16_000;
+
+/// New output that triggers a live update (the first chunk always does).
+const LIVE_UPDATE_BYTES: usize = 2_000;
+
 /// What the server does for one event.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -51,7 +58,10 @@ struct OpenCall {
     arguments: String,
     agent: String,
     presentation: Presentation,
+    /// The tail of the streamed output (what the editor shows live).
     output: String,
+    /// Bytes streamed in since the editor was last updated.
+    unsent: usize,
     asked: bool,
 }
 
@@ -135,6 +145,7 @@ impl EventMapper {
                             agent: event.agent.0.clone(),
                             presentation,
                             output: String::new(),
+                            unsent: 0,
                             asked: false,
                         },
                     );
@@ -164,7 +175,16 @@ impl EventMapper {
                     else {
                         return Vec::new();
                     };
+                    let first = call.output.is_empty();
                     call.output.push_str(text);
+                    call.unsent += text.len();
+                    keep_tail(&mut call.output, LIVE_OUTPUT_BYTES);
+                    // A chatty command must not become thousands of
+                    // updates, each carrying the whole tail: batch them.
+                    if !first && call.unsent < LIVE_UPDATE_BYTES {
+                        return Vec::new();
+                    }
+                    call.unsent = 0;
                     let fields = ToolCallUpdateFields::new()
                         .status(ToolCallStatus::InProgress)
                         .content(tool_map::output_content(&call.name, &call.output));
@@ -410,6 +430,18 @@ fn fields_for(p: &Presentation, reason: &str) -> ToolCallUpdateFields {
         .status(ToolCallStatus::Pending)
         .locations(p.locations.clone())
         .content(content)
+}
+
+/// Drops the front of `text` so at most about `max` bytes remain.
+fn keep_tail(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let mut cut = text.len() - max;
+    while !text.is_char_boundary(cut) {
+        cut += 1;
+    }
+    text.drain(..cut);
 }
 
 /// A text chunk.

@@ -324,3 +324,39 @@ fn usage_reports_context_use_and_cost() {
         &SessionUpdate::UsageUpdate(UsageUpdate::new(1000, 200_000).cost(Cost::new(1.5, "USD")))
     );
 }
+
+#[test]
+fn chatty_output_is_batched_and_only_its_tail_kept() {
+    let mut m = EventMapper::new("/p".into());
+    let args = r#"{"command":"yes"}"#;
+    m.map(&ev(started(
+        "it",
+        tool("c", "Bash", args, WrightStatus::InProgress, None),
+    )));
+    let delta = |text: &str| {
+        ev(EventKind::ItemDelta {
+            item_id: "it".into(),
+            delta: ItemDelta::ToolOutput(text.into()),
+        })
+    };
+    assert_eq!(
+        m.map(&delta("y\n")).len(),
+        1,
+        "the first chunk shows at once"
+    );
+    let mut sent = 0;
+    for _ in 0..10_000 {
+        sent += m.map(&delta("y\n")).len();
+    }
+    assert!(sent > 0 && sent <= 10, "{sent} updates for 20 kB");
+    let mut last = String::new();
+    for _ in 0..1_000 {
+        for a in m.map(&delta("é")) {
+            last = format!("{a:?}");
+        }
+    }
+    assert!(last.len() < LIVE_OUTPUT_BYTES * 2, "only the tail is sent");
+    let mut s = "aé".repeat(10);
+    keep_tail(&mut s, 4);
+    assert_eq!(s, "aé");
+}
