@@ -51,8 +51,20 @@ pub struct SessionRequest {
     /// The editor's MCP servers; the user chose them, so they start
     /// without wright's own approval question.
     pub mcp_servers: Vec<McpServerSpec>,
-    /// A recorded session to continue (`session/load`).
+    /// A recorded session to continue (`session/load`, or a restart with
+    /// another model).
     pub resume: Option<String>,
+    /// The model to use instead of the configured one.
+    pub model: Option<String>,
+}
+
+/// A model the editor may switch to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelChoice {
+    /// The name wright passes to the provider.
+    pub name: String,
+    /// The catalog's provider family: `anthropic`, `openai`, `custom`, …
+    pub provider: String,
 }
 
 /// A running core session.
@@ -71,6 +83,9 @@ pub struct BackendSession {
     pub notice: Option<String>,
     /// The model's context window in tokens, for usage updates.
     pub context_window: Option<u64>,
+    /// Models the catalog knows (the server offers those of the session's
+    /// provider).
+    pub models: Vec<ModelChoice>,
 }
 
 /// Whether wright can reach a model without the editor doing anything.

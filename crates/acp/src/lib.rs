@@ -8,14 +8,16 @@
 //! depends on the protocol types only (as every front end does).
 
 mod backend;
+mod model_option;
 mod modes;
 mod prompt;
 mod replay;
 mod server;
+mod session;
 mod tool_map;
 mod updates;
 
 pub use backend::{
-    AuthState, Backend, BackendError, BackendSession, McpServerSpec, SessionRequest,
+    AuthState, Backend, BackendError, BackendSession, McpServerSpec, ModelChoice, SessionRequest,
 };
 pub use server::serve_stdio;

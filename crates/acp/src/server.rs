@@ -16,26 +16,21 @@ use agent_client_protocol::v1::schema::{
     AgentCapabilities, AuthMethod, AuthMethodAgent, AuthenticateRequest, AuthenticateResponse,
     AvailableCommand, AvailableCommandsUpdate, CancelNotification, Implementation,
     InitializeRequest, InitializeResponse, LoadSessionRequest, LoadSessionResponse,
-    McpCapabilities, McpServer, NewSessionRequest, NewSessionResponse, PermissionOption,
-    PermissionOptionKind, PromptCapabilities, PromptRequest, PromptResponse,
-    RequestPermissionOutcome, RequestPermissionRequest, SessionNotification, SessionUpdate,
-    SetSessionModeRequest, SetSessionModeResponse, ToolCallStatus, ToolCallUpdate,
-    ToolCallUpdateFields,
+    McpCapabilities, McpServer, NewSessionRequest, NewSessionResponse, PromptCapabilities,
+    PromptRequest, PromptResponse, SessionConfigOptionValue, SessionUpdate,
+    SetSessionConfigOptionRequest, SetSessionConfigOptionResponse, SetSessionModeRequest,
+    SetSessionModeResponse,
 };
 use agent_client_protocol::{Agent, Client, Error, Stdio};
-use tokio::sync::{mpsc, oneshot};
-use wright_protocol::{ApprovalDecision, Event, EventKind, Op};
+use tokio::sync::oneshot;
+use wright_protocol::Op;
 
-use crate::backend::{AuthState, Backend, BackendError, McpServerSpec, SessionRequest};
+use crate::backend::{AuthState, Backend, McpServerSpec, SessionRequest};
+use crate::model_option;
 use crate::modes;
 use crate::prompt;
-use crate::replay;
-use crate::updates::{Action, EventMapper, TurnOutcome};
-
-/// Permission option ids (answers map back through these).
-const ALLOW_ONCE: &str = "allow_once";
-const ALLOW_ALWAYS: &str = "allow_always";
-const REJECT: &str = "reject";
+use crate::session::{self, LiveSession, Replay, Sessions, clear_turn, notify};
+use crate::updates::TurnOutcome;
 
 /// The auth method offered when no key is configured.
 const AUTH_METHOD: &str = "wright-env";
@@ -45,17 +40,10 @@ const AUTH_METHOD: &str = "wright-env";
 #[error("ACP connection failed: {0}")]
 pub struct ServeError(String);
 
-/// One live session.
-struct LiveSession {
-    ops: mpsc::Sender<Op>,
-    /// The running prompt's answer channel; `Some` while a turn runs.
-    turn: Mutex<Option<oneshot::Sender<TurnOutcome>>>,
-}
-
 /// What every handler shares.
 struct Shared {
     backend: Arc<dyn Backend>,
-    sessions: Mutex<HashMap<String, Arc<LiveSession>>>,
+    sessions: Sessions,
 }
 
 impl Shared {
@@ -97,6 +85,7 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
     let s_prompt = Arc::clone(&shared);
     let s_mode = Arc::clone(&shared);
     let s_cancel = Arc::clone(&shared);
+    let s_config = Arc::clone(&shared);
     Agent
         .v1()
         .name("wright")
@@ -122,14 +111,24 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     cwd: req.cwd.clone(),
                     mcp_servers: mcp_specs(&req.mcp_servers),
                     resume: None,
+                    model: None,
                 };
                 cx.clone().spawn(async move {
-                    match open_session(&shared, request, &cx).await {
+                    let opened = session::open_session(
+                        &*shared.backend,
+                        &shared.sessions,
+                        request,
+                        Replay::Yes,
+                        &cx,
+                    )
+                    .await;
+                    match opened {
                         Ok(opened) => {
                             let id = opened.id.clone();
                             responder.respond(
                                 NewSessionResponse::new(id.clone())
-                                    .modes(modes::state(&opened.mode)),
+                                    .modes(modes::state(&opened.mode))
+                                    .config_options(vec![opened.live.model_option()]),
                             )?;
                             announce_commands(&cx, &id)
                         }
@@ -147,12 +146,23 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     cwd: req.cwd.clone(),
                     mcp_servers: mcp_specs(&req.mcp_servers),
                     resume: Some(requested),
+                    model: None,
                 };
                 cx.clone().spawn(async move {
-                    match open_session(&shared, request, &cx).await {
+                    let opened = session::open_session(
+                        &*shared.backend,
+                        &shared.sessions,
+                        request,
+                        Replay::Yes,
+                        &cx,
+                    )
+                    .await;
+                    match opened {
                         Ok(opened) => {
                             responder.respond(
-                                LoadSessionResponse::new().modes(modes::state(&opened.mode)),
+                                LoadSessionResponse::new()
+                                    .modes(modes::state(&opened.mode))
+                                    .config_options(vec![opened.live.model_option()]),
                             )?;
                             announce_commands(&cx, &opened.id)
                         }
@@ -224,10 +234,49 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                         mode: mode.to_owned(),
                     };
                     match session.ops.send(op).await {
-                        Ok(()) => responder.respond(SetSessionModeResponse::default()),
+                        Ok(()) => {
+                            if let Ok(mut current) = session.mode.lock() {
+                                *current = mode.to_owned();
+                            }
+                            responder.respond(SetSessionModeResponse::default())
+                        }
                         Err(_) => responder.respond_with_error(
                             Error::internal_error().data("the session has ended"),
                         ),
+                    }
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: SetSessionConfigOptionRequest, responder, cx| {
+                let model = match (&req.value, req.config_id.to_string().as_str()) {
+                    (SessionConfigOptionValue::ValueId { value }, model_option::MODEL_OPTION) => {
+                        value.to_string()
+                    }
+                    _ => {
+                        return responder.respond_with_error(
+                            Error::invalid_params()
+                                .data(format!("unknown option {} or value", req.config_id)),
+                        );
+                    }
+                };
+                let shared = Arc::clone(&s_config);
+                let id = req.session_id.to_string();
+                cx.clone().spawn(async move {
+                    let restarted = session::restart_with_model(
+                        &*shared.backend,
+                        &shared.sessions,
+                        &id,
+                        &model,
+                        &cx,
+                    )
+                    .await;
+                    match restarted {
+                        Ok(opened) => responder.respond(SetSessionConfigOptionResponse::new(vec![
+                            opened.live.model_option(),
+                        ])),
+                        Err(e) => responder.respond_with_error(e),
                     }
                 })
             },
@@ -273,198 +322,6 @@ fn initialize(shared: &Shared, req: &InitializeRequest) -> InitializeResponse {
         )
         .auth_methods(auth_methods)
         .agent_info(Implementation::new("wright", env!("CARGO_PKG_VERSION")))
-}
-
-/// A started session, registered and pumping.
-struct Opened {
-    id: String,
-    mode: String,
-}
-
-/// Starts or resumes a session, replays a resumed one's history, and
-/// starts its event pump.
-async fn open_session(
-    shared: &Arc<Shared>,
-    request: SessionRequest,
-    cx: &ConnectionTo<Client>,
-) -> Result<Opened, Error> {
-    let cwd = request.cwd.clone();
-    if !cwd.is_absolute() {
-        return Err(Error::invalid_params().data("cwd must be an absolute path"));
-    }
-    let requested = request.resume.clone();
-    if let Some(id) = &requested
-        && shared.session(id).is_ok()
-    {
-        return Err(Error::invalid_request().data(format!("session {id} is already open")));
-    }
-    let mut started = shared.backend.start(request).await.map_err(|e| match e {
-        BackendError::AuthRequired(m) => Error::auth_required().data(m),
-        BackendError::NotFound(m) => {
-            Error::from(agent_client_protocol::v1::schema::Error::resource_not_found(None)).data(m)
-        }
-        BackendError::Failed(m) => Error::internal_error().data(m),
-    })?;
-    if let Some(notice) = &started.notice {
-        eprintln!("{notice}");
-    }
-    // The core announces itself before anything else, synchronously.
-    let mut mode = "default".to_owned();
-    let mut early = Vec::new();
-    while let Ok(event) = started.events.try_recv() {
-        if let EventKind::SessionConfigured {
-            permission_mode, ..
-        } = &event.kind
-        {
-            mode = modes::normalize(permission_mode.as_str())
-                .unwrap_or("default")
-                .to_owned();
-        }
-        early.push(event);
-    }
-    // The editor addresses a loaded session by the id it asked for.
-    let id = match (requested, early.first()) {
-        (Some(id), _) => id,
-        (None, _) if !started.id.is_empty() => started.id.clone(),
-        (None, Some(first)) => first.session_id.clone(),
-        (None, None) => {
-            return Err(Error::internal_error().data("the session did not start"));
-        }
-    };
-    for update in replay::replay(&started.history, &cwd) {
-        notify(cx, &id, update)?;
-    }
-    let live = Arc::new(LiveSession {
-        ops: started.ops.clone(),
-        turn: Mutex::new(None),
-    });
-    if let Ok(mut sessions) = shared.sessions.lock() {
-        sessions.insert(id.clone(), Arc::clone(&live));
-    }
-    let pump = Pump {
-        id: id.clone(),
-        live,
-        cx: cx.clone(),
-        mapper: EventMapper::new(cwd).with_context_window(started.context_window),
-    };
-    cx.spawn(pump.run(early, started.events))?;
-    Ok(Opened { id, mode })
-}
-
-/// Moves one session's events to the editor.
-struct Pump {
-    id: String,
-    live: Arc<LiveSession>,
-    cx: ConnectionTo<Client>,
-    mapper: EventMapper,
-}
-
-impl Pump {
-    async fn run(
-        mut self,
-        early: Vec<Event>,
-        mut events: mpsc::UnboundedReceiver<Event>,
-    ) -> Result<(), Error> {
-        for event in early {
-            self.handle(&event)?;
-        }
-        while let Some(event) = events.recv().await {
-            self.handle(&event)?;
-        }
-        // The core stopped: a prompt still waiting gets an error, not silence.
-        clear_turn(&self.live);
-        Ok(())
-    }
-
-    fn handle(&mut self, event: &Event) -> Result<(), Error> {
-        // Warnings (a server that failed to start, a retry) are for the
-        // agent's log, which editors read from stderr.
-        match &event.kind {
-            EventKind::Warning { message } => eprintln!("warning: {message}"),
-            EventKind::Retrying { reason, .. } => eprintln!("retrying: {reason}"),
-            _ => {}
-        }
-        for action in self.mapper.map(event) {
-            match action {
-                Action::Update(update) => notify(&self.cx, &self.id, update)?,
-                Action::AskPermission {
-                    approval_id,
-                    tool_call,
-                } => self.ask(approval_id, tool_call)?,
-                Action::TurnEnded(outcome) => {
-                    let waiting = self.live.turn.lock().ok().and_then(|mut t| t.take());
-                    if let Some(tx) = waiting {
-                        let _ = tx.send(outcome);
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Asks the editor in a task of its own (the answer may take minutes)
-    /// and passes the answer to the core. A cancelled or failed question
-    /// is a refusal.
-    fn ask(&self, approval_id: String, tool_call: ToolCallUpdate) -> Result<(), Error> {
-        let cx = self.cx.clone();
-        let ops = self.live.ops.clone();
-        let id = self.id.clone();
-        let call_id = tool_call.tool_call_id.clone();
-        let options = vec![
-            PermissionOption::new(ALLOW_ONCE, "Allow", PermissionOptionKind::AllowOnce),
-            PermissionOption::new(
-                ALLOW_ALWAYS,
-                "Allow for this session",
-                PermissionOptionKind::AllowAlways,
-            ),
-            PermissionOption::new(REJECT, "Reject", PermissionOptionKind::RejectOnce),
-        ];
-        let request = RequestPermissionRequest::new(id.clone(), tool_call, options);
-        self.cx.spawn(async move {
-            let answer = cx.send_request(request).block_task().await;
-            let decision = match answer.map(|r| r.outcome) {
-                Ok(RequestPermissionOutcome::Selected(s)) => match s.option_id.to_string().as_str()
-                {
-                    ALLOW_ONCE => ApprovalDecision::AllowOnce,
-                    ALLOW_ALWAYS => ApprovalDecision::AllowSession,
-                    _ => ApprovalDecision::Deny { note: None },
-                },
-                Ok(_) => ApprovalDecision::Deny { note: None },
-                Err(e) => {
-                    eprintln!("wright acp: permission request failed: {e}");
-                    ApprovalDecision::Deny { note: None }
-                }
-            };
-            if !matches!(decision, ApprovalDecision::Deny { .. }) {
-                // Before the core hears the answer, so it cannot overtake
-                // the call's own completion update.
-                let fields = ToolCallUpdateFields::new().status(ToolCallStatus::InProgress);
-                notify(
-                    &cx,
-                    &id,
-                    SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(call_id, fields)),
-                )?;
-            }
-            let _ = ops
-                .send(Op::ResolveApproval {
-                    id: approval_id,
-                    decision,
-                })
-                .await;
-            Ok(())
-        })
-    }
-}
-
-/// Drops a waiting prompt's channel: its task answers with an error.
-fn clear_turn(live: &LiveSession) {
-    if let Ok(mut turn) = live.turn.lock() {
-        turn.take();
-    }
-}
-
-fn notify(cx: &ConnectionTo<Client>, id: &str, update: SessionUpdate) -> Result<(), Error> {
-    cx.send_notification(SessionNotification::new(id.to_owned(), update))
 }
 
 /// The slash commands a prompt may start with.

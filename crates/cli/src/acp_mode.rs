@@ -10,7 +10,9 @@ use std::sync::Arc;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
-use wright_acp::{AuthState, Backend, BackendError, BackendSession, McpServerSpec, SessionRequest};
+use wright_acp::{
+    AuthState, Backend, BackendError, BackendSession, McpServerSpec, ModelChoice, SessionRequest,
+};
 use wright_config::{ConfigLoader, find_project_root};
 
 use crate::args::Args;
@@ -93,6 +95,9 @@ async fn start_session(
     let loader = ConfigLoader::from_environment(&cwd);
     let (resolved, _trust) = trust::load(&loader, args).map_err(|e| failed(&e))?;
     let mut settings = resolved.settings.clone();
+    if let Some(model) = &request.model {
+        settings.model = Some(model.clone());
+    }
     // As in the other modes: a cloned repository's config may not make
     // wright read files outside it.
     for key in ["context.user_instruction_files", "context.skill_dirs"] {
@@ -178,6 +183,14 @@ async fn start_session(
         history,
         notice,
         context_window: view.map(|v| v.window),
+        models: crate::models::catalog(&settings)
+            .list()
+            .into_iter()
+            .map(|m| ModelChoice {
+                name: m.name.clone(),
+                provider: m.provider.to_owned(),
+            })
+            .collect(),
     })
 }
 

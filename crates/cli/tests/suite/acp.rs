@@ -297,6 +297,27 @@ fn an_editor_session_from_initialize_to_load() {
     );
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
 
+    // Model selection: the session restarts on its record with the new model.
+    let option = &new["result"]["configOptions"][0];
+    assert_eq!(option["id"], "model", "{new}");
+    assert_eq!(option["category"], "model");
+    assert_eq!(option["currentValue"], "m");
+    let other = option["options"][1]["value"].as_str().unwrap().to_owned();
+    let changed = ed.call(
+        "session/set_config_option",
+        json!({"sessionId": session, "configId": "model", "value": other}),
+    );
+    assert_eq!(
+        changed["result"]["configOptions"][0]["currentValue"],
+        other.as_str(),
+        "{changed}"
+    );
+    let unknown_model = ed.call(
+        "session/set_config_option",
+        json!({"sessionId": session, "configId": "model", "value": "no-such-model"}),
+    );
+    assert_eq!(unknown_model["error"]["code"], -32602, "{unknown_model}");
+
     // A turn that hangs: a second prompt is refused, cancel ends the first.
     let running = ed.request(
         "session/prompt",
