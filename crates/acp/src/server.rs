@@ -1,8 +1,7 @@
 //! The ACP connection on stdio: answers `initialize`, `authenticate`,
-//! `session/new|load|prompt|set_mode` and `session/cancel`, runs one event
-//! pump per session that turns core events into `session/update`s and
-//! `session/request_permission` questions, and answers a prompt when its
-//! turn ends.
+//! `session/new|load|prompt|set_mode|set_config_option` and
+//! `session/cancel`, and answers a prompt when its turn ends (the sessions
+//! themselves and their event pumps live in `session`).
 //!
 //! Handlers run inside the SDK's dispatch loop, which waits for each: work
 //! that waits on the core or on the editor runs in spawned tasks, so a
