@@ -208,7 +208,20 @@ pub async fn restart_with_model(
         model: Some(model.to_owned()),
         ..live.request.clone()
     };
-    let mut opened = open_session(backend, sessions, request, Replay::No, cx).await?;
+    let mut opened = match open_session(backend, sessions, request, Replay::No, cx).await {
+        Ok(opened) => opened,
+        Err(e) => {
+            // Keep the session usable on the model it had.
+            let back = SessionRequest {
+                model: Some(live.model.clone()),
+                ..live.request.clone()
+            };
+            if let Err(again) = open_session(backend, sessions, back, Replay::No, cx).await {
+                eprintln!("wright acp: session {id} could not be restarted: {again}");
+            }
+            return Err(e);
+        }
+    };
     let mode = live.mode.lock().map(|m| m.clone()).unwrap_or_default();
     if !mode.is_empty() && mode != opened.mode {
         let op = Op::SetPermissionMode { mode: mode.clone() };
