@@ -354,7 +354,6 @@ fn prompt_op(req: &PromptRequest) -> Result<Op, Error> {
 
 /// The editor's MCP servers in the backend's terms.
 fn mcp_specs(servers: &[McpServer]) -> Vec<McpServerSpec> {
-    let pairs = |v: &[(String, String)]| v.to_vec();
     servers
         .iter()
         .filter_map(|s| match s {
@@ -362,12 +361,11 @@ fn mcp_specs(servers: &[McpServer]) -> Vec<McpServerSpec> {
                 name: s.name.clone(),
                 command: s.command.display().to_string(),
                 args: s.args.clone(),
-                env: pairs(
-                    &s.env
-                        .iter()
-                        .map(|e| (e.name.clone(), e.value.clone()))
-                        .collect::<Vec<_>>(),
-                ),
+                env: s
+                    .env
+                    .iter()
+                    .map(|e| (e.name.clone(), e.value.clone()))
+                    .collect(),
             }),
             McpServer::Http(s) => Some(McpServerSpec::Http {
                 name: s.name.clone(),
@@ -390,4 +388,65 @@ fn mcp_specs(servers: &[McpServer]) -> Vec<McpServerSpec> {
             _ => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agent_client_protocol::v1::schema::{
+        ContentBlock, EnvVariable, McpServerHttp, McpServerStdio, TextContent,
+    };
+
+    fn prompt(text: &str) -> PromptRequest {
+        PromptRequest::new("s", vec![ContentBlock::Text(TextContent::new(text))])
+    }
+
+    #[test]
+    fn compact_is_a_command_and_anything_else_a_turn() {
+        assert_eq!(
+            prompt_op(&prompt("/compact")).unwrap(),
+            Op::Compact { focus: None }
+        );
+        assert_eq!(
+            prompt_op(&prompt("/compact the API design")).unwrap(),
+            Op::Compact {
+                focus: Some("the API design".into())
+            }
+        );
+        assert_eq!(
+            prompt_op(&prompt("/compactness please")).unwrap(),
+            Op::UserTurn {
+                text: "/compactness please".into()
+            }
+        );
+        assert!(prompt_op(&prompt("")).is_err());
+    }
+
+    #[test]
+    fn editor_mcp_servers_keep_their_transport() {
+        let servers = vec![
+            McpServer::Stdio(
+                McpServerStdio::new("fs", "/bin/fs")
+                    .args(vec!["-v".into()])
+                    .env(vec![EnvVariable::new("K", "V")]),
+            ),
+            McpServer::Http(McpServerHttp::new("web", "http://127.0.0.1:1/mcp")),
+        ];
+        assert_eq!(
+            mcp_specs(&servers),
+            vec![
+                McpServerSpec::Stdio {
+                    name: "fs".into(),
+                    command: "/bin/fs".into(),
+                    args: vec!["-v".into()],
+                    env: vec![("K".into(), "V".into())],
+                },
+                McpServerSpec::Http {
+                    name: "web".into(),
+                    url: "http://127.0.0.1:1/mcp".into(),
+                    headers: Vec::new(),
+                },
+            ]
+        );
+    }
 }
