@@ -334,6 +334,9 @@ pub enum Command {
         #[arg(long)]
         revoke: bool,
     },
+    /// Serve the Agent Client Protocol on stdio, for editors (Zed,
+    /// JetBrains, Neovim, Emacs): configure the editor to run `wright acp`.
+    Acp,
 }
 
 /// `wright config …`

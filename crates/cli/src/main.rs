@@ -1,6 +1,7 @@
 //! The `wright` binary: parses arguments, loads configuration, and runs the
 //! chosen front end (print mode, interactive line mode, or a subcommand).
 
+mod acp_mode;
 mod agents_list;
 mod approver;
 mod args;
@@ -189,6 +190,9 @@ async fn run(args: Args) -> u8 {
 pub(crate) struct UsageError(pub(crate) String);
 
 async fn run_inner(args: Args) -> anyhow::Result<u8> {
+    if matches!(args.command, Some(Command::Acp)) {
+        return Ok(acp_mode::run(args).await);
+    }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let loader = ConfigLoader::from_environment(&cwd);
     let json_schema = json_schema_flag(&args)?;
@@ -270,7 +274,8 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Mcp {
                 action: McpAction::List { .. } | McpAction::Get { .. } | McpAction::Login { .. },
             }
-            | Command::Compact { .. },
+            | Command::Compact { .. }
+            | Command::Acp,
         )
         | None => {}
     }
@@ -388,7 +393,8 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Rewind { .. }
             | Command::Init
             | Command::Trust { .. }
-            | Command::Compact { .. },
+            | Command::Compact { .. }
+            | Command::Acp,
         )
         | None => {}
     }

@@ -1,5 +1,6 @@
 //! Shared helpers for the end-to-end suite.
 
+mod acp;
 mod agents;
 mod claude_flags;
 mod config;

@@ -1,0 +1,452 @@
+//! The ACP connection on stdio: answers `initialize`, `authenticate`,
+//! `session/new|load|prompt|set_mode|set_config_option` and
+//! `session/cancel`, and answers a prompt when its turn ends (the sessions
+//! themselves and their event pumps live in `session`).
+//!
+//! Handlers run inside the SDK's dispatch loop, which waits for each: work
+//! that waits on the core or on the editor runs in spawned tasks, so a
+//! `session/cancel` or a permission answer is never stuck behind it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    AgentCapabilities, AuthMethod, AuthMethodAgent, AuthenticateRequest, AuthenticateResponse,
+    AvailableCommand, AvailableCommandsUpdate, CancelNotification, Implementation,
+    InitializeRequest, InitializeResponse, LoadSessionRequest, LoadSessionResponse,
+    McpCapabilities, McpServer, NewSessionRequest, NewSessionResponse, PromptCapabilities,
+    PromptRequest, PromptResponse, SessionConfigOptionValue, SessionUpdate,
+    SetSessionConfigOptionRequest, SetSessionConfigOptionResponse, SetSessionModeRequest,
+    SetSessionModeResponse,
+};
+use agent_client_protocol::{Agent, Client, Error, Stdio};
+use tokio::sync::oneshot;
+use wright_protocol::Op;
+
+use crate::backend::{AuthState, Backend, McpServerSpec, SessionRequest};
+use crate::model_option;
+use crate::modes;
+use crate::prompt;
+use crate::session::{self, LiveSession, Replay, Sessions, clear_turn, notify};
+use crate::updates::TurnOutcome;
+
+/// The auth method offered when no key is configured.
+const AUTH_METHOD: &str = "wright-env";
+
+/// The connection ended with an error.
+#[derive(Debug, thiserror::Error)]
+#[error("ACP connection failed: {0}")]
+pub struct ServeError(String);
+
+/// What every handler shares.
+struct Shared {
+    backend: Arc<dyn Backend>,
+    sessions: Sessions,
+}
+
+impl Shared {
+    fn session(&self, id: &str) -> Result<Arc<LiveSession>, Error> {
+        self.sessions
+            .lock()
+            .ok()
+            .and_then(|s| s.get(id).cloned())
+            .ok_or_else(|| {
+                agent_client_protocol::v1::schema::Error::session_not_found(id.to_owned()).into()
+            })
+    }
+}
+
+/// Serves ACP on stdin/stdout until the editor closes the connection;
+/// then asks every session to shut down.
+pub async fn serve_stdio(backend: Arc<dyn Backend>) -> Result<(), ServeError> {
+    let shared = Arc::new(Shared {
+        backend,
+        sessions: Mutex::new(HashMap::new()),
+    });
+    let result = connection(Arc::clone(&shared)).await;
+    let live: Vec<Arc<LiveSession>> = shared
+        .sessions
+        .lock()
+        .map(|mut s| s.drain().map(|(_, v)| v).collect())
+        .unwrap_or_default();
+    for session in live {
+        let _ = session.ops.send(Op::Shutdown).await;
+    }
+    result.map_err(|e| ServeError(e.to_string()))
+}
+
+async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
+    let s_init = Arc::clone(&shared);
+    let s_auth = Arc::clone(&shared);
+    let s_new = Arc::clone(&shared);
+    let s_load = Arc::clone(&shared);
+    let s_prompt = Arc::clone(&shared);
+    let s_mode = Arc::clone(&shared);
+    let s_cancel = Arc::clone(&shared);
+    let s_config = Arc::clone(&shared);
+    Agent
+        .v1()
+        .name("wright")
+        .on_receive_request(
+            async move |req: InitializeRequest, responder, _cx| {
+                responder.respond(initialize(&s_init, &req))
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |_req: AuthenticateRequest, responder, _cx| match s_auth.backend.auth() {
+                AuthState::Ready => responder.respond(AuthenticateResponse::default()),
+                AuthState::Missing { hint } => {
+                    responder.respond_with_error(Error::auth_required().data(hint))
+                }
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: NewSessionRequest, responder, cx| {
+                let shared = Arc::clone(&s_new);
+                let request = SessionRequest {
+                    cwd: req.cwd.clone(),
+                    mcp_servers: mcp_specs(&req.mcp_servers),
+                    resume: None,
+                    model: None,
+                };
+                cx.clone().spawn(async move {
+                    let opened = session::open_session(
+                        &*shared.backend,
+                        &shared.sessions,
+                        request,
+                        Replay::Yes,
+                        &cx,
+                    )
+                    .await;
+                    match opened {
+                        Ok(opened) => {
+                            let id = opened.id.clone();
+                            responder.respond(
+                                NewSessionResponse::new(id.clone())
+                                    .modes(modes::state(&opened.mode))
+                                    .config_options(vec![opened.live.model_option()]),
+                            )?;
+                            announce_commands(&cx, &id)
+                        }
+                        Err(e) => responder.respond_with_error(e),
+                    }
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: LoadSessionRequest, responder, cx| {
+                let shared = Arc::clone(&s_load);
+                let requested = req.session_id.to_string();
+                let request = SessionRequest {
+                    cwd: req.cwd.clone(),
+                    mcp_servers: mcp_specs(&req.mcp_servers),
+                    resume: Some(requested),
+                    model: None,
+                };
+                cx.clone().spawn(async move {
+                    let opened = session::open_session(
+                        &*shared.backend,
+                        &shared.sessions,
+                        request,
+                        Replay::Yes,
+                        &cx,
+                    )
+                    .await;
+                    match opened {
+                        Ok(opened) => {
+                            responder.respond(
+                                LoadSessionResponse::new()
+                                    .modes(modes::state(&opened.mode))
+                                    .config_options(vec![opened.live.model_option()]),
+                            )?;
+                            announce_commands(&cx, &opened.id)
+                        }
+                        Err(e) => responder.respond_with_error(e),
+                    }
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: PromptRequest, responder, cx| {
+                let id = req.session_id.to_string();
+                let session = match s_prompt.session(&id) {
+                    Ok(s) => s,
+                    Err(e) => return responder.respond_with_error(e),
+                };
+                let op = match prompt_op(&req) {
+                    Ok(op) => op,
+                    Err(e) => return responder.respond_with_error(e),
+                };
+                let (tx, rx) = oneshot::channel();
+                {
+                    let Ok(mut turn) = session.turn.lock() else {
+                        return responder.respond_with_error(Error::internal_error());
+                    };
+                    if turn.is_some() {
+                        return responder.respond_with_error(
+                            Error::invalid_request()
+                                .data("a prompt is already running in this session"),
+                        );
+                    }
+                    *turn = Some(tx);
+                }
+                cx.spawn(async move {
+                    if session.ops.send(op).await.is_err() {
+                        clear_turn(&session);
+                        return responder.respond_with_error(
+                            Error::internal_error().data("the session has ended"),
+                        );
+                    }
+                    match rx.await {
+                        Ok(TurnOutcome::Stopped(reason)) => {
+                            responder.respond(PromptResponse::new(reason))
+                        }
+                        Ok(TurnOutcome::Failed(message)) => {
+                            responder.respond_with_error(Error::internal_error().data(message))
+                        }
+                        Err(_) => responder.respond_with_error(
+                            Error::internal_error().data("the session ended during the turn"),
+                        ),
+                    }
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: SetSessionModeRequest, responder, cx| {
+                let session = match s_mode.session(&req.session_id.to_string()) {
+                    Ok(s) => s,
+                    Err(e) => return responder.respond_with_error(e),
+                };
+                let Some(mode) = modes::normalize(&req.mode_id.to_string()) else {
+                    return responder.respond_with_error(
+                        Error::invalid_params().data(format!("unknown mode {}", req.mode_id)),
+                    );
+                };
+                cx.spawn(async move {
+                    let op = Op::SetPermissionMode {
+                        mode: mode.to_owned(),
+                    };
+                    match session.ops.send(op).await {
+                        Ok(()) => {
+                            if let Ok(mut current) = session.mode.lock() {
+                                *current = mode.to_owned();
+                            }
+                            responder.respond(SetSessionModeResponse::default())
+                        }
+                        Err(_) => responder.respond_with_error(
+                            Error::internal_error().data("the session has ended"),
+                        ),
+                    }
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: SetSessionConfigOptionRequest, responder, cx| {
+                let model = match (&req.value, req.config_id.to_string().as_str()) {
+                    (SessionConfigOptionValue::ValueId { value }, model_option::MODEL_OPTION) => {
+                        value.to_string()
+                    }
+                    _ => {
+                        return responder.respond_with_error(
+                            Error::invalid_params()
+                                .data(format!("unknown option {} or value", req.config_id)),
+                        );
+                    }
+                };
+                let shared = Arc::clone(&s_config);
+                let id = req.session_id.to_string();
+                cx.clone().spawn(async move {
+                    let restarted = session::restart_with_model(
+                        &*shared.backend,
+                        &shared.sessions,
+                        &id,
+                        &model,
+                        &cx,
+                    )
+                    .await;
+                    match restarted {
+                        Ok(opened) => responder.respond(SetSessionConfigOptionResponse::new(vec![
+                            opened.live.model_option(),
+                        ])),
+                        Err(e) => responder.respond_with_error(e),
+                    }
+                })
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_notification(
+            async move |n: CancelNotification, _cx| {
+                if let Ok(session) = s_cancel.session(&n.session_id.to_string()) {
+                    // Bounded queue: a full one means the core is busy
+                    // with ops already, and an interrupt must not wait.
+                    let _ = session.ops.try_send(Op::Interrupt);
+                }
+                Ok(())
+            },
+            agent_client_protocol::on_receive_notification!(),
+        )
+        .connect_to(Stdio::new())
+        .await
+}
+
+fn initialize(shared: &Shared, req: &InitializeRequest) -> InitializeResponse {
+    let version = std::cmp::min(
+        req.protocol_version,
+        agent_client_protocol::schema::ProtocolVersion::LATEST,
+    );
+    let auth_methods = match shared.backend.auth() {
+        AuthState::Ready => Vec::new(),
+        AuthState::Missing { hint } => vec![AuthMethod::Agent(
+            AuthMethodAgent::new(AUTH_METHOD, "Model credentials").description(hint),
+        )],
+    };
+    InitializeResponse::new(version)
+        .agent_capabilities(
+            AgentCapabilities::new()
+                .load_session(true)
+                .prompt_capabilities(
+                    PromptCapabilities::new()
+                        .image(false)
+                        .audio(false)
+                        .embedded_context(true),
+                )
+                .mcp_capabilities(McpCapabilities::new().http(true).sse(true)),
+        )
+        .auth_methods(auth_methods)
+        .agent_info(Implementation::new("wright", env!("CARGO_PKG_VERSION")))
+}
+
+/// The slash commands a prompt may start with.
+fn announce_commands(cx: &ConnectionTo<Client>, id: &str) -> Result<(), Error> {
+    let commands = vec![AvailableCommand::new(
+        "compact",
+        "Summarize older turns to free context (optionally: what to keep)",
+    )];
+    notify(
+        cx,
+        id,
+        SessionUpdate::AvailableCommandsUpdate(AvailableCommandsUpdate::new(commands)),
+    )
+}
+
+/// The op for a prompt: `/compact [focus]`, or a user turn.
+fn prompt_op(req: &PromptRequest) -> Result<Op, Error> {
+    let text =
+        prompt::to_text(&req.prompt).map_err(|e| Error::invalid_params().data(e.to_string()))?;
+    let trimmed = text.trim();
+    if let Some(rest) = trimmed.strip_prefix("/compact")
+        && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+    {
+        let focus = rest.trim();
+        return Ok(Op::Compact {
+            focus: (!focus.is_empty()).then(|| focus.to_owned()),
+        });
+    }
+    Ok(Op::UserTurn { text })
+}
+
+/// The editor's MCP servers in the backend's terms.
+fn mcp_specs(servers: &[McpServer]) -> Vec<McpServerSpec> {
+    servers
+        .iter()
+        .filter_map(|s| match s {
+            McpServer::Stdio(s) => Some(McpServerSpec::Stdio {
+                name: s.name.clone(),
+                command: s.command.display().to_string(),
+                args: s.args.clone(),
+                env: s
+                    .env
+                    .iter()
+                    .map(|e| (e.name.clone(), e.value.clone()))
+                    .collect(),
+            }),
+            McpServer::Http(s) => Some(McpServerSpec::Http {
+                name: s.name.clone(),
+                url: s.url.clone(),
+                headers: s
+                    .headers
+                    .iter()
+                    .map(|h| (h.name.clone(), h.value.clone()))
+                    .collect(),
+            }),
+            McpServer::Sse(s) => Some(McpServerSpec::Sse {
+                name: s.name.clone(),
+                url: s.url.clone(),
+                headers: s
+                    .headers
+                    .iter()
+                    .map(|h| (h.name.clone(), h.value.clone()))
+                    .collect(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agent_client_protocol::v1::schema::{
+        ContentBlock, EnvVariable, McpServerHttp, McpServerStdio, TextContent,
+    };
+
+    fn prompt(text: &str) -> PromptRequest {
+        PromptRequest::new("s", vec![ContentBlock::Text(TextContent::new(text))])
+    }
+
+    #[test]
+    fn compact_is_a_command_and_anything_else_a_turn() {
+        assert_eq!(
+            prompt_op(&prompt("/compact")).unwrap(),
+            Op::Compact { focus: None }
+        );
+        assert_eq!(
+            prompt_op(&prompt("/compact the API design")).unwrap(),
+            Op::Compact {
+                focus: Some("the API design".into())
+            }
+        );
+        assert_eq!(
+            prompt_op(&prompt("/compactness please")).unwrap(),
+            Op::UserTurn {
+                text: "/compactness please".into()
+            }
+        );
+        assert!(prompt_op(&prompt("")).is_err());
+    }
+
+    #[test]
+    fn editor_mcp_servers_keep_their_transport() {
+        let servers = vec![
+            McpServer::Stdio(
+                McpServerStdio::new("fs", "/bin/fs")
+                    .args(vec!["-v".into()])
+                    .env(vec![EnvVariable::new("K", "V")]),
+            ),
+            McpServer::Http(McpServerHttp::new("web", "http://127.0.0.1:1/mcp")),
+        ];
+        assert_eq!(
+            mcp_specs(&servers),
+            vec![
+                McpServerSpec::Stdio {
+                    name: "fs".into(),
+                    command: "/bin/fs".into(),
+                    args: vec!["-v".into()],
+                    env: vec![("K".into(), "V".into())],
+                },
+                McpServerSpec::Http {
+                    name: "web".into(),
+                    url: "http://127.0.0.1:1/mcp".into(),
+                    headers: Vec::new(),
+                },
+            ]
+        );
+    }
+}

@@ -1,0 +1,494 @@
+//! `wright acp` end to end: a scripted JSON-RPC client (the editor) drives
+//! the real binary over stdio against the loopback model mock. One editor
+//! session: initialize, a new session with the editor's own MCP server, a
+//! prompt whose model response edits a file (the client answers the
+//! permission request), streamed text, a tool call with its diff, the
+//! turn's end, a mode change, a second prompt refused while one runs,
+//! cancel, malformed input; then a second process loads the recorded
+//! session and gets it replayed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use wright_test_support::{MockResponse, MockServer, anthropic, mcp_test_server_bin};
+
+use super::{Env, FAKE_KEY};
+
+/// Long enough for a slow CI machine; a hang fails instead of blocking.
+const WAIT: Duration = Duration::from_secs(60);
+
+/// The editor's side of one `wright acp` process.
+struct Editor {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<Value>,
+    next_id: u64,
+    /// Every notification and agent request seen so far, in order.
+    seen: Vec<Value>,
+}
+
+impl Editor {
+    fn start(env: &Env, url: &str) -> Self {
+        let mut cmd = env.std_wright();
+        cmd.args([
+            "--provider",
+            "anthropic",
+            "--model",
+            "m",
+            "--base-url",
+            url,
+            "acp",
+        ])
+        .env("ANTHROPIC_API_KEY", FAKE_KEY)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+        let mut child = cmd.spawn().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                assert!(!line.contains(FAKE_KEY), "key leaked: {line}");
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("stdout is not JSON-RPC ({e}): {line}"));
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+            next_id: 1,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, value: Value) {
+        self.send_line(&value.to_string());
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    fn next(&mut self) -> Value {
+        self.lines
+            .recv_timeout(WAIT)
+            .expect("wright acp sent nothing in time")
+    }
+
+    /// Reads until the response to `id`; requests from the agent go to
+    /// `answer`, which returns the result to send back.
+    fn response(&mut self, id: u64, answer: &mut dyn FnMut(&Value) -> Value) -> Value {
+        loop {
+            let msg = self.next();
+            if msg.get("method").is_some() {
+                self.seen.push(msg.clone());
+                if let Some(req_id) = msg.get("id") {
+                    let result = answer(&msg);
+                    self.send(json!({"jsonrpc": "2.0", "id": req_id, "result": result}));
+                }
+                continue;
+            }
+            if msg["id"] == json!(id) {
+                return msg;
+            }
+            panic!("unexpected message: {msg}");
+        }
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.request(method, params);
+        self.response(id, &mut |m| panic!("unexpected agent request: {m}"))
+    }
+
+    /// The `session/update` payloads seen, by their `sessionUpdate` kind.
+    fn updates(&self, kind: &str) -> Vec<Value> {
+        self.seen
+            .iter()
+            .filter(|m| m["method"] == "session/update")
+            .map(|m| m["params"]["update"].clone())
+            .filter(|u| u["sessionUpdate"] == kind)
+            .collect()
+    }
+
+    /// All agent text chunks, joined.
+    fn agent_text(&self) -> String {
+        self.updates("agent_message_chunk")
+            .iter()
+            .filter_map(|u| u["content"]["text"].as_str().map(str::to_owned))
+            .collect()
+    }
+
+    /// Closes stdin (the editor goes away) and waits for a clean exit.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let (tx, rx) = mpsc::channel();
+        let mut child = self.child;
+        std::thread::spawn(move || {
+            let _ = tx.send(child.wait());
+        });
+        let status = rx
+            .recv_timeout(WAIT)
+            .expect("wright acp did not exit")
+            .unwrap();
+        assert!(status.success(), "wright acp exited with {status}");
+    }
+}
+
+fn initialize(editor: &mut Editor) -> Value {
+    editor.call(
+        "initialize",
+        json!({"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": false, "writeTextFile": false}, "terminal": false}}),
+    )
+}
+
+#[test]
+fn an_editor_session_from_initialize_to_load() {
+    let env = Env::new();
+    env.write("a.txt", "one\n");
+    let edit = json!({"file_path": "a.txt", "old_string": "one", "new_string": "two"});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::text_and_tool_calls(
+            "Editing the file.",
+            &[("c1", "Edit", edit)],
+        )),
+        MockResponse::sse(anthropic::text("Done: one is now two.")),
+        // The third turn's answer starts and then stalls until cancelled.
+        MockResponse::sse(anthropic::text("this never finishes"))
+            .drop_after(10)
+            .stall(),
+    ])
+    .unwrap();
+    let mut ed = Editor::start(&env, &server.url());
+
+    let init = initialize(&mut ed);
+    let caps = &init["result"]["agentCapabilities"];
+    assert_eq!(caps["loadSession"], true, "{init}");
+    assert_eq!(caps["promptCapabilities"]["embeddedContext"], true);
+    assert_eq!(caps["mcpCapabilities"]["http"], true);
+    assert_eq!(init["result"]["agentInfo"]["name"], "wright");
+    assert_eq!(init["result"]["authMethods"], json!([]));
+
+    // Bad input gets errors and the agent keeps going.
+    ed.send_line("{this is not json");
+    let parse_error = ed.next();
+    assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
+    let unknown = ed.call(
+        "session/prompt",
+        json!({"sessionId": "no-such-session", "prompt": [{"type": "text", "text": "hi"}]}),
+    );
+    assert!(unknown["error"].is_object(), "{unknown}");
+
+    let mcp = mcp_test_server_bin().unwrap().display().to_string();
+    let cwd = env.project.path().display().to_string();
+    let new = ed.call(
+        "session/new",
+        json!({"cwd": cwd, "mcpServers": [{"name": "test", "command": mcp, "args": [], "env": []}]}),
+    );
+    let session = new["result"]["sessionId"].as_str().unwrap().to_owned();
+    let modes = &new["result"]["modes"];
+    assert_eq!(modes["currentModeId"], "default", "{new}");
+    let ids: Vec<&str> = modes["availableModes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["modeId"].as_str().or(m["id"].as_str()).unwrap())
+        .collect();
+    assert_eq!(ids, ["default", "accept-edits", "plan", "auto", "bypass"]);
+
+    // A prompt whose answer edits a file: the editor is asked first.
+    let mut asked = Vec::new();
+    let id = ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [
+            {"type": "text", "text": "change one to two in"},
+            {"type": "resource_link", "name": "a.txt", "uri": format!("file://{cwd}/a.txt")},
+        ]}),
+    );
+    let done = ed.response(id, &mut |req| {
+        assert_eq!(req["method"], "session/request_permission", "{req}");
+        asked.push(req["params"].clone());
+        json!({"outcome": {"outcome": "selected", "optionId": "allow_once"}})
+    });
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+    assert_eq!(std::fs::read_to_string(env.path("a.txt")).unwrap(), "two\n");
+
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    let question = &asked[0];
+    assert_eq!(question["sessionId"], session.as_str());
+    assert_eq!(question["toolCall"]["toolCallId"], "c1");
+    let options: Vec<&str> = question["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(options, ["allow_once", "allow_always", "reject_once"]);
+
+    let text = ed.agent_text();
+    assert!(
+        text.contains("Editing the file.") && text.contains("Done: one is now two."),
+        "{text}"
+    );
+    let calls = ed.updates("tool_call");
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    let call = &calls[0];
+    assert_eq!(call["toolCallId"], "c1");
+    assert_eq!(call["kind"], "edit");
+    // `pending` is the default, which the schema leaves out.
+    assert_eq!(call["status"].as_str().unwrap_or("pending"), "pending");
+    let file = format!("{cwd}/a.txt");
+    assert_eq!(call["locations"][0]["path"], file.as_str());
+    let diff = &call["content"][0];
+    assert_eq!(diff["type"], "diff", "{call}");
+    assert_eq!(diff["path"], file.as_str());
+    assert_eq!(diff["oldText"], "one");
+    assert_eq!(diff["newText"], "two");
+    let statuses: Vec<String> = ed
+        .updates("tool_call_update")
+        .iter()
+        .filter(|u| u["toolCallId"] == "c1")
+        .filter_map(|u| u["status"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(statuses, ["in_progress", "completed"]);
+    assert_eq!(ed.updates("available_commands_update").len(), 1);
+
+    // The model saw the prompt (with the link as a path) and the editor's MCP server.
+    let requests = server.requests();
+    let first = requests[0].json();
+    let tools: Vec<&str> = first["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(tools.contains(&"mcp__test__echo"), "{tools:?}");
+    let prompt = first["messages"][0].to_string();
+    assert!(
+        prompt.contains("change one to two in") && prompt.contains("a.txt"),
+        "{prompt}"
+    );
+
+    // Modes: a known one is taken, an unknown one refused.
+    let set = ed.call(
+        "session/set_mode",
+        json!({"sessionId": session, "modeId": "accept-edits"}),
+    );
+    assert!(set["result"].is_object(), "{set}");
+    let bad = ed.call(
+        "session/set_mode",
+        json!({"sessionId": session, "modeId": "yolo"}),
+    );
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+
+    // Model selection: the session restarts on its record with the new model.
+    let option = &new["result"]["configOptions"][0];
+    assert_eq!(option["id"], "model", "{new}");
+    assert_eq!(option["category"], "model");
+    assert_eq!(option["currentValue"], "m");
+    let other = option["options"][1]["value"].as_str().unwrap().to_owned();
+    let changed = ed.call(
+        "session/set_config_option",
+        json!({"sessionId": session, "configId": "model", "value": other}),
+    );
+    assert_eq!(
+        changed["result"]["configOptions"][0]["currentValue"],
+        other.as_str(),
+        "{changed}"
+    );
+    let unknown_model = ed.call(
+        "session/set_config_option",
+        json!({"sessionId": session, "configId": "model", "value": "no-such-model"}),
+    );
+    assert_eq!(unknown_model["error"]["code"], -32602, "{unknown_model}");
+
+    // A turn that hangs: a second prompt is refused, cancel ends the first.
+    let running = ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "go on"}]}),
+    );
+    let deadline = std::time::Instant::now() + WAIT;
+    while server.request_count() < 3 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "third request never came"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "and this"}]}),
+    );
+    let refused = ed.response(second, &mut |m| panic!("unexpected agent request: {m}"));
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    ed.send(
+        json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": session}}),
+    );
+    let cancelled = ed.response(running, &mut |m| panic!("unexpected agent request: {m}"));
+    assert_eq!(
+        cancelled["result"]["stopReason"], "cancelled",
+        "{cancelled}"
+    );
+    ed.finish();
+
+    // A new process loads the recorded session and replays it.
+    let mut ed = Editor::start(&env, &server.url());
+    initialize(&mut ed);
+    let loaded = ed.call(
+        "session/load",
+        json!({"sessionId": session, "cwd": cwd, "mcpServers": []}),
+    );
+    assert!(loaded["result"].is_object(), "{loaded}");
+    let users: String = ed
+        .updates("user_message_chunk")
+        .iter()
+        .filter_map(|u| u["content"]["text"].as_str().map(str::to_owned))
+        .collect();
+    assert!(users.contains("change one to two in"), "{users}");
+    assert!(ed.agent_text().contains("Editing the file."));
+    let replayed = ed.updates("tool_call");
+    assert_eq!(replayed[0]["toolCallId"], "c1");
+    assert_eq!(replayed[0]["content"][0]["type"], "diff");
+    assert!(
+        ed.updates("tool_call_update")
+            .iter()
+            .any(|u| u["toolCallId"] == "c1" && u["status"] == "completed")
+    );
+    ed.finish();
+}
+
+#[test]
+fn a_rejected_edit_leaves_the_file_and_fails_the_call() {
+    let env = Env::new();
+    env.write("a.txt", "one\n");
+    let write = json!({"file_path": "a.txt", "content": "changed\n"});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[("w1", "Write", write)])),
+        MockResponse::sse(anthropic::text("Understood.")),
+    ])
+    .unwrap();
+    let mut ed = Editor::start(&env, &server.url());
+    initialize(&mut ed);
+    let cwd = env.project.path().display().to_string();
+    let new = ed.call("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let session = new["result"]["sessionId"].as_str().unwrap().to_owned();
+    let id = ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "rewrite a.txt"}]}),
+    );
+    let done = ed.response(
+        id,
+        &mut |_| json!({"outcome": {"outcome": "selected", "optionId": "reject"}}),
+    );
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+    assert_eq!(std::fs::read_to_string(env.path("a.txt")).unwrap(), "one\n");
+    let last = ed
+        .updates("tool_call_update")
+        .into_iter()
+        .rfind(|u| u["toolCallId"] == "w1")
+        .unwrap();
+    assert_eq!(last["status"], "failed", "{last}");
+    // Context use after each model request, against the model's window.
+    let usage = ed.updates("usage_update");
+    assert!(!usage.is_empty());
+    assert_eq!(usage[0]["size"], 128_000, "{usage:?}");
+    // The model was told it was refused.
+    let results = server.requests()[1].json()["messages"].to_string();
+    assert!(results.contains("Permission denied"), "{results}");
+    // An image is refused with a clear error, not dropped.
+    let image = ed.call(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]}),
+    );
+    assert!(
+        image["error"]["data"].to_string().contains("images"),
+        "{image}"
+    );
+    ed.finish();
+}
+
+#[test]
+fn subagent_work_shows_in_its_task_call_and_todos_as_a_plan() {
+    let env = Env::new();
+    env.write("a.txt", "one\n");
+    let task =
+        json!({"description": "look around", "prompt": "read a.txt", "subagent_type": "explore"});
+    let todos = json!({"todos": [
+        {"content": "Read a.txt", "status": "completed", "activeForm": "Reading a.txt"},
+        {"content": "Report", "status": "in_progress", "activeForm": "Reporting"},
+    ]});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[("t1", "Task", task)])),
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "k1",
+            "Read",
+            json!({"file_path": "a.txt"}),
+        )])),
+        MockResponse::sse(anthropic::text("a.txt says one")),
+        MockResponse::sse(anthropic::tool_calls(&[("p1", "TodoWrite", todos)])),
+        MockResponse::sse(anthropic::text("All done.")),
+    ])
+    .unwrap();
+    let mut ed = Editor::start(&env, &server.url());
+    initialize(&mut ed);
+    let cwd = env.project.path().display().to_string();
+    let new = ed.call("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let session = new["result"]["sessionId"].as_str().unwrap().to_owned();
+    let id = ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "explore"}]}),
+    );
+    let done = ed.response(id, &mut |m| panic!("unexpected agent request: {m}"));
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+
+    // Only the parent's calls are top-level tool calls.
+    let calls: Vec<Value> = ed.updates("tool_call");
+    let ids: Vec<&str> = calls
+        .iter()
+        .map(|c| c["toolCallId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["t1"], "{calls:?}");
+    assert_eq!(calls[0]["kind"], "think");
+    assert_eq!(calls[0]["title"], "Task: look around");
+    let task_updates: Vec<String> = ed
+        .updates("tool_call_update")
+        .iter()
+        .filter(|u| u["toolCallId"] == "t1")
+        .map(|u| u["content"].to_string())
+        .collect();
+    assert!(
+        task_updates
+            .iter()
+            .any(|c| c.contains("• Read") && c.contains("a.txt")),
+        "{task_updates:?}"
+    );
+    assert!(
+        task_updates.iter().any(|c| c.contains("a.txt says one")),
+        "{task_updates:?}"
+    );
+
+    let plans = ed.updates("plan");
+    assert_eq!(plans.len(), 1, "{plans:?}");
+    let entries = plans[0]["entries"].as_array().unwrap();
+    assert_eq!(entries[0]["content"], "Read a.txt");
+    assert_eq!(entries[0]["status"], "completed");
+    assert_eq!(entries[1]["status"], "in_progress");
+    assert!(ed.agent_text().contains("All done."));
+    ed.finish();
+}
