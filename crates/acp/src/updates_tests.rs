@@ -233,6 +233,8 @@ fn subagent_work_shows_inside_its_task_call() {
         m.map(&child(EventKind::TurnCompleted {
             reason: TurnEndReason::Completed,
             model_requests: 1,
+            structured_output: None,
+            structured_output_failed: false,
         }))
         .is_empty()
     );
@@ -260,6 +262,8 @@ fn turn_ends_map_to_stop_reasons() {
         m.map(&ev(EventKind::TurnCompleted {
             reason,
             model_requests: 1,
+            structured_output: None,
+            structured_output_failed: false,
         }))
     };
     assert_eq!(

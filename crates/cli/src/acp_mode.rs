@@ -125,7 +125,7 @@ async fn start_session(
             .push(mcp_config_json(&request.mcp_servers).to_string());
     }
     let collected =
-        mcp_servers::collect(&resolved, &project_root, &flags).map_err(|e| failed(&e))?;
+        mcp_servers::collect(&resolved, &project_root, &flags, None).map_err(|e| failed(&e))?;
     let decided = mcp_start::decide(
         collected,
         mcp_start::Asking::Skip,
@@ -156,6 +156,7 @@ async fn start_session(
             .untrusted_project_source("base_url")
             .map(Path::to_path_buf),
         extensions: Some(plan),
+        ..setup::Launch::default()
     };
     let started = setup::start(&settings, &launch, &cwd, &project_root)
         .await
@@ -220,20 +221,7 @@ fn agents(
     for warning in &warnings {
         eprintln!("warning: {warning}");
     }
-    let mut agents = wright_core::Agents::new(
-        defs,
-        settings.agents.max_turns,
-        usize::try_from(settings.agents.max_concurrent).unwrap_or(1),
-    );
-    if let Some(data) = dirs::data_dir() {
-        let dir = data
-            .join("wright")
-            .join("worktrees")
-            .join(wright_store::project_slug(project_root));
-        let by_default = settings.agents.isolation == wright_config::AgentIsolation::Worktree;
-        agents = agents.with_worktrees(dir, by_default);
-    }
-    Arc::new(agents)
+    Arc::new(crate::agent_types(defs, settings, project_root))
 }
 
 /// The editor's servers in `.mcp.json`'s shape, for `--mcp-config`.
