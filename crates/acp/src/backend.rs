@@ -51,8 +51,7 @@ pub struct SessionRequest {
     /// The editor's MCP servers; the user chose them, so they start
     /// without wright's own approval question.
     pub mcp_servers: Vec<McpServerSpec>,
-    /// A recorded session to continue (`session/load`, or a restart with
-    /// another model).
+    /// A recorded session to continue (`session/load`).
     pub resume: Option<String>,
     /// The model to use instead of the configured one.
     pub model: Option<String>,

@@ -28,7 +28,7 @@ use crate::backend::{AuthState, Backend, McpServerSpec, SessionRequest};
 use crate::model_option;
 use crate::modes;
 use crate::prompt;
-use crate::session::{self, LiveSession, Replay, Sessions, clear_turn, notify};
+use crate::session::{self, LiveSession, Sessions, clear_turn, notify};
 use crate::updates::TurnOutcome;
 
 /// The auth method offered when no key is configured.
@@ -113,14 +113,9 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     model: None,
                 };
                 cx.clone().spawn(async move {
-                    let opened = session::open_session(
-                        &*shared.backend,
-                        &shared.sessions,
-                        request,
-                        Replay::Yes,
-                        &cx,
-                    )
-                    .await;
+                    let opened =
+                        session::open_session(&*shared.backend, &shared.sessions, request, &cx)
+                            .await;
                     match opened {
                         Ok(opened) => {
                             let id = opened.id.clone();
@@ -148,14 +143,9 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     model: None,
                 };
                 cx.clone().spawn(async move {
-                    let opened = session::open_session(
-                        &*shared.backend,
-                        &shared.sessions,
-                        request,
-                        Replay::Yes,
-                        &cx,
-                    )
-                    .await;
+                    let opened =
+                        session::open_session(&*shared.backend, &shared.sessions, request, &cx)
+                            .await;
                     match opened {
                         Ok(opened) => {
                             responder.respond(
@@ -263,18 +253,10 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                 let shared = Arc::clone(&s_config);
                 let id = req.session_id.to_string();
                 cx.clone().spawn(async move {
-                    let restarted = session::restart_with_model(
-                        &*shared.backend,
-                        &shared.sessions,
-                        &id,
-                        &model,
-                        &cx,
-                    )
-                    .await;
-                    match restarted {
-                        Ok(opened) => responder.respond(SetSessionConfigOptionResponse::new(vec![
-                            opened.live.model_option(),
-                        ])),
+                    match session::set_model(&shared.sessions, &id, &model).await {
+                        Ok(option) => {
+                            responder.respond(SetSessionConfigOptionResponse::new(vec![option]))
+                        }
                         Err(e) => responder.respond_with_error(e),
                     }
                 })
@@ -317,7 +299,7 @@ fn initialize(shared: &Shared, req: &InitializeRequest) -> InitializeResponse {
                         .audio(false)
                         .embedded_context(true),
                 )
-                .mcp_capabilities(McpCapabilities::new().http(true).sse(true)),
+                .mcp_capabilities(McpCapabilities::new().http(true)),
         )
         .auth_methods(auth_methods)
         .agent_info(Implementation::new("wright", env!("CARGO_PKG_VERSION")))

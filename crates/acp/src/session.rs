@@ -1,11 +1,9 @@
 //! One editor session's life: starting it through the backend (replaying
 //! a loaded one), the event pump that moves its core events to the editor
-//! and its permission questions to the core, and restarting it on the same
-//! record with another model.
+//! and its permission questions to the core, and switching its model.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
@@ -28,44 +26,29 @@ const ALLOW_ONCE: &str = "allow_once";
 const ALLOW_ALWAYS: &str = "allow_always";
 const REJECT: &str = "reject";
 
-/// How long a session being restarted may take to stop.
-const STOP_WAIT: Duration = Duration::from_secs(15);
-
 /// One live session.
 pub struct LiveSession {
     /// Ops into the core.
     pub ops: mpsc::Sender<Op>,
     /// The running prompt's answer channel; `Some` while a turn runs.
     pub turn: Mutex<Option<oneshot::Sender<TurnOutcome>>>,
-    /// What started it (a restart starts it again, resuming its record).
-    request: SessionRequest,
-    /// The permission mode last chosen (a restart keeps it).
+    /// The permission mode last chosen.
     pub mode: Mutex<String>,
     /// The model in use and the ones the editor may pick.
-    model: String,
+    model: Mutex<String>,
     models: Vec<String>,
-    /// Closed when the pump has seen the core's last event.
-    stopped: Mutex<Option<oneshot::Receiver<()>>>,
 }
 
 impl LiveSession {
     /// The model option with its current value.
     pub fn model_option(&self) -> SessionConfigOption {
-        model_option::option(&self.model, &self.models)
+        let model = self.model.lock().map(|m| m.clone()).unwrap_or_default();
+        model_option::option(&model, &self.models)
     }
 }
 
 /// The live sessions by the id the editor uses.
 pub type Sessions = Mutex<HashMap<String, Arc<LiveSession>>>;
-
-/// Whether `session/load`'s history is sent to the editor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Replay {
-    /// Stream the recorded conversation first.
-    Yes,
-    /// The editor already shows it (a restart).
-    No,
-}
 
 /// A started session, registered and pumping.
 pub struct Opened {
@@ -83,7 +66,6 @@ pub async fn open_session(
     backend: &dyn Backend,
     sessions: &Sessions,
     request: SessionRequest,
-    replay_history: Replay,
     cx: &ConnectionTo<Client>,
 ) -> Result<Opened, Error> {
     let cwd = request.cwd.clone();
@@ -92,7 +74,6 @@ pub async fn open_session(
     }
     let requested = request.resume.clone();
     if let Some(id) = &requested
-        && replay_history == Replay::Yes
         && sessions.lock().is_ok_and(|s| s.contains_key(id))
     {
         return Err(Error::invalid_request().data(format!("session {id} is already open")));
@@ -137,25 +118,16 @@ pub async fn open_session(
             return Err(Error::internal_error().data("the session did not start"));
         }
     };
-    if replay_history == Replay::Yes {
-        for update in replay::replay(&started.history, &cwd) {
-            notify(cx, &id, update)?;
-        }
+    for update in replay::replay(&started.history, &cwd) {
+        notify(cx, &id, update)?;
     }
-    let (stopped_tx, stopped_rx) = oneshot::channel();
     let models = model_option::choices(&model, &provider, &started.models);
     let live = Arc::new(LiveSession {
         ops: started.ops.clone(),
         turn: Mutex::new(None),
-        request: SessionRequest {
-            // A restart continues this session's record.
-            resume: Some(id.clone()),
-            ..request
-        },
         mode: Mutex::new(mode.clone()),
-        model,
+        model: Mutex::new(model),
         models,
-        stopped: Mutex::new(Some(stopped_rx)),
     });
     if let Ok(mut sessions) = sessions.lock() {
         sessions.insert(id.clone(), Arc::clone(&live));
@@ -165,21 +137,18 @@ pub async fn open_session(
         live: Arc::clone(&live),
         cx: cx.clone(),
         mapper: EventMapper::new(cwd).with_context_window(started.context_window),
-        stopped: stopped_tx,
     };
     cx.spawn(pump.run(early, started.events))?;
     Ok(Opened { id, mode, live })
 }
 
-/// Stops a session and starts it again on its record with `model` (the
-/// core takes its model at start). Refused while a turn runs.
-pub async fn restart_with_model(
-    backend: &dyn Backend,
+/// Switches a session to `model` from its next model request on (the
+/// core's `SetModel`; a running turn goes on with the model it has).
+pub async fn set_model(
     sessions: &Sessions,
     id: &str,
     model: &str,
-    cx: &ConnectionTo<Client>,
-) -> Result<Opened, Error> {
+) -> Result<SessionConfigOption, Error> {
     let live = sessions
         .lock()
         .ok()
@@ -192,47 +161,17 @@ pub async fn restart_with_model(
     if !live.models.iter().any(|m| m == model) {
         return Err(Error::invalid_params().data(format!("unknown model {model}")));
     }
-    if live.turn.lock().map_or(true, |t| t.is_some()) {
-        return Err(Error::invalid_request().data("a prompt is running; change the model after it"));
-    }
-    let stopped = live.stopped.lock().ok().and_then(|mut s| s.take());
-    if let Ok(mut s) = sessions.lock() {
-        s.remove(id);
-    }
-    let _ = live.ops.send(Op::Shutdown).await;
-    if let Some(stopped) = stopped {
-        // The record's lock is free once the core has stopped.
-        let _ = tokio::time::timeout(STOP_WAIT, stopped).await;
-    }
-    let request = SessionRequest {
+    let op = Op::SetModel {
         model: Some(model.to_owned()),
-        ..live.request.clone()
     };
-    let mut opened = match open_session(backend, sessions, request, Replay::No, cx).await {
-        Ok(opened) => opened,
-        Err(e) => {
-            // Keep the session usable on the model it had.
-            let back = SessionRequest {
-                model: Some(live.model.clone()),
-                ..live.request.clone()
-            };
-            if let Err(again) = open_session(backend, sessions, back, Replay::No, cx).await {
-                eprintln!("wright acp: session {id} could not be restarted: {again}");
-            }
-            return Err(e);
-        }
-    };
-    let mode = live.mode.lock().map(|m| m.clone()).unwrap_or_default();
-    if !mode.is_empty() && mode != opened.mode {
-        let op = Op::SetPermissionMode { mode: mode.clone() };
-        if opened.live.ops.send(op).await.is_ok() {
-            if let Ok(mut m) = opened.live.mode.lock() {
-                m.clone_from(&mode);
-            }
-            opened.mode = mode;
-        }
+    live.ops
+        .send(op)
+        .await
+        .map_err(|_| Error::internal_error().data("the session has ended"))?;
+    if let Ok(mut current) = live.model.lock() {
+        *current = model.to_owned();
     }
-    Ok(opened)
+    Ok(live.model_option())
 }
 
 /// Moves one session's events to the editor.
@@ -241,8 +180,6 @@ struct Pump {
     live: Arc<LiveSession>,
     cx: ConnectionTo<Client>,
     mapper: EventMapper,
-    /// Dropped when the core's events end.
-    stopped: oneshot::Sender<()>,
 }
 
 impl Pump {
@@ -259,7 +196,6 @@ impl Pump {
         }
         // The core stopped: a prompt still waiting gets an error, not silence.
         clear_turn(&self.live);
-        drop(self.stopped);
         Ok(())
     }
 

@@ -297,7 +297,7 @@ fn an_editor_session_from_initialize_to_load() {
     );
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
 
-    // Model selection: the session restarts on its record with the new model.
+    // Model selection: the next model request uses the new model.
     let option = &new["result"]["configOptions"][0];
     assert_eq!(option["id"], "model", "{new}");
     assert_eq!(option["category"], "model");
@@ -331,6 +331,7 @@ fn an_editor_session_from_initialize_to_load() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    assert_eq!(server.requests()[2].json()["model"], other.as_str());
     let second = ed.request(
         "session/prompt",
         json!({"sessionId": session, "prompt": [{"type": "text", "text": "and this"}]}),
