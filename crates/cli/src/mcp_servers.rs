@@ -418,12 +418,15 @@ pub fn allowed_by_flag(name: &str, allow: &[String]) -> bool {
 /// in the environment can rotate without a new approval; a repository that
 /// starts sending `${GITHUB_TOKEN}` in a header cannot.
 pub fn fingerprint(config: &McpServerConfig) -> String {
+    // Keys written in sorted order: the text (and so every recorded
+    // approval) stays the same whether or not the build's serde_json keeps
+    // insertion order (`preserve_order`, which the ACP crates turn on).
     let canonical = match config {
         McpServerConfig::Stdio { command, args, env } => {
-            serde_json::json!({"type": "stdio", "command": command, "args": args, "env": env})
+            serde_json::json!({"args": args, "command": command, "env": env, "type": "stdio"})
         }
         McpServerConfig::Http { url, headers } | McpServerConfig::Sse { url, headers } => {
-            serde_json::json!({"type": config.transport(), "url": url, "headers": headers})
+            serde_json::json!({"headers": headers, "type": config.transport(), "url": url})
         }
         McpServerConfig::Sdk => serde_json::json!({"type": "sdk"}),
     };

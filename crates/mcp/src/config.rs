@@ -229,8 +229,12 @@ pub fn parse_each(
         .ok_or_else(|| invalid("no \"mcpServers\" object".to_owned()))?
         .as_object()
         .ok_or_else(|| invalid("\"mcpServers\" is not an object".to_owned()))?;
+    // Sorted here, not by the map: serde_json keeps insertion order when
+    // any crate of the build enables `preserve_order`.
+    let mut servers: Vec<(&String, &Value)> = servers.iter().collect();
+    servers.sort_by(|a, b| a.0.cmp(b.0));
     Ok(servers
-        .iter()
+        .into_iter()
         .map(|(name, def)| {
             parse_server(name, def, &source, env).map_err(|message| ConfigError::Server {
                 origin: source.clone(),

@@ -28,11 +28,13 @@ pub struct ReasoningRef {
 impl ReasoningRef {
     /// The `Thinking` signature carrying this item.
     pub fn to_signature(&self) -> String {
+        // Keys in sorted order, so the text is the same whether or not the
+        // build's serde_json keeps insertion order (`preserve_order`).
         let mut o = Map::new();
-        o.insert("id".into(), json!(self.id));
         if let Some(e) = &self.encrypted_content {
             o.insert("encrypted_content".into(), json!(e));
         }
+        o.insert("id".into(), json!(self.id));
         format!("{SIGNATURE_PREFIX}{}", Value::Object(o))
     }
 
