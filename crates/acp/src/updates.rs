@@ -199,8 +199,16 @@ impl EventMapper {
                 tool,
                 arguments,
                 reason,
+                call_id,
                 ..
-            } => self.approval(id, tool, arguments, reason, &event.agent.0),
+            } => self.approval(
+                id,
+                tool,
+                arguments,
+                reason,
+                call_id.as_deref(),
+                &event.agent.0,
+            ),
             EventKind::Error { message } => {
                 self.last_error = Some(message.clone());
                 vec![Action::Update(SessionUpdate::AgentMessageChunk(chunk(
@@ -308,13 +316,23 @@ impl EventMapper {
         tool: &str,
         arguments: &str,
         reason: &str,
+        call_id: Option<&str>,
         agent: &str,
     ) -> Vec<Action> {
-        let found = self
-            .order
-            .iter()
-            .filter_map(|c| self.calls.get(c))
-            .find(|c| !c.asked && c.agent == agent && c.name == tool && c.arguments == arguments)
+        // The core names the call; matching by tool and input is for
+        // events that do not.
+        let named = call_id
+            .and_then(|id| self.calls.get(id))
+            .filter(|c| !c.asked && c.agent == agent);
+        let found = named
+            .or_else(|| {
+                self.order
+                    .iter()
+                    .filter_map(|c| self.calls.get(c))
+                    .find(|c| {
+                        !c.asked && c.agent == agent && c.name == tool && c.arguments == arguments
+                    })
+            })
             .or_else(|| {
                 self.order
                     .iter()
@@ -350,8 +368,18 @@ impl EventMapper {
                 tool,
                 arguments,
                 reason,
+                call_id,
                 ..
-            } => return self.approval(id, tool, arguments, reason, &event.agent.0),
+            } => {
+                return self.approval(
+                    id,
+                    tool,
+                    arguments,
+                    reason,
+                    call_id.as_deref(),
+                    &event.agent.0,
+                );
+            }
             EventKind::ItemStarted { item } => match &item.kind {
                 ItemKind::ToolCall {
                     name,

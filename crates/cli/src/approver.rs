@@ -70,6 +70,7 @@ impl Approver {
             arguments,
             reason,
             suggested_rule,
+            call_id,
         } = kind
         else {
             return;
@@ -80,7 +81,7 @@ impl Approver {
                 arguments,
                 reason,
                 suggested_rule.as_deref(),
-                None,
+                call_id.as_deref(),
             )),
             Approver::McpTool {
                 manager,
@@ -91,7 +92,7 @@ impl Approver {
                 json!({
                     "tool_name": tool,
                     "input": serde_json::from_str::<Value>(arguments).unwrap_or_else(|_| json!({})),
-                    "tool_use_id": Value::Null,
+                    "tool_use_id": call_id,
                 }),
             ),
         };

@@ -338,6 +338,7 @@ impl StreamJson {
                 arguments,
                 reason,
                 suggested_rule,
+                call_id,
             } => out.push(json!({
                 "type": "system",
                 "subtype": "approval_requested",
@@ -347,6 +348,7 @@ impl StreamJson {
                 "tool_input": parse_input(arguments),
                 "reason": reason,
                 "suggested_rule": suggested_rule,
+                "tool_use_id": call_id,
             })),
             EventKind::Retrying {
                 attempt,

@@ -135,6 +135,7 @@ fn a_whole_turn() -> Vec<Value> {
             arguments: "{}".to_owned(),
             reason: "r".to_owned(),
             suggested_rule: None,
+            call_id: Some("toolu_1".to_owned()),
         },
         EventKind::ItemCompleted {
             item: item(

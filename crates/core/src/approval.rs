@@ -253,6 +253,7 @@ impl Gate {
             arguments: request.raw_args.to_owned(),
             reason,
             suggested_rule: Some(suggestion.to_string()),
+            call_id: Some(request.call_id.to_owned()),
         });
         // Notification hooks run while the user decides; an answer that
         // comes first is not kept waiting for them.

@@ -187,6 +187,9 @@ pub enum EventKind {
         /// The rule "always allow" would store, e.g. `Bash(npm run test:*)`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         suggested_rule: Option<String>,
+        /// The model's id of the call waiting for the answer.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call_id: Option<String>,
     },
     /// Usage of one model request, sent when its response is complete
     /// (after the response's items have started, before its tools run).

@@ -99,6 +99,7 @@ async def can_use_tool():
 
     async def decide(tool, tool_input, context):
         asked.append(tool)
+        assert context.tool_use_id in ("c1", "c2"), context.tool_use_id
         if tool == "Write":
             return PermissionResultAllow(updated_input=tool_input)
         return PermissionResultDeny(message="not on my machine")
