@@ -1,25 +1,32 @@
-//! An ACP prompt (text, resource links, embedded resources) as the text of
-//! one user turn. The core's user turn is text only, so images and audio
-//! are refused with a message rather than silently dropped.
+//! An ACP prompt (text, resource links, embedded resources, images) as one
+//! user turn's text and images. Audio and binary resources are refused
+//! with a message rather than silently dropped.
 
 use agent_client_protocol::v1::schema::{ContentBlock, EmbeddedResourceResource};
+
+/// The image types every provider wright speaks takes.
+const IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 
 /// Why a prompt cannot become a user turn.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PromptError {
     /// A block kind wright cannot pass to the model yet.
-    #[error("wright cannot take {0} in a prompt yet; send text or resources")]
+    #[error("wright cannot take {0} in a prompt yet; send text, resources or images")]
     Unsupported(&'static str),
     /// Nothing to send.
     #[error("the prompt is empty")]
     Empty,
 }
 
-/// The user turn's text: text blocks as written, a resource link as a
-/// mention of its path (the model reads it with its tools), an embedded
-/// resource inline in a tagged block so the model sees where it came from.
-pub fn to_text(blocks: &[ContentBlock]) -> Result<String, PromptError> {
+/// The user turn: text blocks as written, a resource link as a mention of
+/// its path (the model reads it with its tools), an embedded resource
+/// inline in a tagged block so the model sees where it came from; images
+/// (base64 png, jpeg, gif or webp) beside the text.
+pub fn to_turn(
+    blocks: &[ContentBlock],
+) -> Result<(String, Vec<wright_protocol::ContentBlock>), PromptError> {
     let mut parts: Vec<String> = Vec::new();
+    let mut images = Vec::new();
     for block in blocks {
         match block {
             ContentBlock::Text(t) => parts.push(t.text.clone()),
@@ -37,16 +44,26 @@ pub fn to_text(blocks: &[ContentBlock]) -> Result<String, PromptError> {
                 }
                 _ => return Err(PromptError::Unsupported("this resource kind")),
             },
-            ContentBlock::Image(_) => return Err(PromptError::Unsupported("images")),
+            ContentBlock::Image(image) => {
+                if !IMAGE_TYPES.contains(&image.mime_type.as_str()) || image.data.is_empty() {
+                    return Err(PromptError::Unsupported(
+                        "images other than base64 png, jpeg, gif or webp",
+                    ));
+                }
+                images.push(wright_protocol::ContentBlock::Image {
+                    media_type: image.mime_type.clone(),
+                    data: image.data.clone(),
+                });
+            }
             ContentBlock::Audio(_) => return Err(PromptError::Unsupported("audio")),
             _ => return Err(PromptError::Unsupported("this content kind")),
         }
     }
     let text = parts.join("\n");
-    if text.trim().is_empty() {
+    if text.trim().is_empty() && images.is_empty() {
         return Err(PromptError::Empty);
     }
-    Ok(text)
+    Ok((text, images))
 }
 
 /// A `file://` URI as a plain path; other URIs as given.
@@ -74,17 +91,27 @@ mod tests {
             )),
         ];
         assert_eq!(
-            to_text(&blocks).unwrap(),
+            to_turn(&blocks).unwrap().0,
             "fix this\n@/p/src/main.rs\n<context ref=\"/p/src/lib.rs\">\nfn main() {}\n</context>"
         );
     }
 
     #[test]
-    fn images_and_empty_prompts_are_refused() {
+    fn images_go_beside_the_text_and_empty_prompts_are_refused() {
         let image = ContentBlock::Image(ImageContent::new("AAAA", "image/png"));
-        assert_eq!(to_text(&[image]), Err(PromptError::Unsupported("images")));
+        let (text, images) = to_turn(&[image]).unwrap();
+        assert!(text.is_empty());
         assert_eq!(
-            to_text(&[ContentBlock::Text(TextContent::new("  "))]),
+            images,
+            vec![wright_protocol::ContentBlock::Image {
+                media_type: "image/png".into(),
+                data: "AAAA".into()
+            }]
+        );
+        let svg = ContentBlock::Image(ImageContent::new("AAAA", "image/svg+xml"));
+        assert!(matches!(to_turn(&[svg]), Err(PromptError::Unsupported(_))));
+        assert_eq!(
+            to_turn(&[ContentBlock::Text(TextContent::new("  "))]),
             Err(PromptError::Empty)
         );
     }

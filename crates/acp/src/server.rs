@@ -295,7 +295,7 @@ fn initialize(shared: &Shared, req: &InitializeRequest) -> InitializeResponse {
                 .load_session(true)
                 .prompt_capabilities(
                     PromptCapabilities::new()
-                        .image(false)
+                        .image(true)
                         .audio(false)
                         .embedded_context(true),
                 )
@@ -320,10 +320,11 @@ fn announce_commands(cx: &ConnectionTo<Client>, id: &str) -> Result<(), Error> {
 
 /// The op for a prompt: `/compact [focus]`, or a user turn.
 fn prompt_op(req: &PromptRequest) -> Result<Op, Error> {
-    let text =
-        prompt::to_text(&req.prompt).map_err(|e| Error::invalid_params().data(e.to_string()))?;
+    let (text, images) =
+        prompt::to_turn(&req.prompt).map_err(|e| Error::invalid_params().data(e.to_string()))?;
     let trimmed = text.trim();
     if let Some(rest) = trimmed.strip_prefix("/compact")
+        && images.is_empty()
         && (rest.is_empty() || rest.starts_with(char::is_whitespace))
     {
         let focus = rest.trim();
@@ -331,7 +332,11 @@ fn prompt_op(req: &PromptRequest) -> Result<Op, Error> {
             focus: (!focus.is_empty()).then(|| focus.to_owned()),
         });
     }
-    Ok(Op::UserTurn { text })
+    if images.is_empty() {
+        Ok(Op::UserTurn { text })
+    } else {
+        Ok(Op::UserTurnWithImages { text, images })
+    }
 }
 
 /// The editor's MCP servers in the backend's terms.

@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 use wright_hooks::hook::HookPayload;
 use wright_llm::ModelClient;
 use wright_permissions::Mode;
-use wright_protocol::{AgentPath, Event, EventKind, Message, Op};
+use wright_protocol::{AgentPath, ContentBlock, Event, EventKind, Message, Op};
 use wright_store::SessionWriter;
 use wright_tools::ToolRegistry;
 
@@ -189,7 +189,7 @@ struct Actor {
 
 /// Work that runs one at a time, in order.
 enum Work {
-    Turn(String),
+    Turn(String, Vec<ContentBlock>),
     Compact(Option<String>),
     Rewind(Option<u32>),
     RewindFiles(u32),
@@ -272,7 +272,14 @@ impl Actor {
 
 fn work_of(op: Op) -> Option<Work> {
     match op {
-        Op::UserTurn { text } => Some(Work::Turn(text)),
+        Op::UserTurn { text } => Some(Work::Turn(text, Vec::new())),
+        Op::UserTurnWithImages { text, images } => Some(Work::Turn(
+            text,
+            images
+                .into_iter()
+                .filter(|b| matches!(b, ContentBlock::Image { .. }))
+                .collect(),
+        )),
         Op::Compact { focus } => Some(Work::Compact(focus)),
         Op::Rewind { turn } => Some(Work::Rewind(turn)),
         Op::RewindFiles { turns_back } => Some(Work::RewindFiles(turns_back)),
@@ -292,8 +299,8 @@ async fn run_work(
     cancel: CancellationToken,
 ) {
     match work {
-        Work::Turn(text) => {
-            run_turn(ctx, conv, text, cancel).await;
+        Work::Turn(text, images) => {
+            run_turn(ctx, conv, text, images, cancel).await;
         }
         Work::Compact(focus) => compact_now(ctx, conv, focus, cancel).await,
         Work::Rewind(turn) => rewind(ctx, conv, turn),

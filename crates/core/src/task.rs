@@ -228,6 +228,7 @@ pub(crate) async fn run(
         &child,
         &mut conv,
         args.prompt,
+        Vec::new(),
         cancel.child_token(),
     ))
     .await;

@@ -42,6 +42,7 @@ pub(crate) async fn run_turn(
     ctx: &TurnContext,
     conv: &mut Conversation,
     text: String,
+    images: Vec<ContentBlock>,
     cancel: CancellationToken,
 ) -> TurnEndReason {
     let emitter = &ctx.emitter;
@@ -67,7 +68,15 @@ pub(crate) async fn run_turn(
             return TurnEndReason::Failed;
         }
     };
-    let prompt = attach_mentions(ctx, prompt, &cancel).await;
+    let mut prompt = attach_mentions(ctx, prompt, &cancel).await;
+    if !images.is_empty() {
+        // Providers refuse an empty text block; the images may be the
+        // whole question.
+        prompt
+            .content
+            .retain(|b| !matches!(b, ContentBlock::Text { text } if text.is_empty()));
+        prompt.content.extend(images);
+    }
     ctx.recorder.message(emitter, &prompt);
     conv.messages.push(prompt);
     let mut requests = 0u32;

@@ -18,6 +18,14 @@ pub enum Op {
         /// The user's text.
         text: String,
     },
+    /// Start a turn with text and images (a program's or an editor's
+    /// prompt); only `ContentBlock::Image` entries of `images` are used.
+    UserTurnWithImages {
+        /// The user's text (may be empty when images carry the question).
+        text: String,
+        /// The images, in order, after the text.
+        images: Vec<crate::ContentBlock>,
+    },
     /// Stop the running turn; every open tool call still gets a result.
     Interrupt,
     /// Answer an `ApprovalRequested` event.

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use wright_config::Settings;
-use wright_protocol::{EventKind, Op, TurnEndReason};
+use wright_protocol::{ContentBlock, EventKind, Op, TurnEndReason};
 
 use crate::approver::Approver;
 use crate::exit;
@@ -77,7 +77,7 @@ pub async fn run(
     peer: Arc<Peer>,
 ) -> anyhow::Result<u8> {
     let mut input = wire::spawn_reader(Arc::clone(&peer));
-    let mut queue: VecDeque<(String, Value)> = VecDeque::new();
+    let mut queue: VecDeque<(String, Vec<ContentBlock>, Value)> = VecDeque::new();
     let mut bad_before_start = false;
     // The program's `initialize` comes first when it sends one; nothing
     // else may start the session before it, or its hooks would miss it.
@@ -141,8 +141,8 @@ pub async fn run(
                     request["subtype"]
                 )),
             ),
-            Some(Incoming::User { text, line }) => {
-                queue.push_back((text, line));
+            Some(Incoming::User { text, images, line }) => {
+                queue.push_back((text, images, line));
                 break;
             }
             Some(Incoming::Bad(why)) => {
@@ -222,7 +222,7 @@ pub async fn run(
     // `rewind_files`.
     let mut turn_ids: Vec<String> = Vec::new();
     loop {
-        if !running && let Some((text, line)) = queue.pop_front() {
+        if !running && let Some((text, images, line)) = queue.pop_front() {
             let sid = summary.session_id().to_owned();
             let mut echo = line;
             echo["isReplay"] = json!(true);
@@ -233,14 +233,21 @@ pub async fn run(
                 write_line(&echo);
             }
             let op = match text.trim().strip_prefix("/compact") {
-                Some(focus) if focus.is_empty() || focus.starts_with(char::is_whitespace) => {
+                Some(focus)
+                    if images.is_empty()
+                        && (focus.is_empty() || focus.starts_with(char::is_whitespace)) =>
+                {
                     Op::Compact {
                         focus: Some(focus.trim().to_owned()).filter(|f| !f.is_empty()),
                     }
                 }
                 _ => {
                     turn_ids.push(echo["uuid"].as_str().unwrap_or_default().to_owned());
-                    Op::UserTurn { text }
+                    if images.is_empty() {
+                        Op::UserTurn { text }
+                    } else {
+                        Op::UserTurnWithImages { text, images }
+                    }
                 }
             };
             if handle.submit(op).await.is_err() {
@@ -258,7 +265,9 @@ pub async fn run(
         tokio::select! {
             next = input.recv(), if !closed => match next {
                 None => closed = true,
-                Some(Incoming::User { text, line }) => queue.push_back((text, line)),
+                Some(Incoming::User { text, images, line }) => {
+                    queue.push_back((text, images, line));
+                }
                 Some(Incoming::Bad(why)) => {
                     eprintln!("error: {why}");
                     write_line(&system(summary.session_id(), "error", &why));

@@ -11,17 +11,20 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
+use wright_protocol::ContentBlock;
 
 use super::peer::Peer;
 
 /// One line from the program, as the main loop sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Incoming {
-    /// A user message: one turn's text, and the line as sent (for
-    /// `--replay-user-messages`).
+    /// A user message: one turn's text and images, and the line as sent
+    /// (for `--replay-user-messages`).
     User {
         /// The turn's text.
         text: String,
+        /// Its images (`ContentBlock::Image`), in order.
+        images: Vec<ContentBlock>,
         /// The line as the program sent it.
         line: Value,
     },
@@ -94,8 +97,12 @@ fn classify(line: &str) -> Line {
         Err(e) => return Line::Incoming(Incoming::Bad(format!("not JSON ({e})"))),
     };
     match value["type"].as_str() {
-        Some("user") => Line::Incoming(match user_text(&value) {
-            Ok(text) => Incoming::User { text, line: value },
+        Some("user") => Line::Incoming(match user_content(&value) {
+            Ok((text, images)) => Incoming::User {
+                text,
+                images,
+                line: value,
+            },
             Err(why) => Incoming::Bad(why),
         }),
         Some("control_request") => {
@@ -141,37 +148,65 @@ fn classify(line: &str) -> Line {
     }
 }
 
-/// The text of one stream-json user message.
-pub fn user_text(value: &Value) -> Result<String, String> {
+/// The text and images of one stream-json user message (Anthropic's
+/// content blocks: `text`, and `image` with a base64 `source`).
+pub fn user_content(value: &Value) -> Result<(String, Vec<ContentBlock>), String> {
     let role = &value["message"]["role"];
     if !role.is_null() && role != "user" {
         return Err(format!("expected a user message, got role {role}"));
     }
-    let content = &value["message"]["content"];
-    let text = match content {
-        Value::String(s) => s.clone(),
+    let mut texts = Vec::new();
+    let mut images = Vec::new();
+    match &value["message"]["content"] {
+        Value::String(s) => texts.push(s.clone()),
         Value::Array(blocks) => {
-            if let Some(other) = blocks
-                .iter()
-                .find(|b| b["type"] != "text")
-                .and_then(|b| b["type"].as_str())
-            {
-                return Err(format!(
-                    "content blocks of type \"{other}\" are not supported; send text"
-                ));
+            for block in blocks {
+                match block["type"].as_str() {
+                    Some("text") => texts.push(block["text"].as_str().unwrap_or("").to_owned()),
+                    Some("image") => images.push(image(&block["source"])?),
+                    other => {
+                        return Err(format!(
+                            "content blocks of type {} are not supported; send text or images",
+                            other.map_or_else(|| "none".to_owned(), |t| format!("\"{t}\""))
+                        ));
+                    }
+                }
             }
-            blocks
-                .iter()
-                .filter_map(|b| b["text"].as_str())
-                .collect::<Vec<_>>()
-                .join("\n")
         }
-        _ => String::new(),
-    };
-    if text.trim().is_empty() {
+        _ => {}
+    }
+    let text = texts.join("\n");
+    if text.trim().is_empty() && images.is_empty() {
         return Err("the message has no text content".to_owned());
     }
-    Ok(text)
+    Ok((text, images))
+}
+
+/// An image block's `source`: base64 data with its media type.
+fn image(source: &Value) -> Result<ContentBlock, String> {
+    if source["type"] != "base64" {
+        return Err(format!(
+            "image sources of type {} are not supported; send base64 data",
+            source["type"]
+        ));
+    }
+    let media_type = source["media_type"].as_str().unwrap_or("");
+    if !matches!(
+        media_type,
+        "image/png" | "image/jpeg" | "image/gif" | "image/webp"
+    ) {
+        return Err(format!(
+            "image media type \"{media_type}\" is not one of png, jpeg, gif, webp"
+        ));
+    }
+    let data = source["data"].as_str().unwrap_or("");
+    if data.is_empty() {
+        return Err("the image has no data".to_owned());
+    }
+    Ok(ContentBlock::Image {
+        media_type: media_type.to_owned(),
+        data: data.to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -201,6 +236,22 @@ mod tests {
     }
 
     #[test]
+    fn images_come_with_the_text() {
+        let line = r#"{"type":"user","message":{"content":[{"type":"text","text":"what is this?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBO"}}]}}"#;
+        let Incoming::User { text, images, .. } = incoming(line) else {
+            panic!()
+        };
+        assert_eq!(text, "what is this?");
+        assert_eq!(
+            images,
+            vec![ContentBlock::Image {
+                media_type: "image/png".into(),
+                data: "iVBO".into()
+            }]
+        );
+    }
+
+    #[test]
     fn bad_lines_say_why() {
         let bad = |line: &str| match incoming(line) {
             Incoming::Bad(why) => why,
@@ -214,7 +265,11 @@ mod tests {
         assert!(bad(r#"{"type":"user","message":{"content":""}}"#).contains("no text"));
         assert!(
             bad(r#"{"type":"user","message":{"content":[{"type":"image","source":{}}]}}"#)
-                .contains("\"image\"")
+                .contains("base64")
+        );
+        assert!(
+            bad(r#"{"type":"user","message":{"content":[{"type":"document","source":{}}]}}"#)
+                .contains("\"document\"")
         );
         assert!(bad(r#"{"type":"control_request","request":{}}"#).contains("request_id"));
     }

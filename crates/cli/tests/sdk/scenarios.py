@@ -249,7 +249,25 @@ async def model_and_agents():
     assert init and "reviewer" in init[0].data["agents"], init
 
 
-SCENARIOS = {f.__name__: f for f in [model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
+async def image_prompt():
+    async def message():
+        yield {
+            "type": "user",
+            "session_id": "",
+            "parent_tool_use_id": None,
+            "message": {"role": "user", "content": [
+                {"type": "text", "text": "what is this?"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+            ]},
+        }
+
+    async with ClaudeSDKClient(options()) as client:
+        await client.query(message())
+        seen = await collect(client)
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].result == "A tiny PNG.", seen[-1]
+
+
+SCENARIOS = {f.__name__: f for f in [image_prompt, model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
 
 if __name__ == "__main__":
     anyio.run(SCENARIOS[sys.argv[1]])

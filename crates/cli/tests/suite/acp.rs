@@ -382,6 +382,7 @@ fn a_rejected_edit_leaves_the_file_and_fails_the_call() {
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[("w1", "Write", write)])),
         MockResponse::sse(anthropic::text("Understood.")),
+        MockResponse::sse(anthropic::text("A tiny PNG.")),
     ])
     .unwrap();
     let mut ed = Editor::start(&env, &server.url());
@@ -412,15 +413,22 @@ fn a_rejected_edit_leaves_the_file_and_fails_the_call() {
     // The model was told it was refused.
     let results = server.requests()[1].json()["messages"].to_string();
     assert!(results.contains("Permission denied"), "{results}");
-    // An image is refused with a clear error, not dropped.
+    // An image goes to the model beside the text; an SVG is refused, not dropped.
     let image = ed.call(
         "session/prompt",
-        json!({"sessionId": session, "prompt": [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]}),
+        json!({"sessionId": session, "prompt": [
+            {"type": "text", "text": "what is this?"},
+            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+        ]}),
     );
-    assert!(
-        image["error"]["data"].to_string().contains("images"),
-        "{image}"
+    assert_eq!(image["result"]["stopReason"], "end_turn", "{image}");
+    let sent = server.requests()[2].json()["messages"].to_string();
+    assert!(sent.contains("iVBORw0KGgo=") && sent.contains("what is this?"), "{sent}");
+    let svg = ed.call(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "image", "data": "AAAA", "mimeType": "image/svg+xml"}]}),
     );
+    assert!(svg["error"]["data"].to_string().contains("images"), "{svg}");
     ed.finish();
 }
 

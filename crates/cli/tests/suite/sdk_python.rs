@@ -264,3 +264,13 @@ fn set_model_and_initialize_agents_reach_the_requests() {
         );
     }
 }
+
+#[test]
+fn an_image_in_a_user_message_reaches_the_model() {
+    let env = Env::new();
+    let server = MockServer::start(vec![text("A tiny PNG.")]).unwrap();
+    if scenario(&env, &server, "image_prompt").is_some() {
+        let sent = server.requests()[0].json()["messages"].to_string();
+        assert!(sent.contains("iVBORw0KGgo=") && sent.contains("what is this?"), "{sent}");
+    }
+}
