@@ -8,6 +8,7 @@
 //! `session/cancel` or a permission answer is never stuck behind it.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::ConnectionTo;
@@ -185,12 +186,21 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     }
                     *turn = Some(tx);
                 }
+                // In the dispatch order: a cancel that follows this prompt
+                // sets the flag after this.
+                session.cancel_requested.store(false, Ordering::SeqCst);
+                session.prompts.fetch_add(1, Ordering::SeqCst);
                 cx.spawn(async move {
                     if session.ops.send(op).await.is_err() {
                         clear_turn(&session);
                         return responder.respond_with_error(
                             Error::internal_error().data("the session has ended"),
                         );
+                    }
+                    // The cancel may have reached the core before the turn
+                    // did (and been dropped there as idle).
+                    if session.cancel_requested.load(Ordering::SeqCst) {
+                        let _ = session.ops.send(Op::Interrupt).await;
                     }
                     match rx.await {
                         Ok(TurnOutcome::Stopped(reason)) => {
@@ -266,6 +276,7 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
         .on_receive_notification(
             async move |n: CancelNotification, _cx| {
                 if let Ok(session) = s_cancel.session(&n.session_id.to_string()) {
+                    session.cancel_requested.store(true, Ordering::SeqCst);
                     // Bounded queue: a full one means the core is busy
                     // with ops already, and an interrupt must not wait.
                     let _ = session.ops.try_send(Op::Interrupt);

@@ -3,6 +3,7 @@
 //! and its permission questions to the core, and switching its model.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::ConnectionTo;
@@ -34,6 +35,13 @@ pub struct LiveSession {
     pub turn: Mutex<Option<oneshot::Sender<TurnOutcome>>>,
     /// The permission mode last chosen.
     pub mode: Mutex<String>,
+    /// Prompts started so far: tells a late answer it belongs to an
+    /// earlier turn.
+    pub prompts: AtomicU64,
+    /// The editor cancelled the running prompt; the prompt's task sends
+    /// the interrupt again once its turn is queued, so a cancel that
+    /// overtook the prompt on its way to the core is not lost.
+    pub cancel_requested: AtomicBool,
     /// The model in use and the ones the editor may pick.
     model: Mutex<String>,
     models: Vec<String>,
@@ -126,6 +134,8 @@ pub async fn open_session(
         ops: started.ops.clone(),
         turn: Mutex::new(None),
         mode: Mutex::new(mode.clone()),
+        prompts: AtomicU64::new(0),
+        cancel_requested: AtomicBool::new(false),
         model: Mutex::new(model),
         models,
     });
@@ -213,7 +223,8 @@ impl Pump {
                 Action::AskPermission {
                     approval_id,
                     tool_call,
-                } => self.ask(approval_id, tool_call)?,
+                    announced,
+                } => self.ask(approval_id, tool_call, announced)?,
                 Action::TurnEnded(outcome) => {
                     let waiting = self.live.turn.lock().ok().and_then(|mut t| t.take());
                     if let Some(tx) = waiting {
@@ -228,9 +239,16 @@ impl Pump {
     /// Asks the editor in a task of its own (the answer may take minutes)
     /// and passes the answer to the core. A cancelled or failed question
     /// is a refusal.
-    fn ask(&self, approval_id: String, tool_call: ToolCallUpdate) -> Result<(), Error> {
+    fn ask(
+        &self,
+        approval_id: String,
+        tool_call: ToolCallUpdate,
+        announced: bool,
+    ) -> Result<(), Error> {
         let cx = self.cx.clone();
         let ops = self.live.ops.clone();
+        let live = Arc::clone(&self.live);
+        let asked_in = self.live.prompts.load(Ordering::SeqCst);
         let id = self.id.clone();
         let call_id = tool_call.tool_call_id.clone();
         let options = vec![
@@ -258,7 +276,11 @@ impl Pump {
                     ApprovalDecision::Deny { note: None }
                 }
             };
-            if !matches!(decision, ApprovalDecision::Deny { .. }) {
+            // Only a call the editor knows, in the turn that asked: a late
+            // answer after a cancel must not reopen a failed call.
+            let same_turn = live.prompts.load(Ordering::SeqCst) == asked_in
+                && live.turn.lock().is_ok_and(|t| t.is_some());
+            if announced && same_turn && !matches!(decision, ApprovalDecision::Deny { .. }) {
                 // Before the core hears the answer, so it cannot overtake
                 // the call's own completion update.
                 let fields = ToolCallUpdateFields::new().status(ToolCallStatus::InProgress);

@@ -80,7 +80,10 @@ pub fn present(
         "Write" => {
             if let Some(f) = &file {
                 locations.push(ToolCallLocation::new(f.clone()));
-                content.push(ToolCallContent::Diff(Diff::new(f.clone(), s("content"))));
+                // Overwriting shows what goes: a diff without old text
+                // would read as a new file in the editor's dialog.
+                let diff = Diff::new(f.clone(), s("content")).old_text(current_text(f));
+                content.push(ToolCallContent::Diff(diff));
             }
             format!("Write {}", shown(&file).unwrap_or_default())
         }
@@ -246,3 +249,17 @@ fn one_line(command: &str) -> String {
 #[cfg(test)]
 #[path = "tool_map_tests.rs"]
 mod tests;
+
+/// Most bytes of an existing file shown as a Write's old text.
+const OLD_TEXT_CAP: u64 = 1024 * 1024;
+
+/// The text a Write would replace: `None` for a missing, binary or very
+/// large file (the editor then shows it as new or as a plain write). Shown
+/// to the user only, never to the model.
+fn current_text(path: &std::path::Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > OLD_TEXT_CAP {
+        return None;
+    }
+    String::from_utf8(std::fs::read(path).ok()?).ok()
+}

@@ -46,7 +46,7 @@ fn an_edit_shows_its_diff_and_location_before_it_runs() {
 }
 
 #[test]
-fn a_write_is_a_diff_without_old_text() {
+fn a_new_file_is_a_diff_without_old_text() {
     let p = present(
         "Write",
         None,
@@ -57,6 +57,27 @@ fn a_write_is_a_diff_without_old_text() {
         p.content,
         vec![ToolCallContent::Diff(Diff::new("/abs/n.txt", "hi\n"))]
     );
+}
+
+#[test]
+fn overwriting_a_file_shows_what_it_replaces() {
+    let dir = std::env::temp_dir().join(format!("wright-acp-write-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("old.txt"), "precious\n").unwrap();
+    let p = present(
+        "Write",
+        None,
+        r#"{"file_path":"old.txt","content":"new\n"}"#,
+        &dir,
+    );
+    let path = dir.join("old.txt");
+    assert_eq!(
+        p.content,
+        vec![ToolCallContent::Diff(
+            Diff::new(path.clone(), "new\n").old_text("precious\n".to_owned())
+        )]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -36,6 +36,9 @@ pub enum Action {
         approval_id: String,
         /// The call the question is about.
         tool_call: ToolCallUpdate,
+        /// Whether the editor was told about the call before (a subagent's
+        /// call is described only in the question).
+        announced: bool,
     },
     /// The user turn is over: answer `session/prompt`.
     TurnEnded(TurnOutcome),
@@ -283,13 +286,20 @@ impl EventMapper {
                 };
                 let mut content = call.presentation.content.clone();
                 let failed = !matches!(status, WrightStatus::Completed);
+                // A subagent's progress first, then its answer, which the
+                // log's last line often already is.
+                if let Some(mut log) = self.subagent_log.remove(call_id) {
+                    if let (Some(last), Some(output)) = (log.last(), output)
+                        && last.trim() == output.trim()
+                    {
+                        log.pop();
+                    }
+                    content.extend(log.into_iter().map(tool_map::text_content));
+                }
                 if let Some(output) = output
                     && (failed || tool_map::shows_output(&call.name))
                 {
                     content.extend(tool_map::output_content(&call.name, output));
-                }
-                if let Some(log) = self.subagent_log.remove(call_id) {
-                    content.extend(log.into_iter().map(tool_map::text_content));
                 }
                 let fields = ToolCallUpdateFields::new()
                     .status(acp_status(*status))
@@ -340,6 +350,7 @@ impl EventMapper {
                     .find(|c| !c.asked && c.agent == agent && c.name == tool)
             })
             .map(|c| c.call_id.clone());
+        let announced = found.is_some();
         let tool_call = match found.and_then(|c| self.calls.get_mut(&c)) {
             Some(call) => {
                 call.asked = true;
@@ -357,6 +368,7 @@ impl EventMapper {
         vec![Action::AskPermission {
             approval_id: id.to_owned(),
             tool_call,
+            announced,
         }]
     }
 

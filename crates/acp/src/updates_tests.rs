@@ -130,11 +130,13 @@ fn an_edit_goes_pending_then_asks_then_completes_with_its_diff() {
     let Action::AskPermission {
         approval_id,
         tool_call,
+        announced,
     } = &a[0]
     else {
         panic!("permission expected");
     };
     assert_eq!(approval_id, "approval_1");
+    assert!(*announced);
     assert_eq!(tool_call.tool_call_id.to_string(), "c1");
     assert_eq!(tool_call.fields.content.as_ref().unwrap()[0], diff);
 

@@ -173,6 +173,9 @@ fn an_editor_session_from_initialize_to_load() {
         MockResponse::sse(anthropic::text("this never finishes"))
             .drop_after(10)
             .stall(),
+        MockResponse::sse(anthropic::text("nor does this"))
+            .drop_after(10)
+            .stall(),
     ])
     .unwrap();
     let mut ed = Editor::start(&env, &server.url());
@@ -346,6 +349,17 @@ fn an_editor_session_from_initialize_to_load() {
         cancelled["result"]["stopReason"], "cancelled",
         "{cancelled}"
     );
+    // A cancel sent right behind its prompt is not lost on the way to
+    // the core (it could overtake the turn and be dropped as idle).
+    let quick = ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "stop at once"}]}),
+    );
+    ed.send(
+        json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": session}}),
+    );
+    let stopped = ed.response(quick, &mut |m| panic!("unexpected agent request: {m}"));
+    assert_eq!(stopped["result"]["stopReason"], "cancelled", "{stopped}");
     ed.finish();
 
     // A new process loads the recorded session and replays it.
@@ -423,7 +437,10 @@ fn a_rejected_edit_leaves_the_file_and_fails_the_call() {
     );
     assert_eq!(image["result"]["stopReason"], "end_turn", "{image}");
     let sent = server.requests()[2].json()["messages"].to_string();
-    assert!(sent.contains("iVBORw0KGgo=") && sent.contains("what is this?"), "{sent}");
+    assert!(
+        sent.contains("iVBORw0KGgo=") && sent.contains("what is this?"),
+        "{sent}"
+    );
     let svg = ed.call(
         "session/prompt",
         json!({"sessionId": session, "prompt": [{"type": "image", "data": "AAAA", "mimeType": "image/svg+xml"}]}),

@@ -271,6 +271,9 @@ fn an_image_in_a_user_message_reaches_the_model() {
     let server = MockServer::start(vec![text("A tiny PNG.")]).unwrap();
     if scenario(&env, &server, "image_prompt").is_some() {
         let sent = server.requests()[0].json()["messages"].to_string();
-        assert!(sent.contains("iVBORw0KGgo=") && sent.contains("what is this?"), "{sent}");
+        assert!(
+            sent.contains("iVBORw0KGgo=") && sent.contains("what is this?"),
+            "{sent}"
+        );
     }
 }
