@@ -173,6 +173,16 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     Ok(op) => op,
                     Err(e) => return responder.respond_with_error(e),
                 };
+                // A prompt sent right behind a cancel waits (briefly) for
+                // the cancelled turn to wind down instead of being refused.
+                if session.cancel_requested.load(Ordering::SeqCst) {
+                    for _ in 0..CANCEL_WAIT_STEPS {
+                        if session.turn.lock().is_ok_and(|t| t.is_none()) {
+                            break;
+                        }
+                        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                    }
+                }
                 let (tx, rx) = oneshot::channel();
                 {
                     let Ok(mut turn) = session.turn.lock() else {
@@ -288,6 +298,9 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
         .connect_to(Stdio::new())
         .await
 }
+
+/// How many 20 ms steps a prompt waits for a cancelled turn to end (3 s).
+const CANCEL_WAIT_STEPS: u32 = 150;
 
 fn initialize(shared: &Shared, req: &InitializeRequest) -> InitializeResponse {
     let version = std::cmp::min(
