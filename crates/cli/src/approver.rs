@@ -98,8 +98,9 @@ impl Approver {
         };
         let ops = ops.clone();
         let id = id.clone();
+        let original: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
         tokio::spawn(async move {
-            let (decision, interrupt) = control::decision(&answer.await);
+            let (decision, interrupt) = control::decision(&answer.await, &original);
             let _ = ops.send(Op::ResolveApproval { id, decision }).await;
             if interrupt {
                 let _ = ops.send(Op::Interrupt).await;

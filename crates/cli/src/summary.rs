@@ -15,6 +15,9 @@ pub struct RunSummary {
     num_turns: u32,
     api_ms: u64,
     usage: Usage,
+    /// The session's usage when the current turn began: each result
+    /// reports its own turn (Claude Code's per-query `usage`).
+    usage_at_turn_start: Usage,
     cost_usd: f64,
     /// Text of the last assistant message of the current turn.
     last_text: String,
@@ -64,6 +67,7 @@ impl RunSummary {
             num_turns: 0,
             api_ms: 0,
             usage: Usage::default(),
+            usage_at_turn_start: Usage::default(),
             cost_usd: 0.0,
             agents: std::collections::BTreeMap::new(),
             models: std::collections::BTreeMap::new(),
@@ -110,6 +114,12 @@ impl RunSummary {
             EventKind::SessionConfigured { model, .. } => self.model.clone_from(model),
             // Each turn's result speaks for that turn only.
             EventKind::TurnStarted => {
+                self.started = Instant::now();
+                self.num_turns = 0;
+                self.api_ms = 0;
+                self.usage_at_turn_start = self.usage;
+                self.models.clear();
+                self.agents.clear();
                 self.last_text.clear();
                 self.denials.clear();
                 self.errors.clear();
@@ -194,6 +204,17 @@ impl RunSummary {
             TurnEndReason::MaxBudget => "error_max_budget",
             TurnEndReason::Interrupted | TurnEndReason::Failed => "error_during_execution",
         };
+        let (now, base) = (&self.usage, &self.usage_at_turn_start);
+        let turn = Usage {
+            input_tokens: now.input_tokens.saturating_sub(base.input_tokens),
+            output_tokens: now.output_tokens.saturating_sub(base.output_tokens),
+            cache_creation_input_tokens: now
+                .cache_creation_input_tokens
+                .saturating_sub(base.cache_creation_input_tokens),
+            cache_read_input_tokens: now
+                .cache_read_input_tokens
+                .saturating_sub(base.cache_read_input_tokens),
+        };
         let mut result = json!({
             "type": "result",
             "subtype": subtype,
@@ -205,10 +226,10 @@ impl RunSummary {
             "duration_api_ms": self.api_ms,
             "total_cost_usd": self.cost_usd,
             "usage": {
-                "input_tokens": self.usage.input_tokens,
-                "output_tokens": self.usage.output_tokens,
-                "cache_creation_input_tokens": self.usage.cache_creation_input_tokens,
-                "cache_read_input_tokens": self.usage.cache_read_input_tokens,
+                "input_tokens": turn.input_tokens,
+                "output_tokens": turn.output_tokens,
+                "cache_creation_input_tokens": turn.cache_creation_input_tokens,
+                "cache_read_input_tokens": turn.cache_read_input_tokens,
             },
             "model": self.model,
             "modelUsage": self.model_usage(),
@@ -244,8 +265,17 @@ impl RunSummary {
             result["structured_output"] = value.clone();
         }
         let mut errors = self.errors.clone();
-        if reason == TurnEndReason::Interrupted {
-            errors.push("interrupted by the user".to_owned());
+        match reason {
+            TurnEndReason::Interrupted => errors.push("interrupted by the user".to_owned()),
+            TurnEndReason::MaxTurns => errors.push(format!(
+                "stopped after {} model requests: the --max-turns limit",
+                self.num_turns
+            )),
+            TurnEndReason::MaxBudget => errors.push(format!(
+                "stopped at ${:.4}: the --max-budget-usd limit",
+                self.cost_usd
+            )),
+            TurnEndReason::Completed | TurnEndReason::Failed => {}
         }
         if !errors.is_empty() {
             result["errors"] = json!(errors);

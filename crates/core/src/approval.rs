@@ -219,7 +219,7 @@ impl Gate {
             Verdict::Ask { reason, .. } => Err((
                 ToolCallStatus::Denied,
                 format!(
-                    "Permission denied: the input a PermissionRequest hook rewrote still needs approval: {reason}"
+                    "Permission denied: the input the approval rewrote still needs approval: {reason}"
                 ),
             )),
         }

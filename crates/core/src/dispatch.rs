@@ -222,7 +222,7 @@ async fn prepare(
         .await?;
     if let Some(updated) = &rewritten {
         ctx.emitter.notice(format!(
-            "A PermissionRequest hook changed the input of {name} to: {}",
+            "The approval (a PermissionRequest hook or the program asked) changed the input of {name} to: {}",
             crate::text::cap_hook_text(&updated.to_string())
         ));
     }

@@ -99,9 +99,10 @@ fn rule_parts(rule: &str) -> Option<(String, Value)> {
     }
 }
 
-/// What the program's answer to `can_use_tool` decides, and whether it
-/// also asked to stop the turn (`interrupt`).
-pub fn decision(answer: &Result<Value, String>) -> (ApprovalDecision, bool) {
+/// What the program's answer to `can_use_tool` decides for a call whose
+/// input was `original`, and whether it also asked to stop the turn
+/// (`interrupt`).
+pub fn decision(answer: &Result<Value, String>, original: &Value) -> (ApprovalDecision, bool) {
     let answer = match answer {
         Ok(a) => a,
         Err(e) => {
@@ -113,23 +114,41 @@ pub fn decision(answer: &Result<Value, String>) -> (ApprovalDecision, bool) {
             );
         }
     };
+    let deny = |note: &str| ApprovalDecision::Deny {
+        note: Some(note.to_owned()),
+    };
     match answer["behavior"].as_str() {
         Some("allow") => {
-            // Rules the program adds for the session stand for "allow
-            // always" of the rule wright suggested.
-            let grants_rule = answer["updatedPermissions"]
-                .as_array()
-                .is_some_and(|updates| {
-                    updates
-                        .iter()
-                        .any(|u| u["type"] == "addRules" && u["behavior"] == "allow")
-                });
             let decision = match &answer["updatedInput"] {
-                Value::Object(_) if !grants_rule => ApprovalDecision::AllowWithInput {
-                    input: answer["updatedInput"].to_string(),
-                },
-                _ if grants_rule => ApprovalDecision::AllowSession,
-                _ => ApprovalDecision::AllowOnce,
+                // A changed input wins over any rule the answer adds: the
+                // call that runs is the one the program approved, checked
+                // again like the model's, and nothing more is granted.
+                Value::Object(_) if answer["updatedInput"] != *original => {
+                    ApprovalDecision::AllowWithInput {
+                        input: answer["updatedInput"].to_string(),
+                    }
+                }
+                Value::Object(_) | Value::Null => {
+                    // Rules the program adds for the session stand for
+                    // "allow always" of the rule wright suggested.
+                    let grants_rule =
+                        answer["updatedPermissions"]
+                            .as_array()
+                            .is_some_and(|updates| {
+                                updates
+                                    .iter()
+                                    .any(|u| u["type"] == "addRules" && u["behavior"] == "allow")
+                            });
+                    if grants_rule {
+                        ApprovalDecision::AllowSession
+                    } else {
+                        ApprovalDecision::AllowOnce
+                    }
+                }
+                // The program approved an input other than one wright can run.
+                _ => deny(
+                    "the program's permission answer had an updatedInput that is not an object",
+                ),
             };
             (decision, false)
         }
@@ -143,9 +162,7 @@ pub fn decision(answer: &Result<Value, String>) -> (ApprovalDecision, bool) {
             answer["interrupt"] == true,
         ),
         _ => (
-            ApprovalDecision::Deny {
-                note: Some("the program's permission answer had no behavior allow|deny".to_owned()),
-            },
+            deny("the program's permission answer had no behavior allow|deny"),
             false,
         ),
     }
@@ -221,22 +238,34 @@ mod tests {
 
     #[test]
     fn answers_map_to_decisions() {
+        let original = json!({"command": "ls"});
+        let d = |answer: Value| decision(&Ok(answer), &original);
+        // Echoing the input back is a plain allow.
         let same = json!({"behavior": "allow", "updatedInput": {"command": "ls"}});
+        assert_eq!(d(same).0, ApprovalDecision::AllowOnce);
         assert_eq!(
-            decision(&Ok(same)).0,
-            ApprovalDecision::AllowWithInput {
-                input: r#"{"command":"ls"}"#.into()
-            }
-        );
-        assert_eq!(
-            decision(&Ok(json!({"behavior": "allow"}))).0,
+            d(json!({"behavior": "allow"})).0,
             ApprovalDecision::AllowOnce
         );
-        let always = json!({"behavior": "allow", "updatedInput": {}, "updatedPermissions": [{"type": "addRules", "behavior": "allow", "rules": []}]});
-        assert_eq!(decision(&Ok(always)).0, ApprovalDecision::AllowSession);
+        let changed = json!({"behavior": "allow", "updatedInput": {"command": "echo safe"}});
+        assert_eq!(
+            d(changed).0,
+            ApprovalDecision::AllowWithInput {
+                input: r#"{"command":"echo safe"}"#.into()
+            }
+        );
+        let always = json!({"behavior": "allow", "updatedInput": {"command": "ls"}, "updatedPermissions": [{"type": "addRules", "behavior": "allow", "rules": []}]});
+        assert_eq!(d(always).0, ApprovalDecision::AllowSession);
+        // A changed input is not dropped for a rule.
+        let both = json!({"behavior": "allow", "updatedInput": {"command": "echo safe"}, "updatedPermissions": [{"type": "addRules", "behavior": "allow", "rules": []}]});
+        assert!(matches!(d(both).0, ApprovalDecision::AllowWithInput { .. }));
+        assert!(matches!(
+            d(json!({"behavior": "allow", "updatedInput": "echo pwn"})).0,
+            ApprovalDecision::Deny { .. }
+        ));
         let deny = json!({"behavior": "deny", "message": "not now", "interrupt": true});
         assert_eq!(
-            decision(&Ok(deny)),
+            d(deny),
             (
                 ApprovalDecision::Deny {
                     note: Some("not now".into())
@@ -245,12 +274,9 @@ mod tests {
             )
         );
         assert!(matches!(
-            decision(&Err("gone".into())).0,
+            decision(&Err("gone".into()), &original).0,
             ApprovalDecision::Deny { .. }
         ));
-        assert!(matches!(
-            decision(&Ok(json!({}))).0,
-            ApprovalDecision::Deny { .. }
-        ));
+        assert!(matches!(d(json!({})).0, ApprovalDecision::Deny { .. }));
     }
 }

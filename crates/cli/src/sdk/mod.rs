@@ -79,6 +79,9 @@ pub async fn run(
     let mut input = wire::spawn_reader(Arc::clone(&peer));
     let mut queue: VecDeque<(String, Vec<ContentBlock>, Value)> = VecDeque::new();
     let mut bad_before_start = false;
+    // What went wrong before the session existed: written, with its id,
+    // right after the init line.
+    let mut early: Vec<Value> = Vec::new();
     // The program's `initialize` comes first when it sends one; nothing
     // else may start the session before it, or its hooks would miss it.
     let mut initialize: Option<String> = None;
@@ -92,7 +95,14 @@ pub async fn run(
             Some(Incoming::Control { id, request }) if request["subtype"] == "initialize" => {
                 let (defs, warnings) = control::hooks_of(&request);
                 for w in &warnings {
-                    write_line(&system("", "warning", w));
+                    early.push(system("", "warning", w));
+                }
+                if !defs.is_empty() && launch.extensions.is_none() {
+                    early.push(system(
+                        "",
+                        "warning",
+                        "this run has no hooks; the program's hook callbacks are not registered",
+                    ));
                 }
                 if !defs.is_empty()
                     && let Some(plan) = launch.extensions.as_mut()
@@ -101,7 +111,7 @@ pub async fn run(
                     all.extend(defs);
                     let (hooks, warnings) = wright_hooks::hook::Hooks::new(all);
                     for w in &warnings {
-                        write_line(&system("", "warning", w));
+                        early.push(system("", "warning", w));
                     }
                     plan.hooks = Arc::new(hooks);
                     plan.hook_env.callbacks = Some(wright_hooks::hook::CallbackChannel(Arc::new(
@@ -147,7 +157,7 @@ pub async fn run(
             }
             Some(Incoming::Bad(why)) => {
                 eprintln!("error: {why}");
-                write_line(&system("", "error", &why));
+                early.push(system("", "error", &why));
                 bad_before_start = true;
             }
         }
@@ -201,6 +211,10 @@ pub async fn run(
     while let Ok(event) = handle.events.try_recv() {
         summary.observe(&event);
         write_lines(&mut mapper.lines(&event));
+    }
+    for mut line in early {
+        stamp(&mut line, summary.session_id());
+        write_line(&line);
     }
     if let Some(id) = initialize.take() {
         respond(
@@ -270,7 +284,9 @@ pub async fn run(
                 }
                 Some(Incoming::Bad(why)) => {
                     eprintln!("error: {why}");
-                    write_line(&system(summary.session_id(), "error", &why));
+                    let mut line = system(summary.session_id(), "error", &why);
+                    stamp(&mut line, summary.session_id());
+                    write_line(&line);
                     if !ran_a_turn {
                         code = exit::USAGE;
                     }
@@ -355,7 +371,10 @@ async fn answer_control(
             .map_err(|_| "the session has ended".to_owned())
     };
     match subtype {
-        "initialize" => Err("already initialized".to_owned()),
+        "initialize" => Err(
+            "initialize must come first: the session already started (on the first user message or an earlier initialize)"
+                .to_owned(),
+        ),
         "interrupt" => {
             if running {
                 send(Op::Interrupt).await?;

@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
@@ -44,8 +44,9 @@ pub struct Peer {
 
 impl Peer {
     /// Sends `request` (`{"subtype": …}`) and waits for the answer's
-    /// `response` object.
-    pub fn request(&self, request: Value) -> BoxFuture<'static, Result<Value, String>> {
+    /// `response` object. Dropping the future before the answer (a hook's
+    /// timeout) tells the program with a `control_cancel_request`.
+    pub fn request(self: &Arc<Self>, request: Value) -> BoxFuture<'static, Result<Value, String>> {
         let id = format!("wright_{}", self.next.fetch_add(1, Ordering::SeqCst) + 1);
         let (tx, rx) = oneshot::channel();
         if self.closed.load(Ordering::SeqCst) {
@@ -55,7 +56,32 @@ impl Peer {
             pending.insert(id.clone(), tx);
         }
         write_line(&json!({"type": "control_request", "request_id": id, "request": request}));
-        Box::pin(async move { rx.await.unwrap_or_else(|_| Err(closed_message())) })
+        let waiting = Waiting {
+            peer: Arc::clone(self),
+            id,
+            answered: false,
+        };
+        Box::pin(async move {
+            // The whole guard moves in (a closure would capture only the
+            // field it touches, and drop the guard at once).
+            let mut waiting = waiting;
+            let answer = rx.await.unwrap_or_else(|_| Err(closed_message()));
+            waiting.answered = true;
+            answer
+        })
+    }
+
+    /// A request nobody waits for any more: forgotten, and the program told.
+    fn abandon(&self, id: &str) {
+        let was_pending = self
+            .pending
+            .lock()
+            .ok()
+            .and_then(|mut p| p.remove(id))
+            .is_some();
+        if was_pending && !self.closed.load(Ordering::SeqCst) {
+            write_line(&json!({"type": "control_cancel_request", "request_id": id}));
+        }
     }
 
     /// Hands the program's answer to the request `id`; unknown ids (an
@@ -83,13 +109,28 @@ impl Peer {
     }
 }
 
+/// A request's future while it waits; see [`Peer::request`].
+struct Waiting {
+    peer: Arc<Peer>,
+    id: String,
+    answered: bool,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.peer.abandon(&self.id);
+        }
+    }
+}
+
 fn closed_message() -> String {
     "the program driving wright closed stdin before answering".to_owned()
 }
 
 /// The hooks the program registered at `initialize`, called over the
 /// control protocol.
-pub struct SdkHooks(pub std::sync::Arc<Peer>);
+pub struct SdkHooks(pub Arc<Peer>);
 
 impl HookCallbacks for SdkHooks {
     fn call(
@@ -113,7 +154,7 @@ mod tests {
 
     #[tokio::test]
     async fn answers_reach_their_request_and_close_fails_the_rest() {
-        let peer = std::sync::Arc::new(Peer::default());
+        let peer = Arc::new(Peer::default());
         let first = peer.request(json!({"subtype": "can_use_tool"}));
         let second = peer.request(json!({"subtype": "can_use_tool"}));
         peer.resolve("wright_1", Ok(json!({"behavior": "allow"})));
@@ -123,5 +164,12 @@ mod tests {
         assert!(second.await.unwrap_err().contains("closed stdin"));
         let late = peer.request(json!({"subtype": "hook_callback"}));
         assert!(late.await.is_err());
+    }
+
+    #[tokio::test]
+    async fn a_dropped_request_is_forgotten() {
+        let peer = Arc::new(Peer::default());
+        drop(peer.request(json!({"subtype": "hook_callback"})));
+        assert!(peer.pending.lock().unwrap().is_empty());
     }
 }

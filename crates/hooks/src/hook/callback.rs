@@ -69,8 +69,16 @@ pub(crate) async fn run_callback(
     tokio::select! {
         reply = call => match reply {
             Ok(Value::Null) => HookResult::Success { stdout: String::new() },
-            Ok(reply) => HookResult::Success { stdout: reply.to_string() },
-            Err(e) => HookResult::Failed { code: None, stderr: e },
+            Ok(reply @ Value::Object(_)) => HookResult::Success { stdout: reply.to_string() },
+            // Exit code 1 reads as "the hook failed" in every message.
+            Ok(other) => HookResult::Failed {
+                code: Some(1),
+                stderr: format!("the program's hook callback replied with {other}, not a JSON object"),
+            },
+            Err(e) => HookResult::Failed {
+                code: Some(1),
+                stderr: format!("the program's hook callback failed: {e}"),
+            },
         },
         () = tokio::time::sleep(def.effective_timeout()) => HookResult::TimedOut,
         () = cancel.cancelled() => HookResult::Cancelled,
