@@ -267,7 +267,21 @@ async def image_prompt():
     assert isinstance(seen[-1], ResultMessage) and seen[-1].result == "A tiny PNG.", seen[-1]
 
 
-SCENARIOS = {f.__name__: f for f in [image_prompt, model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
+async def rewritten_input():
+    from claude_agent_sdk.types import PermissionRuleValue, PermissionUpdate
+
+    async def sanitize(tool, tool_input, context):
+        rule = PermissionUpdate(type="addRules", rules=[PermissionRuleValue(tool_name="Bash", rule_content="ls:*")], behavior="allow", destination="session")
+        return PermissionResultAllow(updated_input={"command": "echo SANITIZED"}, updated_permissions=[rule])
+
+    async with ClaudeSDKClient(options(can_use_tool=sanitize)) as client:
+        await client.query("list")
+        seen = await collect(client)
+    results = tool_results(seen)
+    assert "SANITIZED" in str(results[0].content), results
+
+
+SCENARIOS = {f.__name__: f for f in [rewritten_input, image_prompt, model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
 
 if __name__ == "__main__":
     anyio.run(SCENARIOS[sys.argv[1]])

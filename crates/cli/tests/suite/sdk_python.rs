@@ -277,3 +277,16 @@ fn an_image_in_a_user_message_reaches_the_model() {
         );
     }
 }
+
+#[test]
+fn an_input_the_program_rewrote_is_what_runs() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        calls(&[("c1", "Bash", json!({"command": "touch not-this.txt"}))]),
+        text("done"),
+    ])
+    .unwrap();
+    if scenario(&env, &server, "rewritten_input").is_some() {
+        assert!(!env.path("not-this.txt").exists());
+    }
+}
