@@ -13,7 +13,7 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-use wright_protocol::{EventKind, Op};
+use wright_protocol::{Event, EventKind, Op};
 
 use crate::sdk::control;
 use crate::sdk::peer::Peer;
@@ -21,9 +21,16 @@ use crate::sdk::peer::Peer;
 /// Longest wait for an MCP permission tool's answer.
 const TOOL_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// Where approval questions go.
-#[derive(Clone)]
-pub enum Approver {
+/// Where approval questions go, and the questions still open.
+pub struct Approver {
+    target: Target,
+    /// The tasks waiting for answers; a turn's end abandons them (the
+    /// program gets a `control_cancel_request`, an MCP call is cancelled).
+    waiting: std::sync::Mutex<Vec<tokio::task::AbortHandle>>,
+}
+
+/// Who answers.
+enum Target {
     /// The program on the other end of stream-json.
     Program(Arc<Peer>),
     /// An MCP tool (its exposed name, `mcp__server__tool`).
@@ -36,6 +43,14 @@ pub enum Approver {
 }
 
 impl Approver {
+    /// The program on the other end of stream-json answers.
+    pub fn program(peer: Arc<Peer>) -> Approver {
+        Approver {
+            target: Target::Program(peer),
+            waiting: std::sync::Mutex::default(),
+        }
+    }
+
     /// The approver `--permission-prompt-tool NAME` names, once the
     /// session's MCP servers are known; an unknown tool is a usage error.
     pub fn for_tool(name: &str, mcp: Option<&wright_core::McpSetup>) -> Result<Approver, String> {
@@ -55,15 +70,27 @@ impl Approver {
                 }
             ));
         }
-        Ok(Approver::McpTool {
-            manager: Arc::clone(&mcp.manager),
-            tool: name.to_owned(),
+        Ok(Approver {
+            target: Target::McpTool {
+                manager: Arc::clone(&mcp.manager),
+                tool: name.to_owned(),
+            },
+            waiting: std::sync::Mutex::default(),
         })
     }
 
     /// If `event` asks for approval: asks in the background and sends the
     /// decision (and an interrupt, when the answer asks for one) to `ops`.
-    pub fn handle(&self, kind: &EventKind, ops: &mpsc::Sender<Op>) {
+    /// At the end of a turn, questions still open are withdrawn.
+    pub fn handle(&self, event: &Event, ops: &mpsc::Sender<Op>) {
+        if event.agent.is_root() && matches!(event.kind, EventKind::TurnCompleted { .. }) {
+            if let Ok(mut waiting) = self.waiting.lock() {
+                for task in waiting.drain(..) {
+                    task.abort();
+                }
+            }
+            return;
+        }
         let EventKind::ApprovalRequested {
             id,
             tool,
@@ -71,19 +98,19 @@ impl Approver {
             reason,
             suggested_rule,
             call_id,
-        } = kind
+        } = &event.kind
         else {
             return;
         };
-        let answer = match self {
-            Approver::Program(peer) => peer.request(control::can_use_tool(
+        let answer = match &self.target {
+            Target::Program(peer) => peer.request(control::can_use_tool(
                 tool,
                 arguments,
                 reason,
                 suggested_rule.as_deref(),
                 call_id.as_deref(),
             )),
-            Approver::McpTool {
+            Target::McpTool {
                 manager,
                 tool: prompt_tool,
             } => ask_tool(
@@ -99,13 +126,17 @@ impl Approver {
         let ops = ops.clone();
         let id = id.clone();
         let original: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             let (decision, interrupt) = control::decision(&answer.await, &original);
             let _ = ops.send(Op::ResolveApproval { id, decision }).await;
             if interrupt {
                 let _ = ops.send(Op::Interrupt).await;
             }
         });
+        if let Ok(mut waiting) = self.waiting.lock() {
+            waiting.retain(|t| !t.is_finished());
+            waiting.push(task.abort_handle());
+        }
     }
 }
 

@@ -93,7 +93,7 @@ pub async fn run(
             write_lines(&mapper.lines(&event));
         }
         if let Some(approver) = &approver {
-            approver.handle(&event.kind, &ops);
+            approver.handle(&event, &ops);
         }
         if event.agent.is_root()
             && let wright_protocol::EventKind::TurnCompleted { reason: end, .. } = event.kind

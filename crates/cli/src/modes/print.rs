@@ -73,7 +73,7 @@ pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Optio
             renderer.event(&event);
         }
         if let Some(approver) = &approver {
-            approver.handle(&event.kind, &ops);
+            approver.handle(&event, &ops);
         }
         if event.agent.is_root()
             && let EventKind::TurnCompleted { reason: end, .. } = event.kind

@@ -188,7 +188,7 @@ pub async fn run(
     }
     let approver = match options.prompt_tool.as_deref() {
         None => None,
-        Some("stdio") => Some(Approver::Program(Arc::clone(&peer))),
+        Some("stdio") => Some(Approver::program(Arc::clone(&peer))),
         Some(tool) => match Approver::for_tool(tool, mcp.as_ref()) {
             Ok(a) => Some(a),
             Err(e) => {
@@ -305,7 +305,7 @@ pub async fn run(
                 summary.observe(&event);
                 write_lines(&mut mapper.lines(&event));
                 if let Some(approver) = &approver {
-                    approver.handle(&event.kind, &ops);
+                    approver.handle(&event, &ops);
                 }
                 match &event.kind {
                     EventKind::TurnCompleted { reason, .. } if event.agent.is_root() => {

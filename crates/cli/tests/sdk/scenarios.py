@@ -281,7 +281,32 @@ async def rewritten_input():
     assert "SANITIZED" in str(results[0].content), results
 
 
-SCENARIOS = {f.__name__: f for f in [rewritten_input, image_prompt, model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
+async def interrupt_while_asking():
+    asked = anyio.Event()
+    withdrawn = anyio.Event()
+
+    async def slow(tool, tool_input, context):
+        asked.set()
+        try:
+            await anyio.sleep(30)
+        except anyio.get_cancelled_exc_class():
+            withdrawn.set()
+            raise
+        return PermissionResultAllow()
+
+    async with ClaudeSDKClient(options(can_use_tool=slow)) as client:
+        await client.query("touch it")
+        with anyio.fail_after(20):
+            await asked.wait()
+            await client.interrupt()
+            seen = await collect(client)
+            # The question is withdrawn (control_cancel_request), not left open.
+            await withdrawn.wait()
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].is_error, seen[-1]
+    assert not os.path.exists(os.path.join(CWD, "asked.txt"))
+
+
+SCENARIOS = {f.__name__: f for f in [interrupt_while_asking, rewritten_input, image_prompt, model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
 
 if __name__ == "__main__":
     anyio.run(SCENARIOS[sys.argv[1]])

@@ -290,3 +290,14 @@ fn an_input_the_program_rewrote_is_what_runs() {
         assert!(!env.path("not-this.txt").exists());
     }
 }
+
+#[test]
+fn an_interrupt_withdraws_an_open_permission_question() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        calls(&[("c1", "Bash", json!({"command": "touch asked.txt"}))]),
+        text("never"),
+    ])
+    .unwrap();
+    scenario(&env, &server, "interrupt_while_asking");
+}
