@@ -101,14 +101,7 @@ pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u3
     conv.messages = outcome.history;
     conv.last_usage = None;
     let mut text = format!("Rewound to before turn {n}.\n");
-    for f in &outcome.files {
-        let what = match &f.action {
-            RestoreAction::Restored => "restored".to_owned(),
-            RestoreAction::Deleted => "deleted (it did not exist then)".to_owned(),
-            RestoreAction::Failed(why) => format!("FAILED: {why}"),
-        };
-        text.push_str(&format!("  {}: {what}\n", f.path.display()));
-    }
+    text.push_str(&restored_files(&outcome.files));
     text.push_str(UNTRACKED_NOTE);
     emitter.emit(EventKind::Notice { message: text });
 }
@@ -146,7 +139,14 @@ pub(crate) fn rewind_files(ctx: &TurnContext, turns_back: u32) {
         None => return,
     };
     let mut text = format!("Files rewound to before the user turn {turns_back} back.\n");
-    for f in &outcome.files {
+    text.push_str(&restored_files(&outcome.files));
+    emitter.emit(EventKind::Notice { message: text });
+}
+
+/// One line per file a rewind touched, saying what became of it.
+fn restored_files(files: &[wright_store::RestoredFile]) -> String {
+    let mut text = String::new();
+    for f in files {
         let what = match &f.action {
             RestoreAction::Restored => "restored".to_owned(),
             RestoreAction::Deleted => "deleted (it did not exist then)".to_owned(),
@@ -154,5 +154,5 @@ pub(crate) fn rewind_files(ctx: &TurnContext, turns_back: u32) {
         };
         text.push_str(&format!("  {}: {what}\n", f.path.display()));
     }
-    emitter.emit(EventKind::Notice { message: text });
+    text
 }
