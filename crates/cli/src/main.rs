@@ -505,8 +505,9 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         plan.agents = task_offered.then(|| std::sync::Arc::new(agents));
     }
     // `stdio` asks the program on stream-json; any other name is an MCP
-    // tool, checked once the servers are up.
-    let prompt_tool = args.permission_prompt_tool.as_deref();
+    // tool, checked once the servers are up. `dontAsk` asks nobody.
+    let dont_ask = matches!(args.permission_mode, Some(args::ModeArg::DontAsk));
+    let prompt_tool = args.permission_prompt_tool.as_deref().filter(|_| !dont_ask);
     match prompt_tool {
         None => {}
         Some("stdio") if args.input_format == InputFormat::StreamJson => {}
@@ -527,7 +528,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         }
         let options = sdk::SdkOptions {
             partial: args.include_partial_messages,
-            prompt_tool: args.permission_prompt_tool.clone(),
+            prompt_tool: prompt_tool.map(str::to_owned),
             replay_user_messages: args.replay_user_messages,
         };
         return sdk::run(&settings, launch, &cwd, &project_root, options, sdk_peer).await;

@@ -199,3 +199,30 @@ fn permission_prompt_tool_must_exist_and_stdio_needs_stream_json() {
     assert!(stderr(&out).contains("stream-json"), "{}", stderr(&out));
     assert_eq!(server.request_count(), 0);
 }
+
+#[test]
+fn dont_ask_asks_no_permission_tool_either() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c1",
+            "Write",
+            json!({"file_path": "ok.txt", "content": "fine\n"}),
+        )])),
+        MockResponse::sse(anthropic::text("done")),
+    ])
+    .unwrap();
+    let bin = wright_test_support::mcp_test_server_bin().unwrap();
+    let config = json!({"mcpServers": {"perm": {"command": bin.display().to_string()}}});
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args(["--mcp-config", &config.to_string()])
+        .args(["--permission-prompt-tool", "mcp__perm__approve"])
+        .args(["--permission-mode", "dontAsk"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results = tool_results("anthropic", &server.requests()[1]);
+    assert!(results[0].2, "{results:?}");
+    assert!(!env.path("ok.txt").exists());
+}
