@@ -5,7 +5,9 @@
 use tokio_util::sync::CancellationToken;
 use wright_llm::LlmError;
 use wright_protocol::{EventKind, TurnEndReason};
-use wright_store::{RestoreAction, RewindPoint, RewindScope, UNTRACKED_NOTE};
+use wright_store::{
+    RestoreAction, RewindOutcome, RewindPoint, RewindScope, UNTRACKED_NOTE, UserTurn,
+};
 
 use crate::compaction::{self, Trigger};
 use crate::context::TurnContext;
@@ -59,13 +61,8 @@ pub(crate) async fn compact_now(
 /// the model edited and the conversation), as a new branch of the session.
 pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u32>) {
     let emitter = &ctx.emitter;
-    let turns = match ctx.recorder.user_turns() {
-        Some(Ok(turns)) => turns,
-        Some(Err(e)) => return emitter.error(format!("Cannot read the session: {e}")),
-        None => {
-            return emitter
-                .error("This session is not recorded, so it cannot be rewound.".to_owned());
-        }
+    let Some(turns) = recorded_turns(ctx) else {
+        return;
     };
     let Some(n) = turn else {
         let mut text = String::from("User turns of this session (rewind with /rewind N):\n");
@@ -90,13 +87,8 @@ pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u3
             turns.len()
         ));
     };
-    let outcome = match ctx.recorder.rewind(
-        &RewindPoint::BeforeTurn(target.entry.clone()),
-        RewindScope::FilesAndConversation,
-    ) {
-        Some(Ok(outcome)) => outcome,
-        Some(Err(e)) => return emitter.error(format!("Rewind failed: {e}")),
-        None => return,
+    let Some(outcome) = rewind_before(ctx, target, RewindScope::FilesAndConversation) else {
+        return;
     };
     conv.messages = outcome.history;
     conv.last_usage = None;
@@ -111,13 +103,8 @@ pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u3
 /// the conversation stays as it is.
 pub(crate) fn rewind_files(ctx: &TurnContext, turns_back: u32) {
     let emitter = &ctx.emitter;
-    let turns = match ctx.recorder.user_turns() {
-        Some(Ok(turns)) => turns,
-        Some(Err(e)) => return emitter.error(format!("Cannot read the session: {e}")),
-        None => {
-            return emitter
-                .error("This session is not recorded, so its files cannot be rewound.".to_owned());
-        }
+    let Some(turns) = recorded_turns(ctx) else {
+        return;
     };
     let target = usize::try_from(turns_back)
         .ok()
@@ -130,17 +117,42 @@ pub(crate) fn rewind_files(ctx: &TurnContext, turns_back: u32) {
             turns.len()
         ));
     };
-    let outcome = match ctx.recorder.rewind(
-        &RewindPoint::BeforeTurn(target.entry.clone()),
-        RewindScope::FilesOnly,
-    ) {
-        Some(Ok(outcome)) => outcome,
-        Some(Err(e)) => return emitter.error(format!("Rewind failed: {e}")),
-        None => return,
+    let Some(outcome) = rewind_before(ctx, target, RewindScope::FilesOnly) else {
+        return;
     };
     let mut text = format!("Files rewound to before the user turn {turns_back} back.\n");
     text.push_str(&restored_files(&outcome.files));
     emitter.emit(EventKind::Notice { message: text });
+}
+
+/// The session's user turns, or `None` once the reason is reported.
+fn recorded_turns(ctx: &TurnContext) -> Option<Vec<UserTurn>> {
+    match ctx.recorder.user_turns() {
+        Some(Ok(turns)) => Some(turns),
+        Some(Err(e)) => {
+            ctx.emitter.error(format!("Cannot read the session: {e}"));
+            None
+        }
+        None => {
+            ctx.emitter
+                .error("This session is not recorded, so it cannot be rewound.".to_owned());
+            None
+        }
+    }
+}
+
+/// Rewinds `scope` to before `turn`, or `None` once a failure is reported.
+fn rewind_before(ctx: &TurnContext, turn: &UserTurn, scope: RewindScope) -> Option<RewindOutcome> {
+    match ctx
+        .recorder
+        .rewind(&RewindPoint::BeforeTurn(turn.entry.clone()), scope)?
+    {
+        Ok(outcome) => Some(outcome),
+        Err(e) => {
+            ctx.emitter.error(format!("Rewind failed: {e}"));
+            None
+        }
+    }
 }
 
 /// One line per file a rewind touched, saying what became of it.
