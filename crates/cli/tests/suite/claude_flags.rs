@@ -157,8 +157,7 @@ fn permission_prompt_tool_asks_an_mcp_tool() {
         MockResponse::sse(anthropic::text("done")),
     ])
     .unwrap();
-    let bin = wright_test_support::mcp_test_server_bin().unwrap();
-    let config = json!({"mcpServers": {"perm": {"command": bin.display().to_string()}}});
+    let config = perm_server();
     let out = env
         .wright_p("anthropic", &server.url(), "go")
         .args(["--mcp-config", &config.to_string()])
@@ -212,8 +211,7 @@ fn dont_ask_asks_no_permission_tool_either() {
         MockResponse::sse(anthropic::text("done")),
     ])
     .unwrap();
-    let bin = wright_test_support::mcp_test_server_bin().unwrap();
-    let config = json!({"mcpServers": {"perm": {"command": bin.display().to_string()}}});
+    let config = perm_server();
     let out = env
         .wright_p("anthropic", &server.url(), "go")
         .args(["--mcp-config", &config.to_string()])
@@ -225,4 +223,11 @@ fn dont_ask_asks_no_permission_tool_either() {
     let results = tool_results("anthropic", &server.requests()[1]);
     assert!(results[0].2, "{results:?}");
     assert!(!env.path("ok.txt").exists());
+}
+
+/// `--mcp-config` text for the test MCP server as `perm`, whose `approve`
+/// tool answers permission questions.
+fn perm_server() -> serde_json::Value {
+    let bin = wright_test_support::mcp_test_server_bin().unwrap();
+    json!({"mcpServers": {"perm": {"command": bin.display().to_string()}}})
 }
