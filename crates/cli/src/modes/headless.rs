@@ -2,13 +2,11 @@
 //! object at the end) and `stream-json` (NDJSON as events happen, result
 //! last). Programs that send turns on stdin are served by `crate::sdk`.
 
-use std::io::Write;
-
-use serde_json::Value;
 use wright_protocol::{Op, TurnEndReason};
 
 use crate::approver::Approver;
 use crate::exit;
+use crate::sdk::peer::write_lines;
 use crate::setup::Started;
 use crate::signals::spawn_interrupt_handler;
 use crate::stream_json::{InitExtras, StreamJson};
@@ -108,16 +106,4 @@ pub async fn run(
     let code = stop.exit_code(reason);
     handle.shutdown().await;
     code
-}
-
-fn write_lines(lines: &[Value]) {
-    if lines.is_empty() {
-        return;
-    }
-    let mut out = std::io::stdout().lock();
-    for line in lines {
-        // A closed stdout must not stop the task: the session is still recorded.
-        let _ = writeln!(out, "{line}");
-    }
-    let _ = out.flush();
 }

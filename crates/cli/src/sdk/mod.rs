@@ -31,7 +31,7 @@ use crate::setup::{self, Launch};
 use crate::signals::spawn_interrupt_handler;
 use crate::stream_json::{InitExtras, StreamJson, stamp, system};
 use crate::summary::RunSummary;
-use peer::{respond, write_line};
+use peer::{respond, write_line, write_lines};
 use wire::Incoming;
 
 /// How the program drives the run.
@@ -210,7 +210,7 @@ pub async fn run(
     // The init line comes out before anything else of the session.
     while let Ok(event) = handle.events.try_recv() {
         summary.observe(&event);
-        write_lines(&mut mapper.lines(&event));
+        write_lines(&mapper.lines(&event));
     }
     for mut line in early {
         stamp(&mut line, summary.session_id());
@@ -303,7 +303,7 @@ pub async fn run(
             event = handle.events.recv() => {
                 let Some(event) = event else { break };
                 summary.observe(&event);
-                write_lines(&mut mapper.lines(&event));
+                write_lines(&mapper.lines(&event));
                 if let Some(approver) = &approver {
                     approver.handle(&event, &ops);
                 }
@@ -325,12 +325,6 @@ pub async fn run(
     }
     handle.shutdown().await;
     Ok(code)
-}
-
-fn write_lines(lines: &mut [Value]) {
-    for line in lines.iter() {
-        write_line(line);
-    }
 }
 
 /// `rewind_files`: the files go back to before the turn of a user message

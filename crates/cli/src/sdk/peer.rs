@@ -14,13 +14,24 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use wright_hooks::hook::HookCallbacks;
 
-/// Writes whole lines to stdout; shared by the main loop and the tasks
-/// that wait for the program's answers.
-pub fn write_line(line: &Value) {
+/// Writes whole lines to stdout under one lock (so lines from the main
+/// loop and from the tasks that wait for the program's answers never
+/// interleave), flushed once.
+pub fn write_lines(lines: &[Value]) {
+    if lines.is_empty() {
+        return;
+    }
     let mut out = std::io::stdout().lock();
-    // A closed stdout must not stop the task: the session is still recorded.
-    let _ = writeln!(out, "{line}");
+    for line in lines {
+        // A closed stdout must not stop the task: the session is still recorded.
+        let _ = writeln!(out, "{line}");
+    }
     let _ = out.flush();
+}
+
+/// Writes one line; see [`write_lines`].
+pub fn write_line(line: &Value) {
+    write_lines(std::slice::from_ref(line));
 }
 
 /// Writes a `control_response` to the program's request `id`.
