@@ -55,6 +55,8 @@ pub struct SessionRequest {
     pub resume: Option<String>,
     /// The model to use instead of the configured one.
     pub model: Option<String>,
+    /// The editor's unsaved buffers, when it offers `fs/read_text_file`.
+    pub editor: Option<crate::EditorFs>,
 }
 
 /// A model the editor may switch to.

@@ -8,6 +8,7 @@
 //! depends on the protocol types only (as every front end does).
 
 mod backend;
+mod editor_fs;
 mod model_option;
 mod modes;
 mod prompt;
@@ -20,4 +21,5 @@ mod updates;
 pub use backend::{
     AuthState, Backend, BackendError, BackendSession, McpServerSpec, ModelChoice, SessionRequest,
 };
+pub use editor_fs::EditorFs;
 pub use server::serve_stdio;

@@ -8,7 +8,7 @@
 //! `session/cancel` or a permission answer is never stuck behind it.
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::ConnectionTo;
@@ -26,6 +26,7 @@ use tokio::sync::oneshot;
 use wright_protocol::Op;
 
 use crate::backend::{AuthState, Backend, McpServerSpec, SessionRequest};
+use crate::editor_fs::EditorFs;
 use crate::model_option;
 use crate::modes;
 use crate::prompt;
@@ -44,9 +45,18 @@ pub struct ServeError(String);
 struct Shared {
     backend: Arc<dyn Backend>,
     sessions: Sessions,
+    /// The editor said at `initialize` that it serves `fs/read_text_file`.
+    editor_reads: AtomicBool,
 }
 
 impl Shared {
+    /// A handle on the editor's buffers for a new session, when offered.
+    fn editor(&self, cx: &ConnectionTo<Client>) -> Option<EditorFs> {
+        self.editor_reads
+            .load(Ordering::SeqCst)
+            .then(|| EditorFs::new(cx.clone()))
+    }
+
     fn session(&self, id: &str) -> Result<Arc<LiveSession>, Error> {
         self.sessions
             .lock()
@@ -64,6 +74,7 @@ pub async fn serve_stdio(backend: Arc<dyn Backend>) -> Result<(), ServeError> {
     let shared = Arc::new(Shared {
         backend,
         sessions: Mutex::new(HashMap::new()),
+        editor_reads: AtomicBool::new(false),
     });
     let result = connection(Arc::clone(&shared)).await;
     let live: Vec<Arc<LiveSession>> = shared
@@ -112,6 +123,7 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     mcp_servers: mcp_specs(&req.mcp_servers),
                     resume: None,
                     model: None,
+                    editor: shared.editor(&cx),
                 };
                 cx.clone().spawn(async move {
                     let opened =
@@ -142,6 +154,7 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     mcp_servers: mcp_specs(&req.mcp_servers),
                     resume: Some(requested),
                     model: None,
+                    editor: shared.editor(&cx),
                 };
                 cx.clone().spawn(async move {
                     let opened =
@@ -303,6 +316,9 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
 const CANCEL_WAIT_STEPS: u32 = 150;
 
 fn initialize(shared: &Shared, req: &InitializeRequest) -> InitializeResponse {
+    shared
+        .editor_reads
+        .store(req.client_capabilities.fs.read_text_file, Ordering::SeqCst);
     let version = std::cmp::min(
         req.protocol_version,
         agent_client_protocol::schema::ProtocolVersion::LATEST,

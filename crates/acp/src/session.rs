@@ -126,6 +126,9 @@ pub async fn open_session(
             return Err(Error::internal_error().data("the session did not start"));
         }
     };
+    if let Some(editor) = &request.editor {
+        editor.bind(&id);
+    }
     for update in replay::replay(&started.history, &cwd) {
         notify(cx, &id, update)?;
     }

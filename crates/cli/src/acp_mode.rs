@@ -156,6 +156,10 @@ async fn start_session(
             .untrusted_project_source("base_url")
             .map(Path::to_path_buf),
         extensions: Some(plan),
+        editor: request
+            .editor
+            .clone()
+            .map(|fs| Arc::new(EditorBuffers(fs)) as Arc<dyn wright_tools::EditorBuffers>),
         ..setup::Launch::default()
     };
     let started = setup::start(&settings, &launch, &cwd, &project_root)
@@ -207,6 +211,19 @@ fn recorded(
     let loaded = store
         .load(&found.id)
         .map_err(|e| BackendError::NotFound(e.to_string()))?;
+    // The recorded conversation talks about its own directory's files: run
+    // in another one, the model would edit the wrong tree.
+    let same_dir = |a: &Path, b: &Path| {
+        a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
+    };
+    if !same_dir(&loaded.header.cwd, cwd) {
+        return Err(BackendError::Failed(format!(
+            "session {} was recorded in {}, not in {}; open that directory to load it",
+            found.id,
+            loaded.header.cwd.display(),
+            cwd.display()
+        )));
+    }
     Ok((found.id, loaded.history()))
 }
 
@@ -285,5 +302,16 @@ mod tests {
                 "web": {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer x"}},
             }})
         );
+    }
+}
+
+/// The editor's `fs/read_text_file` as the file tools' view of unsaved
+/// buffers.
+#[derive(Debug)]
+struct EditorBuffers(wright_acp::EditorFs);
+
+impl wright_tools::EditorBuffers for EditorBuffers {
+    fn text<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, Option<String>> {
+        Box::pin(self.0.read_text(path))
     }
 }

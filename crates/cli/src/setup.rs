@@ -80,6 +80,8 @@ pub struct Launch {
     pub base_url_from_project: Option<PathBuf>,
     /// Hooks and verifier; `None` runs neither.
     pub extensions: Option<ExtensionPlan>,
+    /// The attached editor's unsaved buffers (`wright acp`).
+    pub editor: Option<Arc<dyn wright_tools::EditorBuffers>>,
 }
 
 /// Resolves the provider, opens the session file and starts the session.
@@ -181,6 +183,7 @@ pub async fn start(
             ..OutputLimits::default()
         },
         json_schema: launch.json_schema.clone(),
+        editor: launch.editor.clone(),
     };
     let persistence = Persistence {
         writer: Some(opened.writer),

@@ -250,6 +250,7 @@ fn tool_context(ctx: &TurnContext, cancel: &CancellationToken) -> ToolContext {
     tool_ctx.limits = ctx.options.limits;
     tool_ctx.roots = ctx.options.policy.workspace_roots.clone();
     tool_ctx.jobs = ctx.options.jobs.clone();
+    tool_ctx.editor = ctx.options.editor.clone();
     tool_ctx.sandbox = ctx.gate.sandbox_for_commands(ctx.options.sandbox.as_ref());
     tool_ctx
 }

@@ -63,6 +63,9 @@ pub struct SessionOptions {
     /// validated, and an invalid answer is sent back once with the reasons.
     /// Check it first with [`crate::check_json_schema`]. Subagents never get it.
     pub json_schema: Option<serde_json::Value>,
+    /// The attached editor's unsaved buffers (ACP): `read` shows them and
+    /// `write`/`edit` refuse to overwrite them.
+    pub editor: Option<Arc<dyn wright_tools::EditorBuffers>>,
 }
 
 /// User hooks (Claude Code's contract) and the same-turn verifier.

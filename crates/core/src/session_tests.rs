@@ -201,6 +201,7 @@ fn harness_options(dir: &std::path::Path) -> SessionOptions {
         jobs: Arc::default(),
         extensions: crate::Extensions::none(dir),
         json_schema: None,
+        editor: None,
     }
 }
 

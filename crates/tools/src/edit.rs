@@ -68,6 +68,7 @@ impl Tool for EditTool {
             let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             paths::check_write(ctx, &path, &beneath)?;
+            crate::editor::refuse_unsaved_write(ctx, &path, &beneath).await?;
             blocking(move || edit_file(&beneath, &path, &a)).await
         })
     }

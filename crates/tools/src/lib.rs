@@ -13,6 +13,7 @@ mod bash;
 mod bash_proc;
 mod diff;
 mod edit;
+pub mod editor;
 mod edit_match;
 mod glob;
 mod grep;
@@ -42,6 +43,7 @@ use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
 pub use args::parse as parse_args;
 pub use bash::BashTool;
 pub use edit::EditTool;
+pub use editor::EditorBuffers;
 pub use glob::GlobTool;
 pub use grep::GrepTool;
 pub use job_tools::{BashOutputTool, KillShellTool};
@@ -103,6 +105,9 @@ pub struct ToolContext {
     /// `BashOutput`, `KillShell`): one table per session, shared by every
     /// call's context; `ToolContext::new` makes a fresh one.
     pub jobs: Arc<BackgroundJobs>,
+    /// The attached editor's unsaved buffers (ACP), seen by `read` and
+    /// guarded against by `write`/`edit`; `None` outside an editor.
+    pub editor: Option<Arc<dyn EditorBuffers>>,
 }
 
 /// Whether the edit tools may write outside every workspace root.
@@ -138,6 +143,7 @@ impl ToolContext {
             limits: OutputLimits::default(),
             sandbox: None,
             jobs: Arc::new(BackgroundJobs::new()),
+            editor: None,
         }
     }
 }
@@ -156,6 +162,7 @@ impl std::fmt::Debug for ToolContext {
             .field("protected_dirs", &self.protected_dirs)
             .field("outside_writes", &self.outside_writes)
             .field("jobs", &self.jobs)
+            .field("editor", &self.editor)
             .finish()
     }
 }

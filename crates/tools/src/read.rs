@@ -3,7 +3,7 @@
 //! The file is opened through [`wright_sandbox::Beneath`] at the path the
 //! shared resolver gives (see [`crate::paths`]).
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
@@ -12,7 +12,7 @@ use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
 
 use crate::output::{self, blocking, cut_line};
 use crate::truncate::Keep;
-use crate::{OutputLimits, Tool, ToolContext, ToolError, ToolOutput, args, paths};
+use crate::{OutputLimits, Tool, ToolContext, ToolError, ToolOutput, args, editor, paths};
 
 const DEFAULT_LIMIT: usize = 2000;
 const MAX_LINE_CHARS: usize = 2000;
@@ -20,7 +20,7 @@ const SNIFF_BYTES: usize = 8192;
 const NOTE_RESERVE: usize = 120;
 
 /// Arguments of `read`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 struct ReadArgs {
     /// File path, absolute or relative to the working directory.
     file_path: String,
@@ -69,7 +69,28 @@ impl Tool for ReadTool {
             let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             let limits = ctx.limits;
-            blocking(move || read_file(&beneath, &path, &a, &limits)).await
+            let (p, b, args) = (path.clone(), beneath.clone(), a.clone());
+            let from_disk = blocking(move || read_file(&b, &p, &args, &limits)).await?;
+            let Some(editor) = ctx.editor.as_deref() else {
+                return Ok(from_disk);
+            };
+            // Only after wright's own open succeeded: the editor is asked
+            // about the file wright reached, never about another path.
+            let p = path.clone();
+            let disk = blocking(move || crate::write::read_existing(&beneath, &p)).await?;
+            let disk = disk.unwrap_or_default();
+            match editor::unsaved_text(Some(editor), &path.real, &disk).await {
+                Some(text) => {
+                    let mut out = render(text.as_bytes(), &path.shown, &a, &limits)?;
+                    out.content.push_str(&format!(
+                        "[the editor has unsaved changes to {}: this is its text, not the file on disk]\n",
+                        path.shown
+                    ));
+                    out.display.summary.push_str(" · unsaved editor text");
+                    Ok(out)
+                }
+                None => Ok(from_disk),
+            }
         })
     }
 }
@@ -117,7 +138,16 @@ fn read_file(
             meta.len()
         )));
     }
+    render(reader, shown, a, limits)
+}
 
+/// Numbers the lines of `reader` in the window `a` asks for.
+fn render(
+    mut reader: impl BufRead,
+    shown: &str,
+    a: &ReadArgs,
+    limits: &OutputLimits,
+) -> Result<ToolOutput, ToolError> {
     let offset = a.offset.unwrap_or(1);
     let limit = a
         .limit

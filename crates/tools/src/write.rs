@@ -55,6 +55,7 @@ impl Tool for WriteTool {
             let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             paths::check_write(ctx, &path, &beneath)?;
+            crate::editor::refuse_unsaved_write(ctx, &path, &beneath).await?;
             blocking(move || write_file(&beneath, &path, &a.content)).await
         })
     }

@@ -362,9 +362,19 @@ fn an_editor_session_from_initialize_to_load() {
     assert_eq!(stopped["result"]["stopReason"], "cancelled", "{stopped}");
     ed.finish();
 
-    // A new process loads the recorded session and replays it.
+    // A new process loads the recorded session and replays it; only in
+    // the directory it was recorded in.
     let mut ed = Editor::start(&env, &server.url());
     initialize(&mut ed);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let wrong_dir = ed.call(
+        "session/load",
+        json!({"sessionId": session, "cwd": elsewhere.path(), "mcpServers": []}),
+    );
+    assert!(
+        wrong_dir["error"]["data"].to_string().contains("was recorded in"),
+        "{wrong_dir}"
+    );
     let loaded = ed.call(
         "session/load",
         json!({"sessionId": session, "cwd": cwd, "mcpServers": []}),
@@ -385,6 +395,59 @@ fn an_editor_session_from_initialize_to_load() {
             .iter()
             .any(|u| u["toolCallId"] == "c1" && u["status"] == "completed")
     );
+    ed.finish();
+}
+
+/// An editor that serves `fs/read_text_file`: the model reads the unsaved
+/// buffer, an edit of that dirty file is refused (the disk keeps its text),
+/// and the editor is only ever asked about the file wright itself opened.
+#[test]
+fn unsaved_editor_buffers_are_read_and_never_overwritten() {
+    let env = Env::new();
+    env.write("a.txt", "saved\n");
+    let read = json!({"file_path": "a.txt"});
+    let edit = json!({"file_path": "a.txt", "old_string": "saved", "new_string": "agent"});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[("r1", "Read", read)])),
+        MockResponse::sse(anthropic::tool_calls(&[("e1", "Edit", edit)])),
+        MockResponse::sse(anthropic::text("The file has unsaved changes.")),
+    ])
+    .unwrap();
+    let mut ed = Editor::start(&env, &server.url());
+    ed.call(
+        "initialize",
+        json!({"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": false}}),
+    );
+    let cwd = env.project.path().display().to_string();
+    let new = ed.call("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let session = new["result"]["sessionId"].as_str().unwrap().to_owned();
+    ed.call(
+        "session/set_mode",
+        json!({"sessionId": session, "modeId": "accept-edits"}),
+    );
+    let id = ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "change a.txt"}]}),
+    );
+    let mut reads = Vec::new();
+    let done = ed.response(id, &mut |req| {
+        assert_eq!(req["method"], "fs/read_text_file", "{req}");
+        reads.push(req["params"].clone());
+        json!({"content": "saved\nplus unsaved typing\n"})
+    });
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+    assert_eq!(std::fs::read_to_string(env.path("a.txt")).unwrap(), "saved\n");
+    assert_eq!(reads.len(), 2, "{reads:?}");
+    let real = std::fs::canonicalize(env.path("a.txt")).unwrap();
+    for r in &reads {
+        assert_eq!(r["sessionId"], session.as_str());
+        assert_eq!(r["path"], real.display().to_string().as_str());
+    }
+    let requests = server.requests();
+    let after_read = requests[1].json()["messages"].to_string();
+    assert!(after_read.contains("plus unsaved typing"), "{after_read}");
+    let after_edit = requests[2].json()["messages"].to_string();
+    assert!(after_edit.contains("unsaved changes in the editor"), "{after_edit}");
     ed.finish();
 }
 
