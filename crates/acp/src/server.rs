@@ -30,7 +30,7 @@ use crate::editor_fs::EditorFs;
 use crate::model_option;
 use crate::modes;
 use crate::prompt;
-use crate::session::{self, LiveSession, Sessions, clear_turn, notify};
+use crate::session::{self, LiveSession, Sessions, clear_turn, flush_notices, notify};
 use crate::updates::TurnOutcome;
 
 /// The auth method offered when no key is configured.
@@ -213,6 +213,7 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                 // sets the flag after this.
                 session.cancel_requested.store(false, Ordering::SeqCst);
                 session.prompts.fetch_add(1, Ordering::SeqCst);
+                flush_notices(&cx, &id, &session)?;
                 cx.spawn(async move {
                     if session.ops.send(op).await.is_err() {
                         clear_turn(&session);

@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest,
+    ContentBlock, ContentChunk, PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest,
     SessionConfigOption, SessionNotification, SessionUpdate, ToolCallStatus, ToolCallUpdate,
-    ToolCallUpdateFields,
+    TextContent, ToolCallUpdateFields,
 };
 use agent_client_protocol::{Client, Error};
 use tokio::sync::{mpsc, oneshot};
@@ -42,6 +42,10 @@ pub struct LiveSession {
     /// the interrupt again once its turn is queued, so a cancel that
     /// overtook the prompt on its way to the core is not lost.
     pub cancel_requested: AtomicBool,
+    /// Warnings that arrived while no prompt ran (a server that failed to
+    /// start), shown at the start of the next prompt: editors show only
+    /// updates, and keep the agent's stderr in a log nobody reads.
+    pub notices: Mutex<Vec<String>>,
     /// The model in use and the ones the editor may pick.
     model: Mutex<String>,
     models: Vec<String>,
@@ -139,6 +143,13 @@ pub async fn open_session(
         mode: Mutex::new(mode.clone()),
         prompts: AtomicU64::new(0),
         cancel_requested: AtomicBool::new(false),
+        notices: Mutex::new(
+            started
+                .notice
+                .iter()
+                .flat_map(|n| n.lines().map(str::to_owned))
+                .collect(),
+        ),
         model: Mutex::new(model),
         models,
     });
@@ -213,10 +224,19 @@ impl Pump {
     }
 
     fn handle(&mut self, event: &Event) -> Result<(), Error> {
-        // Warnings (a server that failed to start, a retry) are for the
-        // agent's log, which editors read from stderr.
+        // Retries are for the agent's log (stderr); warnings (a server
+        // that failed to start, a skipped hook) are also the user's: shown
+        // in the running turn, or at the start of the next one.
         match &event.kind {
-            EventKind::Warning { message } => eprintln!("warning: {message}"),
+            EventKind::Warning { message } => {
+                eprintln!("warning: {message}");
+                let running = self.live.turn.lock().is_ok_and(|t| t.is_some());
+                if running {
+                    notify(&self.cx, &self.id, notice_update(message))?;
+                } else if let Ok(mut notices) = self.live.notices.lock() {
+                    notices.push(format!("warning: {message}"));
+                }
+            }
             EventKind::Retrying { reason, .. } => eprintln!("retrying: {reason}"),
             _ => {}
         }
@@ -309,6 +329,31 @@ pub fn clear_turn(live: &LiveSession) {
     if let Ok(mut turn) = live.turn.lock() {
         turn.take();
     }
+}
+
+/// A notice as a quoted message paragraph of its own (a warning marked).
+pub fn notice_update(text: &str) -> SessionUpdate {
+    let (mark, text) = match text.strip_prefix("warning: ") {
+        Some(rest) => ("⚠ ", rest),
+        None => ("", text),
+    };
+    let quoted = text.trim_end().replace('\n', "\n> ");
+    SessionUpdate::AgentMessageChunk(ContentChunk::new(ContentBlock::Text(TextContent::new(
+        format!("> {mark}{quoted}\n\n"),
+    ))))
+}
+
+/// Sends the warnings held since the last prompt.
+pub fn flush_notices(cx: &ConnectionTo<Client>, id: &str, live: &LiveSession) -> Result<(), Error> {
+    let held: Vec<String> = live
+        .notices
+        .lock()
+        .map(|mut n| n.drain(..).collect())
+        .unwrap_or_default();
+    for notice in held {
+        notify(cx, id, notice_update(&notice))?;
+    }
+    Ok(())
 }
 
 /// Sends one `session/update`.

@@ -132,9 +132,8 @@ async fn start_session(
         loader.user_config_dir.as_deref(),
         &project_root,
     );
-    for warning in &decided.warnings {
-        eprintln!("{warning}");
-    }
+    // Shown to the user at the first prompt (and logged then).
+    let mcp_warnings = decided.warnings.clone();
     plan.mcp = mcp_start::spawn(&decided, &settings, &project_root);
     plan.mcp_not_started = decided.not_started;
     plan.agents = Some(agents(&settings, &loader, &project_root));
@@ -186,7 +185,7 @@ async fn start_session(
         ops,
         events,
         history,
-        notice,
+        notice: join_notices(notice, mcp_warnings),
         context_window: view.map(|v| v.window),
         models: crate::models::catalog(&settings)
             .list()
@@ -314,4 +313,10 @@ impl wright_tools::EditorBuffers for EditorBuffers {
     fn text<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, Option<String>> {
         Box::pin(self.0.read_text(path))
     }
+}
+
+/// Start-up notes and MCP set-up warnings as one notice.
+fn join_notices(notice: Option<String>, warnings: Vec<String>) -> Option<String> {
+    let all: Vec<String> = notice.into_iter().chain(warnings).collect();
+    (!all.is_empty()).then(|| all.join("\n"))
 }

@@ -451,6 +451,30 @@ fn unsaved_editor_buffers_are_read_and_never_overwritten() {
     ed.finish();
 }
 
+/// A server that cannot start is the user's business: the editor shows it
+/// in the conversation, not only in the agent's log.
+#[test]
+fn a_broken_mcp_server_is_reported_in_the_editor() {
+    let env = Env::new();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("Hello."))]).unwrap();
+    let mut ed = Editor::start(&env, &server.url());
+    initialize(&mut ed);
+    let cwd = env.project.path().display().to_string();
+    let new = ed.call(
+        "session/new",
+        json!({"cwd": cwd, "mcpServers": [{"name": "broken", "command": "/nonexistent/mcp-server", "args": [], "env": []}]}),
+    );
+    let session = new["result"]["sessionId"].as_str().unwrap().to_owned();
+    let done = ed.call(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "hi"}]}),
+    );
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+    let text = ed.agent_text();
+    assert!(text.contains("broken") && text.contains("Hello."), "{text}");
+    ed.finish();
+}
+
 #[test]
 fn a_rejected_edit_leaves_the_file_and_fails_the_call() {
     let env = Env::new();
