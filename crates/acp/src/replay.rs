@@ -21,9 +21,11 @@ pub fn replay(history: &[Message], cwd: &Path) -> Vec<SessionUpdate> {
     for message in history {
         for block in &message.content {
             match (message.role, block) {
-                (Role::User, ContentBlock::Text { text }) => {
-                    out.push(SessionUpdate::UserMessageChunk(chunk(text)));
-                }
+                (Role::User, ContentBlock::Text { text }) => match user_text(text) {
+                    UserText::Typed => out.push(SessionUpdate::UserMessageChunk(chunk(text))),
+                    UserText::Summary => out.push(SessionUpdate::AgentThoughtChunk(chunk(text))),
+                    UserText::HookContext => {}
+                },
                 (Role::Assistant, ContentBlock::Text { text }) => {
                     out.push(SessionUpdate::AgentMessageChunk(chunk(text)));
                 }
@@ -87,6 +89,33 @@ pub fn replay(history: &[Message], cwd: &Path) -> Vec<SessionUpdate> {
     out
 }
 
+/// First line of the message that carries a compaction summary
+/// (`wright_context::compaction::SUMMARY_MARKER`).
+const SUMMARY_MARKER: &str = "[wright: summary of the earlier conversation]";
+
+/// What a recorded user text block is.
+enum UserText {
+    /// What the user sent.
+    Typed,
+    /// The summary that replaced earlier turns: shown as a thought, not as
+    /// something the user said.
+    Summary,
+    /// Context a hook added (`[UserPromptSubmit hook context]`): the model
+    /// saw it, the editor never did while the session ran.
+    HookContext,
+}
+
+fn user_text(text: &str) -> UserText {
+    let first = text.lines().next().unwrap_or("");
+    if first.starts_with(SUMMARY_MARKER) {
+        UserText::Summary
+    } else if first.starts_with('[') && first.ends_with(" hook context]") {
+        UserText::HookContext
+    } else {
+        UserText::Typed
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +158,24 @@ mod tests {
             panic!("update expected");
         };
         assert_eq!(done.fields.status, Some(ToolCallStatus::Completed));
+    }
+
+    #[test]
+    fn hook_context_is_left_out_and_a_summary_is_a_thought() {
+        let mut prompt = Message::user_text("fix it");
+        prompt.content.push(ContentBlock::Text {
+            text: "[UserPromptSubmit hook context]\nbranch: main".into(),
+        });
+        let history = vec![
+            Message::user_text(format!("{SUMMARY_MARKER}\nearlier we did things")),
+            prompt,
+        ];
+        let updates = replay(&history, Path::new("/p"));
+        assert_eq!(updates.len(), 2, "{updates:?}");
+        assert!(matches!(updates[0], SessionUpdate::AgentThoughtChunk(_)));
+        let SessionUpdate::UserMessageChunk(typed) = &updates[1] else {
+            panic!("the user's text expected");
+        };
+        assert!(format!("{typed:?}").contains("fix it"));
     }
 }
