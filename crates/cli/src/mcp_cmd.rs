@@ -47,6 +47,7 @@ impl Line {
                 ServerStatus::Failed { reason } => Some(reason.clone()),
                 ServerStatus::Starting => Some("did not start within the timeout".to_owned()),
                 ServerStatus::Connected { .. } => None,
+                ServerStatus::Disabled => Some("turned off".to_owned()),
             },
             (Ok(_), None, Approval::NotApproved { changed: true }) => Some(format!(
                 "its definition changed since you approved it; pass --allow 'mcp__{}' or \

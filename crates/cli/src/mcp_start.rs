@@ -302,6 +302,7 @@ pub fn status_word(status: &ServerStatus) -> &'static str {
             "needs-auth"
         }
         ServerStatus::Failed { .. } => "failed",
+        ServerStatus::Disabled => "disabled",
     }
 }
 
@@ -316,6 +317,7 @@ pub fn report(manager: Option<&McpManager>, not_started: &[String]) -> String {
                 format!("connected, {} tools: {}", tools.len(), tools.join(", "))
             }
             ServerStatus::Failed { reason } => format!("failed: {reason}"),
+            ServerStatus::Disabled => "turned off for this session".to_owned(),
         };
         lines.push(format!(
             "  {}  ({} {}, from {})  {}",

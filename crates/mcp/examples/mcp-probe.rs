@@ -41,6 +41,7 @@ async fn main() -> ExitCode {
                 tools.len()
             ),
             ServerStatus::Starting => println!("{}: still starting", report.name),
+            ServerStatus::Disabled => println!("{}: turned off", report.name),
             ServerStatus::Failed { reason } => {
                 println!("{} [{}]: failed: {reason}", report.name, report.transport);
             }

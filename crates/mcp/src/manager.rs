@@ -33,6 +33,7 @@ enum State {
     Starting,
     Connected(Arc<Connection>),
     Failed(String),
+    Disabled,
 }
 
 /// [`State`] for synchronous readers.
@@ -41,6 +42,7 @@ enum Phase {
     Starting,
     Ready,
     Failed(String),
+    Disabled,
 }
 
 fn set_phase(slot: &Slot, phase: Phase) {
@@ -343,6 +345,9 @@ impl McpManager {
         let old = match &*state {
             State::Starting => return Err(unavailable("it is still starting".to_owned())),
             State::Failed(reason) => return Err(unavailable(reason.clone())),
+            State::Disabled => {
+                return Err(unavailable("it was turned off for this session".to_owned()));
+            }
             State::Connected(conn) if !conn.is_closed() => return Ok(Arc::clone(conn)),
             State::Connected(conn) => Arc::clone(conn),
         };
@@ -377,6 +382,66 @@ impl McpManager {
                 Err(unavailable(reason))
             }
         }
+    }
+
+    /// Closes a server and connects it again (a user who fixed what made it
+    /// fail, or wants a fresh one); it gets a new restart-once allowance.
+    /// A turned-off server is turned on.
+    pub async fn reconnect(&self, name: &str) -> Result<(), String> {
+        let slot = self
+            .slots
+            .get(name)
+            .ok_or_else(|| format!("no MCP server named {name}"))?;
+        let mut state = slot.state.lock().await;
+        let old = std::mem::replace(&mut *state, State::Starting);
+        if let State::Connected(conn) = old {
+            conn.close(self.options.shutdown_grace).await;
+        }
+        self.forget_group(name);
+        set_phase(slot, Phase::Starting);
+        slot.restarted.store(false, Ordering::SeqCst);
+        match self.connect(&slot.server).await {
+            Ok((conn, listing)) => {
+                *state = State::Connected(Arc::new(conn));
+                drop(state);
+                slot.store(listing);
+                self.rebuild_index();
+                set_phase(slot, Phase::Ready);
+                self.settled.send_modify(|n| *n += 1);
+                Ok(())
+            }
+            Err(reason) => {
+                *state = State::Failed(reason.clone());
+                drop(state);
+                self.mark_failed(slot, &reason);
+                Err(reason)
+            }
+        }
+    }
+
+    /// Turns a server off for the rest of the session (closed, its tools
+    /// withdrawn) or back on (connected again).
+    pub async fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), String> {
+        if enabled {
+            let slot = self
+                .slots
+                .get(name)
+                .ok_or_else(|| format!("no MCP server named {name}"))?;
+            let off = matches!(*slot.state.lock().await, State::Disabled);
+            return if off { self.reconnect(name).await } else { Ok(()) };
+        }
+        let slot = self
+            .slots
+            .get(name)
+            .ok_or_else(|| format!("no MCP server named {name}"))?;
+        let old = std::mem::replace(&mut *slot.state.lock().await, State::Disabled);
+        if let State::Connected(conn) = old {
+            conn.close(self.options.shutdown_grace).await;
+        }
+        self.forget_group(name);
+        self.mark_failed(slot, "");
+        set_phase(slot, Phase::Disabled);
+        Ok(())
     }
 
     fn mark_failed(&self, slot: &Slot, reason: &str) {

@@ -67,6 +67,8 @@ pub enum ServerStatus {
         /// A sentence for the user.
         reason: String,
     },
+    /// Turned off by the user for this session (its tools are not offered).
+    Disabled,
 }
 
 /// One server's line in a status report.

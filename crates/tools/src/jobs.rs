@@ -154,6 +154,17 @@ impl BackgroundJobs {
         self.all().iter().map(|j| j.info()).collect()
     }
 
+    /// Stops the job called `id` (SIGTERM to its group, a short grace, then
+    /// SIGKILL) and returns how it ended; an unknown id is an error naming
+    /// the known ones.
+    pub async fn stop(&self, id: &str) -> Result<JobStatus, String> {
+        let job = self.get(id).map_err(|e| e.to_string())?;
+        Ok(match job.status() {
+            JobStatus::Running => job.stop().await,
+            ended => ended,
+        })
+    }
+
     /// Stops every running job (SIGTERM to its group, a short grace, then
     /// SIGKILL) and waits for them to be reaped; for the end of a session.
     /// Every job's repo guard cleanup has run when it returns: a job's end

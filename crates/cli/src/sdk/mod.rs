@@ -11,6 +11,7 @@
 pub(crate) mod control;
 mod mcp_relay;
 pub(crate) mod peer;
+mod session_control;
 mod wire;
 
 pub use mcp_relay::ProgramRelay;
@@ -178,8 +179,12 @@ pub async fn run(
         mut handle,
         notice,
         mcp,
+        view,
+        jobs,
         ..
     } = started;
+    // The last model request's usage, for `get_context_usage`.
+    let mut last_usage: Option<wright_protocol::Usage> = None;
     if let Some(notice) = notice {
         eprintln!("{notice}");
     }
@@ -292,10 +297,32 @@ pub async fn run(
                     }
                 }
                 Some(Incoming::Control { id, request }) => {
-                    let answer = if request["subtype"] == "rewind_files" {
-                        rewind_files(&request, &turn_ids, running, &ops).await
-                    } else {
-                        answer_control(&request, running, &ops, mcp.as_ref()).await
+                    let answer = match request["subtype"].as_str().unwrap_or("") {
+                        "rewind_files" => rewind_files(&request, &turn_ids, running, &ops).await,
+                        // These may take as long as a server's start-up or a
+                        // command's grace period: answered from a task so
+                        // the session's events keep flowing meanwhile.
+                        "mcp_reconnect" | "mcp_toggle" | "stop_task" => {
+                            let (mcp, jobs) = (mcp.clone(), Arc::clone(&jobs));
+                            tokio::spawn(async move {
+                                let answer = match request["subtype"].as_str() {
+                                    Some("mcp_reconnect") => session_control::mcp_reconnect(&request, mcp.as_ref()).await,
+                                    Some("mcp_toggle") => session_control::mcp_toggle(&request, mcp.as_ref()).await,
+                                    _ => session_control::stop_task(&request, &jobs).await,
+                                };
+                                respond(&id, answer);
+                            });
+                            continue;
+                        }
+                        "get_context_usage" => Ok(session_control::context_usage(
+                            &session_control::ContextUse {
+                                view: view.as_ref(),
+                                last: last_usage.as_ref(),
+                                model: summary.model(),
+                                auto_compact: settings.context.auto_compact,
+                            },
+                        )),
+                        _ => answer_control(&request, running, &ops, mcp.as_ref()).await,
                     };
                     respond(&id, answer);
                 }
@@ -303,6 +330,11 @@ pub async fn run(
             event = handle.events.recv() => {
                 let Some(event) = event else { break };
                 summary.observe(&event);
+                if let EventKind::Usage { request, .. } = &event.kind
+                    && event.agent.is_root()
+                {
+                    last_usage = Some(request.clone());
+                }
                 write_lines(&mapper.lines(&event));
                 if let Some(approver) = &approver {
                     approver.handle(&event, &ops);

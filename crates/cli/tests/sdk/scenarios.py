@@ -306,7 +306,42 @@ async def interrupt_while_asking():
     assert not os.path.exists(os.path.join(CWD, "asked.txt"))
 
 
-SCENARIOS = {f.__name__: f for f in [interrupt_while_asking, rewritten_input, image_prompt, model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
+async def session_controls():
+    servers = {"t": {"command": os.environ["MCP_TEST_SERVER"], "args": []}}
+    opts = options(mcp_servers=servers, permission_mode="bypassPermissions")
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("hello")
+        await collect(client)
+        usage = await client.get_context_usage()
+        assert usage["maxTokens"] > 0 and usage["totalTokens"] > 0, usage
+        assert [c["name"] for c in usage["categories"]][0] == "System prompt", usage
+        assert 0 < usage["percentage"] <= 100, usage
+        await client.toggle_mcp_server("t", False)
+        status = await client.get_mcp_status()
+        assert {"name": "t", "status": "disabled"} in status["mcpServers"], status
+        await client.toggle_mcp_server("t", True)
+        await client.reconnect_mcp_server("t")
+        status = await client.get_mcp_status()
+        assert {"name": "t", "status": "connected"} in status["mcpServers"], status
+        try:
+            await client.reconnect_mcp_server("nope")
+            raise AssertionError("an unknown server must be an error")
+        except AssertionError:
+            raise
+        except Exception as e:
+            assert "nope" in str(e), e
+        try:
+            await client.stop_task("bg-42")
+            raise AssertionError("an unknown task must be an error")
+        except AssertionError:
+            raise
+        except Exception as e:
+            assert "bg-42" in str(e), e
+        await client.query("again")
+        await collect(client)
+
+
+SCENARIOS = {f.__name__: f for f in [session_controls, interrupt_while_asking, rewritten_input, image_prompt, model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
 
 if __name__ == "__main__":
     anyio.run(SCENARIOS[sys.argv[1]])

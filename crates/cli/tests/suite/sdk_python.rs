@@ -87,6 +87,10 @@ fn scenario(env: &Env, server: &MockServer, name: &str) -> Option<String> {
         .env("WRIGHT_MAX_RETRIES", "0")
         .env("NO_COLOR", "1")
         .env("CLAUDE_AGENT_SDK_SKIP_VERSION_CHECK", "1")
+        .env(
+            "MCP_TEST_SERVER",
+            wright_test_support::mcp_test_server_bin().unwrap(),
+        )
         .output()
         .expect("python runs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -300,4 +304,11 @@ fn an_interrupt_withdraws_an_open_permission_question() {
     ])
     .unwrap();
     scenario(&env, &server, "interrupt_while_asking");
+}
+
+#[test]
+fn session_controls_reach_mcp_servers_jobs_and_the_context() {
+    let env = Env::new();
+    let server = MockServer::start(vec![text("one"), text("two")]).unwrap();
+    scenario(&env, &server, "session_controls");
 }

@@ -22,6 +22,7 @@ impl McpManager {
                 let status = match phase {
                     Phase::Starting => ServerStatus::Starting,
                     Phase::Failed(reason) => ServerStatus::Failed { reason },
+                    Phase::Disabled => ServerStatus::Disabled,
                     Phase::Ready => ServerStatus::Connected {
                         tools: index
                             .as_ref()
