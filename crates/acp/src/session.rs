@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    ContentBlock, ContentChunk, PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest,
-    SessionConfigOption, SessionNotification, SessionUpdate, ToolCallStatus, ToolCallUpdate,
-    TextContent, ToolCallUpdateFields,
+    ContentBlock, ContentChunk, PermissionOption, PermissionOptionKind, RequestPermissionOutcome,
+    RequestPermissionRequest, SessionConfigOption, SessionNotification, SessionUpdate, TextContent,
+    ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
 };
 use agent_client_protocol::{Client, Error};
 use tokio::sync::{mpsc, oneshot};

@@ -334,6 +334,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             session_id: args.session_id.clone(),
         },
         editor: None,
+        setting_sources: resolved.setting_sources,
         // A trusted project's server gets the key; an untrusted one's does not.
         base_url_from_project: resolved
             .untrusted_project_source("base_url")

@@ -143,7 +143,9 @@ pub fn collect(
             put(&mut all, from_setting(s, Scope::User));
         }
         let json = project_root.join(MCP_JSON);
-        if json.exists() {
+        // Claude Code's `.mcp.json` is a project setting: `--setting-sources`
+        // without `project` leaves it out.
+        if resolved.setting_sources.project && json.exists() {
             match read_mcp_json(&json) {
                 Ok(candidates) => {
                     for c in candidates {

@@ -82,6 +82,10 @@ pub struct Launch {
     pub extensions: Option<ExtensionPlan>,
     /// The attached editor's unsaved buffers (`wright acp`).
     pub editor: Option<Arc<dyn wright_tools::EditorBuffers>>,
+    /// `--setting-sources`: without `project` the project's instruction
+    /// files and skills are not read, without `user` the user's are not
+    /// (as Claude Code loads CLAUDE.md only with `project`).
+    pub setting_sources: wright_config::SettingSources,
 }
 
 /// Resolves the provider, opens the session file and starts the session.
@@ -94,7 +98,16 @@ pub async fn start(
     let (keys, withheld) = provider::keys_for(launch.base_url_from_project.as_deref());
     let mut notice: Vec<String> = withheld.into_iter().collect();
     let resolved = provider::resolve(settings, &keys).await?;
-    let inputs = context_inputs(settings, cwd, project_root)?;
+    let mut inputs = context_inputs(settings, cwd, project_root)?;
+    if !launch.setting_sources.project {
+        inputs.instructions.file_names.clear();
+        inputs
+            .skill_dirs
+            .retain(|d| !d.starts_with(project_root.join(".wright")));
+    }
+    if !launch.setting_sources.user {
+        inputs.instructions.user_files.clear();
+    }
     let safety = safety::build(settings, project_root, launch.can_ask)?;
     let catalog = models::catalog(settings);
     notice.extend(resolved.notice);

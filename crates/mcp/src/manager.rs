@@ -428,7 +428,11 @@ impl McpManager {
                 .get(name)
                 .ok_or_else(|| format!("no MCP server named {name}"))?;
             let off = matches!(*slot.state.lock().await, State::Disabled);
-            return if off { self.reconnect(name).await } else { Ok(()) };
+            return if off {
+                self.reconnect(name).await
+            } else {
+                Ok(())
+            };
         }
         let slot = self
             .slots

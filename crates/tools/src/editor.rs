@@ -67,7 +67,10 @@ pub(crate) async fn refuse_unsaved_write(
     let Some(disk) = blocking(move || crate::write::read_existing(&b, &p)).await? else {
         return Ok(());
     };
-    if unsaved_text(Some(editor), &path.real, &disk).await.is_some() {
+    if unsaved_text(Some(editor), &path.real, &disk)
+        .await
+        .is_some()
+    {
         return Err(ToolError::Failed(format!(
             "{} has unsaved changes in the editor; nothing was written. Ask the user to save \
              or revert it in the editor, then read it again before changing it.",
@@ -141,7 +144,10 @@ mod tool_tests {
             .run(json!({"file_path": "a.txt"}), &ctx(dir.path(), editor))
             .await
             .unwrap();
-        assert!(out.content.starts_with("     1\ttyped\n     2\tnot saved\n"));
+        assert!(
+            out.content
+                .starts_with("     1\ttyped\n     2\tnot saved\n")
+        );
         assert!(out.content.contains("unsaved changes"), "{}", out.content);
     }
 
@@ -150,9 +156,14 @@ mod tool_tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.txt"), "same\r\n").unwrap();
         let mut editor = FakeEditor::default();
-        editor.buffers.insert(real(dir.path(), "a.txt"), "same\n".into());
+        editor
+            .buffers
+            .insert(real(dir.path(), "a.txt"), "same\n".into());
         let out = ReadTool
-            .run(json!({"file_path": "a.txt"}), &ctx(dir.path(), Arc::new(editor)))
+            .run(
+                json!({"file_path": "a.txt"}),
+                &ctx(dir.path(), Arc::new(editor)),
+            )
             .await
             .unwrap();
         assert_eq!(out.content, "     1\tsame\n");
@@ -164,11 +175,13 @@ mod tool_tests {
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(outside.path().join("secret"), "s\n").unwrap();
         #[cfg(unix)]
-        std::os::unix::fs::symlink(outside.path().join("secret"), dir.path().join("link"))
-            .unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), dir.path().join("link")).unwrap();
         let editor = Arc::new(FakeEditor::default());
         let _ = ReadTool
-            .run(json!({"file_path": "missing.txt"}), &ctx(dir.path(), editor.clone()))
+            .run(
+                json!({"file_path": "missing.txt"}),
+                &ctx(dir.path(), editor.clone()),
+            )
             .await
             .unwrap_err();
         let _ = WriteTool
@@ -179,10 +192,15 @@ mod tool_tests {
             .await;
         let asked = editor.asked.lock().unwrap().clone();
         assert!(
-            asked.iter().all(|p| p.starts_with(std::fs::canonicalize(dir.path()).unwrap())),
+            asked
+                .iter()
+                .all(|p| p.starts_with(std::fs::canonicalize(dir.path()).unwrap())),
             "{asked:?}"
         );
-        assert!(!asked.iter().any(|p| p.ends_with("missing.txt")), "{asked:?}");
+        assert!(
+            !asked.iter().any(|p| p.ends_with("missing.txt")),
+            "{asked:?}"
+        );
     }
 
     #[tokio::test]
@@ -210,7 +228,10 @@ mod tool_tests {
             .await
             .unwrap_err();
         assert!(err.to_string().contains("nothing was written"), "{err}");
-        assert_eq!(std::fs::read_to_string(dir.path().join("a.txt")).unwrap(), "old\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+            "old\n"
+        );
     }
 
     #[tokio::test]
@@ -218,7 +239,9 @@ mod tool_tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.txt"), "old\n").unwrap();
         let mut editor = FakeEditor::default();
-        editor.buffers.insert(real(dir.path(), "a.txt"), "old\n".into());
+        editor
+            .buffers
+            .insert(real(dir.path(), "a.txt"), "old\n".into());
         let editor = Arc::new(editor);
         EditTool
             .run(
@@ -227,7 +250,10 @@ mod tool_tests {
             )
             .await
             .unwrap();
-        assert_eq!(std::fs::read_to_string(dir.path().join("a.txt")).unwrap(), "new\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+            "new\n"
+        );
         WriteTool
             .run(
                 json!({"file_path": "b.txt", "content": "fresh\n"}),
@@ -235,6 +261,9 @@ mod tool_tests {
             )
             .await
             .unwrap();
-        assert_eq!(std::fs::read_to_string(dir.path().join("b.txt")).unwrap(), "fresh\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("b.txt")).unwrap(),
+            "fresh\n"
+        );
     }
 }

@@ -114,9 +114,7 @@ pub fn context_usage(usage: &ContextUse<'_>) -> Value {
     } else {
         (total as f64 * 100.0 / window as f64).min(100.0)
     };
-    let category = |name: &str, tokens: u64, color: &str| {
-        json!({"name": name, "tokens": tokens, "color": color})
-    };
+    let category = |name: &str, tokens: u64, color: &str| json!({"name": name, "tokens": tokens, "color": color});
     json!({
         "categories": [
             category("System prompt", system, "promptBorder"),
@@ -182,7 +180,9 @@ mod tests {
             .unwrap_err();
         assert!(no_servers.contains("has none"), "{no_servers}");
         let jobs = BackgroundJobs::new();
-        let unknown = stop_task(&json!({"task_id": "bg-9"}), &jobs).await.unwrap_err();
+        let unknown = stop_task(&json!({"task_id": "bg-9"}), &jobs)
+            .await
+            .unwrap_err();
         assert!(unknown.contains("bg-9"), "{unknown}");
         let missing = stop_task(&json!({}), &jobs).await.unwrap_err();
         assert!(missing.contains("task_id"), "{missing}");

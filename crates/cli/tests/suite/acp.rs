@@ -372,7 +372,9 @@ fn an_editor_session_from_initialize_to_load() {
         json!({"sessionId": session, "cwd": elsewhere.path(), "mcpServers": []}),
     );
     assert!(
-        wrong_dir["error"]["data"].to_string().contains("was recorded in"),
+        wrong_dir["error"]["data"]
+            .to_string()
+            .contains("was recorded in"),
         "{wrong_dir}"
     );
     let loaded = ed.call(
@@ -436,7 +438,10 @@ fn unsaved_editor_buffers_are_read_and_never_overwritten() {
         json!({"content": "saved\nplus unsaved typing\n"})
     });
     assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
-    assert_eq!(std::fs::read_to_string(env.path("a.txt")).unwrap(), "saved\n");
+    assert_eq!(
+        std::fs::read_to_string(env.path("a.txt")).unwrap(),
+        "saved\n"
+    );
     assert_eq!(reads.len(), 2, "{reads:?}");
     let real = std::fs::canonicalize(env.path("a.txt")).unwrap();
     for r in &reads {
@@ -447,7 +452,10 @@ fn unsaved_editor_buffers_are_read_and_never_overwritten() {
     let after_read = requests[1].json()["messages"].to_string();
     assert!(after_read.contains("plus unsaved typing"), "{after_read}");
     let after_edit = requests[2].json()["messages"].to_string();
-    assert!(after_edit.contains("unsaved changes in the editor"), "{after_edit}");
+    assert!(
+        after_edit.contains("unsaved changes in the editor"),
+        "{after_edit}"
+    );
     ed.finish();
 }
 

@@ -170,6 +170,37 @@ fn setting_sources_choose_the_config_files() {
     assert!(!none.contains("-MARK"), "{none}");
 }
 
+/// As Claude Code loads CLAUDE.md and `.mcp.json` only with `project`.
+#[test]
+fn setting_sources_without_project_leave_out_instructions_and_mcp_json() {
+    let env = Env::new();
+    env.write("AGENTS.md", "INSTRUCTIONS-MARK\n");
+    let mcp = wright_test_support::mcp_test_server_bin().unwrap();
+    env.write(
+        ".mcp.json",
+        &json!({"mcpServers": {"t": {"command": mcp}}}).to_string(),
+    );
+    let request = |args: &[&str]| {
+        let (out, body) = one_request(&env, args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        (body.unwrap(), stderr(&out))
+    };
+    let (all, _) = request(&[]);
+    assert!(all["system"].to_string().contains("INSTRUCTIONS-MARK"));
+    let (user_only, err) = request(&["--setting-sources=user"]);
+    assert!(
+        !user_only["system"]
+            .to_string()
+            .contains("INSTRUCTIONS-MARK"),
+        "{user_only}"
+    );
+    assert!(!err.contains(".mcp.json"), "{err}");
+    assert!(
+        !user_only["tools"].to_string().contains("mcp__t__"),
+        "{user_only}"
+    );
+}
+
 #[test]
 fn thinking_flags_set_or_clear_the_budget() {
     let env = Env::new();
