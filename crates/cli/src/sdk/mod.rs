@@ -333,7 +333,7 @@ pub async fn run(
                 if let EventKind::Usage { request, .. } = &event.kind
                     && event.agent.is_root()
                 {
-                    last_usage = Some(request.clone());
+                    last_usage = Some(*request);
                 }
                 write_lines(&mapper.lines(&event));
                 if let Some(approver) = &approver {
