@@ -19,7 +19,59 @@ fn failure(mcp: &McpManager, name: &str) -> String {
         ServerStatus::Failed { reason } => reason,
         ServerStatus::Connected { .. } => panic!("{name} connected"),
         ServerStatus::Starting => panic!("{name} still starting"),
+        ServerStatus::Disabled => panic!("{name} turned off"),
     }
+}
+
+fn status(mcp: &McpManager, name: &str) -> ServerStatus {
+    mcp.statuses()
+        .into_iter()
+        .find(|s| s.name == name)
+        .unwrap()
+        .status
+}
+
+#[tokio::test]
+async fn a_server_turned_off_loses_its_tools_and_comes_back_when_turned_on() {
+    let mcp = start(vec![test_server("test", &[])]).await;
+    assert!(mcp.tool("mcp__test__echo").is_some());
+    mcp.set_enabled("test", false).await.unwrap();
+    assert_eq!(status(&mcp, "test"), ServerStatus::Disabled);
+    assert!(mcp.tool("mcp__test__echo").is_none());
+    let err = mcp
+        .call(
+            "mcp__test__echo",
+            json!({"text": "x"}),
+            LONG,
+            &CancellationToken::new(),
+            None,
+        )
+        .await;
+    assert!(err.is_err());
+    mcp.set_enabled("test", true).await.unwrap();
+    assert!(matches!(
+        status(&mcp, "test"),
+        ServerStatus::Connected { .. }
+    ));
+    let echoed = mcp
+        .call(
+            "mcp__test__echo",
+            json!({"text": "back"}),
+            LONG,
+            &CancellationToken::new(),
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(format!("{echoed:?}").contains("back"), "{echoed:?}");
+    mcp.reconnect("test").await.unwrap();
+    assert!(matches!(
+        status(&mcp, "test"),
+        ServerStatus::Connected { .. }
+    ));
+    assert!(mcp.reconnect("nope").await.unwrap_err().contains("nope"));
+    assert!(mcp.set_enabled("nope", false).await.is_err());
+    mcp.shutdown().await;
 }
 
 #[tokio::test]
