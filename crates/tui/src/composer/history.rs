@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
-use std::io::Write as _;
+use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
 
 /// Entries kept by default.
@@ -20,6 +20,10 @@ pub const DEFAULT_HISTORY_LIMIT: usize = 1000;
 /// Prompts larger than this are not saved (a huge paste would bloat the
 /// file and every later load).
 const MAX_ENTRY_BYTES: usize = 64 * 1024;
+
+/// At most this much of the end of the file is read (the newest
+/// entries); the rest is dropped at the next compaction.
+const MAX_READ_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The submitted prompts, oldest first, optionally backed by a file.
 #[derive(Debug, Clone)]
@@ -55,7 +59,7 @@ impl History {
     pub fn open(path: impl Into<PathBuf>) -> Self {
         let path = path.into();
         let mut history = Self::in_memory();
-        if let Ok(bytes) = fs::read(&path) {
+        if let Some(bytes) = read_tail(&path) {
             let text = String::from_utf8_lossy(&bytes);
             for line in text.lines() {
                 history.file_lines += 1;
@@ -140,6 +144,26 @@ impl History {
         self.file_lines += 1;
         Ok(())
     }
+}
+
+/// The last [`MAX_READ_BYTES`] of the file at `path`, starting at a
+/// line; `None` when it cannot be read.
+fn read_tail(path: &Path) -> Option<Vec<u8>> {
+    let mut file = fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let skip = len.saturating_sub(MAX_READ_BYTES);
+    file.seek(SeekFrom::Start(skip)).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    if skip > 0 {
+        // The first line is probably cut: drop it.
+        let start = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| i + 1);
+        bytes.drain(..start);
+    }
+    Some(bytes)
 }
 
 /// One file line for `entry`, newline included.

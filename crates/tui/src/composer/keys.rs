@@ -76,7 +76,15 @@ impl Composer {
         let at = entry.find(&search.query).unwrap_or_default();
         let entry = entry.clone();
         self.editor.set_text(entry, at);
+        self.suppress_popup();
+    }
+
+    /// Keeps the popup closed for the token at the cursor: a recalled
+    /// `/command` should not turn the next Up into a popup move.
+    fn suppress_popup(&mut self) {
         self.popup = None;
+        self.dismissed = super::popup::trigger_at(self.editor.text(), self.editor.cursor())
+            .map(|t| (t.kind, t.range.start));
     }
 
     fn cancel_search(&mut self) {
@@ -281,7 +289,7 @@ impl Composer {
             0 => u16::MAX,
             w => w,
         };
-        let rows = wrap::rows(text, width);
+        let rows = self.rows(width);
         let (row, col) = wrap::cursor_cell(text, &rows, self.editor.cursor());
         let goal = *self.goal_col.get_or_insert(col);
         let target = if down { row + 1 } else { row.wrapping_sub(1) };
@@ -304,7 +312,7 @@ impl Composer {
                 let end = text.len();
                 self.editor.set_text(text, end);
                 self.goal_col = None;
-                self.refresh_popup();
+                self.suppress_popup();
             }
             None => self.move_to(if down { current.len() } else { 0 }),
         }

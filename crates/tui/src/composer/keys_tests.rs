@@ -451,3 +451,21 @@ fn set_text_sanitizes_and_clear_is_undoable() {
     press(&mut c, &[ctrl('z')]);
     assert_eq!(c.text(), "a    b\nc");
 }
+
+#[test]
+fn a_recalled_command_does_not_capture_up_in_its_popup() {
+    let mut c = Composer::new();
+    c.set_commands(commands());
+    for p in ["older prompt", "/compact"] {
+        type_in(&mut c, p);
+        press(&mut c, &[key(KeyCode::Esc)]);
+        submitted(&mut c);
+    }
+    press(&mut c, &[key(KeyCode::Up)]);
+    assert_eq!(c.text(), "/compact");
+    assert!(!c.is_popup_open());
+    press(&mut c, &[key(KeyCode::Up)]);
+    assert_eq!(c.text(), "older prompt");
+    press(&mut c, &[key(KeyCode::Down), key(KeyCode::Down)]);
+    assert!(c.is_empty());
+}

@@ -46,7 +46,7 @@ impl Composer {
     pub fn desired_height(&self, width: u16) -> u16 {
         let width = text_width(width);
         self.width.set(width);
-        let rows = wrap::rows(self.editor.text(), width).len();
+        let rows = self.rows(width).len();
         to_u16(rows.min(MAX_INPUT_ROWS) + self.extra_rows())
     }
 
@@ -60,10 +60,14 @@ impl Composer {
         let text = self.editor.text();
         let highlights = self.highlights();
         let shown = view.rows.iter().enumerate().skip(view.top);
+        // A `!command` runs in the shell: the prompt says so by its colour.
+        let mut prompt_style = Style::default().add_modifier(Modifier::BOLD);
+        if text.starts_with('!') {
+            prompt_style = prompt_style.fg(Color::Magenta);
+        }
         for (y, (i, row)) in (area.y..area.y + view.input_h).zip(shown) {
             let prefix = if i == 0 { PROMPT } else { "  " };
-            let bold = Style::default().add_modifier(Modifier::BOLD);
-            buf.set_stringn(area.x, y, prefix, usize::from(area.width), bold);
+            buf.set_stringn(area.x, y, prefix, usize::from(area.width), prompt_style);
             draw_row(text, row, &highlights, area, y, buf);
         }
         let x = area.x.saturating_add(INDENT);
@@ -113,6 +117,12 @@ impl Composer {
         (x.min(last_x), y.min(area.y + view.input_h.max(1) - 1))
     }
 
+    /// The input's rows at `width` text cells.
+    pub(super) fn rows(&self, width: u16) -> Vec<Range<usize>> {
+        let atoms: Vec<_> = self.editor.buf.atom_ranges().collect();
+        wrap::rows(self.editor.text(), width, &atoms)
+    }
+
     /// Rows under the input: the search line or the popup.
     fn extra_rows(&self) -> usize {
         if self.search.is_some() {
@@ -127,7 +137,7 @@ impl Composer {
         let width = text_width(area.width);
         self.width.set(width);
         let text = self.editor.text();
-        let rows = wrap::rows(text, width);
+        let rows = self.rows(width);
         let cursor = wrap::cursor_cell(text, &rows, self.editor.cursor());
         let height = usize::from(area.height.max(1));
         let extra = self.extra_rows();

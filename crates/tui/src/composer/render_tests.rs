@@ -230,3 +230,25 @@ fn tiny_sizes_never_panic_and_keep_the_cursor_inside() {
     c.render(Rect::new(9, 9, 10, 10), &mut buf);
     assert_eq!(c.cursor_position(Rect::new(3, 4, 0, 0)), (3, 4));
 }
+
+#[test]
+fn styles_mark_shell_commands_pastes_and_search_hits() {
+    use ratatui::style::{Color, Modifier};
+    let area = Rect::new(0, 0, 30, 2);
+    let mut c = Composer::new();
+    type_in(&mut c, "!ls ");
+    c.handle_paste(&"x\n".repeat(9));
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    c.render(area, &mut buf);
+    assert_eq!(buf[(0, 0)].fg, Color::Magenta);
+    assert_eq!(buf[(2, 0)].fg, Color::Reset);
+    assert_eq!(buf[(6, 0)].fg, Color::Cyan);
+    press(&mut c, KeyCode::Enter, KeyModifiers::NONE);
+    press(&mut c, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    type_in(&mut c, "ls");
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    c.render(area, &mut buf);
+    assert_eq!(buf[(0, 0)].fg, Color::Magenta);
+    assert!(buf[(3, 0)].modifier.contains(Modifier::UNDERLINED));
+    assert!(!buf[(5, 0)].modifier.contains(Modifier::UNDERLINED));
+}

@@ -18,20 +18,27 @@ pub(crate) fn width(s: &str) -> usize {
 }
 
 /// Screen rows of `text` at `width` cells: each a byte range of `text`
-/// (without its `\n`). Never empty.
-pub(crate) fn rows(text: &str, width: u16) -> Vec<Range<usize>> {
+/// (without its `\n`). Never empty. Rows do not break at the spaces
+/// inside the `keep` ranges (collapsed-paste labels).
+pub(crate) fn rows(text: &str, width: u16, keep: &[Range<usize>]) -> Vec<Range<usize>> {
     let width = usize::from(width.max(1));
     let mut rows = Vec::new();
     let mut line_start = 0;
     for line in text.split('\n') {
-        wrap_line(line, line_start, width, &mut rows);
+        wrap_line(line, line_start, width, keep, &mut rows);
         line_start += line.len() + 1;
     }
     rows
 }
 
 /// Appends the rows of one logical line starting at byte `offset`.
-fn wrap_line(line: &str, offset: usize, width: usize, rows: &mut Vec<Range<usize>>) {
+fn wrap_line(
+    line: &str,
+    offset: usize,
+    width: usize,
+    keep: &[Range<usize>],
+    rows: &mut Vec<Range<usize>>,
+) {
     let mut start = 0;
     let mut used = 0;
     // Byte offset just after the last whitespace in the current row: the
@@ -50,7 +57,10 @@ fn wrap_line(line: &str, offset: usize, width: usize, rows: &mut Vec<Range<usize
             after_space = None;
         }
         used += w;
-        if space {
+        let kept = keep
+            .iter()
+            .any(|k| k.start <= offset + i && offset + i < k.end);
+        if space && !kept {
             after_space = Some(i + g.len());
         }
         if used > width {
@@ -100,7 +110,10 @@ mod tests {
     use super::*;
 
     fn show(text: &str, width: u16) -> Vec<&str> {
-        rows(text, width).into_iter().map(|r| &text[r]).collect()
+        rows(text, width, &[])
+            .into_iter()
+            .map(|r| &text[r])
+            .collect()
     }
 
     #[test]
@@ -110,6 +123,18 @@ mod tests {
         assert_eq!(show("abcdefghijkl", 5), ["abcde", "fghij", "kl"]);
         assert_eq!(show("a\n\nb", 5), ["a", "", "b"]);
         assert_eq!(show("", 5), [""]);
+    }
+
+    #[test]
+    fn kept_ranges_are_not_broken_at_their_spaces() {
+        let text = "see [pasted 7 lines]";
+        let label = vec![Range { start: 4, end: 20 }];
+        let r = rows(text, 12, &label);
+        let shown: Vec<&str> = r.into_iter().map(|r| &text[r]).collect();
+        assert_eq!(shown, ["see ", "[pasted 7 li", "nes]"]);
+        let r = rows(text, 17, &label);
+        let shown: Vec<&str> = r.into_iter().map(|r| &text[r]).collect();
+        assert_eq!(shown, ["see ", "[pasted 7 lines]"]);
     }
 
     #[test]
@@ -129,16 +154,16 @@ mod tests {
     #[test]
     fn cursor_cells_on_wrapped_and_wide_text() {
         let text = "語語語";
-        let r = rows(text, 5);
+        let r = rows(text, 5, &[]);
         assert_eq!(cursor_cell(text, &r, 0), (0, 0));
         assert_eq!(cursor_cell(text, &r, 3), (0, 2));
         assert_eq!(cursor_cell(text, &r, 6), (1, 0));
         assert_eq!(cursor_cell(text, &r, 9), (1, 2));
         let full = "abcde";
-        let r = rows(full, 5);
+        let r = rows(full, 5, &[]);
         assert_eq!(cursor_cell(full, &r, 5), (1, 0));
         let lines = "ab\ncd";
-        let r = rows(lines, 5);
+        let r = rows(lines, 5, &[]);
         assert_eq!(cursor_cell(lines, &r, 2), (0, 2));
         assert_eq!(cursor_cell(lines, &r, 3), (1, 0));
     }
