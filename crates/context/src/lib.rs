@@ -9,6 +9,8 @@
 //! - [`agents`] holds the subagent definitions a `Task` call can start:
 //!   the built-in `general` and `explore`, and Markdown files in Claude
 //!   Code's format.
+//! - [`commands`] loads custom slash commands (`.wright/commands/*.md`,
+//!   Claude Code's format) and expands their arguments.
 //! - [`skills`] and [`memory`] discover `SKILL.md` files and memory notes
 //!   (markdown with YAML frontmatter); only their index enters the prompt.
 //! - [`compaction`] holds the pure functions of conversation compaction; the
@@ -20,6 +22,7 @@
 pub mod agents;
 mod assemble;
 mod base;
+pub mod commands;
 pub mod compaction;
 pub mod environment;
 mod frontmatter;
