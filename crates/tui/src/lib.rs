@@ -3,3 +3,7 @@
 //! depends on the protocol types only; the binary wires it to a session.
 
 pub mod composer;
+mod highlight;
+mod markdown;
+mod stream;
+mod wrap;
