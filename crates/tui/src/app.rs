@@ -70,11 +70,16 @@ pub struct App {
     /// Finished rows not yet written to the scrollback.
     pub(crate) history: Vec<Line<'static>>,
     pub(crate) answer: Option<(String, MarkdownStream)>,
+    /// Whether the answer's first rows went out (a blank row went before them).
     pub(crate) answer_streamed: bool,
+    /// Whether any text of the answer arrived as deltas.
+    pub(crate) answer_started: bool,
     pub(crate) thinking: Option<Instant>,
     pub(crate) tools: Vec<RunningTool>,
     pub(crate) agents: BTreeMap<String, AgentView>,
     pub(crate) approval: Option<ApprovalMenu>,
+    /// When the approval menu opened: keys typed ahead must not answer it.
+    pub(crate) approval_at: Instant,
     pub(crate) picker: Option<Picker>,
     pub(crate) queued: VecDeque<String>,
     /// When the running turn started (`None`: idle).
@@ -97,10 +102,12 @@ impl App {
             history: Vec::new(),
             answer: None,
             answer_streamed: false,
+            answer_started: false,
             thinking: None,
             tools: Vec::new(),
             agents: BTreeMap::new(),
             approval: None,
+            approval_at: now,
             picker: None,
             queued: VecDeque::new(),
             turn: None,
@@ -229,6 +236,7 @@ impl App {
                     self.finish_answer();
                     self.answer = Some((item.id, MarkdownStream::new()));
                     self.answer_streamed = false;
+                    self.answer_started = false;
                 }
                 ItemKind::Reasoning { .. } => {
                     self.thinking.get_or_insert(self.now);
@@ -260,8 +268,14 @@ impl App {
                         && *id == item_id
                     {
                         let rows = stream.push(&cells::clean(&text), width);
+                        if !self.answer_streamed && !rows.is_empty() {
+                            self.history.push(Line::default());
+                        }
+                        if !rows.is_empty() {
+                            self.answer_streamed = true;
+                        }
                         self.history.extend(rows);
-                        self.answer_streamed = true;
+                        self.answer_started = true;
                     }
                 }
                 ItemDelta::Reasoning(_) => {
@@ -282,7 +296,15 @@ impl App {
                 suggested_rule,
                 ..
             } => {
-                self.approval = Some(ApprovalMenu::new(id, None, tool, arguments, reason, suggested_rule));
+                self.approval = Some(ApprovalMenu::new(
+                    id,
+                    None,
+                    tool,
+                    arguments,
+                    reason,
+                    suggested_rule,
+                ));
+                self.approval_at = self.now;
             }
             EventKind::Usage {
                 request,
@@ -334,10 +356,14 @@ impl App {
         match item.kind {
             ItemKind::AgentMessage { text, .. } => {
                 if self.answer.as_ref().is_some_and(|(id, _)| *id == item.id) {
-                    if !self.answer_streamed && !text.is_empty() {
+                    if !self.answer_started && !text.is_empty() {
                         // A provider that did not stream: the whole text at once.
                         if let Some((_, stream)) = self.answer.as_mut() {
                             let rows = stream.push(&cells::clean(&text), width);
+                            if !rows.is_empty() {
+                                self.history.push(Line::default());
+                                self.answer_streamed = true;
+                            }
                             self.history.extend(rows);
                         }
                     }
@@ -415,17 +441,23 @@ impl App {
     /// A subagent's event: its place in the live tree.
     fn agent_event(&mut self, event: &Event) {
         let path = event.agent.0.clone();
-        let view = self.agents.entry(path.clone()).or_insert_with(|| AgentView {
-            parent_call: event.parent_tool_use_id.clone(),
-            current: None,
-            tokens: 0,
-        });
+        let view = self
+            .agents
+            .entry(path.clone())
+            .or_insert_with(|| AgentView {
+                parent_call: event.parent_tool_use_id.clone(),
+                current: None,
+                tokens: 0,
+            });
         if view.parent_call.is_none() {
             view.parent_call = event.parent_tool_use_id.clone();
         }
         match &event.kind {
             EventKind::ItemStarted { item } => {
-                if let ItemKind::ToolCall { name, arguments, .. } = &item.kind {
+                if let ItemKind::ToolCall {
+                    name, arguments, ..
+                } = &item.kind
+                {
                     view.current = Some(cells::call_title(name, arguments, 60));
                 }
             }
@@ -453,6 +485,7 @@ impl App {
                     reason.clone(),
                     suggested_rule.clone(),
                 ));
+                self.approval_at = self.now;
             }
             EventKind::Warning { message } | EventKind::Error { message } => {
                 let short = path.rsplit('/').next().unwrap_or(&path).to_owned();
@@ -466,14 +499,15 @@ impl App {
         if let Some(started) = self.thinking.take() {
             let secs = self.now.saturating_duration_since(started).as_secs();
             let line = format!("✻ Thought for {secs}s");
-            self.history.extend(cells::message(MessageKind::Dim, &line, self.width));
+            self.history
+                .extend(cells::message(MessageKind::Dim, &line, self.width));
         }
     }
 
     fn finish_answer(&mut self) {
         if let Some((_, mut stream)) = self.answer.take() {
             let rows = stream.finish(self.width);
-            if !rows.is_empty() {
+            if !rows.is_empty() && !self.answer_streamed {
                 self.history.push(Line::default());
             }
             self.history.extend(rows);
@@ -496,8 +530,12 @@ impl App {
         let was_running = self.turn.take().is_some();
         match reason {
             Some(TurnEndReason::Interrupted) => self.message(MessageKind::Warning, "interrupted"),
-            Some(TurnEndReason::MaxTurns) => self.message(MessageKind::Warning, "stopped: turn limit reached"),
-            Some(TurnEndReason::MaxBudget) => self.message(MessageKind::Warning, "stopped: budget spent"),
+            Some(TurnEndReason::MaxTurns) => {
+                self.message(MessageKind::Warning, "stopped: turn limit reached")
+            }
+            Some(TurnEndReason::MaxBudget) => {
+                self.message(MessageKind::Warning, "stopped: budget spent")
+            }
             _ => {}
         }
         if was_running && let Some(next) = self.queued.pop_front() {
@@ -523,7 +561,15 @@ fn tool_output(tool: &mut RunningTool, text: &str) {
     }
     // A runaway line without newlines must not grow without bound.
     if tool.partial.len() > 4096 {
-        let cut: String = tool.partial.chars().rev().take(1024).collect::<Vec<_>>().into_iter().rev().collect();
+        let cut: String = tool
+            .partial
+            .chars()
+            .rev()
+            .take(1024)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         tool.partial = cut;
     }
 }

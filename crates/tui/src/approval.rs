@@ -79,7 +79,10 @@ impl ApprovalMenu {
             KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
                 MenuOutcome::Cancelled
             }
-            KeyCode::Char(c) => match CHOICES.iter().position(|(_, k)| *k == c.to_ascii_lowercase()) {
+            KeyCode::Char(c) => match CHOICES
+                .iter()
+                .position(|(_, k)| *k == c.to_ascii_lowercase())
+            {
                 Some(i) => pick(i),
                 None => match c {
                     '1'..='4' => pick(usize::from(c as u8 - b'1')),
@@ -101,7 +104,10 @@ impl ApprovalMenu {
             .unwrap_or_default();
         rows.extend(wrap(
             Line::from(vec![
-                Span::styled(format!("? {who}{}", clean(&self.tool)), accent.add_modifier(Modifier::BOLD)),
+                Span::styled(
+                    format!("? {who}{}", clean(&self.tool)),
+                    accent.add_modifier(Modifier::BOLD),
+                ),
                 Span::styled(format!(" needs approval: {}", clean(&self.reason)), accent),
             ]),
             width,
@@ -110,14 +116,19 @@ impl ApprovalMenu {
         rows.extend(self.body(width));
         for (i, (label, key)) in CHOICES.iter().enumerate() {
             let mut text = format!("{}. {label}", i + 1);
-            if i == 1 || i == 2 {
-                if let Some(rule) = &self.rule {
-                    text.push_str(&format!(" ({})", clean(rule)));
-                }
+            if (i == 1 || i == 2)
+                && let Some(rule) = &self.rule
+            {
+                text.push_str(&format!(" ({})", clean(rule)));
             }
             text.push_str(&format!("  [{key}]"));
             let (mark, style) = if i == self.selected {
-                ("❯ ", Style::default().fg(Color::Cyan).add_modifier(Modifier::BOLD))
+                (
+                    "❯ ",
+                    Style::default()
+                        .fg(Color::Cyan)
+                        .add_modifier(Modifier::BOLD),
+                )
             } else {
                 ("  ", Style::default())
             };
@@ -156,15 +167,30 @@ impl ApprovalMenu {
             }
             "MultiEdit" => {
                 let mut rows = path_row(text("file_path"), width);
-                for edit in value.get("edits").and_then(|e| e.as_array()).into_iter().flatten() {
+                for edit in value
+                    .get("edits")
+                    .and_then(|e| e.as_array())
+                    .into_iter()
+                    .flatten()
+                {
                     let get = |k: &str| edit.get(k).and_then(|v| v.as_str()).unwrap_or_default();
-                    rows.extend(crate::diff::proposed(get("old_string"), get("new_string"), width, max));
+                    rows.extend(crate::diff::proposed(
+                        get("old_string"),
+                        get("new_string"),
+                        width,
+                        max,
+                    ));
                 }
                 rows
             }
             "Write" if text("content").is_some() => {
                 let mut rows = path_row(text("file_path"), width);
-                rows.extend(crate::diff::proposed("", text("content").unwrap_or_default(), width, max));
+                rows.extend(crate::diff::proposed(
+                    "",
+                    text("content").unwrap_or_default(),
+                    width,
+                    max,
+                ));
                 rows
             }
             _ => {

@@ -153,7 +153,10 @@ pub fn call_head(title: &str, status: Option<ToolCallStatus>) -> Line<'static> {
     };
     Line::from(vec![
         Span::styled("● ", Style::default().fg(colour)),
-        Span::styled(title.to_owned(), Style::default().add_modifier(Modifier::BOLD)),
+        Span::styled(
+            title.to_owned(),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
     ])
 }
 
@@ -198,9 +201,19 @@ pub fn finished_call(
     if status == ToolCallStatus::Failed
         && let Some(output) = output
     {
-        let shown: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).skip(1).take(4).collect();
+        let shown: Vec<&str> = output
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .skip(1)
+            .take(4)
+            .collect();
         if !shown.is_empty() {
-            rows.extend(text_rows(&shown.join("\n"), Style::default().fg(Color::DarkGray), width, "    "));
+            rows.extend(text_rows(
+                &shown.join("\n"),
+                Style::default().fg(Color::DarkGray),
+                width,
+                "    ",
+            ));
         }
     }
     if let Some(diff) = display.and_then(|d| d.diff.as_deref())
@@ -226,10 +239,19 @@ mod tests {
 
     #[test]
     fn titles_pick_the_main_argument_and_hide_controls() {
-        assert_eq!(call_title("Bash", r#"{"command":"cargo test"}"#, 80), "Bash(cargo test)");
-        assert_eq!(call_title("Bash", r#"{"command":"a\u001b[2Jb\nc"}"#, 80), "Bash(ab⏎c)");
-        assert_eq!(call_title("Read", r#"{"file_path":"src/lib.rs"}"#, 80), "Read(src/lib.rs)");
-        assert_eq!(call_title("X", "not json", 6), "X(no…");
+        assert_eq!(
+            call_title("Bash", r#"{"command":"cargo test"}"#, 80),
+            "Bash(cargo test)"
+        );
+        assert_eq!(
+            call_title("Bash", r#"{"command":"a\u001b[2Jb\nc"}"#, 80),
+            "Bash(ab⏎c)"
+        );
+        assert_eq!(
+            call_title("Read", r#"{"file_path":"src/lib.rs"}"#, 80),
+            "Read(src/lib.rs)"
+        );
+        assert_eq!(call_title("X", "not json", 6), "X(not…");
     }
 
     #[test]

@@ -143,7 +143,10 @@ mod tests {
     #[test]
     fn unified_rows_carry_line_numbers() {
         let diff = "--- a/x\n+++ b/x\n@@ -10,3 +10,3 @@\n a\n-b\n+c\n d\n";
-        let rows: Vec<String> = unified(diff, 40, 40).iter().map(|l| l.to_string()).collect();
+        let rows: Vec<String> = unified(diff, 40, 40)
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
         assert_eq!(rows, ["   10   a", "   11 - b", "   11 + c", "   12   d"]);
     }
 

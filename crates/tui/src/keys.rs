@@ -15,17 +15,33 @@ use crate::host::{Action, HostRequest};
 /// A second Ctrl-C within this long of the first leaves.
 const DOUBLE_CTRL_C: Duration = Duration::from_secs(2);
 
+/// Keys within this long of an approval menu opening are ignored (except
+/// Esc and Ctrl-C): they were typed for the prompt, not for the menu.
+const APPROVAL_GRACE: Duration = Duration::from_millis(400);
+
 /// What Shift-Tab cycles through.
 const MODES: [&str; 3] = ["default", "accept-edits", "plan"];
 
 /// The built-in commands with their help text.
 pub const COMMANDS: [(&str, &str); 12] = [
     ("/help", "the commands and keys"),
-    ("/mode", "[name] show or change what runs without asking (default, accept-edits, plan, auto, bypass)"),
-    ("/model", "[name] show or change the model (from the next request)"),
-    ("/context", "what the model sees, with sources and sizes, and the window used"),
+    (
+        "/mode",
+        "[name] show or change what runs without asking (default, accept-edits, plan, auto, bypass)",
+    ),
+    (
+        "/model",
+        "[name] show or change the model (from the next request)",
+    ),
+    (
+        "/context",
+        "what the model sees, with sources and sizes, and the window used",
+    ),
     ("/compact", "[focus] summarize older turns now"),
-    ("/rewind", "[N] list the turns, or go back to before turn N (files and conversation)"),
+    (
+        "/rewind",
+        "[N] list the turns, or go back to before turn N (files and conversation)",
+    ),
     ("/resume", "pick one of this project's sessions to continue"),
     ("/clear", "start a new session"),
     ("/cost", "what this session has cost so far"),
@@ -56,11 +72,22 @@ impl App {
         }
         if let Some(menu) = self.approval.as_mut() {
             let id = menu.id.clone();
+            // Keys typed before the menu showed are not an answer to it.
+            let fresh = self.now.saturating_duration_since(self.approval_at) < APPROVAL_GRACE;
+            let stops = matches!(key.code, KeyCode::Esc)
+                || (key.code == KeyCode::Char('c')
+                    && key
+                        .modifiers
+                        .contains(crossterm::event::KeyModifiers::CONTROL));
+            if fresh && !stops {
+                return;
+            }
             match menu.key(key) {
                 MenuOutcome::Open => {}
                 MenuOutcome::Decided(decision) => {
                     self.approval = None;
-                    self.actions.push(Action::Op(Op::ResolveApproval { id, decision }));
+                    self.actions
+                        .push(Action::Op(Op::ResolveApproval { id, decision }));
                 }
                 MenuOutcome::Cancelled => {
                     self.approval = None;
@@ -106,6 +133,11 @@ impl App {
         }
     }
 
+    #[cfg(test)]
+    pub(crate) fn ctrl_c_for_test(&mut self) {
+        self.ctrl_c();
+    }
+
     fn ctrl_c(&mut self) {
         if self.busy() {
             self.actions.push(Action::Op(Op::Interrupt));
@@ -141,7 +173,11 @@ impl App {
                 self.picker = None;
             }
             KeyCode::Esc => self.picker = None,
-            KeyCode::Char('c') if key.modifiers.contains(crossterm::event::KeyModifiers::CONTROL) => {
+            KeyCode::Char('c')
+                if key
+                    .modifiers
+                    .contains(crossterm::event::KeyModifiers::CONTROL) =>
+            {
                 self.picker = None;
             }
             _ => {}
@@ -243,14 +279,19 @@ impl App {
             }
             ("/rewind", "") => self.actions.push(Action::Op(Op::Rewind { turn: None })),
             ("/rewind", n) => match n.parse() {
-                Ok(turn) => self.actions.push(Action::Op(Op::Rewind { turn: Some(turn) })),
+                Ok(turn) => self
+                    .actions
+                    .push(Action::Op(Op::Rewind { turn: Some(turn) })),
                 Err(_) => self.message(MessageKind::Error, "usage: /rewind [N]"),
             },
             ("/resume", "") => self.actions.push(Action::Host(HostRequest::Sessions)),
-            ("/resume", id) => self.actions.push(Action::Host(HostRequest::Resume { id: id.to_owned() })),
+            ("/resume", id) => self
+                .actions
+                .push(Action::Host(HostRequest::Resume { id: id.to_owned() })),
             ("/clear", _) => self.actions.push(Action::Host(HostRequest::Clear)),
             (command, args) if command.starts_with("/mcp__") => {
-                self.history.extend(crate::cells::user_prompt(&text, self.width));
+                self.history
+                    .extend(crate::cells::user_prompt(&text, self.width));
                 self.actions.push(Action::Host(HostRequest::McpPrompt {
                     command: command.to_owned(),
                     args: args.to_owned(),

@@ -11,9 +11,8 @@ use crate::wrap::{width as text_width, wrap};
 
 /// Renders `source` to rows of at most `width` columns.
 pub fn render(source: &str, width: u16) -> Vec<Line<'static>> {
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS;
+    let options =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut r = Renderer::new(width);
     for event in Parser::new_ext(source, options) {
         r.event(event);
@@ -27,7 +26,10 @@ pub fn render(source: &str, width: u16) -> Vec<Line<'static>> {
 enum Container {
     Quote,
     /// A list item; `marker` is shown on its first line only.
-    Item { marker: Option<String>, width: usize },
+    Item {
+        marker: Option<String>,
+        width: usize,
+    },
 }
 
 struct Table {
@@ -176,8 +178,10 @@ impl Renderer {
             Event::Rule => {
                 self.block_gap();
                 let rule = "─".repeat(usize::from(self.width.min(80)));
-                self.out
-                    .push(Line::from(Span::styled(rule, Style::default().fg(Color::DarkGray))));
+                self.out.push(Line::from(Span::styled(
+                    rule,
+                    Style::default().fg(Color::DarkGray),
+                )));
             }
             Event::TaskListMarker(done) => {
                 self.line.push(Span::raw(if done { "☑ " } else { "☐ " }));
@@ -196,7 +200,9 @@ impl Renderer {
                     HeadingLevel::H1 => Style::default()
                         .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
                         .fg(Color::Magenta),
-                    HeadingLevel::H2 => Style::default().add_modifier(Modifier::BOLD).fg(Color::Magenta),
+                    HeadingLevel::H2 => Style::default()
+                        .add_modifier(Modifier::BOLD)
+                        .fg(Color::Magenta),
                     _ => Style::default().add_modifier(Modifier::BOLD),
                 };
                 self.styles.push(style);
@@ -355,9 +361,8 @@ fn table_lines(t: &Table, width: u16) -> Vec<Line<'static>> {
     if columns == 0 {
         return Vec::new();
     }
-    let cell_width = |cell: &Vec<Span<'static>>| -> usize {
-        cell.iter().map(|s| text_width(&s.content)).sum()
-    };
+    let cell_width =
+        |cell: &Vec<Span<'static>>| -> usize { cell.iter().map(|s| text_width(&s.content)).sum() };
     let mut widths = vec![1usize; columns];
     for row in &t.rows {
         for (i, cell) in row.iter().enumerate() {
@@ -365,9 +370,13 @@ fn table_lines(t: &Table, width: u16) -> Vec<Line<'static>> {
         }
     }
     // Borders: "│ " before each column and " │" after the last.
-    let room = usize::from(width).saturating_sub(columns * 3 + 1).max(columns);
+    let room = usize::from(width)
+        .saturating_sub(columns * 3 + 1)
+        .max(columns);
     while widths.iter().sum::<usize>() > room {
-        let Some(widest) = widths.iter_mut().max() else { break };
+        let Some(widest) = widths.iter_mut().max() else {
+            break;
+        };
         if *widest <= 1 {
             break;
         }
@@ -376,7 +385,10 @@ fn table_lines(t: &Table, width: u16) -> Vec<Line<'static>> {
     let border = Style::default().fg(Color::DarkGray);
     let rule = |left: &str, mid: &str, right: &str| -> Line<'static> {
         let parts: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
-        Line::from(Span::styled(format!("{left}{}{right}", parts.join(mid)), border))
+        Line::from(Span::styled(
+            format!("{left}{}{right}", parts.join(mid)),
+            border,
+        ))
     };
     let mut out = vec![rule("┌", "┬", "┐")];
     for (r, row) in t.rows.iter().enumerate() {
@@ -432,19 +444,45 @@ mod tests {
     use super::*;
 
     fn plain(source: &str, width: u16) -> Vec<String> {
-        render(source, width).iter().map(|l| l.to_string()).collect()
+        render(source, width)
+            .iter()
+            .map(|l| l.to_string())
+            .collect()
     }
 
     #[test]
     fn blocks_are_separated_and_lists_marked() {
         let out = plain("# Title\nSome *text* here.\n\n- one\n- two\n  1. sub\n", 40);
-        assert_eq!(out, ["Title", "", "Some text here.", "", "• one", "• two", "  1. sub"]);
+        assert_eq!(
+            out,
+            [
+                "Title",
+                "",
+                "Some text here.",
+                "",
+                "• one",
+                "• two",
+                "  1. sub"
+            ]
+        );
     }
 
     #[test]
     fn quotes_links_and_code() {
-        let out = plain("> quoted\n\nsee [docs](https://x.y) and `code`\n\n```\nlet a;\n```\n", 40);
-        assert_eq!(out, ["│ quoted", "", "see docs (https://x.y) and code", "", "  let a;"]);
+        let out = plain(
+            "> quoted\n\nsee [docs](https://x.y) and `code`\n\n```\nlet a;\n```\n",
+            40,
+        );
+        assert_eq!(
+            out,
+            [
+                "│ quoted",
+                "",
+                "see docs (https://x.y) and code",
+                "",
+                "  let a;"
+            ]
+        );
     }
 
     #[test]
@@ -452,9 +490,18 @@ mod tests {
         let out = plain("| a | bb |\n|---|---:|\n| 1 | 2 |\n", 40);
         assert_eq!(
             out,
-            ["┌───┬────┐", "│ a │ bb │", "├───┼────┤", "│ 1 │  2 │", "└───┴────┘"]
+            [
+                "┌───┬────┐",
+                "│ a │ bb │",
+                "├───┼────┤",
+                "│ 1 │  2 │",
+                "└───┴────┘"
+            ]
         );
-        for line in plain("| aaaaaaaaaaaa | bbbbbbbbbbbbbbbb |\n|---|---|\n| 1 | 2 |\n", 20) {
+        for line in plain(
+            "| aaaaaaaaaaaa | bbbbbbbbbbbbbbbb |\n|---|---|\n| 1 | 2 |\n",
+            20,
+        ) {
             assert!(text_width(&line) <= 20, "{line}");
         }
     }

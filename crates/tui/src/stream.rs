@@ -34,14 +34,15 @@ impl MarkdownStream {
         self.block.push_str(delta);
         let mut out = Vec::new();
         // Cut finished blocks at blank lines outside fences.
-        loop {
-            let Some(end) = self.next_line_end() else { break };
+        while let Some(end) = self.next_line_end() {
             let line = &self.block[self.scanned..end];
             let trimmed = line.trim();
             let fence_marker = fence_of(trimmed);
             match (&self.fence, fence_marker) {
                 (None, Some(m)) => self.fence = Some(m),
-                (Some(open), Some(m)) if m.starts_with(open.as_str()) && trimmed.len() == m.len() => {
+                (Some(open), Some(m))
+                    if m.starts_with(open.as_str()) && trimmed.len() == m.len() =>
+                {
                     self.fence = None;
                 }
                 _ => {}
@@ -92,7 +93,9 @@ impl MarkdownStream {
     }
 
     fn next_line_end(&self) -> Option<usize> {
-        self.block[self.scanned..].find('\n').map(|i| self.scanned + i)
+        self.block[self.scanned..]
+            .find('\n')
+            .map(|i| self.scanned + i)
     }
 
     fn commit_block(&mut self, source: &str, width: u16) -> Vec<Line<'static>> {

@@ -115,7 +115,14 @@ impl Screen {
                 for (i, row) in chunk.iter().enumerate() {
                     let area = buf.area;
                     let y = area.y + u16::try_from(i).unwrap_or(0);
-                    row.clone().render(ratatui::layout::Rect { y, height: 1, ..area }, buf);
+                    row.clone().render(
+                        ratatui::layout::Rect {
+                            y,
+                            height: 1,
+                            ..area
+                        },
+                        buf,
+                    );
                 }
             })?;
         }
@@ -143,7 +150,8 @@ impl Screen {
     fn resize(&mut self, height: u16) -> io::Result<()> {
         let top = self.terminal.get_frame().area().y;
         self.terminal.clear()?;
-        self.terminal.set_cursor_position(Position { x: 0, y: top })?;
+        self.terminal
+            .set_cursor_position(Position { x: 0, y: top })?;
         self.terminal = inline_terminal(height)?;
         self.height = height;
         Ok(())
@@ -153,7 +161,8 @@ impl Screen {
     fn leave(&mut self) -> io::Result<()> {
         let top = self.terminal.get_frame().area().y;
         self.terminal.clear()?;
-        self.terminal.set_cursor_position(Position { x: 0, y: top })?;
+        self.terminal
+            .set_cursor_position(Position { x: 0, y: top })?;
         self.terminal.show_cursor()?;
         self.terminal.backend_mut().flush()?;
         Ok(())
@@ -223,4 +232,3 @@ fn install_panic_hook() {
         previous(info);
     }));
 }
-

@@ -37,10 +37,16 @@ impl App {
         }
         let width = area.width;
         // The status line: the last row.
-        let status_area = Rect { y: area.bottom() - 1, height: 1, ..area };
+        let status_area = Rect {
+            y: area.bottom() - 1,
+            height: 1,
+            ..area
+        };
         Line::from(self.status_spans(width)).render(status_area, buf);
         let above = area.height - 1;
-        let bottom_h = u16::try_from(self.bottom_height(width)).unwrap_or(u16::MAX).min(above);
+        let bottom_h = u16::try_from(self.bottom_height(width))
+            .unwrap_or(u16::MAX)
+            .min(above);
         let bottom_area = Rect {
             y: status_area.y - bottom_h,
             height: bottom_h,
@@ -56,7 +62,14 @@ impl App {
             let top = bottom_area.y - shown;
             for (i, row) in rows.into_iter().skip(skip).enumerate() {
                 let y = top + u16::try_from(i).unwrap_or(0);
-                row.render(Rect { y, height: 1, ..area }, buf);
+                row.render(
+                    Rect {
+                        y,
+                        height: 1,
+                        ..area
+                    },
+                    buf,
+                );
             }
         }
         cursor
@@ -99,7 +112,14 @@ impl App {
         let skip = rows.len().saturating_sub(usize::from(area.height));
         for (i, row) in rows.into_iter().skip(skip).enumerate() {
             let y = area.y + u16::try_from(i).unwrap_or(0);
-            row.render(Rect { y, height: 1, ..area }, buf);
+            row.render(
+                Rect {
+                    y,
+                    height: 1,
+                    ..area
+                },
+                buf,
+            );
         }
         None
     }
@@ -133,7 +153,10 @@ impl App {
             let skip = shown.len().saturating_sub(crate::app::TOOL_BOX_ROWS);
             for line in shown.into_iter().skip(skip) {
                 let text = truncate(line, usize::from(width).saturating_sub(4));
-                rows.push(Line::from(vec![Span::styled("  │ ", dim()), Span::styled(text, dim())]));
+                rows.push(Line::from(vec![
+                    Span::styled("  │ ", dim()),
+                    Span::styled(text, dim()),
+                ]));
             }
             for (path, agent) in &self.agents {
                 if agent.parent_call.as_deref() != Some(tool.call_id.as_str()) {
@@ -165,7 +188,10 @@ impl App {
                 if let Some(current) = &agent.current {
                     text.push_str(&format!(" · {current}"));
                 }
-                rows.push(Line::from(Span::styled(truncate(&text, usize::from(width)), Style::default().fg(Color::Cyan))));
+                rows.push(Line::from(Span::styled(
+                    truncate(&text, usize::from(width)),
+                    Style::default().fg(Color::Cyan),
+                )));
             }
         }
         if let Some(elapsed) = self.elapsed()
@@ -193,13 +219,20 @@ impl App {
         };
         let mut rows = vec![Line::from(Span::styled(
             "Resume a session (↑/↓, Enter; Esc closes)",
-            Style::default().fg(Color::Magenta).add_modifier(Modifier::BOLD),
+            Style::default()
+                .fg(Color::Magenta)
+                .add_modifier(Modifier::BOLD),
         ))];
         // A window of ten around the selection.
         let start = picker.selected.saturating_sub(9);
         for (i, s) in picker.sessions.iter().enumerate().skip(start).take(10) {
             let (mark, style) = if i == picker.selected {
-                ("❯ ", Style::default().fg(Color::Cyan).add_modifier(Modifier::BOLD))
+                (
+                    "❯ ",
+                    Style::default()
+                        .fg(Color::Cyan)
+                        .add_modifier(Modifier::BOLD),
+                )
             } else {
                 ("  ", Style::default())
             };
@@ -216,7 +249,10 @@ impl App {
 
     fn status_spans(&self, width: u16) -> Vec<Span<'static>> {
         if self.ctrl_c_armed() {
-            return vec![Span::styled("Press Ctrl-C again to leave", Style::default().fg(Color::Yellow))];
+            return vec![Span::styled(
+                "Press Ctrl-C again to leave",
+                Style::default().fg(Color::Yellow),
+            )];
         }
         let mut parts: Vec<(String, Style)> = vec![(clean(&self.status.model), dim())];
         let mode_style = if self.status.mode == "default" {
@@ -225,9 +261,17 @@ impl App {
             Style::default().fg(Color::Yellow)
         };
         parts.push((clean(&self.status.mode), mode_style));
-        if self.status.window > 0 {
-            let pct = self.status.context_tokens.saturating_mul(100) / self.status.window;
-            let style = if pct >= 80 { Style::default().fg(Color::Yellow) } else { dim() };
+        if let Some(pct) = self
+            .status
+            .context_tokens
+            .saturating_mul(100)
+            .checked_div(self.status.window)
+        {
+            let style = if pct >= 80 {
+                Style::default().fg(Color::Yellow)
+            } else {
+                dim()
+            };
             parts.push((format!("ctx {pct}%"), style));
         }
         parts.push((format!("${:.2}", self.status.cost), dim()));
@@ -236,7 +280,9 @@ impl App {
         }
         // Drop from the right until it fits.
         let total = |p: &[(String, Style)]| -> usize {
-            p.iter().map(|(t, _)| crate::wrap::width(t) + 3).sum::<usize>()
+            p.iter()
+                .map(|(t, _)| crate::wrap::width(t) + 3)
+                .sum::<usize>()
         };
         while parts.len() > 1 && total(&parts) > usize::from(width) {
             parts.pop();

@@ -65,6 +65,7 @@ pub fn wrap(line: Line<'static>, width: u16, indent: &[Span<'static>]) -> Vec<Li
                 piece.push(c);
                 used += w;
             }
+            piece.push_str(&word[word.trim_end_matches(' ').len()..]);
             if !piece.is_empty() {
                 row.push(Span::styled(piece, span.style));
             }

@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, oneshot};
 use wright_protocol::{ApprovalDecision, Op};
 use wright_tui::host::{Action, HostReply, HostRequest, Input, SessionEntry, Startup};
 
-use crate::render::{Renderer, Detail};
+use crate::render::{Detail, Renderer};
 use crate::setup::Started;
 use crate::signals::{SIGINT, Signals};
 use crate::summary::RunSummary;
