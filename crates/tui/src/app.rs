@@ -204,6 +204,10 @@ impl App {
                     selected: 0,
                 });
             }
+            HostReply::Leave => {
+                self.finish_turn(None);
+                self.exit = Some(0);
+            }
             HostReply::SessionSwitched { notice } => {
                 self.finish_turn(None);
                 self.status.context_tokens = 0;

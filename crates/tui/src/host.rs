@@ -64,6 +64,8 @@ pub enum HostReply {
     TurnStarted,
     /// The sessions for the `/resume` picker, newest first.
     Sessions(Vec<SessionEntry>),
+    /// The UI is to close (the host restarts on another session).
+    Leave,
     /// A new session replaced the old one (`/clear`, `/resume`).
     SessionSwitched {
         /// One line saying which session this is now.

@@ -72,6 +72,8 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
     let mut session_id: Option<String> = None;
     let mut last_request_tokens = 0u64;
     let mut events_open = true;
+    // `/clear` (`None`) or `/resume ID`: start again on that session.
+    let mut restart: Option<Option<String>> = None;
     let code = loop {
         tokio::select! {
             result = &mut done => {
@@ -148,12 +150,14 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
                                 })
                             }
                             HostRequest::Sessions => Some(sessions(&launch.cwd, session_id.as_deref())),
-                            HostRequest::Resume { id } => Some(HostReply::Error(format!(
-                                "switching sessions inside the UI is not available yet: /exit, then run `wright --resume {id}`"
-                            ))),
-                            HostRequest::Clear => Some(HostReply::Error(
-                                "/clear is not available yet: /exit, then run `wright` for a new session".to_owned(),
-                            )),
+                            HostRequest::Resume { id } => {
+                                restart = Some(Some(id));
+                                Some(HostReply::Leave)
+                            }
+                            HostRequest::Clear => {
+                                restart = Some(None);
+                                Some(HostReply::Leave)
+                            }
                         };
                         if let Some(reply) = reply {
                             send(Input::Reply(reply));
@@ -174,7 +178,50 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
     handle.shutdown().await;
     let renderer = Renderer::new(Detail::Normal);
     eprintln!("{}", renderer.dim(&summary.usage_line()));
+    if let Some(session) = restart
+        && stopped_by.is_none()
+    {
+        // The transcript stays in the scrollback; the new run starts below
+        // it with the same flags, on the chosen (or a new) session.
+        let args = restart_args(std::env::args_os().skip(1), session.as_deref());
+        let err = match std::env::current_exe() {
+            Ok(exe) => {
+                use std::os::unix::process::CommandExt;
+                std::process::Command::new(exe).args(args).exec()
+            }
+            Err(e) => e,
+        };
+        eprintln!("error: cannot restart wright: {err}");
+        return 1;
+    }
     stopped_by.map_or(code, crate::signals::exit_for)
+}
+
+/// This run's arguments without its session choice, plus `--resume ID`
+/// when one is given.
+fn restart_args(
+    args: impl Iterator<Item = std::ffi::OsString>,
+    resume: Option<&str>,
+) -> Vec<std::ffi::OsString> {
+    let mut out = Vec::new();
+    let mut skip_value = false;
+    for arg in args {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        let text = arg.to_string_lossy();
+        match text.as_ref() {
+            "-c" | "--continue" | "--fork-session" => {}
+            "-r" | "--resume" | "--session-id" => skip_value = true,
+            t if t.starts_with("--resume=") || t.starts_with("--session-id=") => {}
+            _ => out.push(arg),
+        }
+    }
+    if let Some(id) = resume {
+        out.push("--resume".into());
+        out.push(id.into());
+    }
+    out
 }
 
 /// The `/context` report, as the line mode shows it.
@@ -266,6 +313,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(git_branch(wt.path()).as_deref(), Some("main"));
+    }
+
+    #[test]
+    fn restarts_drop_the_old_session_choice() {
+        let args = ["--model", "m", "-c", "--resume", "abc", "--fork-session", "--session-id=x"]
+            .map(std::ffi::OsString::from);
+        let out = restart_args(args.clone().into_iter(), Some("def"));
+        assert_eq!(out, ["--model", "m", "--resume", "def"].map(std::ffi::OsString::from));
+        let out = restart_args(args.into_iter(), None);
+        assert_eq!(out, ["--model", "m"].map(std::ffi::OsString::from));
     }
 
     #[test]

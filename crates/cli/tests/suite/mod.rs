@@ -28,6 +28,7 @@ mod sessions;
 mod subagent_records;
 mod subagents;
 mod trust;
+mod tui;
 
 use std::path::Path;
 
