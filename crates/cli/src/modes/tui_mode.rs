@@ -317,10 +317,21 @@ mod tests {
 
     #[test]
     fn restarts_drop_the_old_session_choice() {
-        let args = ["--model", "m", "-c", "--resume", "abc", "--fork-session", "--session-id=x"]
-            .map(std::ffi::OsString::from);
+        let args = [
+            "--model",
+            "m",
+            "-c",
+            "--resume",
+            "abc",
+            "--fork-session",
+            "--session-id=x",
+        ]
+        .map(std::ffi::OsString::from);
         let out = restart_args(args.clone().into_iter(), Some("def"));
-        assert_eq!(out, ["--model", "m", "--resume", "def"].map(std::ffi::OsString::from));
+        assert_eq!(
+            out,
+            ["--model", "m", "--resume", "def"].map(std::ffi::OsString::from)
+        );
         let out = restart_args(args.into_iter(), None);
         assert_eq!(out, ["--model", "m"].map(std::ffi::OsString::from));
     }
