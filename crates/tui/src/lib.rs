@@ -10,6 +10,7 @@ pub mod composer;
 mod diff;
 mod highlight;
 pub mod host;
+mod items;
 mod keys;
 mod markdown;
 mod stream;
