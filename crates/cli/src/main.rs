@@ -467,8 +467,20 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         if !dont_ask {
             launch.can_ask = wright_permissions::CanAsk::Yes;
         }
+        let resumed = launch.session.continue_latest || launch.session.resume.is_some();
         let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
-        return Ok(modes::interactive::run(started, detail, project_trust).await);
+        // The full UI needs a terminal both ways; otherwise the line mode.
+        let line_mode = !std::io::stdout().is_terminal()
+            || std::env::var_os("WRIGHT_LINE_MODE").is_some_and(|v| !v.is_empty() && v != "0");
+        if line_mode {
+            return Ok(modes::interactive::run(started, detail, project_trust).await);
+        }
+        let tui = modes::tui_mode::TuiLaunch {
+            cwd: cwd.clone(),
+            project_root: project_root.clone(),
+            resumed,
+        };
+        return Ok(modes::tui_mode::run(started, project_trust, tui).await);
     };
     if prompt.trim().is_empty() {
         return Err(

@@ -1,5 +1,22 @@
 //! wright's terminal UI: an inline viewport above the terminal's own
 //! scrollback, fed by the same core events as every other front end. It
-//! depends on the protocol types only; the binary wires it to a session.
+//! depends on the protocol types only; the binary wires it to a session
+//! through [`host`]'s messages and runs it with [`terminal::run`].
 
+mod app;
+mod approval;
+mod cells;
 pub mod composer;
+mod diff;
+mod highlight;
+pub mod host;
+mod items;
+mod keys;
+mod markdown;
+mod stream;
+pub mod terminal;
+mod view;
+mod wrap;
+
+pub use app::App;
+pub use keys::command_entries;

@@ -1,4 +1,5 @@
-//! The interactive line mode: one prompt per line, streamed answers, `/exit`
+//! The interactive line mode (when stdin or stdout is not a terminal, or
+//! `WRIGHT_LINE_MODE=1`): one prompt per line, streamed answers, `/exit`
 //! or end of input to leave. Ctrl-C stops a running turn; at the prompt it
 //! leaves.
 
@@ -230,7 +231,7 @@ const HELP: &str = "/mode default|accept-edits|plan|auto|bypass — change what 
 
 /// The background commands for `/context`, running ones first; `None`
 /// when the session started none.
-fn jobs_report(jobs: &[JobInfo]) -> Option<String> {
+pub(crate) fn jobs_report(jobs: &[JobInfo]) -> Option<String> {
     if jobs.is_empty() {
         return None;
     }

@@ -1,6 +1,7 @@
-//! Front ends: print mode and the interactive line mode. Both only submit
-//! ops and render events.
+//! Front ends: print mode, the interactive terminal UI and the line mode it
+//! falls back to. All only submit ops and render events.
 
 pub mod headless;
 pub mod interactive;
 pub mod print;
+pub mod tui_mode;

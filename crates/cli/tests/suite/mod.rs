@@ -28,6 +28,7 @@ mod sessions;
 mod subagent_records;
 mod subagents;
 mod trust;
+mod tui;
 
 use std::path::Path;
 
@@ -163,6 +164,8 @@ impl Env {
             .env("NO_COLOR", "1")
             .env("WRIGHT_LOCAL_SERVER_PORTS", "")
             .env("WRIGHT_MAX_RETRIES", "0")
+            // These tests are about the line mode; the full UI has its own.
+            .env("WRIGHT_LINE_MODE", "1")
             .env("ANTHROPIC_API_KEY", FAKE_KEY)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())

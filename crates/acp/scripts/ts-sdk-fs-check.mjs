@@ -1,0 +1,55 @@
+// Manual interop check (not run by cargo): the official TypeScript ACP client
+// (@agentclientprotocol/sdk, which validates every message against the schema)
+// drives `wright acp` against a `wright-mock --scenario read-write` server:
+//   npm install @agentclientprotocol/sdk@2.4.0
+//   wright-mock --provider anthropic --scenario read-write   # prints URL
+//   node ts-sdk-check.mjs path/to/wright URL /tmp/project   # with input.txt in it
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+
+const [wright, url, project] = process.argv.slice(2);
+const child = spawn(wright, ["--provider", "anthropic", "--model", "m", "--base-url", url, "acp"], {
+  cwd: project,
+  stdio: ["pipe", "pipe", "inherit"],
+  env: { ...process.env, ANTHROPIC_API_KEY: "sk-test-FAKE", WRIGHT_LOCAL_SERVER_PORTS: "", WRIGHT_MAX_RETRIES: "0" },
+});
+const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+const updates = [];
+const asked = [];
+const reads = [];
+const result = await acp
+  .client({ name: "ts-check" })
+  .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
+    asked.push(ctx.params);
+    return { outcome: { outcome: "selected", optionId: ctx.params.options[0].optionId } };
+  })
+  .onRequest(acp.methods.client.fs.readTextFile, (ctx) => { reads.push(ctx.params.path); return { content: "UNSAVED EDITOR TEXT\n" }; })
+  .onNotification(acp.methods.client.session.update, (ctx) => {
+    updates.push(ctx.params.update);
+  })
+  .connectWith(stream, async (ctx) => {
+    const init = await ctx.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+    });
+    const session = await ctx.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [{name: "everything", command: "node", args: ["/work/npm-mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js"], env: []}] });
+    const prompt = await ctx.request(acp.methods.agent.session.prompt, {
+      sessionId: session.sessionId,
+      prompt: [{ type: "text", text: "copy input.txt to output.txt" }],
+    });
+    const mode = await ctx.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "plan" });
+    const opt = session.configOptions[0];
+    const model = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId: session.sessionId, configId: opt.id, value: opt.options[1].value });
+    return { init, session, prompt, mode, model };
+  });
+child.stdin.end();
+console.log(JSON.stringify({
+  agent: result.init.agentInfo,
+  modes: result.session.modes.availableModes.map((m) => m.id),
+  stopReason: result.prompt.stopReason,
+  modelOption: { before: result.session.configOptions[0].currentValue, offered: result.session.configOptions[0].options.length, after: result.model.configOptions[0].currentValue },
+  reads,
+  permissionAskedFor: asked.map((a) => a.toolCall.title),
+  updateKinds: updates.map((u) => u.sessionUpdate + (u.status ? ":" + u.status : "") + (u.kind ? ":" + u.kind : "")),
+}, null, 1));

@@ -1,0 +1,448 @@
+//! The UI's state: what is finished (rows waiting to go to the scrollback),
+//! what is live (the streaming answer, running tools, subagents, queued
+//! prompts, an open menu) and the status line's facts. It is driven by
+//! core events ([`App::input`]) and keys (`keys.rs`), and drawn by `view.rs`;
+//! it never touches the terminal, so tests feed it events and draw it into
+//! a test backend.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use ratatui::style::{Color, Style};
+use ratatui::text::Line;
+use wright_protocol::{Event, EventKind, ItemDelta, ItemKind, Op, ToolCallStatus, TurnEndReason};
+
+use crate::approval::ApprovalMenu;
+use crate::cells::{self, MessageKind};
+use crate::composer::Composer;
+use crate::host::{Action, HostReply, Input, SessionEntry, Startup};
+use crate::stream::MarkdownStream;
+
+/// Output rows kept in a running tool's live box.
+pub const TOOL_BOX_ROWS: usize = 5;
+
+/// A tool call still running.
+#[derive(Debug)]
+pub(crate) struct RunningTool {
+    pub(crate) item_id: String,
+    pub(crate) call_id: String,
+    pub(crate) title: String,
+    pub(crate) started: Instant,
+    /// The last rows of its output.
+    pub(crate) output: VecDeque<String>,
+    /// Output after the last newline.
+    pub(crate) partial: String,
+}
+
+/// A subagent seen in the events.
+#[derive(Debug, Clone)]
+pub(crate) struct AgentView {
+    /// The `Task` call that started it.
+    pub(crate) parent_call: Option<String>,
+    /// What it is running now.
+    pub(crate) current: Option<String>,
+    /// Tokens of its requests so far.
+    pub(crate) tokens: u64,
+}
+
+/// The status line's facts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Status {
+    pub(crate) model: String,
+    pub(crate) mode: String,
+    pub(crate) window: u64,
+    pub(crate) context_tokens: u64,
+    pub(crate) cost: f64,
+    pub(crate) branch: Option<String>,
+}
+
+/// The `/resume` picker.
+#[derive(Debug, Clone)]
+pub(crate) struct Picker {
+    pub(crate) sessions: Vec<SessionEntry>,
+    pub(crate) selected: usize,
+}
+
+/// The whole UI state.
+pub struct App {
+    pub(crate) composer: Composer,
+    pub(crate) width: u16,
+    /// Finished rows not yet written to the scrollback.
+    pub(crate) history: Vec<Line<'static>>,
+    pub(crate) answer: Option<(String, MarkdownStream)>,
+    /// Whether the answer's first rows went out (a blank row went before them).
+    pub(crate) answer_streamed: bool,
+    /// Whether any text of the answer arrived as deltas.
+    pub(crate) answer_started: bool,
+    pub(crate) thinking: Option<Instant>,
+    pub(crate) tools: Vec<RunningTool>,
+    pub(crate) agents: BTreeMap<String, AgentView>,
+    pub(crate) approval: Option<ApprovalMenu>,
+    /// When the approval menu opened: keys typed ahead must not answer it.
+    pub(crate) approval_at: Instant,
+    pub(crate) picker: Option<Picker>,
+    pub(crate) queued: VecDeque<String>,
+    /// When the running turn started (`None`: idle).
+    pub(crate) turn: Option<Instant>,
+    pub(crate) status: Status,
+    /// When Ctrl-C was pressed on an empty, idle composer (a second one exits).
+    pub(crate) ctrl_c_at: Option<Instant>,
+    pub(crate) now: Instant,
+    pub(crate) actions: Vec<Action>,
+    pub(crate) exit: Option<u8>,
+}
+
+impl App {
+    /// A fresh UI at `width` columns.
+    pub fn new(startup: Startup, width: u16) -> Self {
+        let now = Instant::now();
+        let mut app = Self {
+            composer: Composer::new(),
+            width: width.max(1),
+            history: Vec::new(),
+            answer: None,
+            answer_streamed: false,
+            answer_started: false,
+            thinking: None,
+            tools: Vec::new(),
+            agents: BTreeMap::new(),
+            approval: None,
+            approval_at: now,
+            picker: None,
+            queued: VecDeque::new(),
+            turn: None,
+            status: Status {
+                model: startup.model,
+                mode: startup.mode,
+                window: startup.window,
+                branch: startup.branch,
+                ..Status::default()
+            },
+            ctrl_c_at: None,
+            now,
+            actions: Vec::new(),
+            exit: None,
+        };
+        for notice in &startup.notices {
+            app.message(MessageKind::Dim, notice);
+        }
+        app
+    }
+
+    /// The composer (for the host to install commands once it can).
+    pub fn composer_mut(&mut self) -> &mut Composer {
+        &mut self.composer
+    }
+
+    /// Sets the width new rows are wrapped to.
+    pub fn set_width(&mut self, width: u16) {
+        self.width = width.max(1);
+    }
+
+    /// Sets the clock (spinner, elapsed time, double Ctrl-C).
+    pub fn set_now(&mut self, now: Instant) {
+        self.now = now;
+    }
+
+    /// Takes the rows ready for the scrollback.
+    pub fn take_history(&mut self) -> Vec<Line<'static>> {
+        std::mem::take(&mut self.history)
+    }
+
+    /// Takes what the host is asked to do.
+    pub fn take_actions(&mut self) -> Vec<Action> {
+        std::mem::take(&mut self.actions)
+    }
+
+    /// The exit code once the user asked to leave.
+    pub fn exit_code(&self) -> Option<u8> {
+        self.exit
+    }
+
+    /// Whether a turn is running.
+    pub fn busy(&self) -> bool {
+        self.turn.is_some()
+    }
+
+    pub(crate) fn message(&mut self, kind: MessageKind, text: &str) {
+        let rows = cells::message(kind, text, self.width);
+        self.history.extend(rows);
+    }
+
+    /// Sends `text` as a user turn now (the prompt goes to the scrollback).
+    pub(crate) fn start_turn(&mut self, text: String) {
+        self.history.extend(cells::user_prompt(&text, self.width));
+        self.turn = Some(self.now);
+        self.actions.push(Action::Op(Op::UserTurn { text }));
+    }
+
+    /// Handles one input.
+    pub fn input(&mut self, input: Input) {
+        match input {
+            Input::Core(event) => self.event(*event),
+            Input::Reply(reply) => self.reply(reply),
+            Input::Closed => {
+                self.finish_turn(None);
+                self.exit.get_or_insert(1);
+            }
+        }
+    }
+
+    fn reply(&mut self, reply: HostReply) {
+        match reply {
+            HostReply::Text(text) => self.message(MessageKind::Notice, &text),
+            HostReply::Error(text) => self.message(MessageKind::Error, &text),
+            HostReply::TurnStarted => {
+                self.turn.get_or_insert(self.now);
+            }
+            HostReply::Sessions(sessions) if sessions.is_empty() => {
+                self.message(MessageKind::Notice, "no other sessions in this project");
+            }
+            HostReply::Sessions(sessions) => {
+                self.picker = Some(Picker {
+                    sessions,
+                    selected: 0,
+                });
+            }
+            HostReply::Leave => {
+                self.finish_turn(None);
+                self.exit = Some(0);
+            }
+            HostReply::SessionSwitched { notice } => {
+                self.finish_turn(None);
+                self.status.context_tokens = 0;
+                self.status.cost = 0.0;
+                self.message(MessageKind::Dim, &notice);
+            }
+        }
+    }
+
+    fn event(&mut self, event: Event) {
+        if !event.agent.is_root() {
+            self.agent_event(&event);
+            return;
+        }
+        match event.kind {
+            EventKind::SessionConfigured {
+                model,
+                permission_mode,
+                ..
+            } => {
+                self.status.model = model;
+                self.status.mode = permission_mode;
+            }
+            EventKind::TurnStarted => {
+                self.turn.get_or_insert(self.now);
+            }
+            EventKind::ItemStarted { item } => match item.kind {
+                ItemKind::AgentMessage { .. } => {
+                    self.end_thinking();
+                    self.finish_answer();
+                    self.answer = Some((item.id, MarkdownStream::new()));
+                    self.answer_streamed = false;
+                    self.answer_started = false;
+                }
+                ItemKind::Reasoning { .. } => {
+                    self.thinking.get_or_insert(self.now);
+                }
+                ItemKind::ToolCall {
+                    call_id,
+                    name,
+                    arguments,
+                    ..
+                } => {
+                    self.end_thinking();
+                    self.finish_answer();
+                    let title = cells::call_title(&name, &arguments, 200);
+                    self.tools.push(RunningTool {
+                        item_id: item.id,
+                        call_id,
+                        title,
+                        started: self.now,
+                        output: VecDeque::new(),
+                        partial: String::new(),
+                    });
+                }
+                _ => {}
+            },
+            EventKind::ItemDelta { item_id, delta } => match delta {
+                ItemDelta::Text(text) => {
+                    let width = self.width;
+                    if let Some((id, stream)) = self.answer.as_mut()
+                        && *id == item_id
+                    {
+                        let rows = stream.push(&cells::clean(&text), width);
+                        if !self.answer_streamed && !rows.is_empty() {
+                            self.history.push(Line::default());
+                        }
+                        if !rows.is_empty() {
+                            self.answer_streamed = true;
+                        }
+                        self.history.extend(rows);
+                        self.answer_started = true;
+                    }
+                }
+                ItemDelta::Reasoning(_) => {
+                    self.thinking.get_or_insert(self.now);
+                }
+                ItemDelta::ToolOutput(text) => {
+                    if let Some(tool) = self.tools.iter_mut().find(|t| t.item_id == item_id) {
+                        tool_output(tool, &text);
+                    }
+                }
+            },
+            EventKind::ItemCompleted { item } => self.item_completed(item),
+            EventKind::ApprovalRequested {
+                id,
+                tool,
+                arguments,
+                reason,
+                suggested_rule,
+                ..
+            } => {
+                self.approval = Some(ApprovalMenu::new(
+                    id,
+                    None,
+                    tool,
+                    arguments,
+                    reason,
+                    suggested_rule,
+                ));
+                self.approval_at = self.now;
+            }
+            EventKind::Usage {
+                request,
+                total_cost_usd,
+                model,
+                ..
+            } => {
+                self.status.context_tokens = request.total_input() + request.output_tokens;
+                self.status.cost = total_cost_usd;
+                if !model.is_empty() {
+                    self.status.model = model;
+                }
+            }
+            EventKind::Retrying {
+                attempt,
+                delay_ms,
+                reason,
+            } => {
+                self.message(
+                    MessageKind::Warning,
+                    &format!("retrying ({attempt}) in {delay_ms} ms: {reason}"),
+                );
+            }
+            EventKind::Error { message } => self.message(MessageKind::Error, &message),
+            EventKind::Warning { message } => {
+                if let Some(mode) = message
+                    .strip_prefix("Permission mode is now `")
+                    .and_then(|m| m.split('`').next())
+                {
+                    self.status.mode = mode.to_owned();
+                }
+                self.message(MessageKind::Warning, &message);
+            }
+            EventKind::Notice { message } => {
+                if let Some(model) = message
+                    .strip_prefix("Model is now `")
+                    .and_then(|m| m.split('`').next())
+                {
+                    self.status.model = model.to_owned();
+                }
+                self.message(MessageKind::Notice, &message);
+            }
+            EventKind::TurnCompleted { reason, .. } => self.finish_turn(Some(reason)),
+        }
+    }
+
+    pub(crate) fn end_thinking(&mut self) {
+        if let Some(started) = self.thinking.take() {
+            let secs = self.now.saturating_duration_since(started).as_secs();
+            let line = format!("✻ Thought for {secs}s");
+            self.history
+                .extend(cells::message(MessageKind::Dim, &line, self.width));
+        }
+    }
+
+    pub(crate) fn finish_answer(&mut self) {
+        if let Some((_, mut stream)) = self.answer.take() {
+            let rows = stream.finish(self.width);
+            if !rows.is_empty() && !self.answer_streamed {
+                self.history.push(Line::default());
+            }
+            self.history.extend(rows);
+        }
+    }
+
+    /// The turn is over (or the session went away): everything live is folded.
+    pub(crate) fn finish_turn(&mut self, reason: Option<TurnEndReason>) {
+        self.end_thinking();
+        self.finish_answer();
+        for tool in std::mem::take(&mut self.tools) {
+            let rows = vec![
+                cells::call_head(&tool.title, Some(ToolCallStatus::Cancelled)),
+                Line::styled("  ⎿ cancelled", style_of(MessageKind::Warning)),
+            ];
+            self.history.extend(rows);
+        }
+        self.agents.clear();
+        self.approval = None;
+        let was_running = self.turn.take().is_some();
+        match reason {
+            Some(TurnEndReason::Interrupted) => self.message(MessageKind::Warning, "interrupted"),
+            Some(TurnEndReason::MaxTurns) => {
+                self.message(MessageKind::Warning, "stopped: turn limit reached")
+            }
+            Some(TurnEndReason::MaxBudget) => {
+                self.message(MessageKind::Warning, "stopped: budget spent")
+            }
+            _ => {}
+        }
+        if was_running && let Some(next) = self.queued.pop_front() {
+            self.submit(next);
+        }
+    }
+
+    /// The spinner's elapsed time.
+    pub(crate) fn elapsed(&self) -> Option<Duration> {
+        self.turn.map(|t| self.now.saturating_duration_since(t))
+    }
+}
+
+/// The first rows of a tool's output box.
+fn tool_output(tool: &mut RunningTool, text: &str) {
+    tool.partial.push_str(&cells::clean(text));
+    while let Some(i) = tool.partial.find('\n') {
+        let line: String = tool.partial.drain(..=i).collect();
+        tool.output.push_back(line.trim_end().to_owned());
+        if tool.output.len() > TOOL_BOX_ROWS {
+            tool.output.pop_front();
+        }
+    }
+    // A runaway line without newlines must not grow without bound.
+    if tool.partial.len() > 4096 {
+        let cut: String = tool
+            .partial
+            .chars()
+            .rev()
+            .take(1024)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        tool.partial = cut;
+    }
+}
+
+pub(crate) fn style_of(kind: MessageKind) -> Style {
+    match kind {
+        MessageKind::Notice => Style::default(),
+        MessageKind::Dim => Style::default().fg(Color::DarkGray),
+        MessageKind::Warning => Style::default().fg(Color::Yellow),
+        MessageKind::Error => Style::default().fg(Color::Red),
+    }
+}
+
+#[cfg(test)]
+#[path = "app_tests.rs"]
+mod tests;

@@ -1,0 +1,409 @@
+//! The app fed synthetic events and drawn into a test backend.
+
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use wright_protocol::{
+    AgentPath, Event, EventKind, Item, ItemDelta, ItemKind, ToolCallStatus, ToolDisplay,
+    TurnEndReason, Usage,
+};
+
+use super::*;
+use crate::host::{Input, Startup};
+
+fn startup() -> Startup {
+    Startup {
+        model: "claude-test".to_owned(),
+        mode: "default".to_owned(),
+        window: 200_000,
+        branch: Some("main".to_owned()),
+        notices: Vec::new(),
+    }
+}
+
+fn ev(kind: EventKind) -> Input {
+    Input::Core(Box::new(Event {
+        session_id: "s".to_owned(),
+        turn_id: 1,
+        seq: 0,
+        agent: AgentPath::root(),
+        parent_tool_use_id: None,
+        kind,
+    }))
+}
+
+fn message_start(id: &str) -> Input {
+    ev(EventKind::ItemStarted {
+        item: Item {
+            id: id.to_owned(),
+            kind: ItemKind::AgentMessage {
+                text: String::new(),
+                stop_reason: None,
+            },
+        },
+    })
+}
+
+fn text(id: &str, t: &str) -> Input {
+    ev(EventKind::ItemDelta {
+        item_id: id.to_owned(),
+        delta: ItemDelta::Text(t.to_owned()),
+    })
+}
+
+fn tool(
+    id: &str,
+    name: &str,
+    args: &str,
+    status: ToolCallStatus,
+    display: Option<ToolDisplay>,
+) -> Item {
+    Item {
+        id: id.to_owned(),
+        kind: ItemKind::ToolCall {
+            call_id: format!("call_{id}"),
+            name: name.to_owned(),
+            tool_kind: None,
+            arguments: args.to_owned(),
+            status,
+            output: Some("ok".to_owned()),
+            display,
+        },
+    }
+}
+
+/// The app at `width`, its clock fixed two seconds into a running turn.
+fn busy_app(width: u16) -> (App, Instant) {
+    let mut app = App::new(startup(), width);
+    let t0 = Instant::now();
+    app.set_now(t0);
+    app.input(ev(EventKind::TurnStarted));
+    app.set_now(t0 + Duration::from_secs(2));
+    (app, t0)
+}
+
+fn rows(lines: &[ratatui::text::Line<'static>]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// The live part drawn at `width` x `height`, as text.
+fn screen(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|f| {
+            let area = f.area();
+            app.render(area, f.buffer_mut());
+        })
+        .unwrap();
+    let buf = terminal.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        let mut skip = 0;
+        for x in 0..buf.area.width {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let sym = buf[(x, y)].symbol();
+            skip = unicode_width::UnicodeWidthStr::width(sym).saturating_sub(1);
+            line.push_str(sym);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn streamed_markdown_at_odd_split_points() {
+    let (mut app, _) = busy_app(60);
+    app.input(message_start("m1"));
+    // Split inside a word, inside the emoji's line, inside the fence and the table.
+    for piece in [
+        "## Res",
+        "ult\n\nThe *fi",
+        "x* is in `lib.rs`:\n\n- one 🎉\n- two 日",
+        "本語\n\n```ru",
+        "st\nlet x = 1;\n``",
+        "`\n\n| a | b |\n|---|",
+        "---|\n| 1 | 2 |\n\nDo",
+        "ne.",
+    ] {
+        app.input(text("m1", piece));
+    }
+    let committed = rows(&app.take_history());
+    insta::assert_snapshot!("streamed_committed", committed);
+    insta::assert_snapshot!("streamed_live", screen(&app, 60, 8));
+    app.input(ev(EventKind::TurnCompleted {
+        reason: TurnEndReason::Completed,
+        model_requests: 1,
+        structured_output: None,
+        structured_output_failed: false,
+    }));
+    let rest = rows(&app.take_history());
+    assert_eq!(rest, "\nDone.\n");
+    assert!(!app.busy());
+}
+
+#[test]
+fn a_finished_edit_shows_its_diff() {
+    let (mut app, _) = busy_app(60);
+    let display = ToolDisplay {
+        summary: "+1 -1".to_owned(),
+        diff: Some("--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -3,3 +3,3 @@\n fn a() {\n-    old();\n+    new();\n }\n".to_owned()),
+        duration_ms: 12,
+        ..ToolDisplay::default()
+    };
+    let args = r#"{"file_path":"src/lib.rs","old_string":"old();","new_string":"new();"}"#;
+    app.input(ev(EventKind::ItemStarted {
+        item: tool("t1", "Edit", args, ToolCallStatus::InProgress, None),
+    }));
+    app.input(ev(EventKind::ItemCompleted {
+        item: tool("t1", "Edit", args, ToolCallStatus::Completed, Some(display)),
+    }));
+    insta::assert_snapshot!("edit_diff", rows(&app.take_history()));
+}
+
+#[test]
+fn approval_menu_with_a_diff_and_its_keys() {
+    let (mut app, t0) = busy_app(70);
+    let args = r#"{"file_path":"src/lib.rs","old_string":"fn a() {\n    old();\n}\n","new_string":"fn a() {\n    new();\n}\n"}"#;
+    app.input(ev(EventKind::ApprovalRequested {
+        id: "ap1".to_owned(),
+        tool: "Edit".to_owned(),
+        arguments: args.to_owned(),
+        reason: "edits need approval in `default` mode".to_owned(),
+        suggested_rule: Some("Edit(src/**)".to_owned()),
+        call_id: None,
+    }));
+    insta::assert_snapshot!("approval_menu", screen(&app, 70, 16));
+    let key = |c| crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char(c));
+    // Typed ahead of the menu: ignored.
+    app.key(key('y'));
+    assert!(app.take_actions().is_empty());
+    app.set_now(t0 + Duration::from_secs(5));
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Down,
+    ));
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Enter,
+    ));
+    assert_eq!(
+        app.take_actions(),
+        [Action::Op(wright_protocol::Op::ResolveApproval {
+            id: "ap1".to_owned(),
+            decision: wright_protocol::ApprovalDecision::AllowSession,
+        })]
+    );
+    assert!(app.approval.is_none());
+}
+
+#[test]
+fn esc_at_an_approval_refuses_and_stops_the_turn() {
+    let (mut app, _) = busy_app(60);
+    app.input(ev(EventKind::ApprovalRequested {
+        id: "ap1".to_owned(),
+        tool: "Bash".to_owned(),
+        arguments: r#"{"command":"rm -rf build && make"}"#.to_owned(),
+        reason: "needs approval".to_owned(),
+        suggested_rule: None,
+        call_id: None,
+    }));
+    app.key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Esc,
+    ));
+    let actions = app.take_actions();
+    assert_eq!(actions.len(), 2);
+    assert_eq!(actions[1], Action::Op(wright_protocol::Op::Interrupt));
+}
+
+#[test]
+fn status_line_spinner_running_tool_and_queue() {
+    let (mut app, _) = busy_app(80);
+    app.input(ev(EventKind::Usage {
+        request: Usage {
+            input_tokens: 50_000,
+            output_tokens: 1000,
+            ..Usage::default()
+        },
+        total: Usage::default(),
+        cost_usd: 0.5,
+        total_cost_usd: 1.25,
+        duration_ms: 10,
+        model: "claude-test".to_owned(),
+    }));
+    app.input(ev(EventKind::ItemStarted {
+        item: tool(
+            "t1",
+            "Bash",
+            r#"{"command":"cargo test"}"#,
+            ToolCallStatus::InProgress,
+            None,
+        ),
+    }));
+    for i in 0..8 {
+        app.input(ev(EventKind::ItemDelta {
+            item_id: "t1".to_owned(),
+            delta: ItemDelta::ToolOutput(format!("test {i} ... ok\n")),
+        }));
+    }
+    app.submit("next thing".to_owned());
+    insta::assert_snapshot!("status_and_tool_box", screen(&app, 80, 12));
+    assert!(app.take_actions().is_empty(), "queued, not sent");
+    app.input(ev(EventKind::TurnCompleted {
+        reason: TurnEndReason::Interrupted,
+        model_requests: 1,
+        structured_output: None,
+        structured_output_failed: false,
+    }));
+    assert_eq!(
+        app.take_actions(),
+        [Action::Op(wright_protocol::Op::UserTurn {
+            text: "next thing".to_owned()
+        })]
+    );
+}
+
+#[test]
+fn narrow_terminal_and_wide_characters() {
+    let (mut app, _) = busy_app(40);
+    app.input(message_start("m1"));
+    app.input(text(
+        "m1",
+        "日本語のテキストはとても長いので折り返されます。 🎉🎉🎉 emoji too\nnext",
+    ));
+    insta::assert_snapshot!("narrow_committed", rows(&app.take_history()));
+    insta::assert_snapshot!("narrow_live", screen(&app, 40, 8));
+}
+
+#[test]
+fn subagents_show_as_a_tree_under_their_task() {
+    let (mut app, _) = busy_app(70);
+    app.input(ev(EventKind::ItemStarted {
+        item: tool(
+            "t1",
+            "Task",
+            r#"{"subagent_type":"explore","description":"find the parser"}"#,
+            ToolCallStatus::InProgress,
+            None,
+        ),
+    }));
+    let sub = |kind| {
+        Input::Core(Box::new(Event {
+            session_id: "s".to_owned(),
+            turn_id: 1,
+            seq: 0,
+            agent: AgentPath("root/explore-1".to_owned()),
+            parent_tool_use_id: Some("call_t1".to_owned()),
+            kind,
+        }))
+    };
+    app.input(sub(EventKind::ItemStarted {
+        item: tool(
+            "s1",
+            "Grep",
+            r#"{"pattern":"fn parse"}"#,
+            ToolCallStatus::InProgress,
+            None,
+        ),
+    }));
+    app.input(sub(EventKind::Usage {
+        request: Usage::default(),
+        total: Usage {
+            input_tokens: 1200,
+            output_tokens: 300,
+            ..Usage::default()
+        },
+        cost_usd: 0.0,
+        total_cost_usd: 0.0,
+        duration_ms: 1,
+        model: "m".to_owned(),
+    }));
+    insta::assert_snapshot!("subagent_tree", screen(&app, 70, 8));
+}
+
+#[test]
+fn tiny_terminals_never_panic() {
+    let (mut app, _) = busy_app(20);
+    app.input(message_start("m1"));
+    app.input(text("m1", "| a | b |\n|---|---|\n| 1 | 2 |\n"));
+    app.input(ev(EventKind::ItemStarted {
+        item: tool(
+            "t1",
+            "Bash",
+            r#"{"command":"x"}"#,
+            ToolCallStatus::InProgress,
+            None,
+        ),
+    }));
+    for (w, h) in [(20, 5), (1, 1), (5, 2), (20, 1), (3, 30)] {
+        app.set_width(w);
+        let _ = screen(&app, w, h);
+        let _ = app.desired_height(w);
+    }
+    app.input(ev(EventKind::ApprovalRequested {
+        id: "a".to_owned(),
+        tool: "Write".to_owned(),
+        arguments: r#"{"file_path":"x","content":"a\nb\n"}"#.to_owned(),
+        reason: "r".to_owned(),
+        suggested_rule: None,
+        call_id: None,
+    }));
+    insta::assert_snapshot!("tiny_20x5", screen(&app, 20, 5));
+}
+
+#[test]
+fn double_ctrl_c_when_idle_leaves_with_130() {
+    let mut app = App::new(startup(), 40);
+    let t0 = Instant::now();
+    app.set_now(t0);
+    // The stub composer answers no keys; drive the outcome directly.
+    app.input(ev(EventKind::TurnStarted));
+    app.input(ev(EventKind::TurnCompleted {
+        reason: TurnEndReason::Completed,
+        model_requests: 0,
+        structured_output: None,
+        structured_output_failed: false,
+    }));
+    app.ctrl_c_for_test();
+    assert_eq!(app.exit_code(), None);
+    assert!(screen(&app, 40, 3).contains("Ctrl-C again"));
+    app.set_now(t0 + Duration::from_millis(500));
+    app.ctrl_c_for_test();
+    assert_eq!(app.exit_code(), Some(130));
+}
+
+#[test]
+fn commands_answer_or_become_ops() {
+    let mut app = App::new(startup(), 60);
+    app.submit("/mode plan".to_owned());
+    app.submit("/model other".to_owned());
+    app.submit("/rewind 2".to_owned());
+    app.submit("/nonsense".to_owned());
+    assert!(rows(&app.take_history()).contains("unknown command /nonsense"));
+    app.submit("/compact keep names".to_owned());
+    assert_eq!(
+        app.take_actions(),
+        [
+            Action::Op(wright_protocol::Op::SetPermissionMode {
+                mode: "plan".to_owned()
+            }),
+            Action::Op(wright_protocol::Op::SetModel {
+                model: Some("other".to_owned())
+            }),
+            Action::Op(wright_protocol::Op::Rewind { turn: Some(2) }),
+            Action::Op(wright_protocol::Op::Compact {
+                focus: Some("keep names".to_owned())
+            }),
+        ]
+    );
+    // /compact runs as a turn: a prompt now is queued.
+    app.submit("/usr/bin/foo is broken".to_owned());
+    assert_eq!(app.queued.len(), 1);
+    app.input(ev(EventKind::Warning {
+        message: "Permission mode is now `plan`.".to_owned(),
+    }));
+    assert_eq!(app.status.mode, "plan");
+}

@@ -1,0 +1,223 @@
+//! The approval menu: what the model wants to run (the whole command, or
+//! the edit as a diff) and four choices picked with ↑/↓/Enter or y/s/a/n.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use wright_protocol::ApprovalDecision;
+
+use crate::cells::{clean, text_rows};
+use crate::wrap::wrap;
+
+/// An open approval request.
+#[derive(Debug, Clone)]
+pub struct ApprovalMenu {
+    /// Id to answer with.
+    pub id: String,
+    /// The agent asking (`None`: the main one).
+    pub agent: Option<String>,
+    tool: String,
+    arguments: String,
+    reason: String,
+    rule: Option<String>,
+    selected: usize,
+}
+
+/// What a key does to the menu.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MenuOutcome {
+    /// Still open.
+    Open,
+    /// Answered.
+    Decided(ApprovalDecision),
+    /// Refused and the turn is to stop (Esc, Ctrl-C).
+    Cancelled,
+}
+
+const CHOICES: [(&str, char); 4] = [
+    ("Yes", 'y'),
+    ("Yes, and don't ask again this session", 's'),
+    ("Always allow in this project", 'a'),
+    ("No", 'n'),
+];
+
+impl ApprovalMenu {
+    /// A menu for one request.
+    pub fn new(
+        id: String,
+        agent: Option<String>,
+        tool: String,
+        arguments: String,
+        reason: String,
+        rule: Option<String>,
+    ) -> Self {
+        Self {
+            id,
+            agent,
+            tool,
+            arguments,
+            reason,
+            rule,
+            selected: 0,
+        }
+    }
+
+    /// Handles a key.
+    pub fn key(&mut self, key: crossterm::event::KeyEvent) -> MenuOutcome {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        let pick = |i: usize| MenuOutcome::Decided(decision(i));
+        match key.code {
+            KeyCode::Up | KeyCode::BackTab => {
+                self.selected = (self.selected + CHOICES.len() - 1) % CHOICES.len();
+                MenuOutcome::Open
+            }
+            KeyCode::Down | KeyCode::Tab => {
+                self.selected = (self.selected + 1) % CHOICES.len();
+                MenuOutcome::Open
+            }
+            KeyCode::Enter => pick(self.selected),
+            KeyCode::Esc => MenuOutcome::Cancelled,
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                MenuOutcome::Cancelled
+            }
+            KeyCode::Char(c) => match CHOICES
+                .iter()
+                .position(|(_, k)| *k == c.to_ascii_lowercase())
+            {
+                Some(i) => pick(i),
+                None => match c {
+                    '1'..='4' => pick(usize::from(c as u8 - b'1')),
+                    _ => MenuOutcome::Open,
+                },
+            },
+            _ => MenuOutcome::Open,
+        }
+    }
+
+    /// The menu's rows at `width`.
+    pub fn lines(&self, width: u16) -> Vec<Line<'static>> {
+        let accent = Style::default().fg(Color::Magenta);
+        let mut rows = Vec::new();
+        let who = self
+            .agent
+            .as_deref()
+            .map(|a| format!("[{}] ", clean(a)))
+            .unwrap_or_default();
+        rows.extend(wrap(
+            Line::from(vec![
+                Span::styled(
+                    format!("? {who}{}", clean(&self.tool)),
+                    accent.add_modifier(Modifier::BOLD),
+                ),
+                Span::styled(format!(" needs approval: {}", clean(&self.reason)), accent),
+            ]),
+            width,
+            &[Span::raw("  ")],
+        ));
+        rows.extend(self.body(width));
+        for (i, (label, key)) in CHOICES.iter().enumerate() {
+            let mut text = format!("{}. {label}", i + 1);
+            if (i == 1 || i == 2)
+                && let Some(rule) = &self.rule
+            {
+                text.push_str(&format!(" ({})", clean(rule)));
+            }
+            text.push_str(&format!("  [{key}]"));
+            let (mark, style) = if i == self.selected {
+                (
+                    "❯ ",
+                    Style::default()
+                        .fg(Color::Cyan)
+                        .add_modifier(Modifier::BOLD),
+                )
+            } else {
+                ("  ", Style::default())
+            };
+            rows.extend(wrap(
+                Line::from(Span::styled(format!("{mark}{text}"), style)),
+                width,
+                &[Span::raw("     ")],
+            ));
+        }
+        rows.push(Line::from(Span::styled(
+            "  Esc or Ctrl-C: refuse and stop",
+            Style::default().fg(Color::DarkGray),
+        )));
+        rows
+    }
+
+    /// The whole command, or the change as a diff, or the raw arguments.
+    fn body(&self, width: u16) -> Vec<Line<'static>> {
+        let value: serde_json::Value = serde_json::from_str(&self.arguments).unwrap_or_default();
+        let text = |k: &str| value.get(k).and_then(|v| v.as_str());
+        let max = crate::diff::MAX_ROWS;
+        let code = Style::default().fg(Color::Cyan);
+        match self.tool.as_str() {
+            "Bash" if text("command").is_some() => {
+                text_rows(text("command").unwrap_or_default(), code, width, "  ")
+            }
+            "Edit" if text("old_string").is_some() => {
+                let mut rows = path_row(text("file_path"), width);
+                rows.extend(crate::diff::proposed(
+                    text("old_string").unwrap_or_default(),
+                    text("new_string").unwrap_or_default(),
+                    width,
+                    max,
+                ));
+                rows
+            }
+            "MultiEdit" => {
+                let mut rows = path_row(text("file_path"), width);
+                for edit in value
+                    .get("edits")
+                    .and_then(|e| e.as_array())
+                    .into_iter()
+                    .flatten()
+                {
+                    let get = |k: &str| edit.get(k).and_then(|v| v.as_str()).unwrap_or_default();
+                    rows.extend(crate::diff::proposed(
+                        get("old_string"),
+                        get("new_string"),
+                        width,
+                        max,
+                    ));
+                }
+                rows
+            }
+            "Write" if text("content").is_some() => {
+                let mut rows = path_row(text("file_path"), width);
+                rows.extend(crate::diff::proposed(
+                    "",
+                    text("content").unwrap_or_default(),
+                    width,
+                    max,
+                ));
+                rows
+            }
+            _ => {
+                let pretty = serde_json::to_string_pretty(&value)
+                    .ok()
+                    .filter(|_| !value.is_null())
+                    .unwrap_or_else(|| self.arguments.clone());
+                text_rows(&pretty, code, width, "  ")
+            }
+        }
+    }
+}
+
+fn path_row(path: Option<&str>, width: u16) -> Vec<Line<'static>> {
+    text_rows(
+        path.unwrap_or_default(),
+        Style::default().add_modifier(Modifier::BOLD),
+        width,
+        "  ",
+    )
+}
+
+fn decision(i: usize) -> ApprovalDecision {
+    match i {
+        0 => ApprovalDecision::AllowOnce,
+        1 => ApprovalDecision::AllowSession,
+        2 => ApprovalDecision::AllowProject,
+        _ => ApprovalDecision::Deny { note: None },
+    }
+}

@@ -1,0 +1,276 @@
+//! History cells: the rows a finished piece of the transcript leaves in the
+//! scrollback (the user's prompt, a tool call with its result, notices,
+//! warnings, errors), and the one-line forms of tool calls shared with the
+//! live view. Text from the model or commands never drives the terminal:
+//! control characters are stripped or shown.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use wright_protocol::{ToolCallStatus, ToolDisplay};
+
+use crate::wrap::{truncate, wrap};
+
+/// Removes escape sequences and control characters (keeps newlines and tabs as spaces).
+pub fn clean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\x1b' => match chars.next() {
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                Some(']') => {
+                    while let Some(c) = chars.next() {
+                        if c == '\x07' || (c == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            },
+            '\n' => out.push('\n'),
+            '\t' => out.push_str("    "),
+            c if c.is_control() || hides_text(c) => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Bidi overrides, zero-width characters and the BOM: they could make a
+/// command look like another one.
+fn hides_text(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// Plain text as wrapped rows in one style, each source line its own row.
+pub fn text_rows(text: &str, style: Style, width: u16, indent: &str) -> Vec<Line<'static>> {
+    clean(text)
+        .split('\n')
+        .flat_map(|l| {
+            wrap(
+                Line::from(Span::styled(format!("{indent}{l}"), style)),
+                width,
+                &[Span::raw(indent.to_owned())],
+            )
+        })
+        .collect()
+}
+
+/// The user's prompt as it goes to the scrollback.
+pub fn user_prompt(text: &str, width: u16) -> Vec<Line<'static>> {
+    let style = Style::default().add_modifier(Modifier::BOLD);
+    let mut rows = Vec::new();
+    for (i, l) in clean(text).split('\n').enumerate() {
+        let mark = if i == 0 { "› " } else { "  " };
+        rows.extend(wrap(
+            Line::from(vec![
+                Span::styled(mark, Style::default().fg(Color::Cyan)),
+                Span::styled(l.to_owned(), style),
+            ]),
+            width,
+            &[Span::raw("  ")],
+        ));
+    }
+    rows.insert(0, Line::default());
+    rows
+}
+
+/// A notice, warning or error line (`kind` picks the colour and prefix).
+pub fn message(kind: MessageKind, text: &str, width: u16) -> Vec<Line<'static>> {
+    let (prefix, style) = match kind {
+        MessageKind::Notice => ("", Style::default()),
+        MessageKind::Dim => ("", Style::default().fg(Color::DarkGray)),
+        MessageKind::Warning => ("warning: ", Style::default().fg(Color::Yellow)),
+        MessageKind::Error => ("error: ", Style::default().fg(Color::Red)),
+    };
+    text_rows(&format!("{prefix}{text}"), style, width, "")
+}
+
+/// How a message line looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageKind {
+    /// Plain information.
+    Notice,
+    /// Quiet information (hooks that went fine, a usage line).
+    Dim,
+    /// Something to know.
+    Warning,
+    /// Something went wrong.
+    Error,
+}
+
+/// `Bash(cargo test)`: the tool and the argument worth showing, on one line.
+pub fn call_title(name: &str, arguments: &str, max: usize) -> String {
+    let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
+    let text = |k: &str| value.get(k).and_then(|v| v.as_str()).unwrap_or_default();
+    let shown = match name {
+        "Task" | "Agent" => {
+            let agent = Some(text("subagent_type"))
+                .filter(|a| !a.is_empty())
+                .unwrap_or("general");
+            format!("{agent}: {}", text("description"))
+        }
+        "TodoWrite" => value
+            .get("todos")
+            .and_then(|t| t.as_array())
+            .map(|t| format!("{} todos", t.len()))
+            .unwrap_or_default(),
+        _ => {
+            let key = match name {
+                "Bash" => "command",
+                "Read" | "Write" | "Edit" | "MultiEdit" => "file_path",
+                "LS" => "path",
+                "Glob" | "Grep" => "pattern",
+                "BashOutput" => "bash_id",
+                "KillShell" => "shell_id",
+                "WebFetch" => "url",
+                "WebSearch" => "query",
+                _ => "",
+            };
+            value
+                .get(key)
+                .and_then(|v| v.as_str())
+                .map_or_else(|| arguments.to_owned(), str::to_owned)
+        }
+    };
+    let shown = clean(&shown).replace('\n', "⏎");
+    truncate(&format!("{}({shown})", clean(name)), max)
+}
+
+/// The head row of a tool call: `● Bash(cargo test)`, the dot coloured by status.
+pub fn call_head(title: &str, status: Option<ToolCallStatus>) -> Line<'static> {
+    let colour = match status {
+        None | Some(ToolCallStatus::InProgress) => Color::Yellow,
+        Some(ToolCallStatus::Completed) => Color::Green,
+        Some(ToolCallStatus::Failed) => Color::Red,
+        Some(ToolCallStatus::Denied | ToolCallStatus::Cancelled) => Color::DarkGray,
+    };
+    Line::from(vec![
+        Span::styled("● ", Style::default().fg(colour)),
+        Span::styled(
+            title.to_owned(),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
+    ])
+}
+
+/// The rows a finished tool call leaves: its head, `⎿ exit 0 · 2.1s`, a
+/// failure's first lines, and an edit's diff.
+pub fn finished_call(
+    name: &str,
+    arguments: &str,
+    status: ToolCallStatus,
+    output: Option<&str>,
+    display: Option<&ToolDisplay>,
+    width: u16,
+) -> Vec<Line<'static>> {
+    let title = call_title(name, arguments, usize::from(width).saturating_sub(2).max(8));
+    let mut rows = vec![call_head(&title, Some(status))];
+    let summary = display
+        .map(|d| d.summary.clone())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| {
+            output
+                .and_then(|o| o.lines().find(|l| !l.trim().is_empty()))
+                .unwrap_or_default()
+                .to_owned()
+        });
+    let (mark, style) = match status {
+        ToolCallStatus::Completed => ("⎿ ", Style::default().fg(Color::DarkGray)),
+        ToolCallStatus::Denied => ("⎿ refused: ", Style::default().fg(Color::Yellow)),
+        ToolCallStatus::Cancelled => ("⎿ cancelled: ", Style::default().fg(Color::Yellow)),
+        ToolCallStatus::Failed | ToolCallStatus::InProgress => {
+            ("⎿ error: ", Style::default().fg(Color::Red))
+        }
+    };
+    let mut line = format!("{mark}{}", clean(&summary).replace('\n', " "));
+    if let Some(d) = display.filter(|d| d.duration_ms >= 100) {
+        line.push_str(&format!(" · {}", duration(d.duration_ms)));
+    }
+    rows.extend(wrap(
+        Line::from(Span::styled(format!("  {line}"), style)),
+        width,
+        &[Span::raw("    ")],
+    ));
+    if status == ToolCallStatus::Failed
+        && let Some(output) = output
+    {
+        let shown: Vec<&str> = output
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .skip(1)
+            .take(4)
+            .collect();
+        if !shown.is_empty() {
+            rows.extend(text_rows(
+                &shown.join("\n"),
+                Style::default().fg(Color::DarkGray),
+                width,
+                "    ",
+            ));
+        }
+    }
+    if let Some(diff) = display.and_then(|d| d.diff.as_deref())
+        && status == ToolCallStatus::Completed
+    {
+        rows.extend(crate::diff::unified(diff, width, crate::diff::MAX_ROWS));
+    }
+    rows
+}
+
+/// `850ms`, `2.1s`, `3m 07s`.
+pub fn duration(ms: u64) -> String {
+    match ms {
+        0..1000 => format!("{ms}ms"),
+        1000..60_000 => format!("{:.1}s", ms as f64 / 1000.0),
+        _ => format!("{}m {:02}s", ms / 60_000, ms / 1000 % 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_pick_the_main_argument_and_hide_controls() {
+        assert_eq!(
+            call_title("Bash", r#"{"command":"cargo test"}"#, 80),
+            "Bash(cargo test)"
+        );
+        assert_eq!(
+            call_title("Bash", r#"{"command":"a\u001b[2Jb\nc"}"#, 80),
+            "Bash(ab⏎c)"
+        );
+        assert_eq!(
+            call_title("Read", r#"{"file_path":"src/lib.rs"}"#, 80),
+            "Read(src/lib.rs)"
+        );
+        assert_eq!(call_title("X", "not json", 6), "X(not…");
+    }
+
+    #[test]
+    fn finished_calls_show_status_and_time() {
+        let display = ToolDisplay {
+            summary: "exit 0".to_owned(),
+            exit_code: Some(0),
+            duration_ms: 2100,
+            ..ToolDisplay::default()
+        };
+        let rows = finished_call(
+            "Bash",
+            r#"{"command":"cargo test"}"#,
+            ToolCallStatus::Completed,
+            Some("ok"),
+            Some(&display),
+            40,
+        );
+        let rows: Vec<String> = rows.iter().map(|l| l.to_string()).collect();
+        assert_eq!(rows, ["● Bash(cargo test)", "  ⎿ exit 0 · 2.1s"]);
+    }
+}

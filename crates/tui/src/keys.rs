@@ -1,0 +1,307 @@
+//! Keys, pastes and submitted prompts: what the user's input does to the
+//! app (open menus first, then the composer), and the `/commands`.
+
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+use wright_protocol::{ApprovalDecision, Op};
+
+use crate::app::App;
+use crate::approval::MenuOutcome;
+use crate::cells::MessageKind;
+use crate::composer::{CommandEntry, ComposerOutcome};
+use crate::host::{Action, HostRequest};
+
+/// A second Ctrl-C within this long of the first leaves.
+const DOUBLE_CTRL_C: Duration = Duration::from_secs(2);
+
+/// Keys within this long of an approval menu opening are ignored (except
+/// Esc and Ctrl-C): they were typed for the prompt, not for the menu.
+const APPROVAL_GRACE: Duration = Duration::from_millis(400);
+
+/// What Shift-Tab cycles through.
+const MODES: [&str; 3] = ["default", "accept-edits", "plan"];
+
+/// The built-in commands with their help text.
+pub const COMMANDS: [(&str, &str); 12] = [
+    ("/help", "the commands and keys"),
+    (
+        "/mode",
+        "[name] show or change what runs without asking (default, accept-edits, plan, auto, bypass)",
+    ),
+    (
+        "/model",
+        "[name] show or change the model (from the next request)",
+    ),
+    (
+        "/context",
+        "what the model sees, with sources and sizes, and the window used",
+    ),
+    ("/compact", "[focus] summarize older turns now"),
+    (
+        "/rewind",
+        "[N] list the turns, or go back to before turn N (files and conversation)",
+    ),
+    ("/resume", "pick one of this project's sessions to continue"),
+    ("/clear", "start a new session"),
+    ("/cost", "what this session has cost so far"),
+    ("/mcp", "MCP servers with their status and tools"),
+    ("/exit", "leave (also Ctrl-D on an empty prompt)"),
+    ("/quit", "leave"),
+];
+
+const KEYS_HELP: &str = "keys: Enter send · Esc interrupt · Ctrl-C clear / interrupt / twice to leave · \
+Ctrl-D leave · Shift-Tab cycle permission mode · typing during a turn queues the next prompt";
+
+/// The built-in commands for the composer's completion.
+pub fn command_entries() -> Vec<CommandEntry> {
+    COMMANDS
+        .iter()
+        .map(|(name, description)| CommandEntry {
+            name: (*name).to_owned(),
+            description: (*description).to_owned(),
+        })
+        .collect()
+}
+
+impl App {
+    /// Handles a key press.
+    pub fn key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if let Some(menu) = self.approval.as_mut() {
+            let id = menu.id.clone();
+            // Keys typed before the menu showed are not an answer to it.
+            let fresh = self.now.saturating_duration_since(self.approval_at) < APPROVAL_GRACE;
+            let stops = matches!(key.code, KeyCode::Esc)
+                || (key.code == KeyCode::Char('c')
+                    && key
+                        .modifiers
+                        .contains(crossterm::event::KeyModifiers::CONTROL));
+            if fresh && !stops {
+                return;
+            }
+            match menu.key(key) {
+                MenuOutcome::Open => {}
+                MenuOutcome::Decided(decision) => {
+                    self.approval = None;
+                    self.actions
+                        .push(Action::Op(Op::ResolveApproval { id, decision }));
+                }
+                MenuOutcome::Cancelled => {
+                    self.approval = None;
+                    self.actions.push(Action::Op(Op::ResolveApproval {
+                        id,
+                        decision: ApprovalDecision::Deny { note: None },
+                    }));
+                    self.actions.push(Action::Op(Op::Interrupt));
+                }
+            }
+            return;
+        }
+        if self.picker.is_some() {
+            self.picker_key(key);
+            return;
+        }
+        match self.composer.handle_key(key) {
+            ComposerOutcome::None => {}
+            ComposerOutcome::Submit(text) => self.submit(text),
+            ComposerOutcome::CtrlC => self.ctrl_c(),
+            ComposerOutcome::Exit => self.exit = Some(0),
+            ComposerOutcome::Escape => {
+                if self.busy() {
+                    self.actions.push(Action::Op(Op::Interrupt));
+                }
+            }
+            ComposerOutcome::CycleMode => {
+                let next = MODES
+                    .iter()
+                    .position(|m| *m == self.status.mode)
+                    .map_or(MODES[0], |i| MODES[(i + 1) % MODES.len()]);
+                self.actions.push(Action::Op(Op::SetPermissionMode {
+                    mode: next.to_owned(),
+                }));
+            }
+        }
+    }
+
+    /// Handles a bracketed paste (one piece of the prompt, however many lines).
+    pub fn paste(&mut self, text: &str) {
+        if self.approval.is_none() && self.picker.is_none() {
+            self.composer.handle_paste(text);
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn ctrl_c_for_test(&mut self) {
+        self.ctrl_c();
+    }
+
+    fn ctrl_c(&mut self) {
+        if self.busy() {
+            self.actions.push(Action::Op(Op::Interrupt));
+            return;
+        }
+        match self.ctrl_c_at {
+            Some(at) if self.now.saturating_duration_since(at) <= DOUBLE_CTRL_C => {
+                self.exit = Some(130);
+            }
+            _ => self.ctrl_c_at = Some(self.now),
+        }
+    }
+
+    /// Whether the "Ctrl-C again to leave" hint shows.
+    pub(crate) fn ctrl_c_armed(&self) -> bool {
+        self.ctrl_c_at
+            .is_some_and(|at| self.now.saturating_duration_since(at) <= DOUBLE_CTRL_C)
+    }
+
+    fn picker_key(&mut self, key: KeyEvent) {
+        let Some(picker) = self.picker.as_mut() else {
+            return;
+        };
+        let n = picker.sessions.len().max(1);
+        match key.code {
+            KeyCode::Up => picker.selected = (picker.selected + n - 1) % n,
+            KeyCode::Down => picker.selected = (picker.selected + 1) % n,
+            KeyCode::Enter => {
+                if let Some(s) = picker.sessions.get(picker.selected) {
+                    let id = s.id.clone();
+                    self.actions.push(Action::Host(HostRequest::Resume { id }));
+                }
+                self.picker = None;
+            }
+            KeyCode::Esc => self.picker = None,
+            KeyCode::Char('c')
+                if key
+                    .modifiers
+                    .contains(crossterm::event::KeyModifiers::CONTROL) =>
+            {
+                self.picker = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// A prompt or command the user sent.
+    pub(crate) fn submit(&mut self, text: String) {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return;
+        }
+        self.ctrl_c_at = None;
+        let (command, rest) = trimmed
+            .split_once(char::is_whitespace)
+            .map_or((trimmed, ""), |(c, r)| (c, r.trim()));
+        // A path such as /usr/bin/foo is a prompt, not a command.
+        let is_command = command
+            .strip_prefix('/')
+            .is_some_and(|c| !c.is_empty() && !c.contains('/'));
+        if !is_command {
+            if trimmed.starts_with('!') {
+                self.message(
+                    MessageKind::Error,
+                    "!command is not available yet (it needs a way to run a command through the session's permissions and sandbox); ask the model to run it",
+                );
+                return;
+            }
+            if self.busy() {
+                self.queued.push_back(text);
+            } else {
+                self.start_turn(text);
+            }
+            return;
+        }
+        // Instant commands answer at once, even while a turn runs.
+        match (command, rest) {
+            ("/exit" | "/quit", _) => {
+                self.exit = Some(0);
+                return;
+            }
+            ("/help", _) => {
+                let mut help = String::from("commands:\n");
+                for (name, what) in COMMANDS {
+                    help.push_str(&format!("  {name} — {what}\n"));
+                }
+                help.push_str(KEYS_HELP);
+                self.message(MessageKind::Notice, &help);
+                self.actions.push(Action::Host(HostRequest::Help));
+                return;
+            }
+            ("/mode", "") => {
+                let line = format!("permission mode: {}", self.status.mode);
+                self.message(MessageKind::Notice, &line);
+                return;
+            }
+            ("/mode", mode) => {
+                self.actions.push(Action::Op(Op::SetPermissionMode {
+                    mode: mode.to_owned(),
+                }));
+                return;
+            }
+            ("/model", "") => {
+                let line = format!("model: {}", self.status.model);
+                self.message(MessageKind::Notice, &line);
+                return;
+            }
+            ("/model", model) => {
+                let model = (model != "default").then(|| model.to_owned());
+                self.actions.push(Action::Op(Op::SetModel { model }));
+                return;
+            }
+            ("/cost", _) => {
+                let line = format!("session cost so far: ${:.4}", self.status.cost);
+                self.message(MessageKind::Notice, &line);
+                return;
+            }
+            ("/context", _) => {
+                self.actions.push(Action::Host(HostRequest::Context));
+                return;
+            }
+            ("/mcp", _) => {
+                self.actions.push(Action::Host(HostRequest::Mcp));
+                return;
+            }
+            _ => {}
+        }
+        // The rest change the session: after the running turn.
+        if self.busy() {
+            self.queued.push_back(text);
+            return;
+        }
+        match (command, rest) {
+            ("/compact", focus) => {
+                self.turn = Some(self.now);
+                self.actions.push(Action::Op(Op::Compact {
+                    focus: (!focus.is_empty()).then(|| focus.to_owned()),
+                }));
+            }
+            ("/rewind", "") => self.actions.push(Action::Op(Op::Rewind { turn: None })),
+            ("/rewind", n) => match n.parse() {
+                Ok(turn) => self
+                    .actions
+                    .push(Action::Op(Op::Rewind { turn: Some(turn) })),
+                Err(_) => self.message(MessageKind::Error, "usage: /rewind [N]"),
+            },
+            ("/resume", "") => self.actions.push(Action::Host(HostRequest::Sessions)),
+            ("/resume", id) => self
+                .actions
+                .push(Action::Host(HostRequest::Resume { id: id.to_owned() })),
+            ("/clear", _) => self.actions.push(Action::Host(HostRequest::Clear)),
+            (command, args) if command.starts_with("/mcp__") => {
+                self.history
+                    .extend(crate::cells::user_prompt(&text, self.width));
+                self.actions.push(Action::Host(HostRequest::McpPrompt {
+                    command: command.to_owned(),
+                    args: args.to_owned(),
+                }));
+            }
+            (command, _) => {
+                // after merge: custom commands from .wright/commands/*.md expand here.
+                let line = format!("unknown command {command}; /help lists them");
+                self.message(MessageKind::Error, &line);
+            }
+        }
+    }
+}

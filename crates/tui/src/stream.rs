@@ -1,0 +1,170 @@
+//! A streamed answer, committed line by line: a row goes to the scrollback
+//! only once its source line is complete (and, for a table, once the whole
+//! table is), so nothing already written ever changes. The text is cut into
+//! blocks at blank lines outside code fences; finished blocks are rendered
+//! once and dropped, so a long answer costs no more per delta than a short one.
+
+use ratatui::text::Line;
+
+use crate::markdown;
+
+/// The answer being streamed.
+#[derive(Debug, Default)]
+pub struct MarkdownStream {
+    /// Source of the open block (blocks before it are committed and dropped).
+    block: String,
+    /// Rows of the open block already committed.
+    committed_rows: usize,
+    /// Whether any block was committed (a gap goes before the next one).
+    started: bool,
+    /// Whether the open block is inside a code fence (and its marker).
+    fence: Option<String>,
+    /// Bytes of `block` already scanned for fences and blank lines.
+    scanned: usize,
+}
+
+impl MarkdownStream {
+    /// An empty stream.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds `delta`; returns the rows that became final, wrapped to `width`.
+    pub fn push(&mut self, delta: &str, width: u16) -> Vec<Line<'static>> {
+        self.block.push_str(delta);
+        let mut out = Vec::new();
+        // Cut finished blocks at blank lines outside fences.
+        while let Some(end) = self.next_line_end() {
+            let line = &self.block[self.scanned..end];
+            let trimmed = line.trim();
+            let fence_marker = fence_of(trimmed);
+            match (&self.fence, fence_marker) {
+                (None, Some(m)) => self.fence = Some(m),
+                (Some(open), Some(m))
+                    if m.starts_with(open.as_str()) && trimmed.len() == m.len() =>
+                {
+                    self.fence = None;
+                }
+                _ => {}
+            }
+            self.scanned = end + 1;
+            if trimmed.is_empty() && self.fence.is_none() {
+                let finished: String = self.block[..self.scanned].to_owned();
+                if !finished.trim().is_empty() {
+                    out.extend(self.commit_block(&finished, width));
+                }
+                self.block.drain(..self.scanned);
+                self.scanned = 0;
+                self.committed_rows = 0;
+            }
+        }
+        // In the open block, commit the rows of its complete lines.
+        out.extend(self.commit_complete(width));
+        out
+    }
+
+    /// Everything left, at the end of the answer.
+    pub fn finish(&mut self, width: u16) -> Vec<Line<'static>> {
+        let block = std::mem::take(&mut self.block);
+        let mut out = Vec::new();
+        if !block.trim().is_empty() {
+            let rows = markdown::render(&block, width);
+            if self.committed_rows == 0 && self.started {
+                out.push(Line::default());
+            }
+            out.extend(rows.into_iter().skip(self.committed_rows));
+        }
+        *self = Self::default();
+        out
+    }
+
+    /// The rows not yet committed (the partial line, a table being built).
+    pub fn tail(&self, width: u16) -> Vec<Line<'static>> {
+        if self.block.trim().is_empty() {
+            return Vec::new();
+        }
+        let mut rows = markdown::render(&self.block, width);
+        let mut out: Vec<Line<'static>> = Vec::new();
+        if self.committed_rows == 0 && self.started {
+            out.push(Line::default());
+        }
+        out.extend(rows.drain(self.committed_rows.min(rows.len())..));
+        out
+    }
+
+    fn next_line_end(&self) -> Option<usize> {
+        self.block[self.scanned..]
+            .find('\n')
+            .map(|i| self.scanned + i)
+    }
+
+    fn commit_block(&mut self, source: &str, width: u16) -> Vec<Line<'static>> {
+        let rows = markdown::render(source, width);
+        let mut out = Vec::new();
+        if self.committed_rows == 0 && self.started && !rows.is_empty() {
+            out.push(Line::default());
+        }
+        out.extend(rows.into_iter().skip(self.committed_rows));
+        self.started = true;
+        out
+    }
+
+    fn commit_complete(&mut self, width: u16) -> Vec<Line<'static>> {
+        let Some(last_newline) = self.block.rfind('\n') else {
+            return Vec::new();
+        };
+        let complete = &self.block[..=last_newline];
+        // A table's columns depend on every row: hold it whole.
+        let stable_end = table_start(complete).unwrap_or(complete.len());
+        let stable = &complete[..stable_end];
+        if stable.trim().is_empty() {
+            return Vec::new();
+        }
+        let rows = markdown::render(stable, width);
+        if rows.len() <= self.committed_rows {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if self.committed_rows == 0 && self.started {
+            out.push(Line::default());
+        }
+        out.extend(rows.into_iter().skip(self.committed_rows));
+        // The gap line is not one of the block's rows.
+        self.committed_rows += out.len() - usize::from(self.committed_rows == 0 && self.started);
+        self.started = true;
+        out
+    }
+}
+
+/// The opening of a trailing table in `text` (its last lines start with `|`).
+fn table_start(text: &str) -> Option<usize> {
+    let mut lines = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        lines.push((offset, line));
+        offset += line.len();
+    }
+    let mut start = None;
+    for (offset, line) in lines.iter().rev() {
+        if !line.trim_start().starts_with('|') {
+            break;
+        }
+        start = Some(*offset);
+    }
+    start
+}
+
+/// A code fence marker at the start of a trimmed line: "```" or "~~~" and longer.
+fn fence_of(trimmed: &str) -> Option<String> {
+    for c in ['`', '~'] {
+        let n = trimmed.chars().take_while(|&x| x == c).count();
+        if n >= 3 {
+            return Some(std::iter::repeat_n(c, n).collect());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+#[path = "stream_tests.rs"]
+mod tests;

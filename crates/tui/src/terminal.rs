@@ -1,0 +1,234 @@
+//! The terminal side: raw mode, bracketed paste, an inline viewport below
+//! the shell's scrollback (no alternate screen), finished rows written
+//! above it with `insert_before` (scrolling regions), and the loop that
+//! feeds keys and host inputs to the [`App`]. On the way out, and from the
+//! panic hook, the terminal is restored with the cursor on a clean line.
+
+use std::io::{self, Stdout, Write};
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{
+    self, DisableBracketedPaste, EnableBracketedPaste, Event as TermEvent,
+    KeyboardEnhancementFlags, PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
+};
+use crossterm::{execute, terminal};
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Position;
+use ratatui::text::Line;
+use ratatui::widgets::Widget;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+
+use crate::app::App;
+use crate::host::{Action, Input, Startup};
+
+/// How often the screen is refreshed while a turn runs (the spinner).
+const BUSY_FRAME: Duration = Duration::from_millis(16);
+/// How long the loop waits for a key when nothing runs.
+const IDLE_WAIT: Duration = Duration::from_millis(50);
+
+/// Runs the UI until the user leaves; returns the exit code. `inputs`
+/// brings core events and host replies; `on_action` gets what the UI asks for.
+pub fn run(
+    startup: Startup,
+    inputs: &Receiver<Input>,
+    mut on_action: impl FnMut(Action),
+    setup: impl FnOnce(&mut App),
+) -> io::Result<u8> {
+    install_panic_hook();
+    let mut guard = RawMode::enter()?;
+    let (width, _) = terminal::size()?;
+    let mut app = App::new(startup, width);
+    setup(&mut app);
+    let mut screen = Screen::new(&app)?;
+    let mut last_draw = Instant::now() - BUSY_FRAME;
+    let mut dirty = true;
+    let code = loop {
+        // Host inputs first: they are already waiting.
+        loop {
+            match inputs.try_recv() {
+                Ok(input) => {
+                    app.set_now(Instant::now());
+                    app.input(input);
+                    dirty = true;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    app.input(Input::Closed);
+                    dirty = true;
+                    break;
+                }
+            }
+        }
+        while event::poll(Duration::ZERO)? {
+            app.set_now(Instant::now());
+            match event::read()? {
+                TermEvent::Key(key) => app.key(key),
+                TermEvent::Paste(text) => app.paste(&text),
+                TermEvent::Resize(w, _) => app.set_width(w),
+                _ => {}
+            }
+            dirty = true;
+        }
+        app.set_now(Instant::now());
+        for action in app.take_actions() {
+            on_action(action);
+        }
+        screen.write_history(app.take_history())?;
+        if let Some(code) = app.exit_code() {
+            break code;
+        }
+        let frame_due = app.busy() && last_draw.elapsed() >= Duration::from_millis(80);
+        if dirty || frame_due {
+            screen.draw(&app)?;
+            last_draw = Instant::now();
+            dirty = false;
+        }
+        let wait = if app.busy() { BUSY_FRAME } else { IDLE_WAIT };
+        // Wakes at once on a key; host inputs wait at most one frame.
+        let _ = event::poll(wait)?;
+    };
+    screen.leave()?;
+    guard.leave();
+    Ok(code)
+}
+
+/// The viewport and its terminal.
+struct Screen {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+    height: u16,
+}
+
+impl Screen {
+    fn new(app: &App) -> io::Result<Self> {
+        let (width, rows) = terminal::size()?;
+        let height = app.desired_height(width).clamp(1, rows.max(1));
+        let terminal = inline_terminal(height)?;
+        Ok(Self { terminal, height })
+    }
+
+    /// Writes finished rows into the scrollback above the viewport.
+    fn write_history(&mut self, rows: Vec<Line<'static>>) -> io::Result<()> {
+        for chunk in rows.chunks(200) {
+            let height = u16::try_from(chunk.len()).unwrap_or(u16::MAX);
+            self.terminal.insert_before(height, |buf| {
+                for (i, row) in chunk.iter().enumerate() {
+                    let area = buf.area;
+                    let y = area.y + u16::try_from(i).unwrap_or(0);
+                    row.clone().render(
+                        ratatui::layout::Rect {
+                            y,
+                            height: 1,
+                            ..area
+                        },
+                        buf,
+                    );
+                }
+            })?;
+        }
+        Ok(())
+    }
+
+    fn draw(&mut self, app: &App) -> io::Result<()> {
+        let (width, rows) = terminal::size()?;
+        let wanted = app.desired_height(width).clamp(1, rows.max(1));
+        // Grows at once; shrinks when idle, so a streaming answer does not
+        // make the viewport jump row by row.
+        if wanted > self.height || (wanted < self.height && !app.busy()) {
+            self.resize(wanted)?;
+        }
+        self.terminal.draw(|frame| {
+            let area = frame.area();
+            if let Some((x, y)) = app.render(area, frame.buffer_mut()) {
+                frame.set_cursor_position(Position { x, y });
+            }
+        })?;
+        Ok(())
+    }
+
+    /// A new viewport of `height` rows where the old one began.
+    fn resize(&mut self, height: u16) -> io::Result<()> {
+        let top = self.terminal.get_frame().area().y;
+        self.terminal.clear()?;
+        self.terminal
+            .set_cursor_position(Position { x: 0, y: top })?;
+        self.terminal = inline_terminal(height)?;
+        self.height = height;
+        Ok(())
+    }
+
+    /// Clears the live part, leaving the transcript and the cursor on a clean line.
+    fn leave(&mut self) -> io::Result<()> {
+        let top = self.terminal.get_frame().area().y;
+        self.terminal.clear()?;
+        self.terminal
+            .set_cursor_position(Position { x: 0, y: top })?;
+        self.terminal.show_cursor()?;
+        self.terminal.backend_mut().flush()?;
+        Ok(())
+    }
+}
+
+fn inline_terminal(height: u16) -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
+    Terminal::with_options(
+        CrosstermBackend::new(io::stdout()),
+        TerminalOptions {
+            viewport: Viewport::Inline(height),
+        },
+    )
+}
+
+/// Raw mode, bracketed paste and (where the terminal has it) unambiguous
+/// key reporting, undone on drop.
+struct RawMode {
+    on: bool,
+    enhanced: bool,
+}
+
+impl RawMode {
+    fn enter() -> io::Result<Self> {
+        terminal::enable_raw_mode()?;
+        execute!(io::stdout(), EnableBracketedPaste)?;
+        // Shift-Enter and Esc arrive unambiguously where supported.
+        let enhanced = terminal::supports_keyboard_enhancement().unwrap_or(false);
+        if enhanced {
+            execute!(
+                io::stdout(),
+                PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+            )?;
+        }
+        Ok(Self { on: true, enhanced })
+    }
+
+    fn leave(&mut self) {
+        if self.on {
+            restore(self.enhanced);
+            self.on = false;
+        }
+    }
+}
+
+impl Drop for RawMode {
+    fn drop(&mut self) {
+        self.leave();
+    }
+}
+
+fn restore(enhanced: bool) {
+    let mut out = io::stdout();
+    if enhanced {
+        let _ = execute!(out, PopKeyboardEnhancementFlags);
+    }
+    let _ = execute!(out, DisableBracketedPaste, crossterm::cursor::Show);
+    let _ = terminal::disable_raw_mode();
+}
+
+/// Restores the terminal before the panic message prints.
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore(true);
+        let _ = writeln!(io::stderr());
+        previous(info);
+    }));
+}
