@@ -42,6 +42,15 @@ pub enum HostRequest {
         /// The rest of the line.
         args: String,
     },
+    /// Run the custom command `command` (`.wright/commands/NAME.md`) with
+    /// `args`: the host expands it and starts the turn, or replies with an
+    /// error when there is no such command.
+    Custom {
+        /// The command as typed.
+        command: String,
+        /// The rest of the line.
+        args: String,
+    },
     /// This project's sessions, for the `/resume` picker.
     Sessions,
     /// End this session and resume session `id`.

@@ -297,10 +297,14 @@ impl App {
                     args: args.to_owned(),
                 }));
             }
-            (command, _) => {
-                // after merge: custom commands from .wright/commands/*.md expand here.
-                let line = format!("unknown command {command}; /help lists them");
-                self.message(MessageKind::Error, &line);
+            (command, args) => {
+                // A custom command (or a typo the host reports).
+                self.history
+                    .extend(crate::cells::user_prompt(&text, self.width));
+                self.actions.push(Action::Host(HostRequest::Custom {
+                    command: command.to_owned(),
+                    args: args.to_owned(),
+                }));
             }
         }
     }

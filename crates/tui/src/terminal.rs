@@ -71,6 +71,11 @@ pub fn run(
             dirty = true;
         }
         app.set_now(Instant::now());
+        // An `@path` popup fills in while the file index is being built.
+        app.composer_mut().tick();
+        if app.composer_mut().is_popup_open() {
+            dirty = true;
+        }
         for action in app.take_actions() {
             on_action(action);
         }

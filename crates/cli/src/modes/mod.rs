@@ -4,4 +4,5 @@
 pub mod headless;
 pub mod interactive;
 pub mod print;
+pub mod tui_composer;
 pub mod tui_mode;

@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, oneshot};
 use wright_protocol::{ApprovalDecision, Op};
 use wright_tui::host::{Action, HostReply, HostRequest, Input, SessionEntry, Startup};
 
+use super::tui_composer::{self, CustomCommands};
 use crate::render::{Detail, Renderer};
 use crate::setup::Started;
 use crate::signals::{SIGINT, Signals};
@@ -38,13 +39,23 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
         mcp_not_started,
         structured: _,
     } = started;
+    let custom = CustomCommands::load(&launch.project_root);
+    let mut notices: Vec<String> = notice.into_iter().collect();
+    notices.extend(custom.warnings.iter().cloned());
     let startup = Startup {
         model: String::new(),
         mode: "default".to_owned(),
         window: view.as_ref().map_or(0, |v| v.window),
         branch: git_branch(&launch.project_root),
-        notices: notice.into_iter().collect(),
+        notices,
     };
+    let prompts = mcp
+        .as_ref()
+        .map(|m| m.manager.prompts())
+        .unwrap_or_default();
+    let entries = tui_composer::command_entries(&custom, &prompts);
+    let history = tui_composer::history(&launch.cwd);
+    let files = tui_composer::files(&launch.project_root);
     let (input_tx, input_rx) = std_mpsc::channel::<Input>();
     let (action_tx, mut actions) = mpsc::unbounded_channel::<Action>();
     let (done_tx, mut done) = oneshot::channel::<std::io::Result<u8>>();
@@ -55,10 +66,11 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
             |action| {
                 let _ = action_tx.send(action);
             },
-            |_app| {
-                // after merge: _app.composer_mut().set_commands(commands) with
-                // wright_tui::command_entries(), the MCP prompts and the
-                // custom commands from .wright/commands.
+            move |app| {
+                let composer = app.composer_mut();
+                composer.set_commands(entries);
+                composer.set_history(history);
+                composer.set_file_source(files);
             },
         );
         let _ = done_tx.send(result);
@@ -119,9 +131,24 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
                     }
                     Action::Host(request) => {
                         let reply = match request {
-                            HostRequest::Help => mcp.as_ref().map(crate::mcp_prompts::help)
-                                .filter(|p| !p.trim().is_empty())
-                                .map(|p| HostReply::Text(p.trim_end().to_owned())),
+                            HostRequest::Help => {
+                                let mut lines = mcp.as_ref().map(crate::mcp_prompts::help).unwrap_or_default();
+                                lines.push_str(&custom.help());
+                                (!lines.trim().is_empty()).then(|| HostReply::Text(lines.trim_end().to_owned()))
+                            }
+                            HostRequest::Custom { command, args } => Some(match custom.expand(&command, &args) {
+                                Some(text) => {
+                                    let _ = handle.submit(Op::UserTurn { text }).await;
+                                    HostReply::TurnStarted
+                                }
+                                // `/usr/bin/foo is broken` is a prompt, not a command.
+                                None if command.get(1..).is_some_and(|c| c.contains('/')) => {
+                                    let text = if args.is_empty() { command } else { format!("{command} {args}") };
+                                    let _ = handle.submit(Op::UserTurn { text }).await;
+                                    HostReply::TurnStarted
+                                }
+                                None => HostReply::Error(format!("unknown command {command}; /help lists them")),
+                            }),
                             HostRequest::Context => Some(HostReply::Text(context_report(
                                 view.as_ref(), &jobs.list(), last_request_tokens))),
                             HostRequest::Mcp => {

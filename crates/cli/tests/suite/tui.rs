@@ -2,9 +2,6 @@
 //! read back through a VT100 parser, the mock's requests checked. The test
 //! answers the terminal queries a real terminal would (cursor position,
 //! device attributes). Every wait polls the screen with a generous timeout.
-//!
-//! Typing needs the real composer: until it is merged, the tests that type
-//! are ignored ("needs composer").
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
@@ -184,7 +181,6 @@ fn starts_with_the_status_line_and_leaves_on_sigterm() {
 }
 
 #[test]
-#[ignore = "needs composer"]
 fn exit_leaves_the_transcript_in_the_scrollback() {
     let env = Env::new();
     let server = MockServer::start(vec![MockResponse::sse(anthropic::text(
@@ -206,7 +202,6 @@ fn exit_leaves_the_transcript_in_the_scrollback() {
 }
 
 #[test]
-#[ignore = "needs composer"]
 fn esc_interrupts_a_running_command_and_a_typed_ahead_prompt_follows() {
     let env = Env::new();
     let server = MockServer::start(vec![
@@ -241,7 +236,6 @@ fn esc_interrupts_a_running_command_and_a_typed_ahead_prompt_follows() {
 }
 
 #[test]
-#[ignore = "needs composer"]
 fn a_multi_line_paste_is_one_user_turn() {
     let env = Env::new();
     let server = MockServer::start(vec![MockResponse::sse(anthropic::text("got it"))]).unwrap();
@@ -258,6 +252,57 @@ fn a_multi_line_paste_is_one_user_turn() {
     assert!(
         text.contains("panicked at src/main.rs:3\\nline two\\nline three"),
         "{text}"
+    );
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
+/// Arrow keys edit the prompt (never reach the model as escape codes), Up
+/// recalls the previous prompt, and a custom command from
+/// `.wright/commands` expands into the turn it starts.
+#[test]
+fn arrow_editing_history_and_custom_commands_reach_the_model() {
+    let env = Env::new();
+    env.write(
+        ".wright/commands/review.md",
+        "---\ndescription: Review a file\n---\nPlease review $ARGUMENTS closely.\n",
+    );
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::text("first done")),
+        MockResponse::sse(anthropic::text("second done")),
+        MockResponse::sse(anthropic::text("third done")),
+    ])
+    .unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    // "fix bug" → Left ×3, type "the ", Home, type "please " → "please fix the bug".
+    tui.send("fix bug");
+    tui.send("\x1b[D\x1b[D\x1b[D");
+    tui.send("the ");
+    tui.send("\x1b[H");
+    tui.send("please \r");
+    tui.wait_for("the first answer", |s| s.contains("first done"));
+    wait_requests(&server, 1);
+    let first = server.requests()[0].json()["messages"].to_string();
+    assert!(first.contains("please fix the bug"), "{first}");
+    assert!(!first.contains("[D"), "{first}");
+    // Up brings the prompt back; End and more text change it.
+    tui.send("\x1b[A");
+    tui.wait_for("the recalled prompt", |s| {
+        s.contains("› please fix the bug")
+    });
+    tui.send("\x1b[F now\r");
+    tui.wait_for("the second answer", |s| s.contains("second done"));
+    wait_requests(&server, 2);
+    let second = server.requests()[1].json()["messages"].to_string();
+    assert!(second.contains("please fix the bug now"), "{second}");
+    tui.send("/review src/lib.rs\r");
+    tui.wait_for("the third answer", |s| s.contains("third done"));
+    wait_requests(&server, 3);
+    let third = server.requests()[2].json()["messages"].to_string();
+    assert!(
+        third.contains("Please review src/lib.rs closely."),
+        "{third}"
     );
     tui.send("/exit\r");
     assert_eq!(tui.wait_exit(), 0);
