@@ -141,7 +141,7 @@ mod tests {
         );
         assert_eq!(
             custom.expand("/review", "42").as_deref(),
-            Some("Review PR 42 carefully.\n")
+            Some("Review PR 42 carefully.")
         );
         assert_eq!(custom.expand("/nope", ""), None);
         assert!(custom.help().contains("/review"));
