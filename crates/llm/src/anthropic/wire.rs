@@ -4,7 +4,7 @@ use serde_json::{Map, Value, json};
 use wright_protocol::{ContentBlock, Message, Role};
 
 use crate::client::ModelRequest;
-use crate::ids::normalize_tool_call_id;
+use crate::ids::IdRules;
 use crate::openai_responses::SIGNATURE_PREFIX;
 
 /// The smallest thinking budget the API accepts.
@@ -159,7 +159,7 @@ fn block(block: &ContentBlock) -> Value {
             arguments,
         } => json!({
             "type": "tool_use",
-            "id": normalize_tool_call_id(id),
+            "id": IdRules::ANTHROPIC.apply(id),
             "name": name,
             "input": tool_input(arguments),
         }),
@@ -169,7 +169,7 @@ fn block(block: &ContentBlock) -> Value {
             is_error,
         } => json!({
             "type": "tool_result",
-            "tool_use_id": normalize_tool_call_id(call_id),
+            "tool_use_id": IdRules::ANTHROPIC.apply(call_id),
             "content": content,
             "is_error": is_error,
         }),
