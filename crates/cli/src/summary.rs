@@ -23,8 +23,8 @@ pub struct RunSummary {
     cost_usd: f64,
     /// Text of the last assistant message of the current turn.
     last_text: String,
-    /// Whether `last_text` was cut at the output limit, so the next
-    /// message (the model's continuation) extends it.
+    /// Whether `last_text` was cut at the output limit or paused, so the
+    /// next message (the model's continuation) extends it.
     text_cut: bool,
     denials: Vec<Value>,
     errors: Vec<String>,
@@ -163,7 +163,11 @@ impl RunSummary {
                     } else {
                         self.last_text.clone_from(text);
                     }
-                    self.text_cut = *stop_reason == Some(StopReason::MaxTokens);
+                    // A cut or paused answer goes on in the next message.
+                    self.text_cut = matches!(
+                        stop_reason,
+                        Some(StopReason::MaxTokens | StopReason::PauseTurn)
+                    );
                 }
                 ItemKind::ToolCall {
                     call_id,

@@ -173,3 +173,70 @@ fn a_vllm_tool_call_id_is_echoed_exactly() {
     );
     assert_eq!(body["messages"][3]["tool_call_id"], json!(id), "{body}");
 }
+
+/// One Anthropic SSE event.
+fn anthropic_event(data: &Value) -> String {
+    format!(
+        "event: {}\ndata: {data}\n\n",
+        data["type"].as_str().unwrap()
+    )
+}
+
+#[test]
+fn pause_turn_is_continued_with_server_tool_blocks_sent_back_verbatim() {
+    let env = Env::new();
+    let search = json!({"type": "server_tool_use", "id": "srvtoolu_01ABC", "name": "web_search", "input": {"query": "wright agent"}});
+    let results = json!({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01ABC",
+        "content": [{"type": "web_search_result", "url": "https://example.com", "title": "Example",
+            "encrypted_content": "EqgfCioIARgBIiQ3", "page_age": null}]});
+    let mut paused = anthropic_event(&json!({"type": "message_start", "message": {"id": "msg_1",
+        "type": "message", "role": "assistant", "model": "m", "content": [], "stop_reason": null,
+        "usage": {"input_tokens": 10, "output_tokens": 1}}}));
+    paused += &anthropic_event(&json!({"type": "content_block_start", "index": 0,
+        "content_block": {"type": "text", "text": ""}}));
+    paused += &anthropic_event(&json!({"type": "content_block_delta", "index": 0,
+        "delta": {"type": "text_delta", "text": "Searching. "}}));
+    paused += &anthropic_event(&json!({"type": "content_block_stop", "index": 0}));
+    // The server tool's input streams as JSON deltas after an empty start.
+    paused += &anthropic_event(&json!({"type": "content_block_start", "index": 1,
+        "content_block": {"type": "server_tool_use", "id": "srvtoolu_01ABC", "name": "web_search", "input": {}}}));
+    paused += &anthropic_event(&json!({"type": "content_block_delta", "index": 1,
+        "delta": {"type": "input_json_delta", "partial_json": "{\"query\": \"wright"}}));
+    paused += &anthropic_event(&json!({"type": "content_block_delta", "index": 1,
+        "delta": {"type": "input_json_delta", "partial_json": " agent\"}"}}));
+    paused += &anthropic_event(&json!({"type": "content_block_stop", "index": 1}));
+    paused += &anthropic_event(
+        &json!({"type": "content_block_start", "index": 2, "content_block": results}),
+    );
+    paused += &anthropic_event(&json!({"type": "content_block_stop", "index": 2}));
+    paused += &anthropic_event(&json!({"type": "message_delta",
+        "delta": {"stop_reason": "pause_turn", "stop_sequence": null}, "usage": {"output_tokens": 30}}));
+    paused += &anthropic_event(&json!({"type": "message_stop"}));
+    let server = MockServer::start(vec![
+        MockResponse::sse(paused),
+        MockResponse::sse(anthropic::text("Found it.")),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "search")
+        .args(["--output-format", "json"])
+        .output()
+        .unwrap();
+    assert_clean(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(result["result"], json!("Searching. Found it."));
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let body = requests[1].json();
+    let messages = body["messages"].as_array().unwrap();
+    // No new user message: the paused assistant turn is the last message.
+    let last = messages.last().unwrap();
+    assert_eq!(last["role"], "assistant", "{body}");
+    assert_eq!(
+        last["content"][0],
+        json!({"type": "text", "text": "Searching. "})
+    );
+    assert_eq!(last["content"][1], search);
+    assert_eq!(last["content"][2], results);
+}

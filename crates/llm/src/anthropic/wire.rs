@@ -99,6 +99,7 @@ fn message(message: &Message) -> Value {
         ContentBlock::Thinking { signature, .. } => signature
             .as_deref()
             .is_some_and(|s| !s.starts_with(SIGNATURE_PREFIX)),
+        ContentBlock::Opaque { provider, .. } => provider == super::PROVIDER,
         _ => true,
     });
     for b in kept {
@@ -173,6 +174,7 @@ fn block(block: &ContentBlock) -> Value {
             "content": content,
             "is_error": is_error,
         }),
+        ContentBlock::Opaque { block, .. } => block.clone(),
     }
 }
 
