@@ -76,7 +76,7 @@ fn event_kind(body: &str, end: usize) -> String {
     }
     let data = event.lines().find_map(|l| l.strip_prefix("data: "));
     data.and_then(|d| serde_json::from_str::<Value>(d).ok())
-        .and_then(|v| {
+        .map(|v| {
             let delta = &v["choices"][0]["delta"];
             let kind = if v["choices"][0]["finish_reason"].is_string() {
                 "finish"
@@ -89,7 +89,7 @@ fn event_kind(body: &str, end: usize) -> String {
             } else {
                 "role"
             };
-            Some(kind.to_owned())
+            kind.to_owned()
         })
         .unwrap_or_else(|| "other".to_owned())
 }
