@@ -121,21 +121,40 @@ pub fn keys_for(base_url_from_project: Option<&std::path::Path>) -> (Keys, Optio
     }
 }
 
+/// How long a stream may stay silent before it fails:
+/// `WRIGHT_STREAM_IDLE_TIMEOUT_MS` (for tests and very slow local servers),
+/// else the default.
+fn idle_timeout() -> std::time::Duration {
+    std::env::var("WRIGHT_STREAM_IDLE_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|&ms: &u64| ms > 0)
+        .map_or(
+            wright_llm::DEFAULT_IDLE_TIMEOUT,
+            std::time::Duration::from_millis,
+        )
+}
+
 /// Chooses and builds the client.
 pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, SetupError> {
     let http = wright_llm::http_client().map_err(|e| SetupError(e.to_string()))?;
     let choice = choose(settings, keys, &http).await?;
+    let idle = idle_timeout();
     let client: Arc<dyn ModelClient> = match choice.provider {
-        Provider::Anthropic => Arc::new(AnthropicClient::new(http, choice.base_url, choice.key)),
+        Provider::Anthropic => Arc::new(
+            AnthropicClient::new(http, choice.base_url, choice.key).with_idle_timeout(idle),
+        ),
         Provider::OpenaiChat => {
             let compat = chat_compat(settings, &choice.base_url, &choice.model);
-            Arc::new(OpenAiChatClient::new(http, choice.base_url, choice.key).with_compat(compat))
+            Arc::new(
+                OpenAiChatClient::new(http, choice.base_url, choice.key)
+                    .with_compat(compat)
+                    .with_idle_timeout(idle),
+            )
         }
-        Provider::OpenaiResponses => Arc::new(OpenAiResponsesClient::new(
-            http,
-            choice.base_url,
-            choice.key,
-        )),
+        Provider::OpenaiResponses => Arc::new(
+            OpenAiResponsesClient::new(http, choice.base_url, choice.key).with_idle_timeout(idle),
+        ),
     };
     Ok(Resolved {
         client,

@@ -264,14 +264,24 @@ fn only_tools(registry: &ToolRegistry, names: &[String]) -> (ToolRegistry, Vec<S
 }
 
 /// The default retry policy; `WRIGHT_MAX_RETRIES` changes how many retries
-/// (0 turns them off, e.g. for CI runs that should fail fast).
+/// (0 turns them off, e.g. for CI runs that should fail fast) and
+/// `WRIGHT_RETRY_MAX_DELAY_MS` caps every wait, `Retry-After` included
+/// (tests of retries that should not sleep for seconds).
 fn retry_policy() -> RetryPolicy {
     let mut policy = RetryPolicy::default();
-    if let Some(n) = std::env::var("WRIGHT_MAX_RETRIES")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-    {
-        policy.max_retries = n;
+    let number = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+    };
+    if let Some(n) = number("WRIGHT_MAX_RETRIES") {
+        policy.max_retries = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+    if let Some(ms) = number("WRIGHT_RETRY_MAX_DELAY_MS") {
+        let cap = std::time::Duration::from_millis(ms);
+        policy.max_delay = cap;
+        policy.max_retry_after = cap;
+        policy.base_delay = policy.base_delay.min(cap);
     }
     policy
 }

@@ -5,7 +5,9 @@
 use std::time::Instant;
 
 use serde_json::{Value, json};
-use wright_protocol::{Event, EventKind, ItemKind, ToolCallStatus, TurnEndReason, Usage};
+use wright_protocol::{
+    Event, EventKind, ItemKind, StopReason, ToolCallStatus, TurnEndReason, Usage,
+};
 
 /// Running totals for one print-mode run.
 pub struct RunSummary {
@@ -21,6 +23,9 @@ pub struct RunSummary {
     cost_usd: f64,
     /// Text of the last assistant message of the current turn.
     last_text: String,
+    /// Whether `last_text` was cut at the output limit or paused, so the
+    /// next message (the model's continuation) extends it.
+    text_cut: bool,
     denials: Vec<Value>,
     errors: Vec<String>,
     /// Verifier reports (`Diagnostics` items) in the current turn.
@@ -72,6 +77,7 @@ impl RunSummary {
             agents: std::collections::BTreeMap::new(),
             models: std::collections::BTreeMap::new(),
             last_text: String::new(),
+            text_cut: false,
             denials: Vec::new(),
             errors: Vec::new(),
             verifier_runs: 0,
@@ -121,6 +127,7 @@ impl RunSummary {
                 self.models.clear();
                 self.agents.clear();
                 self.last_text.clear();
+                self.text_cut = false;
                 self.denials.clear();
                 self.errors.clear();
                 self.verifier_runs = 0;
@@ -150,8 +157,17 @@ impl RunSummary {
                 self.api_ms += duration_ms;
             }
             EventKind::ItemCompleted { item } => match &item.kind {
-                ItemKind::AgentMessage { text, .. } if !text.is_empty() => {
-                    self.last_text.clone_from(text);
+                ItemKind::AgentMessage { text, stop_reason } if !text.is_empty() => {
+                    if self.text_cut {
+                        self.last_text.push_str(text);
+                    } else {
+                        self.last_text.clone_from(text);
+                    }
+                    // A cut or paused answer goes on in the next message.
+                    self.text_cut = matches!(
+                        stop_reason,
+                        Some(StopReason::MaxTokens | StopReason::PauseTurn)
+                    );
                 }
                 ItemKind::ToolCall {
                     call_id,

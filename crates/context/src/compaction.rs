@@ -45,6 +45,7 @@ pub fn block_chars(block: &ContentBlock) -> usize {
             signature,
         } => thinking.chars().count() + signature.as_ref().map_or(0, String::len),
         ContentBlock::RedactedThinking { data } => data.len(),
+        ContentBlock::Opaque { block, .. } => block.to_string().len(),
         ContentBlock::ToolCall {
             id,
             name,

@@ -79,6 +79,14 @@ fn render_transcript(messages: &[Message]) -> String {
                 // Reasoning is the model's scratch work; the summary records
                 // outcomes, and signatures mean nothing outside the provider.
                 ContentBlock::Thinking { .. } | ContentBlock::RedactedThinking { .. } => {}
+                // Server tools (web search and the like): what they found.
+                ContentBlock::Opaque { block, .. } => {
+                    let kind = block["type"].as_str().unwrap_or("provider block");
+                    out.push_str(&format!(
+                        "[{who}: {kind}]\n{}\n\n",
+                        truncate(&block.to_string(), ARGUMENT_CHARS)
+                    ));
+                }
                 ContentBlock::ToolCall {
                     id,
                     name,

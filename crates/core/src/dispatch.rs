@@ -49,9 +49,13 @@ pub(crate) fn announce_tool_calls(
     message: &Message,
     cut_off: bool,
 ) -> Vec<PendingCall> {
+    // Only the last call can have been cut: any before it were complete
+    // when the next block began.
+    let last = message.tool_calls().count().saturating_sub(1);
     message
         .tool_calls()
-        .map(|(call_id, name, arguments)| {
+        .enumerate()
+        .map(|(n, (call_id, name, arguments))| {
             let item_id = ctx.emitter.next_item_id();
             ctx.emitter.item_started(Item {
                 id: item_id.clone(),
@@ -65,7 +69,7 @@ pub(crate) fn announce_tool_calls(
             });
             PendingCall {
                 item_id,
-                cut_off,
+                cut_off: cut_off && n == last,
                 call_id: call_id.to_owned(),
                 name: name.to_owned(),
                 arguments: arguments.to_owned(),
@@ -188,18 +192,17 @@ async fn prepare(
             ),
         ));
     };
-    let args = parse_arguments(arguments).map_err(|e| {
-        let why = if call.cut_off {
-            ToolError::InvalidArgs(format!(
-                "the response was cut off at the output limit before the arguments were complete ({}). \
-                 Send smaller pieces: several edits, or a shorter file written in parts.",
-                ctx.options.max_tokens
-            ))
-        } else {
-            e
-        };
-        (ToolCallStatus::Failed, why.to_string())
-    })?;
+    if call.cut_off {
+        // Even arguments that happen to parse may be a prefix of what the
+        // model meant: a cut call is never run.
+        let why = ToolError::InvalidArgs(format!(
+            "the response was cut off at the output limit ({} tokens) before this call was complete, \
+             so it was not run. Retry with a smaller step: several edits, or a shorter file written in parts.",
+            ctx.options.max_tokens
+        ));
+        return Err((ToolCallStatus::Failed, why.to_string()));
+    }
+    let args = parse_arguments(arguments).map_err(|e| (ToolCallStatus::Failed, e.to_string()))?;
     let args = claude_args(name, args);
     let hooks = tool_hooks::before(ctx, &call.call_id, name, args, cancel).await;
     let raw_args = if hooks.rewritten {

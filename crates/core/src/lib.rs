@@ -16,6 +16,7 @@ mod manual;
 mod mcp_call;
 mod mcp_resources;
 mod options;
+mod output_limit;
 mod recorder;
 mod remember;
 mod session;

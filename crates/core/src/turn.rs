@@ -19,6 +19,7 @@ use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
 use crate::hook_points;
 use crate::options::SystemPrompt;
+use crate::output_limit;
 use crate::structured::{self, Verdict};
 
 /// The conversation the actor keeps between turns.
@@ -84,6 +85,7 @@ pub(crate) async fn run_turn(
     let mut schema_retried = false;
     let mut structured_output = None;
     let mut structured_output_failed = false;
+    let mut continuations = 0u32;
     let reason = loop {
         if requests >= ctx.options.max_turns {
             emitter.warning(format!(
@@ -164,6 +166,17 @@ pub(crate) async fn run_turn(
                 // The provider paused a long turn: sending the conversation
                 // back as it is lets the model continue.
                 continue;
+            }
+            if cut_off {
+                // A cut answer is never the final one.
+                match output_limit::on_cut_answer(ctx, &mut continuations) {
+                    Ok(message) => {
+                        ctx.recorder.message(emitter, &message);
+                        conv.messages.push(message);
+                        continue;
+                    }
+                    Err(()) => break TurnEndReason::Failed,
+                }
             }
             if let Some(feedback) = hook_points::stop(ctx, stop_hook_active, &cancel).await {
                 // A Stop hook said the work is not done: the model hears why.
@@ -289,8 +302,18 @@ async fn respond(
     loop {
         let err = match stream_one(ctx, &conv.messages, system, &conv.model, cancel).await {
             Ok(response) => return Ok(response),
-            Err(LlmError::Cancelled) => return Err(LlmError::Cancelled),
-            Err(err) => err,
+            Err((LlmError::Cancelled, _)) => return Err(LlmError::Cancelled),
+            Err((err, Shown::Yes)) => {
+                // A retry would show (and record) that part of the answer
+                // again: the user sees the break instead of a duplicate.
+                ctx.emitter.warning(
+                    "The response broke off after part of it was shown; not retrying, so nothing \
+                     is shown twice. `wright --continue` picks the session up again."
+                        .to_owned(),
+                );
+                return Err(err);
+            }
+            Err((err, Shown::No)) => err,
         };
         if compaction::is_overflow(&err) && !compacted {
             compacted = true;
@@ -348,6 +371,13 @@ fn is_overload(err: &LlmError) -> bool {
     }
 }
 
+/// Whether a failed stream had already shown part of its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    Yes,
+    No,
+}
+
 /// A complete model response.
 struct Response {
     message: Message,
@@ -402,7 +432,7 @@ async fn stream_one(
     system: &str,
     model: &str,
     cancel: &CancellationToken,
-) -> Result<Response, LlmError> {
+) -> Result<Response, (LlmError, Shown)> {
     let tools = ctx
         .tools
         .specs_for_request(&ctx.emitter, ctx.options.compaction.context_window)
@@ -426,7 +456,7 @@ async fn stream_one(
             next = stream.next() => next,
             () = cancel.cancelled() => {
                 open.close(emitter, None);
-                return Err(LlmError::Cancelled);
+                return Err((LlmError::Cancelled, open.shown()));
             }
         };
         match next {
@@ -453,12 +483,6 @@ async fn stream_one(
                 if stop_reason == StopReason::Refusal {
                     emitter.warning("The model declined to continue (refusal).".to_owned());
                 }
-                if stop_reason == StopReason::MaxTokens {
-                    emitter.warning(format!(
-                        "The response was cut off at the output limit ({} tokens); raise --max-tokens for longer answers.",
-                        ctx.options.max_tokens
-                    ));
-                }
                 return Ok(Response {
                     message: tidy_response(message, history),
                     usage,
@@ -467,14 +491,17 @@ async fn stream_one(
                 });
             }
             Some(Err(err)) => {
+                let shown = open.shown();
                 open.close(emitter, None);
-                return Err(err);
+                return Err((err, shown));
             }
             None => {
+                let shown = open.shown();
                 open.close(emitter, None);
-                return Err(LlmError::Truncated {
+                let err = LlmError::Truncated {
                     provider: ctx.client.provider(),
-                });
+                };
+                return Err((err, shown));
             }
         }
     }
@@ -522,9 +549,16 @@ struct OpenItems {
     text: String,
     reasoning_item: Option<String>,
     reasoning: String,
+    /// Set once any text or reasoning item has started.
+    shown: bool,
 }
 
 impl OpenItems {
+    /// Whether text or reasoning of this response was shown already.
+    fn shown(&self) -> Shown {
+        if self.shown { Shown::Yes } else { Shown::No }
+    }
+
     fn text_id(&mut self, emitter: &Emitter) -> String {
         if let Some(id) = &self.text_item {
             return id.clone();
@@ -538,6 +572,7 @@ impl OpenItems {
             },
         });
         self.text_item = Some(id.clone());
+        self.shown = true;
         id
     }
 
@@ -553,6 +588,7 @@ impl OpenItems {
             },
         });
         self.reasoning_item = Some(id.clone());
+        self.shown = true;
         id
     }
 

@@ -267,6 +267,10 @@ impl<D: Decoder> Driver<D> {
                     self.finish_deadline = Some(Instant::now() + self.finish_grace);
                 }
             }
+            // A connection that breaks once the stop reason has come lost
+            // only the trailing events: the answer is whole, so it is kept
+            // (retrying it would show it again and could run its tools twice).
+            Some(Err(_)) if self.decoder.is_finishing() => self.end_of_body(),
             Some(Err(e)) => {
                 let error = self.connection_error(&e);
                 self.fail(error);

@@ -31,7 +31,7 @@ pub use catalog::{Catalog, Lookup, ModelInfo, Pricing, cost_usd};
 pub use client::{EventStream, ModelClient, ModelRequest, ReasoningEffort, StreamEvent};
 pub use error::LlmError;
 pub use http::{DEFAULT_FINISH_GRACE, DEFAULT_IDLE_TIMEOUT, http_client};
-pub use ids::normalize_tool_call_id;
+pub use ids::{IdRules, normalize_tool_call_id};
 pub use openai_chat::{ChatCompat, OpenAiChatClient, OpenAiChatDecoder};
 pub use openai_responses::{OpenAiResponsesClient, OpenAiResponsesDecoder};
 pub use retry::RetryPolicy;

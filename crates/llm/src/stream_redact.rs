@@ -213,7 +213,9 @@ fn redact_message(key: &str, mut message: Message) -> Message {
             ContentBlock::ToolResult { content, .. } => {
                 *content = replace_key(key, mem::take(content));
             }
-            ContentBlock::Image { .. } | ContentBlock::RedactedThinking { .. } => {}
+            ContentBlock::Image { .. }
+            | ContentBlock::RedactedThinking { .. }
+            | ContentBlock::Opaque { .. } => {}
         }
     }
     message

@@ -106,6 +106,16 @@ pub enum ContentBlock {
         #[serde(default)]
         is_error: bool,
     },
+    /// A provider block wright does not model (Anthropic server tools:
+    /// `server_tool_use`, `web_search_tool_result` and the like), kept
+    /// verbatim so the conversation goes back exactly as received (a
+    /// `pause_turn` continuation needs it). Other providers drop it.
+    Opaque {
+        /// The provider that produced it (`anthropic`).
+        provider: String,
+        /// The block exactly as the provider sent it.
+        block: serde_json::Value,
+    },
 }
 
 /// Why the model stopped producing output.

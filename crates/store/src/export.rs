@@ -84,6 +84,10 @@ fn message_markdown(out: &mut String, message: &Message) {
                 );
             }
             ContentBlock::RedactedThinking { .. } => out.push_str("_[redacted thinking]_\n\n"),
+            ContentBlock::Opaque { block, .. } => {
+                let kind = block["type"].as_str().unwrap_or("provider block");
+                let _ = write!(out, "_[{kind}]_\n\n");
+            }
             ContentBlock::ToolCall {
                 id,
                 name,

@@ -174,7 +174,9 @@ fn texts(body: &EntryBody) -> Vec<&str> {
                     name, arguments, ..
                 } => vec![name.as_str(), arguments.as_str()],
                 ContentBlock::ToolResult { content, .. } => vec![content.as_str()],
-                ContentBlock::Image { .. } | ContentBlock::RedactedThinking { .. } => vec![],
+                ContentBlock::Image { .. }
+                | ContentBlock::RedactedThinking { .. }
+                | ContentBlock::Opaque { .. } => vec![],
             })
             .collect(),
         EntryBody::Compaction { summary, .. } => vec![summary.as_str()],

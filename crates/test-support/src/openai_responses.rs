@@ -19,6 +19,17 @@ pub fn tool_calls(calls: &[(&str, &str, Value)]) -> String {
 
 /// A message (omitted when `text` is empty) followed by function calls.
 pub fn text_and_tool_calls(text: &str, calls: &[(&str, &str, Value)]) -> String {
+    build(text, calls, false)
+}
+
+/// Text (and calls) ending with `response.incomplete`: status `incomplete`,
+/// `incomplete_details.reason: max_output_tokens`, as when the output
+/// limit cuts the answer.
+pub fn cut_at_output_limit(text: &str, calls: &[(&str, &str, Value)]) -> String {
+    build(text, calls, true)
+}
+
+fn build(text: &str, calls: &[(&str, &str, Value)], cut: bool) -> String {
     let mut seq = 0u64;
     let mut out = String::new();
     let mut emit = |name: &str, mut body: Value| {
@@ -95,10 +106,16 @@ pub fn text_and_tool_calls(text: &str, calls: &[(&str, &str, Value)]) -> String 
         "output_tokens_details": {"reasoning_tokens": 0},
         "total_tokens": u.input_tokens + u.cache_read_input_tokens + u.output_tokens,
     });
-    emit(
-        "response.completed",
-        json!({"response": response("completed", Value::Array(output), usage)}),
-    );
+    if cut {
+        let mut r = response("incomplete", Value::Array(output), usage);
+        r["incomplete_details"] = json!({"reason": "max_output_tokens"});
+        emit("response.incomplete", json!({"response": r}));
+    } else {
+        emit(
+            "response.completed",
+            json!({"response": response("completed", Value::Array(output), usage)}),
+        );
+    }
     out
 }
 

@@ -39,8 +39,13 @@ enum Block {
         /// `input` from `content_block_start`; used when no deltas follow.
         initial: Value,
     },
-    /// Block types we do not model (server tools and the like).
-    Other,
+    /// Block types we do not model (server tools and the like): the
+    /// start event's block, and streamed `input` JSON if any, to be sent
+    /// back verbatim.
+    Other {
+        block: Value,
+        json: String,
+    },
 }
 
 impl AnthropicDecoder {
@@ -179,7 +184,10 @@ impl AnthropicDecoder {
                     initial: start.get("input").cloned().unwrap_or(Value::Null),
                 }
             }
-            _ => Block::Other,
+            _ => Block::Other {
+                block: start.clone(),
+                json: String::new(),
+            },
         };
         self.blocks.insert(index, block);
         Ok(out)
@@ -214,8 +222,13 @@ impl AnthropicDecoder {
                 json.push_str(field("partial_json"));
                 Ok(Vec::new())
             }
-            // Deltas of block types we do not model are dropped with them.
-            (_, Block::Other) => Ok(Vec::new()),
+            // A server tool's input streams like a tool call's.
+            ("input_json_delta", Block::Other { json, .. }) => {
+                json.push_str(field("partial_json"));
+                Ok(Vec::new())
+            }
+            // Other deltas of blocks we do not model are dropped.
+            (_, Block::Other { .. }) => Ok(Vec::new()),
             ("text_delta" | "thinking_delta" | "signature_delta" | "input_json_delta", _) => Err(
                 LlmError::protocol(PROVIDER, format!("{kind} for a block of another type")),
             ),
@@ -257,7 +270,15 @@ impl AnthropicDecoder {
                         arguments,
                     });
                 }
-                Block::Other => {}
+                Block::Other { mut block, json } => {
+                    if let Ok(input) = serde_json::from_str::<Value>(&json) {
+                        block["input"] = input;
+                    }
+                    content.push(ContentBlock::Opaque {
+                        provider: PROVIDER.to_owned(),
+                        block,
+                    });
+                }
             }
         }
         let has_calls = content

@@ -158,10 +158,13 @@ fn unknown_events_blocks_and_deltas_are_ignored() {
     let (message, stop, usage) = completed(&events);
     assert_eq!(stop, StopReason::PauseTurn);
     assert_eq!(usage.output_tokens, 5);
-    assert_eq!(
-        message.content,
-        vec![ContentBlock::Text { text: "ok".into() }]
-    );
+    // Unknown blocks are kept verbatim (to go back as received).
+    let text: Vec<_> = message
+        .content
+        .iter()
+        .filter(|b| !matches!(b, ContentBlock::Opaque { provider, .. } if provider == "anthropic"))
+        .collect();
+    assert_eq!(text, vec![&ContentBlock::Text { text: "ok".into() }]);
     assert_eq!(events.len(), 2, "nothing after message_stop: {events:?}");
 }
 

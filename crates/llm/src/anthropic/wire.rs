@@ -4,7 +4,7 @@ use serde_json::{Map, Value, json};
 use wright_protocol::{ContentBlock, Message, Role};
 
 use crate::client::ModelRequest;
-use crate::ids::normalize_tool_call_id;
+use crate::ids::IdRules;
 use crate::openai_responses::SIGNATURE_PREFIX;
 
 /// The smallest thinking budget the API accepts.
@@ -99,6 +99,7 @@ fn message(message: &Message) -> Value {
         ContentBlock::Thinking { signature, .. } => signature
             .as_deref()
             .is_some_and(|s| !s.starts_with(SIGNATURE_PREFIX)),
+        ContentBlock::Opaque { provider, .. } => provider == super::PROVIDER,
         _ => true,
     });
     for b in kept {
@@ -159,7 +160,7 @@ fn block(block: &ContentBlock) -> Value {
             arguments,
         } => json!({
             "type": "tool_use",
-            "id": normalize_tool_call_id(id),
+            "id": IdRules::ANTHROPIC.apply(id),
             "name": name,
             "input": tool_input(arguments),
         }),
@@ -169,10 +170,11 @@ fn block(block: &ContentBlock) -> Value {
             is_error,
         } => json!({
             "type": "tool_result",
-            "tool_use_id": normalize_tool_call_id(call_id),
+            "tool_use_id": IdRules::ANTHROPIC.apply(call_id),
             "content": content,
             "is_error": is_error,
         }),
+        ContentBlock::Opaque { block, .. } => block.clone(),
     }
 }
 

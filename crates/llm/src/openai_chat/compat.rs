@@ -2,6 +2,8 @@
 //! built-in presets keyed by server and model. The lead wires config
 //! overrides on top of [`ChatCompat::for_server`].
 
+use crate::ids::IdRules;
+
 /// The role the system prompt is sent as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SystemRole {
@@ -32,6 +34,9 @@ pub struct ChatCompat {
     pub stream_usage: bool,
     /// Accept `reasoning_content` / `reasoning` deltas as thinking.
     pub reasoning_field: bool,
+    /// Which tool-call ids go back unchanged: OpenAI's service caps them
+    /// at 40 characters; other servers want their own (longer) ids back.
+    pub tool_call_ids: IdRules,
 }
 
 impl Default for ChatCompat {
@@ -42,6 +47,7 @@ impl Default for ChatCompat {
             max_tokens_field: MaxTokensField::MaxTokens,
             stream_usage: true,
             reasoning_field: true,
+            tool_call_ids: IdRules::CHAT,
         }
     }
 }
@@ -76,6 +82,7 @@ impl ChatCompat {
                 max_tokens_field: MaxTokensField::MaxCompletionTokens,
                 stream_usage: true,
                 reasoning_field: false,
+                tool_call_ids: IdRules::OPENAI_CHAT,
             }
         } else if on("api.mistral.ai") {
             Self {

@@ -248,11 +248,12 @@ impl OpenAiChatDecoder {
             .iter()
             .any(|b| matches!(b, ContentBlock::ToolCall { .. }));
         let stop_reason = match self.finish_reason.as_deref() {
+            // A call cut by the output limit must not pass for a whole one.
+            Some("length") => StopReason::MaxTokens,
             // Some servers report "stop" even when they sent tool calls.
             _ if has_calls => StopReason::ToolUse,
             None | Some("stop") => StopReason::EndTurn,
             Some("tool_calls" | "function_call") => StopReason::ToolUse,
-            Some("length") => StopReason::MaxTokens,
             Some("content_filter") => StopReason::Refusal,
             Some(_) => StopReason::Other,
         };

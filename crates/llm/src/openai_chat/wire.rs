@@ -5,7 +5,7 @@ use wright_protocol::{ContentBlock, Message, Role};
 
 use super::compat::{ChatCompat, MaxTokensField, SystemRole};
 use crate::client::ModelRequest;
-use crate::ids::normalize_tool_call_id;
+use crate::ids::IdRules;
 
 /// The JSON body of a streaming Chat Completions request with the default
 /// [`ChatCompat`]; see [`request_body_with`].
@@ -28,7 +28,7 @@ pub fn request_body_with(request: &ModelRequest, compat: &ChatCompat) -> Value {
         messages.push(json!({"role": role, "content": request.system}));
     }
     for m in &request.messages {
-        push_message(&mut messages, m);
+        push_message(&mut messages, m, compat.tool_call_ids);
     }
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
@@ -68,13 +68,13 @@ pub fn request_body_with(request: &ModelRequest, compat: &ChatCompat) -> Value {
 /// Appends one canonical message as one or more chat messages. Tool results
 /// become `tool` messages of their own; thinking is dropped (chat has no
 /// place for it).
-fn push_message(out: &mut Vec<Value>, message: &Message) {
+fn push_message(out: &mut Vec<Value>, message: &Message, ids: IdRules) {
     let tool_messages = message.content.iter().filter_map(|b| match b {
         ContentBlock::ToolResult {
             call_id, content, ..
         } => Some(json!({
             "role": "tool",
-            "tool_call_id": normalize_tool_call_id(call_id),
+            "tool_call_id": ids.apply(call_id),
             "content": content,
         })),
         _ => None,
@@ -89,7 +89,7 @@ fn push_message(out: &mut Vec<Value>, message: &Message) {
             }
         }
         Role::Assistant => {
-            if let Some(m) = assistant_message(&message.content) {
+            if let Some(m) = assistant_message(&message.content, ids) {
                 out.push(m);
             }
             out.extend(tool_messages);
@@ -134,7 +134,7 @@ fn user_content(blocks: &[ContentBlock]) -> Option<Value> {
     Some(Value::Array(parts))
 }
 
-fn assistant_message(blocks: &[ContentBlock]) -> Option<Value> {
+fn assistant_message(blocks: &[ContentBlock], ids: IdRules) -> Option<Value> {
     let text = joined_text(blocks);
     let calls: Vec<Value> = blocks
         .iter()
@@ -144,7 +144,7 @@ fn assistant_message(blocks: &[ContentBlock]) -> Option<Value> {
                 name,
                 arguments,
             } => Some(json!({
-                "id": normalize_tool_call_id(id),
+                "id": ids.apply(id),
                 "type": "function",
                 "function": {"name": name, "arguments": arguments},
             })),

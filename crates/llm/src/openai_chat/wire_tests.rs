@@ -64,6 +64,7 @@ fn thinking_only_assistant_message_is_dropped() {
                 signature: None,
             }],
         },
+        IdRules::CHAT,
     );
     assert!(out.is_empty());
 }
@@ -78,6 +79,7 @@ fn compat_shapes_the_body() {
         max_tokens_field: MaxTokensField::MaxCompletionTokens,
         stream_usage: false,
         reasoning_field: false,
+        tool_call_ids: crate::IdRules::CHAT,
     };
     let body = request_body_with(&request, &compat);
     assert_eq!(
@@ -119,7 +121,9 @@ fn long_tool_ids_are_shortened_for_call_and_result() {
         ],
         ..conversation()
     };
-    let body = request_body(&request);
+    let openai =
+        super::super::compat::ChatCompat::for_server("https://api.openai.com/v1", "gpt-4o");
+    let body = request_body_with(&request, &openai);
     let id = body["messages"][1]["tool_calls"][0]["id"].as_str().unwrap();
     assert!(id.len() <= 40, "{id}");
     assert_eq!(body["messages"][2]["tool_call_id"], json!(id));
@@ -142,7 +146,7 @@ fn tool_images_follow_the_tool_messages_as_user_content() {
         ],
     };
     let mut out = Vec::new();
-    push_message(&mut out, &m);
+    push_message(&mut out, &m, IdRules::CHAT);
     assert_eq!(out.len(), 2, "{out:?}");
     assert_eq!(out[0]["role"], "tool");
     assert_eq!(out[0]["content"], "a screenshot");
@@ -151,4 +155,39 @@ fn tool_images_follow_the_tool_messages_as_user_content() {
         out[1]["content"][0]["image_url"]["url"],
         "data:image/png;base64,AAAA"
     );
+}
+
+/// A vLLM id (`chatcmpl-tool-` + 32 hex) goes back exactly as the server
+/// sent it, in the call and in its result; OpenAI's own service, which caps
+/// ids at 40 characters, gets the same rewritten id in both places.
+#[test]
+fn server_tool_call_ids_are_echoed_when_valid() {
+    use super::super::compat::ChatCompat;
+    use crate::test_fixtures::tool_call;
+    let vllm = "chatcmpl-tool-0123456789abcdef0123456789abcdef";
+    let mut request = conversation();
+    request.messages = vec![
+        Message::user_text("go"),
+        Message {
+            role: Role::Assistant,
+            content: vec![tool_call(vllm, "read", "{}")],
+        },
+        Message {
+            role: Role::User,
+            content: vec![ContentBlock::ToolResult {
+                call_id: vllm.into(),
+                content: "ok".into(),
+                is_error: false,
+            }],
+        },
+    ];
+    let local = ChatCompat::for_server("http://localhost:8000/v1", "qwen");
+    let body = request_body_with(&request, &local);
+    assert_eq!(body["messages"][2]["tool_calls"][0]["id"], json!(vllm));
+    assert_eq!(body["messages"][3]["tool_call_id"], json!(vllm));
+    let openai = ChatCompat::for_server("https://api.openai.com/v1", "gpt-4o");
+    let body = request_body_with(&request, &openai);
+    let id = body["messages"][2]["tool_calls"][0]["id"].as_str().unwrap();
+    assert!(id.len() <= 40 && id != vllm, "{id}");
+    assert_eq!(body["messages"][3]["tool_call_id"], json!(id));
 }

@@ -289,6 +289,9 @@ impl OpenAiResponsesDecoder {
         let incomplete = str_of(response, "/incomplete_details/reason");
         let stop_reason = if refused {
             StopReason::Refusal
+        } else if incomplete == "max_output_tokens" {
+            // A call cut by the output limit must not pass for a whole one.
+            StopReason::MaxTokens
         } else if has_calls {
             StopReason::ToolUse
         } else {

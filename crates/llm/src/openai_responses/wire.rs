@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use wright_protocol::{ContentBlock, Message, Role};
 
 use crate::client::ModelRequest;
-use crate::ids::normalize_tool_call_id;
+use crate::ids::IdRules;
 
 /// The prefix of a `Thinking` signature that holds a Responses reasoning item.
 pub const SIGNATURE_PREFIX: &str = "openai-responses:";
@@ -118,7 +118,7 @@ fn push_message(out: &mut Vec<Value>, message: &Message) {
                 {
                     out.push(json!({
                         "type": "function_call_output",
-                        "call_id": normalize_tool_call_id(call_id),
+                        "call_id": IdRules::RESPONSES.apply(call_id),
                         "output": content,
                     }));
                 }
@@ -165,7 +165,7 @@ fn push_message(out: &mut Vec<Value>, message: &Message) {
                         flush(&mut text, out);
                         out.push(json!({
                             "type": "function_call",
-                            "call_id": normalize_tool_call_id(id),
+                            "call_id": IdRules::RESPONSES.apply(id),
                             "name": name,
                             "arguments": arguments,
                         }));
