@@ -22,7 +22,10 @@ async fn main() -> std::process::ExitCode {
         return std::process::ExitCode::from(2);
     };
     let ctx = ToolContext::new(&dir, std::env::temp_dir().join("wright-search-spill"));
-    match tool.run(serde_json::json!({ "pattern": pattern }), &ctx).await {
+    match tool
+        .run(serde_json::json!({ "pattern": pattern }), &ctx)
+        .await
+    {
         Ok(out) => {
             print!("{}", out.content);
             std::process::ExitCode::SUCCESS

@@ -197,7 +197,12 @@ async fn the_walk_stops_at_the_cap() {
         .run(json!({"pattern": "needle"}), &ctx)
         .await
         .unwrap();
-    assert_eq!(out.content.lines().count(), MAX_FILES + 1, "{}", out.content);
+    assert_eq!(
+        out.content.lines().count(),
+        MAX_FILES + 1,
+        "{}",
+        out.content
+    );
     assert!(
         out.content
             .contains("files found before the search stopped at the cap"),
@@ -207,7 +212,10 @@ async fn the_walk_stops_at_the_cap() {
     assert!(out.display.summary.ends_with("+ files"));
     // Under the cap, every match is found and the totals are exact.
     let out = GrepTool
-        .run(json!({"pattern": "needle", "glob": "f1*.txt", "output_mode": "count"}), &ctx)
+        .run(
+            json!({"pattern": "needle", "glob": "f1*.txt", "output_mode": "count"}),
+            &ctx,
+        )
         .await
         .unwrap();
     assert_eq!(out.content.lines().count(), 111, "{}", out.content);
