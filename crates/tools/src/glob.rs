@@ -72,9 +72,7 @@ fn glob(a: &GlobArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let glob = NameGlob::new(pattern)?;
     let hidden = pattern.starts_with('.') || pattern.contains("/.");
     let keep = |rel: &std::path::Path| glob.is_match(rel);
-    let visitor = || -> Box<dyn FnMut(&std::path::Path) -> Option<((), usize)> + Send> {
-        Box::new(|_| Some(((), 1)))
-    };
+    let visitor = || -> walk::Visitor<'_, ()> { Box::new(|_| Some(((), 1))) };
     let found = walk::search(&root, hidden, &keep, &visitor, MAX_RESULTS);
     if found.hits.is_empty() {
         return Ok(ToolOutput {

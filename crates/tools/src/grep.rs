@@ -145,7 +145,7 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let first_only = mode == OutputMode::FilesWithMatches;
     // One searcher per walker thread; a hit's weight against the cap is a
     // file, or its lines in content mode.
-    let visitor = || -> Box<dyn FnMut(&Path) -> Option<(Collect, usize)> + Send> {
+    let visitor = || -> walk::Visitor<'_, Collect> {
         let mut searcher = builder.build();
         let matcher = matcher.clone();
         Box::new(move |file| {

@@ -82,11 +82,12 @@ pub(crate) struct Found<T> {
     pub stopped: bool,
 }
 
-/// Makes one visitor per walker thread: given a file's absolute path, it
-/// says whether the file is a hit (and what about it) and how much of the
-/// cap the hit uses.
-pub(crate) type VisitorFactory<'a, T> =
-    &'a (dyn Fn() -> Box<dyn FnMut(&Path) -> Option<(T, usize)> + Send + 'a> + Sync);
+/// Runs on one walker thread: given a file's absolute path, says whether
+/// the file is a hit (and what about it) and how much of the cap it uses.
+pub(crate) type Visitor<'a, T> = Box<dyn FnMut(&Path) -> Option<(T, usize)> + Send + 'a>;
+
+/// Makes one [`Visitor`] per walker thread.
+pub(crate) type VisitorFactory<'a, T> = &'a (dyn Fn() -> Visitor<'a, T> + Sync);
 
 /// Walks the files under `root` accepted by `keep` (given the path relative
 /// to the root) on all cores, runs a visitor on each, and stops as soon as

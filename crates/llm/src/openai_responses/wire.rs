@@ -237,10 +237,8 @@ fn push_message<'a>(out: &mut Vec<Item<'a>>, message: &'a Message) {
             for b in &message.content {
                 match b {
                     // Leading empty texts add nothing (later ones add a line).
-                    ContentBlock::Text { text: t } => {
-                        if !(text.is_empty() && t.is_empty()) {
-                            text.push(t);
-                        }
+                    ContentBlock::Text { text: t } if !(text.is_empty() && t.is_empty()) => {
+                        text.push(t);
                     }
                     ContentBlock::ToolCall {
                         id,
