@@ -4,8 +4,8 @@
 # two request bodies wright sends in scenario A for the floor client, builds
 # a 600-entry session for --continue and generates the search tree. Exports
 # the variables bench/README.md uses; `bench_stop` ends the mocks.
-R=$(pwd)/target/release
-export WRIGHT=${WRIGHT:-$R/wright} MOCK_BIN=$R/wright-mock FLOOR=$R/examples/floor SEARCH=$R/examples/search
+R=${CARGO_TARGET_DIR:-$(pwd)/target}/release
+export WRIGHT=${WRIGHT:-$R/wright} MOCK_BIN=$R/wright-mock FLOOR=$R/floor SEARCH=$R/examples/search
 export BENCH=$(mktemp -d /tmp/wright-bench.XXXXXX)
 export PROMPT='run `echo hello > out.txt && cat out.txt` and tell me what the file says'
 mkdir -p "$BENCH/home" "$BENCH/project" "$BENCH/dump"

@@ -3,7 +3,6 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
-use serde_json::value::RawValue;
 use wright_protocol::{ContentBlock, Message, Role};
 
 use crate::client::ModelRequest;
@@ -308,13 +307,14 @@ fn block(block: &ContentBlock) -> Block<'_> {
 
 /// The API requires `input` to be an object; a model's malformed arguments
 /// were already answered with an error result, so `{}` keeps the history
-/// valid. Valid arguments are sent as the model wrote them, unparsed.
+/// valid. (Parsed per call: the one value tree left in a request, the size
+/// of one call's arguments.)
 struct ToolInput<'a>(&'a str);
 
 impl Serialize for ToolInput<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match serde_json::from_str::<&RawValue>(self.0) {
-            Ok(raw) if raw.get().starts_with('{') => raw.serialize(s),
+        match serde_json::from_str::<Value>(self.0) {
+            Ok(v @ Value::Object(_)) => v.serialize(s),
             _ => s.serialize_map(Some(0))?.end(),
         }
     }

@@ -4,6 +4,7 @@
 //! reading each streamed answer to its end, and runs the same `bash -c`
 //! between them. Plain blocking std I/O, no TLS, no async runtime.
 //!
+//! Build: `rustc -O --edition 2021 bench/floor.rs -o target/release/floor`
 //! usage: floor URL PATH BODY1 BODY2 [HEADER:VALUE ...]
 //! e.g.   floor http://127.0.0.1:4000 /v1/messages request-1.json request-2.json anthropic-version:2023-06-01
 
