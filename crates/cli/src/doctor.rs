@@ -139,8 +139,8 @@ async fn provider_checks(resolved: &wright_config::Resolved) -> Vec<Check> {
     // The same rule as a session: an untrusted project's server never
     // gets the user's key, not even for a reachability check.
     let (keys, withheld) = provider::keys_for(resolved.untrusted_project_source("base_url"));
-    let http = match wright_llm::http_client() {
-        Ok(http) => http,
+    let choice = match provider::choose(settings, &keys).await {
+        Ok(choice) => choice,
         Err(e) => {
             return vec![Check {
                 name: "provider",
@@ -149,8 +149,8 @@ async fn provider_checks(resolved: &wright_config::Resolved) -> Vec<Check> {
             }];
         }
     };
-    let choice = match provider::choose(settings, &keys, &http).await {
-        Ok(choice) => choice,
+    let http = match wright_llm::http_client_for(&choice.base_url) {
+        Ok(http) => http,
         Err(e) => {
             return vec![Check {
                 name: "provider",

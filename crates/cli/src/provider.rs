@@ -137,8 +137,10 @@ fn idle_timeout() -> std::time::Duration {
 
 /// Chooses and builds the client.
 pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, SetupError> {
-    let http = wright_llm::http_client().map_err(|e| SetupError(e.to_string()))?;
-    let choice = choose(settings, keys, &http).await?;
+    let choice = choose(settings, keys).await?;
+    // Built for the chosen server: no certificate work for a local one.
+    let http =
+        wright_llm::http_client_for(&choice.base_url).map_err(|e| SetupError(e.to_string()))?;
     let idle = idle_timeout();
     let client: Arc<dyn ModelClient> = match choice.provider {
         Provider::Anthropic => Arc::new(
@@ -190,16 +192,12 @@ fn chat_compat(settings: &Settings, base_url: &str, model: &str) -> ChatCompat {
 }
 
 /// Picks protocol, server, key and model from settings and environment.
-pub async fn choose(
-    settings: &Settings,
-    keys: &Keys,
-    http: &reqwest::Client,
-) -> Result<Choice, SetupError> {
+pub async fn choose(settings: &Settings, keys: &Keys) -> Result<Choice, SetupError> {
     let provider = match settings.provider {
         Some(p) => p,
         None if keys.anthropic.is_some() => Provider::Anthropic,
         None if keys.openai.is_some() || settings.base_url.is_some() => Provider::OpenaiChat,
-        None => return detect_local(settings, http).await,
+        None => return detect_local(settings).await,
     };
     let (default_base, key, key_var, base_var) = match provider {
         Provider::Anthropic => (
@@ -232,7 +230,7 @@ pub async fn choose(
         (Some(model), _) => model.clone(),
         (None, Provider::Anthropic) => ANTHROPIC_DEFAULT_MODEL.to_owned(),
         (None, _) if base_url == OPENAI_DEFAULT_BASE => OPENAI_DEFAULT_MODEL.to_owned(),
-        (None, _) => first_served_model(http, &base_url).await.map_err(|why| {
+        (None, _) => first_served_model(&base_url).await.map_err(|why| {
             SetupError(format!(
                 "No model given, and {why}: pass --model NAME (or set WRIGHT_MODEL)."
             ))
@@ -249,7 +247,7 @@ pub async fn choose(
 }
 
 /// Nothing configured: use a local OpenAI-compatible server if one answers.
-async fn detect_local(settings: &Settings, http: &reqwest::Client) -> Result<Choice, SetupError> {
+async fn detect_local(settings: &Settings) -> Result<Choice, SetupError> {
     let candidates = local_candidates();
     let found = tokio::task::spawn_blocking(move || {
         candidates.into_iter().find(|(_, port)| {
@@ -272,7 +270,7 @@ async fn detect_local(settings: &Settings, http: &reqwest::Client) -> Result<Cho
     let base_url = format!("http://127.0.0.1:{port}/v1");
     let model = match &settings.model {
         Some(model) => model.clone(),
-        None => first_served_model(http, &base_url).await.map_err(|why| {
+        None => first_served_model(&base_url).await.map_err(|why| {
             SetupError(format!(
                 "Found {name} on port {port}, but {why}: pass --model NAME."
             ))
@@ -311,7 +309,8 @@ fn local_candidates() -> Vec<(&'static str, u16)> {
 
 /// Asks a local server which model it serves (`GET {base}/models`). Only
 /// used when the user named no model, so the request is one they caused.
-pub async fn first_served_model(http: &reqwest::Client, base: &str) -> Result<String, String> {
+pub async fn first_served_model(base: &str) -> Result<String, String> {
+    let http = wright_llm::http_client_for(base).map_err(|e| e.to_string())?;
     let url = format!("{}/models", base.trim_end_matches('/'));
     let response = http
         .get(&url)

@@ -205,7 +205,7 @@ async fn summarize(
     let request = ModelRequest {
         model: job.model.to_owned(),
         system,
-        messages,
+        messages: messages.into(),
         tools: Vec::new(),
         max_tokens: ctx.options.max_tokens.min(8192),
         ..ModelRequest::default()

@@ -305,7 +305,7 @@ async fn execute(
         sink_emitter.item_delta(&sink_item, ItemDelta::ToolOutput(chunk.to_owned()));
     }));
     if r.tool.kind() != ToolKind::ReadOnly {
-        ctx.recorder.sync(&ctx.emitter);
+        ctx.recorder.sync(&ctx.emitter).await;
     }
     let mut changed = None;
     if r.tool.kind() == ToolKind::Edit
@@ -318,7 +318,8 @@ async fn execute(
     {
         // The same resolver the tool uses, so the snapshot is of the file it writes.
         ctx.recorder
-            .checkpoint(&ctx.emitter, &resolved.real, &tool_ctx.roots);
+            .checkpoint(&ctx.emitter, &resolved.real, &tool_ctx.roots)
+            .await;
         changed = Some(resolved.real);
     }
     // Subagents run side by side: two that edit one file take turns, so

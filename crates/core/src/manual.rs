@@ -2,6 +2,8 @@
 //! rewinding to before an earlier user turn, and restoring only the files
 //! of an earlier turn.
 
+use std::sync::Arc;
+
 use tokio_util::sync::CancellationToken;
 use wright_llm::LlmError;
 use wright_protocol::{EventKind, TurnEndReason};
@@ -24,7 +26,7 @@ pub(crate) async fn compact_now(
     let emitter = &ctx.emitter;
     emitter.begin_turn();
     emitter.emit(EventKind::TurnStarted);
-    let system = system_prompt(ctx, conv);
+    let system = system_prompt(ctx, conv).await;
     let before = compaction::estimate(ctx, &conv.messages, &system, conv.last_usage);
     let job = compaction::Job {
         system: &system,
@@ -33,7 +35,7 @@ pub(crate) async fn compact_now(
         trigger: Trigger::Manual,
         focus: focus.as_deref(),
     };
-    let result = compaction::compact(ctx, &mut conv.messages, &job, &cancel).await;
+    let result = compaction::compact(ctx, Arc::make_mut(&mut conv.messages), &job, &cancel).await;
     let requests = match result {
         Ok(true) | Err(_) => 1,
         Ok(false) => 0,
@@ -90,7 +92,7 @@ pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u3
     let Some(outcome) = rewind_before(ctx, target, RewindScope::FilesAndConversation) else {
         return;
     };
-    conv.messages = outcome.history;
+    conv.messages = Arc::new(outcome.history);
     conv.last_usage = None;
     let mut text = format!("Rewound to before turn {n}.\n");
     text.push_str(&restored_files(&outcome.files));

@@ -3,8 +3,8 @@
 //! later ones are quiet, and the conversation goes on in memory.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use wright_protocol::{Message, Usage};
 use wright_store::{
@@ -15,6 +15,11 @@ use crate::emitter::Emitter;
 
 /// The session's writer, if it has one.
 pub(crate) struct Recorder {
+    inner: Arc<Inner>,
+}
+
+/// What a blocking thread needs to write for the recorder.
+struct Inner {
     writer: Mutex<Option<SessionWriter>>,
     warned: AtomicBool,
 }
@@ -22,8 +27,10 @@ pub(crate) struct Recorder {
 impl Recorder {
     pub(crate) fn new(writer: Option<SessionWriter>) -> Self {
         Self {
-            writer: Mutex::new(writer),
-            warned: AtomicBool::new(false),
+            inner: Arc::new(Inner {
+                writer: Mutex::new(writer),
+                warned: AtomicBool::new(false),
+            }),
         }
     }
 
@@ -40,19 +47,23 @@ impl Recorder {
         self.with(emitter, |w| w.append(&body).map(|_| ()));
     }
 
-    /// Makes everything so far durable before a tool with side effects runs.
-    pub(crate) fn sync(&self, emitter: &Emitter) {
-        self.with(emitter, SessionWriter::sync);
+    /// Makes everything so far durable before a tool with side effects
+    /// runs. The fsync runs on a blocking thread, off the async workers.
+    pub(crate) async fn sync(&self, emitter: &Emitter) {
+        self.with_blocking(emitter, SessionWriter::sync).await;
     }
 
     /// Keeps the previous content of a file the model is about to change,
     /// so `wright rewind` can restore it. `path` is the resolved path the
     /// tool will open; it is read beneath `roots` without following
-    /// symlinks or blocking (a FIFO or device is not snapshotted).
-    pub(crate) fn checkpoint(&self, emitter: &Emitter, path: &Path, roots: &[PathBuf]) {
-        self.with(emitter, |w| {
-            w.record_file_before_edit_within(path, roots).map(|_| ())
-        });
+    /// symlinks or blocking (a FIFO or device is not snapshotted). The
+    /// read and write run on a blocking thread, off the async workers.
+    pub(crate) async fn checkpoint(&self, emitter: &Emitter, path: &Path, roots: &[PathBuf]) {
+        let (path, roots) = (path.to_path_buf(), roots.to_vec());
+        self.with_blocking(emitter, move |w| {
+            w.record_file_before_edit_within(&path, &roots).map(|_| ())
+        })
+        .await;
     }
 
     /// Records a compaction: the summary and the number of messages it replaced.
@@ -62,13 +73,13 @@ impl Recorder {
 
     /// The session file, when the session is recorded.
     pub(crate) fn path(&self) -> Option<PathBuf> {
-        let guard = self.writer.lock().ok()?;
+        let guard = self.inner.writer.lock().ok()?;
         guard.as_ref().map(|w| w.path().to_path_buf())
     }
 
     /// The session's user turns, or `None` when it is not recorded.
     pub(crate) fn user_turns(&self) -> Option<Result<Vec<UserTurn>, StoreError>> {
-        let guard = self.writer.lock().ok()?;
+        let guard = self.inner.writer.lock().ok()?;
         guard.as_ref().map(SessionWriter::user_turns)
     }
 
@@ -78,10 +89,32 @@ impl Recorder {
         point: &RewindPoint,
         scope: RewindScope,
     ) -> Option<Result<RewindOutcome, StoreError>> {
-        let mut guard = self.writer.lock().ok()?;
+        let mut guard = self.inner.writer.lock().ok()?;
         guard.as_mut().map(|w| w.rewind(point, scope))
     }
 
+    fn with(
+        &self,
+        emitter: &Emitter,
+        f: impl FnOnce(&mut SessionWriter) -> Result<(), StoreError>,
+    ) {
+        self.inner.with(emitter, f);
+    }
+
+    /// [`Self::with`] on a blocking thread, for file work that may wait on
+    /// the disk (fsync, reading a file to snapshot it).
+    async fn with_blocking(
+        &self,
+        emitter: &Emitter,
+        f: impl FnOnce(&mut SessionWriter) -> Result<(), StoreError> + Send + 'static,
+    ) {
+        let inner = Arc::clone(&self.inner);
+        let emitter = emitter.clone();
+        let _ = tokio::task::spawn_blocking(move || inner.with(&emitter, f)).await;
+    }
+}
+
+impl Inner {
     fn with(
         &self,
         emitter: &Emitter,

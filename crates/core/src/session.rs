@@ -121,7 +121,7 @@ pub fn spawn_session(
             live: std::sync::Mutex::default(),
         },
         conversation: Conversation {
-            messages: persistence.history,
+            messages: Arc::new(persistence.history),
             model,
             ..Conversation::default()
         },

@@ -3,6 +3,7 @@
 //! interrupts. Every tool call in the history gets exactly one result, so
 //! the conversation stays valid for the next request whatever happened.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use futures::StreamExt;
@@ -25,8 +26,11 @@ use crate::structured::{self, Verdict};
 /// The conversation the actor keeps between turns.
 #[derive(Debug, Default)]
 pub(crate) struct Conversation {
-    /// Messages exactly as they will be sent.
-    pub(crate) messages: Vec<Message>,
+    /// Messages exactly as they will be sent, shared with the request in
+    /// flight (which is serialized from it, never copied). Changed through
+    /// [`Conversation::push`] and [`Conversation::history_mut`]: nothing
+    /// else holds it between requests, so neither copies.
+    pub(crate) messages: Arc<Vec<Message>>,
     /// The last provider-reported size, for the compaction estimate.
     pub(crate) last_usage: LastUsage,
     /// The model in use (changes after a fallback).
@@ -35,6 +39,19 @@ pub(crate) struct Conversation {
     pub(crate) warned_context: bool,
     /// Estimates at or below this do not trigger automatic compaction.
     pub(crate) compaction_floor: u64,
+}
+
+impl Conversation {
+    /// Appends `message` to the history.
+    pub(crate) fn push(&mut self, message: Message) {
+        self.history_mut().push(message);
+    }
+
+    /// The history, to change in place (copied only if a request still
+    /// holds it, which it does not between requests).
+    pub(crate) fn history_mut(&mut self) -> &mut Vec<Message> {
+        Arc::make_mut(&mut self.messages)
+    }
 }
 
 /// Runs one user turn to its end, appending to the conversation, and
@@ -50,7 +67,7 @@ pub(crate) async fn run_turn(
     emitter.begin_turn();
     emitter.emit(EventKind::TurnStarted);
     // Re-assembled each turn so edits to AGENTS.md and friends take effect.
-    let mut system = system_prompt(ctx, conv);
+    let mut system = system_prompt(ctx, conv).await;
     if let Some(schema) = &ctx.options.json_schema {
         system.push_str(&structured::instructions(schema));
     }
@@ -79,7 +96,7 @@ pub(crate) async fn run_turn(
         prompt.content.extend(images);
     }
     ctx.recorder.message(emitter, &prompt);
-    conv.messages.push(prompt);
+    conv.push(prompt);
     let mut requests = 0u32;
     let mut stop_hook_active = false;
     let mut schema_retried = false;
@@ -114,7 +131,7 @@ pub(crate) async fn run_turn(
                 trigger: Trigger::Auto,
                 focus: None,
             };
-            match compaction::compact(ctx, &mut conv.messages, &job, &cancel).await {
+            match compaction::compact(ctx, Arc::make_mut(&mut conv.messages), &job, &cancel).await {
                 Ok(true) => conv.last_usage = None,
                 Ok(false) => conv.compaction_floor = estimate + estimate / 10,
                 Err(LlmError::Cancelled) => break TurnEndReason::Interrupted,
@@ -153,7 +170,7 @@ pub(crate) async fn run_turn(
         let calls = announce_tool_calls(ctx, &response.message, cut_off);
         ctx.recorder.message(emitter, &response.message);
         report_usage(ctx, &conv.model, response.usage, response.started);
-        conv.messages.push(response.message);
+        conv.push(response.message);
         // Servers that report no usage (some local ones) leave the estimate
         // to chars/4 of the whole conversation.
         let reported = response
@@ -172,7 +189,7 @@ pub(crate) async fn run_turn(
                 match output_limit::on_cut_answer(ctx, &mut continuations) {
                     Ok(message) => {
                         ctx.recorder.message(emitter, &message);
-                        conv.messages.push(message);
+                        conv.push(message);
                         continue;
                     }
                     Err(()) => break TurnEndReason::Failed,
@@ -183,7 +200,7 @@ pub(crate) async fn run_turn(
                 stop_hook_active = true;
                 let message = Message::user_text(feedback);
                 ctx.recorder.message(emitter, &message);
-                conv.messages.push(message);
+                conv.push(message);
                 continue;
             }
             let answer = conv.messages.last().map(Message::text).unwrap_or_default();
@@ -204,7 +221,7 @@ pub(crate) async fn run_turn(
             role: Role::User,
             content: run_tool_calls(ctx, calls, &cancel).await,
         };
-        conv.messages.push(results);
+        conv.push(results);
         if cancel.is_cancelled() {
             break TurnEndReason::Interrupted;
         }
@@ -248,7 +265,7 @@ fn finish(ctx: &TurnContext, conv: &mut Conversation, answer: &str, retried: &mu
             ));
             let message = Message::user_text(structured::retry_message(&why));
             ctx.recorder.message(&ctx.emitter, &message);
-            conv.messages.push(message);
+            conv.push(message);
             Finish::Retry
         }
         Verdict::Invalid(why) => {
@@ -270,12 +287,21 @@ fn apply_model_change(ctx: &TurnContext, conv: &mut Conversation) {
 }
 
 /// The system prompt for the next request: the fixed text, or the context
-/// assembled afresh (its warnings shown once per session).
-pub(crate) fn system_prompt(ctx: &TurnContext, conv: &mut Conversation) -> String {
+/// assembled afresh (its warnings shown once per session). Assembly reads
+/// instruction, skill and memory files and runs `git status`, so it runs on
+/// a blocking thread, off the async workers.
+pub(crate) async fn system_prompt(ctx: &TurnContext, conv: &mut Conversation) -> String {
     match &ctx.options.system_prompt {
         SystemPrompt::Fixed(text) => text.clone(),
         SystemPrompt::Assembled(inputs) => {
-            let context = wright_context::assemble(inputs);
+            let owned = inputs.clone();
+            let assembled =
+                tokio::task::spawn_blocking(move || wright_context::assemble(&owned)).await;
+            let context = match assembled {
+                Ok(context) => context,
+                // The blocking pool only fails when the runtime shuts down.
+                Err(_) => wright_context::assemble(inputs),
+            };
             if !conv.warned_context {
                 conv.warned_context = true;
                 for warning in &context.warnings {
@@ -325,7 +351,7 @@ async fn respond(
                 trigger: Trigger::Overflow,
                 focus: None,
             };
-            if compaction::compact(ctx, &mut conv.messages, &job, cancel).await? {
+            if compaction::compact(ctx, Arc::make_mut(&mut conv.messages), &job, cancel).await? {
                 conv.last_usage = None;
                 continue;
             }
@@ -428,7 +454,7 @@ async fn attach_mentions(
 /// arrive, and returns the assembled assistant message.
 async fn stream_one(
     ctx: &TurnContext,
-    history: &[Message],
+    history: &Arc<Vec<Message>>,
     system: &str,
     model: &str,
     cancel: &CancellationToken,
@@ -441,7 +467,7 @@ async fn stream_one(
     let request = ModelRequest {
         model: model.to_owned(),
         system: system.to_owned(),
-        messages: history.to_vec(),
+        messages: Arc::clone(history),
         tools,
         max_tokens: ctx.options.max_tokens,
         reasoning_effort: ctx.options.reasoning_effort,

@@ -2,6 +2,7 @@
 //! carries, and the events a streaming response produces.
 
 use std::pin::Pin;
+use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 use wright_protocol::{Message, StopReason, ToolSpec, Usage};
@@ -27,8 +28,9 @@ pub struct ModelRequest {
     pub model: String,
     /// System prompt text; empty means none.
     pub system: String,
-    /// The conversation so far.
-    pub messages: Vec<Message>,
+    /// The conversation so far, shared with the session that keeps it: a
+    /// request is serialized straight from it, never copied.
+    pub messages: Arc<Vec<Message>>,
     /// Tools offered to the model.
     pub tools: Vec<ToolSpec>,
     /// Output token limit.

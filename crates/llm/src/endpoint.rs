@@ -5,7 +5,6 @@
 use std::fmt;
 use std::time::Duration;
 
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::EventStream;
@@ -77,7 +76,7 @@ impl Endpoint {
         provider: &'static str,
         headers: &[(&'static str, &'static str)],
         auth: Auth,
-        body: &Value,
+        body: &impl serde::Serialize,
         decoder: D,
         cancel: CancellationToken,
     ) -> EventStream {

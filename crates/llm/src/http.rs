@@ -71,19 +71,52 @@ pub(crate) use delegate_decoder;
 /// timeout 10s, no overall request timeout (streams are long), a user agent
 /// "wright/<version>", and no redirects: following one would re-send the API
 /// key to wherever the server points, so a 3xx answer becomes an
-/// [`LlmError::Http`] naming the `Location` instead.
+/// [`LlmError::Http`] naming the `Location` instead. Trusts the system's
+/// root certificates; [`http_client_for`] skips them for `http://` servers.
 pub fn http_client() -> Result<reqwest::Client, LlmError> {
+    build_client(Roots::System)
+}
+
+/// The shared HTTP client (see [`http_client`]) for requests to `url`. An
+/// `http://` URL (a local server) gets a client without root certificates:
+/// loading and parsing the system's roots costs milliseconds at start-up
+/// and a plain connection never uses them (redirects, which could lead to
+/// an `https://` URL, are not followed).
+pub fn http_client_for(url: &str) -> Result<reqwest::Client, LlmError> {
+    let plain = url
+        .get(..7)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"));
+    build_client(if plain { Roots::None } else { Roots::System })
+}
+
+/// Which root certificates a client trusts.
+enum Roots {
+    /// None: for plain-HTTP servers.
+    None,
+    /// The system's.
+    System,
+}
+
+fn build_client(roots: Roots) -> Result<reqwest::Client, LlmError> {
     // An error only means a provider is already the process default.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
+    let mut builder = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(10))
-        .user_agent(concat!("wright/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| LlmError::Connection {
-            provider: "http",
-            message: format!("cannot build the HTTP client: {}", error_chain(&e)),
-        })
+        .user_agent(concat!("wright/", env!("CARGO_PKG_VERSION")));
+    builder = match roots {
+        Roots::None => builder.tls_certs_only(Vec::new()),
+        Roots::System => match crate::tls_roots::system_roots() {
+            Some(certs) => builder.tls_certs_only(certs.iter().cloned()),
+            // No bundle file: the platform verifier finds the roots
+            // (certificate directories included).
+            None => builder,
+        },
+    };
+    builder.build().map_err(|e| LlmError::Connection {
+        provider: "http",
+        message: format!("cannot build the HTTP client: {}", error_chain(&e)),
+    })
 }
 
 /// How long the driver waits for the server.

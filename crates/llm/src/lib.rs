@@ -25,12 +25,14 @@ pub mod sse;
 mod stream_redact;
 #[cfg(test)]
 mod test_fixtures;
+mod tls_roots;
+mod wire_json;
 
 pub use anthropic::{AnthropicClient, AnthropicDecoder};
 pub use catalog::{Catalog, Lookup, ModelInfo, Pricing, cost_usd};
 pub use client::{EventStream, ModelClient, ModelRequest, ReasoningEffort, StreamEvent};
 pub use error::LlmError;
-pub use http::{DEFAULT_FINISH_GRACE, DEFAULT_IDLE_TIMEOUT, http_client};
+pub use http::{DEFAULT_FINISH_GRACE, DEFAULT_IDLE_TIMEOUT, http_client, http_client_for};
 pub use ids::{IdRules, normalize_tool_call_id};
 pub use openai_chat::{ChatCompat, OpenAiChatClient, OpenAiChatDecoder};
 pub use openai_responses::{OpenAiResponsesClient, OpenAiResponsesDecoder};

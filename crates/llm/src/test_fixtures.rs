@@ -113,7 +113,7 @@ pub(crate) fn conversation() -> ModelRequest {
     ModelRequest {
         model: "test-model".into(),
         system: "You are wright.".into(),
-        messages: vec![
+        messages: std::sync::Arc::new(vec![
             Message {
                 role: Role::User,
                 content: vec![
@@ -187,7 +187,7 @@ pub(crate) fn conversation() -> ModelRequest {
                     },
                 ],
             },
-        ],
+        ]),
         tools: vec![ToolSpec {
             name: "read".into(),
             description: "Read a file".into(),

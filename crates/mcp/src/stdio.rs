@@ -19,6 +19,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout, Command};
 use tokio::sync::watch;
+use wright_sandbox::GroupSignal;
 
 use crate::config::{PROVIDER_KEY_VARS, is_provider_key, is_refused_env};
 
@@ -183,42 +184,30 @@ impl StdioChild {
     /// left behind are killed in any case.
     pub(crate) async fn terminate(&self, grace: Duration) {
         if self.wait_exit(grace).await.is_none() {
-            signal_group(self.pgid, "TERM").await;
+            signal_group(self.pgid, GroupSignal::Term);
             if self.wait_exit(grace).await.is_none() {
-                signal_group(self.pgid, "KILL").await;
+                signal_group(self.pgid, GroupSignal::Kill);
                 let _ = self.wait_exit(grace).await;
             }
         }
-        signal_group(self.pgid, "KILL").await;
+        signal_group(self.pgid, GroupSignal::Kill);
     }
 
     /// Kills the group at once (a server that failed to start).
     pub(crate) async fn kill(&self) {
-        signal_group(self.pgid, "KILL").await;
+        signal_group(self.pgid, GroupSignal::Kill);
         let _ = self.wait_exit(Duration::from_secs(2)).await;
     }
 }
 
-/// Sends `signal` to process group `pgid` through bash's `kill` builtin.
-async fn signal_group(pgid: Option<u32>, signal: &str) {
-    let Some(pgid) = pgid else { return };
-    let _ = tokio::process::Command::from(kill_group(pgid, signal))
-        .status()
-        .await;
+/// Sends `signal` to process group `pgid` (nothing without one).
+fn signal_group(pgid: Option<u32>, signal: GroupSignal) {
+    if let Some(pgid) = pgid {
+        wright_sandbox::signal_group(pgid, signal);
+    }
 }
 
-/// [`signal_group`] for a `Drop`: blocks until bash's `kill` has run.
+/// Kills the group `pgid` at once (for a `Drop`).
 pub(crate) fn kill_group_now(pgid: u32) {
-    let _ = kill_group(pgid, "KILL").status();
-}
-
-fn kill_group(pgid: u32, signal: &str) -> std::process::Command {
-    let mut cmd = std::process::Command::new("bash");
-    cmd.args(["-c", "kill -s \"$1\" -- \"-$2\" 2>/dev/null", "kill"])
-        .arg(signal)
-        .arg(pgid.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    cmd
+    wright_sandbox::signal_group(pgid, GroupSignal::Kill);
 }

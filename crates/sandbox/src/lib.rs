@@ -17,12 +17,15 @@
 //! point), `linux` (Landlock, and the order of it all), `linux_ns`
 //! (namespaces and mounts), `linux_seccomp` (the filter), [`secrets`] (which
 //! files hold secrets), `protect` (wright's own environment and memory),
-//! [`denial`] (telling the model a failure came from the sandbox).
+//! [`denial`] (telling the model a failure came from the sandbox),
+//! `group_signal` (stopping a command's process group).
 
 pub mod denial;
 pub mod fs_open;
 pub mod fs_protected;
 pub mod fs_resolve;
+#[allow(unsafe_code)]
+mod group_signal;
 mod helper;
 #[cfg(target_os = "linux")]
 mod linux;
@@ -50,6 +53,7 @@ pub use denial::{Denial, classify_denial, denial_hint, looks_like_sandbox_denial
 pub use fs_open::{Beneath, OpenError};
 pub use fs_protected::{protected_write, user_config_dirs};
 pub use fs_resolve::{ResolveError, ResolvedPath};
+pub use group_signal::{GroupSignal, signal_group};
 pub use helper::{exec_helper, maybe_exec_helper, run_helper};
 #[cfg(target_os = "linux")]
 pub use linux_mounts::{NamespaceReport, PROTECTED_IN_ROOT};

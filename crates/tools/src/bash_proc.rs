@@ -11,6 +11,8 @@ use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio_util::sync::CancellationToken;
 
+use wright_sandbox::GroupSignal;
+
 use crate::{OutputSink, ToolError};
 
 /// Most output kept in memory; the rest is still streamed, then dropped.
@@ -72,7 +74,7 @@ pub(crate) async fn run(
             // The shell is done; kill what it left running in its group so the
             // pipe closes (background jobs are not kept by this tool).
             reaped = true;
-            signal_group(pgid, "KILL").await;
+            signal_group(pgid, GroupSignal::Kill);
         }
         tokio::select! {
             n = rx.read(&mut buf), if !eof => match n {
@@ -91,15 +93,15 @@ pub(crate) async fn run(
         }
     };
     if matches!(ended, Ended::TimedOut | Ended::Cancelled) {
-        signal_group(pgid, "TERM").await;
+        signal_group(pgid, GroupSignal::Term);
         if tokio::time::timeout(TERM_GRACE, child.wait())
             .await
             .is_err()
         {
-            signal_group(pgid, "KILL").await;
+            signal_group(pgid, GroupSignal::Kill);
             let _ = child.wait().await;
         }
-        signal_group(pgid, "KILL").await;
+        signal_group(pgid, GroupSignal::Kill);
         let _ = tokio::time::timeout(DRAIN_GRACE, async {
             while let Ok(n) = rx.read(&mut buf).await {
                 if n == 0 {
@@ -143,30 +145,11 @@ pub(crate) fn code(s: ExitStatus) -> i32 {
         .unwrap_or_else(|| 128 + s.signal().unwrap_or_default())
 }
 
-/// Sends `signal` to the process group `pgid` through bash's `kill` builtin
-/// (a safe way to signal a group without `unsafe` or another crate).
-pub(crate) async fn signal_group(pgid: Option<u32>, signal: &str) {
-    let Some(pgid) = pgid else { return };
-    let _ = tokio::process::Command::from(kill_group(pgid, signal))
-        .status()
-        .await;
-}
-
-/// [`signal_group`] for places that cannot await (a `Drop`): blocks until
-/// bash's `kill` has run.
-pub(crate) fn signal_group_now(pgid: u32, signal: &str) {
-    let _ = kill_group(pgid, signal).status();
-}
-
-fn kill_group(pgid: u32, signal: &str) -> std::process::Command {
-    let mut cmd = std::process::Command::new("bash");
-    cmd.args(["-c", "kill -s \"$1\" -- \"-$2\" 2>/dev/null", "kill"])
-        .arg(signal)
-        .arg(pgid.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    cmd
+/// Sends `signal` to the process group `pgid` (nothing without one).
+pub(crate) fn signal_group(pgid: Option<u32>, signal: GroupSignal) {
+    if let Some(pgid) = pgid {
+        wright_sandbox::signal_group(pgid, signal);
+    }
 }
 
 /// Decodes output as UTF-8 without splitting a character across chunks,

@@ -1,4 +1,5 @@
-//! The `glob` tool: find files by glob pattern, newest first.
+//! The `glob` tool: find files by glob pattern, newest first, stopping at
+//! the result cap.
 
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
@@ -70,8 +71,10 @@ fn glob(a: &GlobArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let pattern = a.pattern.strip_prefix(&root_prefix).unwrap_or(&a.pattern);
     let glob = NameGlob::new(pattern)?;
     let hidden = pattern.starts_with('.') || pattern.contains("/.");
-    let found = walk::files(&root, hidden, |rel| glob.is_match(rel));
-    if found.is_empty() {
+    let keep = |rel: &std::path::Path| glob.is_match(rel);
+    let visitor = || -> walk::Visitor<'_, ()> { Box::new(|_| Some(((), 1))) };
+    let found = walk::search(&root, hidden, &keep, &visitor, MAX_RESULTS);
+    if found.hits.is_empty() {
         return Ok(ToolOutput {
             images: Vec::new(),
             content: format!("No files match {pattern} in {}", search.shown(&root)),
@@ -82,21 +85,26 @@ fn glob(a: &GlobArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         });
     }
     let mut text: String = found
+        .hits
         .iter()
         .take(MAX_RESULTS)
-        .map(|p| format!("{}\n", search.shown(p)))
+        .map(|(p, ())| format!("{}\n", search.shown(p)))
         .collect();
-    if found.len() > MAX_RESULTS {
+    // The walk stops once more than the cap match: the total is unknown.
+    let summary = if found.stopped {
         text.push_str(&format!(
-            "[... {} more files not shown; narrow the pattern or path]\n",
-            found.len() - MAX_RESULTS
+            "[more than {MAX_RESULTS} files match; the search stopped there and shows \
+             {MAX_RESULTS} of them, newest first: narrow the pattern or path]\n"
         ));
-    }
+        format!("{MAX_RESULTS}+ files")
+    } else {
+        format!("{} files", found.hits.len())
+    };
     Ok(ToolOutput {
         images: Vec::new(),
         content: output::finish(&text, &ctx.limits, Keep::Head, None).content,
         display: ToolDisplay {
-            summary: format!("{} files", found.len()),
+            summary,
             ..ToolDisplay::default()
         },
     })
@@ -160,8 +168,10 @@ mod tests {
             .run(json!({"pattern": "*.txt"}), &ctx)
             .await
             .unwrap();
-        assert!(out.content.contains("10 more files not shown"));
+        // The walk stops past the cap, so the note cannot give a total.
+        assert!(out.content.contains("more than 200 files match"));
         assert_eq!(out.content.lines().count(), 201);
+        assert_eq!(out.display.summary, "200+ files");
         let out = GlobTool
             .run(json!({"pattern": "*.zig"}), &ctx)
             .await

@@ -1,9 +1,12 @@
-//! The `grep` tool: regex search over a gitignore-aware walk with ripgrep's
-//! engine, listing files, counts, or matching lines with context.
+//! The `grep` tool: regex search over a parallel gitignore-aware walk with
+//! ripgrep's engine, listing files, counts, or matching lines with context;
+//! the walk stops once the result cap is reached.
 
 use futures::future::BoxFuture;
 use grep_regex::RegexMatcherBuilder;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
+use std::path::Path;
+
 use schemars::JsonSchema;
 use serde::Deserialize;
 use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
@@ -114,20 +117,6 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let types = a.file_type.as_deref().map(file_types).transpose()?;
     let search = walk::search_root(ctx, a.path.as_deref())?;
     let root = search.real.clone();
-    let files = if root.is_file() {
-        vec![root.clone()]
-    } else {
-        // Key and credential files are only searched when named directly
-        // (and then the permission layer decides): a broad search must not
-        // print a private key.
-        walk::files(&root, false, |rel| {
-            !walk::looks_secret(rel)
-                && glob.as_ref().is_none_or(|g| g.is_match(rel))
-                && types
-                    .as_ref()
-                    .is_none_or(|t| t.matched(rel, false).is_whitelist())
-        })
-    };
     let mode = a.output_mode.unwrap_or_default();
     let (before, after) = match mode {
         OutputMode::Content => {
@@ -144,30 +133,69 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let head_limit = a.head_limit.filter(|n| *n > 0);
     let max_lines = head_limit.map_or(MAX_LINES, |n| n.min(MAX_LINES));
     let max_files = head_limit.map_or(MAX_FILES, |n| n.min(MAX_FILES));
-    let mut searcher = SearcherBuilder::new()
-        .binary_detection(BinaryDetection::quit(0))
-        .line_number(true)
-        .multi_line(multiline)
-        .before_context(before)
-        .after_context(after)
-        .build();
+    let builder = {
+        let mut b = SearcherBuilder::new();
+        b.binary_detection(BinaryDetection::quit(0))
+            .line_number(true)
+            .multi_line(multiline)
+            .before_context(before)
+            .after_context(after);
+        b
+    };
+    let first_only = mode == OutputMode::FilesWithMatches;
+    // One searcher per walker thread; a hit's weight against the cap is a
+    // file, or its lines in content mode.
+    let visitor = || -> walk::Visitor<'_, Collect> {
+        let mut searcher = builder.build();
+        let matcher = matcher.clone();
+        Box::new(move |file| {
+            let mut sink = Collect::new(first_only);
+            if searcher.search_path(&matcher, file, &mut sink).is_err() || sink.matches == 0 {
+                return None;
+            }
+            let used = match mode {
+                OutputMode::Content => sink.lines.len(),
+                OutputMode::FilesWithMatches | OutputMode::Count => 1,
+            };
+            Some((sink, used))
+        })
+    };
+    let cap = match mode {
+        OutputMode::Content => max_lines,
+        OutputMode::FilesWithMatches | OutputMode::Count => max_files,
+    };
+    let found = if root.is_file() {
+        let hit = visitor()(&root);
+        walk::Found {
+            hits: hit.into_iter().map(|(c, _)| (root.clone(), c)).collect(),
+            stopped: false,
+        }
+    } else {
+        // Key and credential files are only searched when named directly
+        // (and then the permission layer decides): a broad search must not
+        // print a private key.
+        let keep = |rel: &Path| {
+            !walk::looks_secret(rel)
+                && glob.as_ref().is_none_or(|g| g.is_match(rel))
+                && types
+                    .as_ref()
+                    .is_none_or(|t| t.matched(rel, false).is_whitelist())
+        };
+        walk::search(&root, false, &keep, &visitor, cap)
+    };
 
     let mut text = String::new();
     let mut files_matched = 0usize;
     let mut total_matches = 0u64;
     let mut lines_out = 0usize;
     let mut capped = false;
-    for file in &files {
-        let shown = search.shown(file);
-        let mut sink = Collect::new(mode == OutputMode::FilesWithMatches);
-        if searcher.search_path(&matcher, file, &mut sink).is_err() || sink.matches == 0 {
-            continue;
-        }
+    for (file, sink) in &found.hits {
         files_matched += 1;
         total_matches += sink.matches;
         if capped {
             continue;
         }
+        let shown = search.shown(file);
         match mode {
             OutputMode::FilesWithMatches => text.push_str(&format!("{shown}\n")),
             OutputMode::Count => text.push_str(&format!("{shown}:{}\n", sink.matches)),
@@ -214,15 +242,22 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             },
         });
     }
+    // A walk that stopped at the cap knows only what it found so far.
+    let so_far = if found.stopped {
+        "found before the search stopped at the cap"
+    } else {
+        "in all"
+    };
     if capped && head_limit.is_none() {
         text.push_str(&format!(
-            "[results capped: {total_matches} matching lines in {files_matched} files in all; \
+            "[results capped: {total_matches} matching lines in {files_matched} files {so_far}; \
              narrow the pattern, path or glob]\n"
         ));
     }
+    let plus = if found.stopped { "+" } else { "" };
     let summary = match mode {
-        OutputMode::FilesWithMatches => format!("{files_matched} files"),
-        OutputMode::Content | OutputMode::Count => format!("{total_matches} matches"),
+        OutputMode::FilesWithMatches => format!("{files_matched}{plus} files"),
+        OutputMode::Content | OutputMode::Count => format!("{total_matches}{plus} matches"),
     };
     Ok(ToolOutput {
         images: Vec::new(),

@@ -185,3 +185,39 @@ async fn claude_codes_flags() {
     let err = run(json!({"pattern": "a", "-A": "two"})).await.unwrap_err();
     assert!(matches!(err, ToolError::InvalidArgs(_)));
 }
+
+#[tokio::test]
+async fn the_walk_stops_at_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..(MAX_FILES + 50) {
+        std::fs::write(dir.path().join(format!("f{i}.txt")), "needle\n").unwrap();
+    }
+    let ctx = ToolContext::new(dir.path(), dir.path().join(".spill"));
+    let out = GrepTool
+        .run(json!({"pattern": "needle"}), &ctx)
+        .await
+        .unwrap();
+    assert_eq!(
+        out.content.lines().count(),
+        MAX_FILES + 1,
+        "{}",
+        out.content
+    );
+    assert!(
+        out.content
+            .contains("files found before the search stopped at the cap"),
+        "{}",
+        out.content
+    );
+    assert!(out.display.summary.ends_with("+ files"));
+    // Under the cap, every match is found and the totals are exact.
+    let out = GrepTool
+        .run(
+            json!({"pattern": "needle", "glob": "f1*.txt", "output_mode": "count"}),
+            &ctx,
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.content.lines().count(), 111, "{}", out.content);
+    assert_eq!(out.display.summary, "111 matches");
+}

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tokio::time::MissedTickBehavior;
 use wright_protocol::ToolDisplay;
+use wright_sandbox::GroupSignal;
 use wright_sandbox::repo_guard::RepoGuard;
 
 use crate::{ToolContext, ToolError, ToolOutput, bash_proc, output};
@@ -279,7 +280,7 @@ impl BackgroundJobs {
             // The job is its whole group, as in the foreground: what the
             // shell left running goes with it, and only then can nothing of
             // the command recreate what the repo guard removes.
-            bash_proc::signal_group(Some(waiter.pid), "KILL").await;
+            bash_proc::signal_group(Some(waiter.pid), GroupSignal::Kill);
             waiter.final_sweep();
             waiter.finish(status.ok().map(bash_proc::code));
         });
@@ -301,7 +302,7 @@ impl Drop for BackgroundJobs {
         let jobs = self.jobs.get_mut().unwrap_or_else(PoisonError::into_inner);
         for job in jobs.iter().filter(|j| j.status().is_running()) {
             job.kill_requested.store(true, Ordering::SeqCst);
-            bash_proc::signal_group_now(job.pid, "KILL");
+            bash_proc::signal_group(Some(job.pid), GroupSignal::Kill);
             // The task may never get to its final sweep (a runtime shutting
             // down); the group is signalled, so sweep now as well.
             job.sweep();
@@ -390,13 +391,13 @@ impl Job {
         }
         self.kill_requested.store(true, Ordering::SeqCst);
         let mut ended = self.status.subscribe();
-        bash_proc::signal_group(Some(self.pid), "TERM").await;
+        bash_proc::signal_group(Some(self.pid), GroupSignal::Term);
         let in_grace =
             tokio::time::timeout(bash_proc::TERM_GRACE, ended.wait_for(|s| !s.is_running()))
                 .await
                 .is_ok();
         if !in_grace {
-            bash_proc::signal_group(Some(self.pid), "KILL").await;
+            bash_proc::signal_group(Some(self.pid), GroupSignal::Kill);
             let _ = tokio::time::timeout(REAP_WAIT, ended.wait_for(|s| !s.is_running())).await;
         }
         self.status()

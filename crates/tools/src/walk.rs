@@ -1,10 +1,14 @@
-//! The file walk shared by `glob` and `grep`: gitignore-aware, hidden files
-//! skipped unless asked for, `.git` always skipped, newest files first.
+//! The file walk shared by `glob` and `grep`: parallel, gitignore-aware,
+//! hidden files skipped unless asked for, `.git` always skipped, stopping at
+//! a result cap, newest files first.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::SystemTime;
 
 use globset::{GlobBuilder, GlobMatcher};
+use ignore::WalkState;
 
 use crate::{ToolContext, ToolError};
 
@@ -69,33 +73,86 @@ pub(crate) fn looks_secret(rel: &Path) -> bool {
         )
 }
 
-/// Files under `root` accepted by `keep` (given the path relative to the
-/// root), newest first, then by path.
-pub(crate) fn files(
+/// What a capped walk found.
+pub(crate) struct Found<T> {
+    /// The files a visitor kept, with what it said about each, newest
+    /// first, then by path.
+    pub hits: Vec<(PathBuf, T)>,
+    /// Whether the walk stopped at the cap: more files may match.
+    pub stopped: bool,
+}
+
+/// Runs on one walker thread: given a file's absolute path, says whether
+/// the file is a hit (and what about it) and how much of the cap it uses.
+pub(crate) type Visitor<'a, T> = Box<dyn FnMut(&Path) -> Option<(T, usize)> + Send + 'a>;
+
+/// Makes one [`Visitor`] per walker thread.
+pub(crate) type VisitorFactory<'a, T> = &'a (dyn Fn() -> Visitor<'a, T> + Sync);
+
+/// Walks the files under `root` accepted by `keep` (given the path relative
+/// to the root) on all cores, runs a visitor on each, and stops as soon as
+/// the hits weigh more than `cap`. Sorting by recency needs only the hits'
+/// modification times, so files that are not hits are never stat'ed.
+///
+/// A walk that stops early returns the hits found so far (sorted the same
+/// way): which files they are depends on the walk's order. Finding the
+/// newest `cap` of all matches would mean searching (and stat'ing) every
+/// file, which is what a capped search is there to avoid.
+pub(crate) fn search<T: Send>(
     root: &Path,
     include_hidden: bool,
-    keep: impl Fn(&Path) -> bool,
-) -> Vec<PathBuf> {
+    keep: &(dyn Fn(&Path) -> bool + Sync),
+    visitor: VisitorFactory<'_, T>,
+    cap: usize,
+) -> Found<T> {
     let walker = ignore::WalkBuilder::new(root)
         .hidden(!include_hidden)
         .require_git(false)
         .filter_entry(|e| e.file_name() != ".git")
-        .build();
-    let mut found: Vec<(SystemTime, PathBuf)> = walker
-        .flatten()
-        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
-        .filter(|e| keep(e.path().strip_prefix(root).unwrap_or(e.path())))
-        .map(|e| {
-            let mtime = e
+        .threads(0)
+        .build_parallel();
+    let hits: Mutex<Vec<(SystemTime, PathBuf, T)>> = Mutex::new(Vec::new());
+    let weight = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
+    walker.run(|| {
+        let mut visit = visitor();
+        let (hits, weight, stopped) = (&hits, &weight, &stopped);
+        Box::new(move |entry| {
+            if stopped.load(Ordering::Relaxed) {
+                return WalkState::Quit;
+            }
+            let Ok(entry) = entry else {
+                return WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file())
+                || !keep(entry.path().strip_prefix(root).unwrap_or(entry.path()))
+            {
+                return WalkState::Continue;
+            }
+            let Some((value, used)) = visit(entry.path()) else {
+                return WalkState::Continue;
+            };
+            let mtime = entry
                 .metadata()
                 .ok()
                 .and_then(|m| m.modified().ok())
                 .unwrap_or(SystemTime::UNIX_EPOCH);
-            (mtime, e.into_path())
+            if let Ok(mut hits) = hits.lock() {
+                hits.push((mtime, entry.into_path(), value));
+            }
+            if weight.fetch_add(used, Ordering::Relaxed) + used > cap {
+                stopped.store(true, Ordering::Relaxed);
+                return WalkState::Quit;
+            }
+            WalkState::Continue
         })
-        .collect();
-    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    found.into_iter().map(|(_, p)| p).collect()
+    });
+    let mut hits = hits.into_inner().unwrap_or_else(PoisonError::into_inner);
+    hits.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    Found {
+        hits: hits.into_iter().map(|(_, p, v)| (p, v)).collect(),
+        stopped: stopped.into_inner(),
+    }
 }
 
 /// A directory (or file) to search: where it really is (resolved by the

@@ -19,6 +19,7 @@ use futures::future::join_all;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio_util::sync::CancellationToken;
+use wright_sandbox::GroupSignal;
 
 use super::aggregate::{HookRun, aggregate};
 use super::callback::{CallbackChannel, run_callback};
@@ -280,7 +281,7 @@ async fn read_capped<R: AsyncRead + Unpin>(pipe: Option<R>, buf: &mut Vec<u8>) {
 /// shell reaped. Without a pgid (the child already reaped) only the child
 /// itself can be killed.
 async fn kill_group(child: &mut Child, pgid: Option<u32>) {
-    if !signal_group(pgid, "TERM").await {
+    if !signal_group(pgid, GroupSignal::Term) {
         let _ = child.start_kill();
     }
     if tokio::time::timeout(TERM_GRACE, child.wait())
@@ -291,24 +292,13 @@ async fn kill_group(child: &mut Child, pgid: Option<u32>) {
     }
     // Whatever the shell left behind in its group (a `sleep` it forked,
     // a pipeline) goes too, even when the shell itself died on SIGTERM.
-    signal_group(pgid, "KILL").await;
+    signal_group(pgid, GroupSignal::Kill);
     let _ = child.wait().await;
 }
 
-/// Sends `signal` to process group `pgid` through bash's `kill` builtin.
-/// Returns whether the signal could be sent.
-async fn signal_group(pgid: Option<u32>, signal: &str) -> bool {
-    let Some(pgid) = pgid else { return false };
-    Command::new("bash")
-        .args(["-c", "kill -s \"$1\" -- \"-$2\" 2>/dev/null", "kill"])
-        .arg(signal)
-        .arg(pgid.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .await
-        .is_ok_and(|s| s.success())
+/// Sends `signal` to process group `pgid`; whether it was delivered.
+fn signal_group(pgid: Option<u32>, signal: GroupSignal) -> bool {
+    pgid.is_some_and(|pgid| wright_sandbox::signal_group(pgid, signal))
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ impl ModelClient for AnthropicClient {
             PROVIDER,
             &[("anthropic-version", API_VERSION)],
             Auth::Header("x-api-key"),
-            &request_body(&request),
+            &wire::body(&request),
             AnthropicDecoder::new(),
             cancel,
         )

@@ -1,6 +1,11 @@
 //! Request-body tests of the Anthropic adapter.
 
 use super::*;
+use serde_json::json;
+
+fn tool_input(arguments: &str) -> Value {
+    serde_json::to_value(ToolInput(arguments)).unwrap()
+}
 use crate::test_fixtures::conversation;
 
 #[test]
@@ -49,7 +54,7 @@ fn empty_system_and_tools_are_omitted() {
     let mut request = conversation();
     request.system.clear();
     request.tools.clear();
-    request.messages.truncate(1);
+    std::sync::Arc::make_mut(&mut request.messages).truncate(1);
     let body = request_body(&request);
     assert!(body.get("system").is_none());
     assert!(body.get("tools").is_none());
@@ -66,10 +71,11 @@ fn non_object_arguments_become_empty_input() {
 
 #[test]
 fn unsigned_thinking_has_no_signature_field() {
-    let b = block(&ContentBlock::Thinking {
+    let b = serde_json::to_value(block(&ContentBlock::Thinking {
         thinking: "t".into(),
         signature: None,
-    });
+    }))
+    .unwrap();
     assert_eq!(b, json!({"type": "thinking", "thinking": "t"}));
 }
 
@@ -134,7 +140,7 @@ fn thinking_budget_raises_max_tokens() {
 #[test]
 fn foreign_thinking_is_dropped_and_ids_normalized() {
     let mut request = conversation();
-    request.messages = vec![
+    request.messages = std::sync::Arc::new(vec![
         Message {
             role: Role::Assistant,
             content: vec![
@@ -161,7 +167,7 @@ fn foreign_thinking_is_dropped_and_ids_normalized() {
                 is_error: false,
             }],
         },
-    ];
+    ]);
     let body = request_body(&request);
     let assistant = body["messages"][0]["content"].as_array().unwrap();
     assert_eq!(assistant.len(), 1);
@@ -197,7 +203,7 @@ fn tool_images_go_inside_their_result() {
     };
     let image = |mime: &str, data: &str| json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}});
     assert_eq!(
-        message(&m)["content"],
+        serde_json::to_value(message(&m, false)).unwrap()["content"],
         json!([
             {"type": "tool_result", "tool_use_id": "call_1", "is_error": false, "content": [
                 {"type": "text", "text": "a screenshot"},

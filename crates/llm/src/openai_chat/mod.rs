@@ -58,7 +58,7 @@ impl ModelClient for OpenAiChatClient {
             PROVIDER,
             &[],
             Auth::Bearer,
-            &request_body_with(&request, &self.compat),
+            &wire::body(&request, &self.compat),
             OpenAiChatDecoder::with_compat(self.compat),
             cancel,
         )

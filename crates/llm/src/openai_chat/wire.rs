@@ -1,11 +1,16 @@
 //! Canonical request → Chat Completions request body.
 
-use serde_json::{Map, Value, json};
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::Value;
 use wright_protocol::{ContentBlock, Message, Role};
 
 use super::compat::{ChatCompat, MaxTokensField, SystemRole};
 use crate::client::ModelRequest;
 use crate::ids::IdRules;
+use crate::wire_json::{DataUrl, Seq};
 
 /// The JSON body of a streaming Chat Completions request with the default
 /// [`ChatCompat`]; see [`request_body_with`].
@@ -17,66 +22,168 @@ pub fn request_body(request: &ModelRequest) -> Value {
 /// messages, tools, stream: true, stream_options: {include_usage: true},
 /// max_tokens}`, with `tools` omitted when empty and the system prompt as
 /// the first message; role, limit field, `stream_options` and
-/// `reasoning_effort` follow `compat` and the request options.
+/// `reasoning_effort` follow `compat` and the request options. As a value
+/// tree, for tests and inspection; requests are sent as [`body`] writes
+/// them.
 pub fn request_body_with(request: &ModelRequest, compat: &ChatCompat) -> Value {
-    let mut messages = Vec::new();
-    if !request.system.is_empty() {
-        let role = match compat.system_role {
-            SystemRole::System => "system",
-            SystemRole::Developer => "developer",
+    serde_json::to_value(body(request, compat)).unwrap_or_default()
+}
+
+/// [`request_body_with`] as it is sent: serialized straight from the shared
+/// history, with no copy of the conversation and no value tree.
+pub(crate) fn body<'a>(request: &'a ModelRequest, compat: &'a ChatCompat) -> impl Serialize + 'a {
+    Body { request, compat }
+}
+
+struct Body<'a> {
+    request: &'a ModelRequest,
+    compat: &'a ChatCompat,
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (request, compat) = (self.request, self.compat);
+        let mut body = s.serialize_map(None)?;
+        body.serialize_entry("model", &request.model)?;
+        body.serialize_entry("messages", &messages(request, compat))?;
+        if !request.tools.is_empty() {
+            let tools = request.tools.iter().map(|t| Tool {
+                kind: "function",
+                function: Function {
+                    name: &t.name,
+                    description: &t.description,
+                    parameters: &t.input_schema,
+                },
+            });
+            body.serialize_entry("tools", &Seq::new(tools))?;
+        }
+        body.serialize_entry("stream", &true)?;
+        if compat.stream_usage {
+            body.serialize_entry(
+                "stream_options",
+                &StreamOptions {
+                    include_usage: true,
+                },
+            )?;
+        }
+        let limit = match compat.max_tokens_field {
+            MaxTokensField::MaxTokens => "max_tokens",
+            MaxTokensField::MaxCompletionTokens => "max_completion_tokens",
         };
-        messages.push(json!({"role": role, "content": request.system}));
+        body.serialize_entry(limit, &request.max_tokens)?;
+        if let Some(effort) = request.reasoning_effort {
+            body.serialize_entry("reasoning_effort", effort.as_str())?;
+        }
+        body.end()
     }
-    for m in &request.messages {
-        push_message(&mut messages, m, compat.tool_call_ids);
+}
+
+#[derive(Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
+#[derive(Serialize)]
+struct Tool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: Function<'a>,
+}
+
+#[derive(Serialize)]
+struct Function<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: &'a Value,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+enum ChatMessage<'a> {
+    System {
+        content: &'a str,
+    },
+    Developer {
+        content: &'a str,
+    },
+    User {
+        content: UserContent<'a>,
+    },
+    Assistant {
+        content: Option<Cow<'a, str>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<ToolCall<'a>>,
+    },
+    Tool {
+        tool_call_id: String,
+        content: &'a str,
+    },
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum UserContent<'a> {
+    Text(Cow<'a, str>),
+    Parts(Vec<UserPart<'a>>),
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum UserPart<'a> {
+    Text { text: &'a str },
+    ImageUrl { image_url: ImageUrl<'a> },
+}
+
+#[derive(Serialize)]
+struct ImageUrl<'a> {
+    url: DataUrl<'a>,
+}
+
+#[derive(Serialize)]
+struct ToolCall<'a> {
+    id: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: CallFunction<'a>,
+}
+
+#[derive(Serialize)]
+struct CallFunction<'a> {
+    name: &'a str,
+    arguments: &'a str,
+}
+
+/// The chat messages of a request: the system prompt first, then each
+/// canonical message as one or more chat messages.
+fn messages<'a>(request: &'a ModelRequest, compat: &ChatCompat) -> Vec<ChatMessage<'a>> {
+    let mut out = Vec::with_capacity(request.messages.len() + 1);
+    if !request.system.is_empty() {
+        out.push(match compat.system_role {
+            SystemRole::System => ChatMessage::System {
+                content: &request.system,
+            },
+            SystemRole::Developer => ChatMessage::Developer {
+                content: &request.system,
+            },
+        });
     }
-    let mut body = Map::new();
-    body.insert("model".into(), json!(request.model));
-    body.insert("messages".into(), Value::Array(messages));
-    if !request.tools.is_empty() {
-        let tools = request
-            .tools
-            .iter()
-            .map(|t| {
-                json!({
-                    "type": "function",
-                    "function": {
-                        "name": t.name,
-                        "description": t.description,
-                        "parameters": t.input_schema,
-                    },
-                })
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
+    for m in request.messages.iter() {
+        push_message(&mut out, m, compat.tool_call_ids);
     }
-    body.insert("stream".into(), Value::Bool(true));
-    if compat.stream_usage {
-        body.insert("stream_options".into(), json!({"include_usage": true}));
-    }
-    let limit = match compat.max_tokens_field {
-        MaxTokensField::MaxTokens => "max_tokens",
-        MaxTokensField::MaxCompletionTokens => "max_completion_tokens",
-    };
-    body.insert(limit.into(), json!(request.max_tokens));
-    if let Some(effort) = request.reasoning_effort {
-        body.insert("reasoning_effort".into(), json!(effort.as_str()));
-    }
-    Value::Object(body)
+    out
 }
 
 /// Appends one canonical message as one or more chat messages. Tool results
 /// become `tool` messages of their own; thinking is dropped (chat has no
 /// place for it).
-fn push_message(out: &mut Vec<Value>, message: &Message, ids: IdRules) {
+fn push_message<'a>(out: &mut Vec<ChatMessage<'a>>, message: &'a Message, ids: IdRules) {
     let tool_messages = message.content.iter().filter_map(|b| match b {
         ContentBlock::ToolResult {
             call_id, content, ..
-        } => Some(json!({
-            "role": "tool",
-            "tool_call_id": ids.apply(call_id),
-            "content": content,
-        })),
+        } => Some(ChatMessage::Tool {
+            tool_call_id: ids.apply(call_id),
+            content,
+        }),
         _ => None,
     });
     match message.role {
@@ -85,7 +192,7 @@ fn push_message(out: &mut Vec<Value>, message: &Message, ids: IdRules) {
         Role::User => {
             out.extend(tool_messages);
             if let Some(content) = user_content(&message.content) {
-                out.push(json!({"role": "user", "content": content}));
+                out.push(ChatMessage::User { content });
             }
         }
         Role::Assistant => {
@@ -97,20 +204,31 @@ fn push_message(out: &mut Vec<Value>, message: &Message, ids: IdRules) {
     }
 }
 
-fn joined_text(blocks: &[ContentBlock]) -> String {
-    let texts: Vec<&str> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            ContentBlock::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
-    texts.join("\n")
+/// The text blocks joined by newlines (borrowed when there is one).
+fn joined_text(blocks: &[ContentBlock]) -> Cow<'_, str> {
+    let mut texts = blocks.iter().filter_map(|b| match b {
+        ContentBlock::Text { text } => Some(text.as_str()),
+        _ => None,
+    });
+    let Some(first) = texts.next() else {
+        return Cow::Borrowed("");
+    };
+    match texts.next() {
+        None => Cow::Borrowed(first),
+        Some(second) => {
+            let mut joined = format!("{first}\n{second}");
+            for t in texts {
+                joined.push('\n');
+                joined.push_str(t);
+            }
+            Cow::Owned(joined)
+        }
+    }
 }
 
 /// A plain string when the message is text only (what every compatible
 /// server accepts), content parts when it carries images.
-fn user_content(blocks: &[ContentBlock]) -> Option<Value> {
+fn user_content(blocks: &[ContentBlock]) -> Option<UserContent<'_>> {
     let has_image = blocks
         .iter()
         .any(|b| matches!(b, ContentBlock::Image { .. }));
@@ -118,36 +236,37 @@ fn user_content(blocks: &[ContentBlock]) -> Option<Value> {
         let has_text = blocks
             .iter()
             .any(|b| matches!(b, ContentBlock::Text { .. }));
-        return has_text.then(|| Value::String(joined_text(blocks)));
+        return has_text.then(|| UserContent::Text(joined_text(blocks)));
     }
     let parts = blocks
         .iter()
         .filter_map(|b| match b {
-            ContentBlock::Text { text } => Some(json!({"type": "text", "text": text})),
-            ContentBlock::Image { media_type, data } => Some(json!({
-                "type": "image_url",
-                "image_url": {"url": format!("data:{media_type};base64,{data}")},
-            })),
+            ContentBlock::Text { text } => Some(UserPart::Text { text }),
+            ContentBlock::Image { media_type, data } => Some(UserPart::ImageUrl {
+                image_url: ImageUrl {
+                    url: DataUrl { media_type, data },
+                },
+            }),
             _ => None,
         })
         .collect();
-    Some(Value::Array(parts))
+    Some(UserContent::Parts(parts))
 }
 
-fn assistant_message(blocks: &[ContentBlock], ids: IdRules) -> Option<Value> {
+fn assistant_message(blocks: &[ContentBlock], ids: IdRules) -> Option<ChatMessage<'_>> {
     let text = joined_text(blocks);
-    let calls: Vec<Value> = blocks
+    let calls: Vec<ToolCall<'_>> = blocks
         .iter()
         .filter_map(|b| match b {
             ContentBlock::ToolCall {
                 id,
                 name,
                 arguments,
-            } => Some(json!({
-                "id": ids.apply(id),
-                "type": "function",
-                "function": {"name": name, "arguments": arguments},
-            })),
+            } => Some(ToolCall {
+                id: ids.apply(id),
+                kind: "function",
+                function: CallFunction { name, arguments },
+            }),
             _ => None,
         })
         .collect();
@@ -155,14 +274,10 @@ fn assistant_message(blocks: &[ContentBlock], ids: IdRules) -> Option<Value> {
         // Only thinking: nothing chat can carry.
         return None;
     }
-    let mut m = json!({
-        "role": "assistant",
-        "content": if text.is_empty() { Value::Null } else { Value::String(text) },
-    });
-    if !calls.is_empty() {
-        m["tool_calls"] = Value::Array(calls);
-    }
-    Some(m)
+    Some(ChatMessage::Assistant {
+        content: (!text.is_empty()).then_some(text),
+        tool_calls: calls,
+    })
 }
 
 #[cfg(test)]

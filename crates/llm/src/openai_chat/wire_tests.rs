@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::test_fixtures::conversation;
+use serde_json::json;
 
 #[test]
 fn full_conversation_body() {
@@ -46,7 +47,7 @@ fn empty_system_and_tools_are_omitted() {
     let mut request = conversation();
     request.system.clear();
     request.tools.clear();
-    request.messages = vec![Message::user_text("hi")];
+    request.messages = std::sync::Arc::new(vec![Message::user_text("hi")]);
     let body = request_body(&request);
     assert!(body.get("tools").is_none());
     assert_eq!(body["messages"], json!([{"role": "user", "content": "hi"}]));
@@ -54,18 +55,15 @@ fn empty_system_and_tools_are_omitted() {
 
 #[test]
 fn thinking_only_assistant_message_is_dropped() {
+    let thinking = Message {
+        role: Role::Assistant,
+        content: vec![ContentBlock::Thinking {
+            thinking: "t".into(),
+            signature: None,
+        }],
+    };
     let mut out = Vec::new();
-    push_message(
-        &mut out,
-        &Message {
-            role: Role::Assistant,
-            content: vec![ContentBlock::Thinking {
-                thinking: "t".into(),
-                signature: None,
-            }],
-        },
-        IdRules::CHAT,
-    );
+    push_message(&mut out, &thinking, IdRules::CHAT);
     assert!(out.is_empty());
 }
 
@@ -101,7 +99,7 @@ fn compat_shapes_the_body() {
 fn long_tool_ids_are_shortened_for_call_and_result() {
     let long = "toolu_01A09q90qw90lq917835lq9-extra-long-id-x";
     let request = ModelRequest {
-        messages: vec![
+        messages: std::sync::Arc::new(vec![
             Message {
                 role: Role::Assistant,
                 content: vec![ContentBlock::ToolCall {
@@ -118,7 +116,7 @@ fn long_tool_ids_are_shortened_for_call_and_result() {
                     is_error: false,
                 }],
             },
-        ],
+        ]),
         ..conversation()
     };
     let openai =
@@ -147,7 +145,8 @@ fn tool_images_follow_the_tool_messages_as_user_content() {
     };
     let mut out = Vec::new();
     push_message(&mut out, &m, IdRules::CHAT);
-    assert_eq!(out.len(), 2, "{out:?}");
+    let out = serde_json::to_value(&out).unwrap();
+    assert_eq!(out.as_array().unwrap().len(), 2, "{out}");
     assert_eq!(out[0]["role"], "tool");
     assert_eq!(out[0]["content"], "a screenshot");
     assert_eq!(out[1]["role"], "user");
@@ -166,7 +165,7 @@ fn server_tool_call_ids_are_echoed_when_valid() {
     use crate::test_fixtures::tool_call;
     let vllm = "chatcmpl-tool-0123456789abcdef0123456789abcdef";
     let mut request = conversation();
-    request.messages = vec![
+    request.messages = std::sync::Arc::new(vec![
         Message::user_text("go"),
         Message {
             role: Role::Assistant,
@@ -180,7 +179,7 @@ fn server_tool_call_ids_are_echoed_when_valid() {
                 is_error: false,
             }],
         },
-    ];
+    ]);
     let local = ChatCompat::for_server("http://localhost:8000/v1", "qwen");
     let body = request_body_with(&request, &local);
     assert_eq!(body["messages"][2]["tool_calls"][0]["id"], json!(vllm));

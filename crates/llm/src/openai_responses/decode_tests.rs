@@ -74,7 +74,7 @@ fn reasoning_round_trips_into_the_next_request() {
     let (message, _, _) = completed(&events);
     let request = ModelRequest {
         model: "gpt-5".into(),
-        messages: vec![
+        messages: std::sync::Arc::new(vec![
             Message::user_text("go"),
             message.clone(),
             Message {
@@ -92,7 +92,7 @@ fn reasoning_round_trips_into_the_next_request() {
                     },
                 ],
             },
-        ],
+        ]),
         max_tokens: 100,
         reasoning_effort: Some(ReasoningEffort::High),
         ..ModelRequest::default()

@@ -42,7 +42,7 @@ impl ModelClient for OpenAiResponsesClient {
             PROVIDER,
             &[],
             Auth::Bearer,
-            &request_body(&request),
+            &wire::body(&request),
             OpenAiResponsesDecoder::new(),
             cancel,
         )

@@ -7,11 +7,16 @@
 //! signature as ours: the Anthropic wire drops such blocks and Chat drops
 //! all thinking, so no other provider is sent data it cannot verify.
 
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 use wright_protocol::{ContentBlock, Message, Role};
 
 use crate::client::ModelRequest;
 use crate::ids::IdRules;
+use crate::wire_json::{DataUrl, Seq};
 
 /// The prefix of a `Thinking` signature that holds a Responses reasoning item.
 pub const SIGNATURE_PREFIX: &str = "openai-responses:";
@@ -64,49 +69,129 @@ fn is_reasoning_model(model: &str) -> bool {
 /// input, tools, stream: true, store: false, include, max_output_tokens,
 /// reasoning}`. `instructions` and `tools` are omitted when empty; `include`
 /// and `reasoning` only go to reasoning models or when an effort is set.
+/// As a value tree, for tests and inspection; requests are sent as
+/// [`body`] writes them.
 pub fn request_body(request: &ModelRequest) -> Value {
-    let mut body = Map::new();
-    body.insert("model".into(), json!(request.model));
-    if !request.system.is_empty() {
-        body.insert("instructions".into(), json!(request.system));
-    }
-    let mut input = Vec::new();
-    for m in &request.messages {
-        push_message(&mut input, m);
-    }
-    body.insert("input".into(), Value::Array(input));
-    if !request.tools.is_empty() {
-        let tools = request
-            .tools
-            .iter()
-            .map(|t| {
-                // `strict` defaults to true here, which demands schemas with
-                // every property required and no additional properties.
-                json!({
-                    "type": "function",
-                    "name": t.name,
-                    "description": t.description,
-                    "parameters": t.input_schema,
-                    "strict": false,
-                })
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
-    }
-    body.insert("stream".into(), Value::Bool(true));
-    // Stateless: reasoning travels back encrypted instead of being stored.
-    body.insert("store".into(), Value::Bool(false));
-    if request.reasoning_effort.is_some() || is_reasoning_model(&request.model) {
-        body.insert("include".into(), json!(["reasoning.encrypted_content"]));
-    }
-    body.insert("max_output_tokens".into(), json!(request.max_tokens));
-    if let Some(effort) = request.reasoning_effort {
-        body.insert("reasoning".into(), json!({"effort": effort.as_str()}));
-    }
-    Value::Object(body)
+    serde_json::to_value(Body(request)).unwrap_or_default()
 }
 
-fn push_message(out: &mut Vec<Value>, message: &Message) {
+/// [`request_body`] as it is sent: serialized straight from the shared
+/// history, with no copy of the conversation and no value tree.
+pub(crate) fn body(request: &ModelRequest) -> impl Serialize + '_ {
+    Body(request)
+}
+
+struct Body<'a>(&'a ModelRequest);
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let request = self.0;
+        let mut body = s.serialize_map(None)?;
+        body.serialize_entry("model", &request.model)?;
+        if !request.system.is_empty() {
+            body.serialize_entry("instructions", &request.system)?;
+        }
+        let mut input = Vec::with_capacity(request.messages.len());
+        for m in request.messages.iter() {
+            push_message(&mut input, m);
+        }
+        body.serialize_entry("input", &input)?;
+        if !request.tools.is_empty() {
+            // `strict` defaults to true here, which demands schemas with
+            // every property required and no additional properties.
+            let tools = request.tools.iter().map(|t| Tool {
+                kind: "function",
+                name: &t.name,
+                description: &t.description,
+                parameters: &t.input_schema,
+                strict: false,
+            });
+            body.serialize_entry("tools", &Seq::new(tools))?;
+        }
+        body.serialize_entry("stream", &true)?;
+        // Stateless: reasoning travels back encrypted instead of being stored.
+        body.serialize_entry("store", &false)?;
+        if request.reasoning_effort.is_some() || is_reasoning_model(&request.model) {
+            body.serialize_entry("include", &["reasoning.encrypted_content"])?;
+        }
+        body.serialize_entry("max_output_tokens", &request.max_tokens)?;
+        if let Some(effort) = request.reasoning_effort {
+            body.serialize_entry(
+                "reasoning",
+                &Effort {
+                    effort: effort.as_str(),
+                },
+            )?;
+        }
+        body.end()
+    }
+}
+
+#[derive(Serialize)]
+struct Effort {
+    effort: &'static str,
+}
+
+#[derive(Serialize)]
+struct Tool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'a str,
+    description: &'a str,
+    parameters: &'a Value,
+    strict: bool,
+}
+
+/// One item of `input`: typed items, or messages with a role.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Item<'a> {
+    Typed(Typed<'a>),
+    Message(RoleMessage<'a>),
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Typed<'a> {
+    FunctionCallOutput {
+        call_id: String,
+        output: &'a str,
+    },
+    FunctionCall {
+        call_id: String,
+        name: &'a str,
+        arguments: &'a str,
+    },
+    Reasoning {
+        id: String,
+        summary: Vec<Summary<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        encrypted_content: Option<String>,
+    },
+}
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+enum RoleMessage<'a> {
+    User { content: Vec<InputPart<'a>> },
+    Assistant { content: Cow<'a, str> },
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum InputPart<'a> {
+    InputText { text: &'a str },
+    InputImage { image_url: DataUrl<'a> },
+}
+
+fn push_message<'a>(out: &mut Vec<Item<'a>>, message: &'a Message) {
     match message.role {
         Role::User => {
             // Outputs answer the previous assistant turn's calls, so they
@@ -116,46 +201,44 @@ fn push_message(out: &mut Vec<Value>, message: &Message) {
                     call_id, content, ..
                 } = b
                 {
-                    out.push(json!({
-                        "type": "function_call_output",
-                        "call_id": IdRules::RESPONSES.apply(call_id),
-                        "output": content,
+                    out.push(Item::Typed(Typed::FunctionCallOutput {
+                        call_id: IdRules::RESPONSES.apply(call_id),
+                        output: content,
                     }));
                 }
             }
-            let parts: Vec<Value> = message
+            let parts: Vec<InputPart<'_>> = message
                 .content
                 .iter()
                 .filter_map(|b| match b {
-                    ContentBlock::Text { text } => {
-                        Some(json!({"type": "input_text", "text": text}))
-                    }
-                    ContentBlock::Image { media_type, data } => Some(json!({
-                        "type": "input_image",
-                        "image_url": format!("data:{media_type};base64,{data}"),
-                    })),
+                    ContentBlock::Text { text } => Some(InputPart::InputText { text }),
+                    ContentBlock::Image { media_type, data } => Some(InputPart::InputImage {
+                        image_url: DataUrl { media_type, data },
+                    }),
                     _ => None,
                 })
                 .collect();
             if !parts.is_empty() {
-                out.push(json!({"role": "user", "content": parts}));
+                out.push(Item::Message(RoleMessage::User { content: parts }));
             }
         }
         Role::Assistant => {
             // Items keep the model's order; consecutive text joins one message.
-            let mut text = String::new();
-            let flush = |text: &mut String, out: &mut Vec<Value>| {
-                if !text.is_empty() {
-                    out.push(json!({"role": "assistant", "content": std::mem::take(text)}));
-                }
+            let mut text: Vec<&'a str> = Vec::new();
+            let flush = |text: &mut Vec<&'a str>, out: &mut Vec<Item<'a>>| {
+                let content = match text.as_slice() {
+                    [] => return,
+                    [one] => Cow::Borrowed(*one),
+                    many => Cow::Owned(many.join("\n")),
+                };
+                text.clear();
+                out.push(Item::Message(RoleMessage::Assistant { content }));
             };
             for b in &message.content {
                 match b {
-                    ContentBlock::Text { text: t } => {
-                        if !text.is_empty() {
-                            text.push('\n');
-                        }
-                        text.push_str(t);
+                    // Leading empty texts add nothing (later ones add a line).
+                    ContentBlock::Text { text: t } if !(text.is_empty() && t.is_empty()) => {
+                        text.push(t);
                     }
                     ContentBlock::ToolCall {
                         id,
@@ -163,11 +246,10 @@ fn push_message(out: &mut Vec<Value>, message: &Message) {
                         arguments,
                     } => {
                         flush(&mut text, out);
-                        out.push(json!({
-                            "type": "function_call",
-                            "call_id": IdRules::RESPONSES.apply(id),
-                            "name": name,
-                            "arguments": arguments,
+                        out.push(Item::Typed(Typed::FunctionCall {
+                            call_id: IdRules::RESPONSES.apply(id),
+                            name,
+                            arguments,
                         }));
                     }
                     ContentBlock::Thinking {
@@ -177,7 +259,7 @@ fn push_message(out: &mut Vec<Value>, message: &Message) {
                         // Other providers' thinking cannot be verified here.
                         if let Some(r) = ReasoningRef::from_signature(signature) {
                             flush(&mut text, out);
-                            out.push(reasoning_item(&r, thinking));
+                            out.push(reasoning_item(r, thinking));
                         }
                     }
                     _ => {}
@@ -188,17 +270,20 @@ fn push_message(out: &mut Vec<Value>, message: &Message) {
     }
 }
 
-fn reasoning_item(r: &ReasoningRef, summary: &str) -> Value {
-    let summary: Vec<Value> = if summary.is_empty() {
+fn reasoning_item(r: ReasoningRef, summary: &str) -> Item<'_> {
+    let summary = if summary.is_empty() {
         Vec::new()
     } else {
-        vec![json!({"type": "summary_text", "text": summary})]
+        vec![Summary {
+            kind: "summary_text",
+            text: summary,
+        }]
     };
-    let mut item = json!({"type": "reasoning", "id": r.id, "summary": summary});
-    if let Some(e) = &r.encrypted_content {
-        item["encrypted_content"] = json!(e);
-    }
-    item
+    Item::Typed(Typed::Reasoning {
+        id: r.id,
+        summary,
+        encrypted_content: r.encrypted_content,
+    })
 }
 
 #[cfg(test)]

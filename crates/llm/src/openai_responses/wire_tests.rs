@@ -3,6 +3,7 @@
 use super::*;
 use crate::ReasoningEffort;
 use crate::test_fixtures::conversation;
+use serde_json::json;
 
 #[test]
 fn full_conversation_body() {
@@ -82,7 +83,7 @@ fn signature_encoding_round_trips() {
 #[test]
 fn foreign_tool_ids_are_normalized_consistently() {
     let mut request = conversation();
-    request.messages = vec![
+    request.messages = std::sync::Arc::new(vec![
         Message {
             role: Role::Assistant,
             content: vec![ContentBlock::ToolCall {
@@ -99,7 +100,7 @@ fn foreign_tool_ids_are_normalized_consistently() {
                 is_error: false,
             }],
         },
-    ];
+    ]);
     let body = request_body(&request);
     let call = body["input"][0]["call_id"].as_str().unwrap().to_owned();
     assert_eq!(body["input"][1]["call_id"], json!(call));
@@ -124,7 +125,8 @@ fn tool_images_follow_the_outputs_as_user_input() {
     };
     let mut out = Vec::new();
     push_message(&mut out, &m);
-    assert_eq!(out.len(), 2, "{out:?}");
+    let out = serde_json::to_value(&out).unwrap();
+    assert_eq!(out.as_array().unwrap().len(), 2, "{out}");
     assert_eq!(out[0]["type"], "function_call_output");
     assert_eq!(out[1]["role"], "user");
     assert_eq!(out[1]["content"][0]["type"], "input_image");

@@ -24,7 +24,7 @@ fn request() -> ModelRequest {
     ModelRequest {
         model: "m".into(),
         system: "sys".into(),
-        messages: vec![Message::user_text("hi")],
+        messages: std::sync::Arc::new(vec![Message::user_text("hi")]),
         max_tokens: 100,
         ..ModelRequest::default()
     }

@@ -13,14 +13,17 @@ struct Args {
     mode: ScriptMode,
     port: u16,
     timestamps: bool,
+    /// Where to write each request's body (`request-<n>.json`).
+    dump: Option<std::path::PathBuf>,
 }
 
 fn usage() -> String {
     format!(
-        "usage: wright-mock --provider anthropic|openai-chat --scenario NAME [--loop] [--port N] [--timestamps]\n\
+        "usage: wright-mock --provider anthropic|openai-chat --scenario NAME [--loop] [--port N] [--timestamps] [--dump DIR]\n\
          scenarios: {}\n\
          Prints http://127.0.0.1:PORT on the first line of stdout, then serves until killed.\n\
-         Anthropic clients use that URL as the base; OpenAI clients append /v1.",
+         Anthropic clients use that URL as the base; OpenAI clients append /v1.\n\
+         --dump DIR writes each request body to DIR/request-<n>.json (for a benchmark's floor client).",
         scenario::NAMES.join(", ")
     )
 }
@@ -31,6 +34,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
     let mut mode = ScriptMode::Once;
     let mut port = 0u16;
     let mut timestamps = false;
+    let mut dump = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = |name: &str| {
@@ -51,6 +55,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             }
             "--loop" => mode = ScriptMode::Loop,
             "--timestamps" => timestamps = true,
+            "--dump" => dump = Some(value("--dump")?.into()),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -60,6 +65,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         mode,
         port,
         timestamps,
+        dump,
     })
 }
 
@@ -99,18 +105,18 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     drop(out);
-    if args.timestamps {
-        print_timestamps(&server);
+    if args.timestamps || args.dump.is_some() {
+        watch_requests(&server, args.timestamps, args.dump.as_deref());
     }
     server.join();
     ExitCode::SUCCESS
 }
 
-/// Prints `request <n> <unix nanoseconds>` for each request as it arrives,
-/// so a benchmark can measure time from process start to first request.
-/// Polls: this is a benchmark aid, and a 200 µs poll is well below what it
-/// measures.
-fn print_timestamps(server: &MockServer) {
+/// Prints `request <n> <unix nanoseconds>` for each request as it arrives
+/// (with `timestamps`), so a benchmark can measure time from process start
+/// to first request, and writes each body into `dump`. Polls: this is a
+/// benchmark aid, and a 200 µs poll is well below what it measures.
+fn watch_requests(server: &MockServer, timestamps: bool, dump: Option<&std::path::Path>) {
     let mut seen = 0;
     loop {
         if server.request_count() == seen {
@@ -119,6 +125,15 @@ fn print_timestamps(server: &MockServer) {
         }
         let requests = server.requests();
         for (n, r) in requests.iter().enumerate().skip(seen) {
+            if let Some(dir) = dump {
+                let file = dir.join(format!("request-{}.json", n + 1));
+                if let Err(e) = std::fs::write(&file, &r.body) {
+                    eprintln!("wright-mock: cannot write {}: {e}", file.display());
+                }
+            }
+            if !timestamps {
+                continue;
+            }
             let ns = r
                 .received_at
                 .duration_since(std::time::UNIX_EPOCH)
