@@ -156,6 +156,11 @@ async fn start_session(
             .untrusted_project_source("base_url")
             .map(Path::to_path_buf),
         extensions: Some(plan),
+        provider_notice: resolved
+            .inferred
+            .as_ref()
+            .map(wright_config::Inference::notice),
+        base_url_from: resolved.source("base_url").map(ToString::to_string),
         ..setup::Launch::default()
     };
     let started = setup::start(&settings, &launch, &cwd, &project_root)
@@ -170,7 +175,7 @@ async fn start_session(
         })?;
     let setup::Started {
         handle,
-        notice,
+        notices,
         view,
         ..
     } = started;
@@ -182,7 +187,7 @@ async fn start_session(
         ops,
         events,
         history,
-        notice,
+        notice: (!notices.is_empty()).then(|| notices.join("\n")),
         context_window: view.map(|v| v.window),
         models: crate::models::catalog(&settings)
             .list()

@@ -11,6 +11,7 @@ use crate::assign::Assign;
 use crate::env::{ENV_VARS, env_base_url, env_layer};
 use crate::error::ConfigError;
 use crate::file::parse_layer;
+use crate::infer::{self, Inference};
 use crate::kinds::Provider;
 use crate::overrides::Overrides;
 use crate::read::read_optional;
@@ -191,14 +192,48 @@ impl ConfigLoader {
         }
         // The base URL variable that applies depends on the provider in
         // force after flags, and is irrelevant when `--base-url` is given.
+        // With no provider named, the variable that is set names it.
+        let provider = overrides.provider.or(resolved.settings.provider);
         if overrides.base_url.is_none() {
-            let provider = overrides.provider.or(resolved.settings.provider);
             if let Some((assign, source)) = env_base_url(&self.env, provider)? {
                 resolved.set(assign, source);
+            } else if provider.is_none()
+                && let Some((inferred, var, _)) = infer::from_env(&self.env)
+                && let Some((assign, source)) = env_base_url(&self.env, Some(inferred))?
+            {
+                let source_of = Source::Env(var.to_owned());
+                resolved.set(Assign::Provider(inferred), source_of);
+                resolved.set(assign, source);
+                resolved.inferred = Some(Inference {
+                    provider: inferred,
+                    base_url: resolved.settings.base_url.clone().unwrap_or_default(),
+                    from: var.to_owned(),
+                    ignored: infer::both_set(&self.env).then_some("OPENAI_BASE_URL"),
+                });
             }
         }
         for (assign, source) in flags {
             resolved.set(assign, source);
+        }
+        if resolved.settings.provider.is_none()
+            && let Some(url) = resolved.settings.base_url.clone()
+            && let Some(inferred) = infer::provider_for_url(&url)
+        {
+            let source = resolved
+                .source("base_url")
+                .cloned()
+                .unwrap_or(Source::Default);
+            let from = match &source {
+                Source::Flag(flag) => flag.clone(),
+                other => other.to_string(),
+            };
+            resolved.set(Assign::Provider(inferred), source);
+            resolved.inferred = Some(Inference {
+                provider: inferred,
+                base_url: url,
+                from: format!("the shape of {from}"),
+                ignored: None,
+            });
         }
         Ok(resolved)
     }
