@@ -30,7 +30,7 @@ pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Optio
         structured,
         ..
     } = started;
-    let mut renderer = Renderer::new(detail);
+    let mut renderer = Renderer::new(detail).answer_only();
     let mut summary = RunSummary::new();
     for notice in &notices {
         renderer.err_line(notice);
