@@ -196,6 +196,7 @@
 mod agent_settings;
 mod assign;
 mod builder;
+mod check;
 mod doc;
 mod doc_agents;
 mod doc_hooks;

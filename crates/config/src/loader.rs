@@ -8,6 +8,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use crate::assign::Assign;
+use crate::check::check_file;
 use crate::env::{ENV_VARS, env_base_url, env_layer};
 use crate::error::ConfigError;
 use crate::file::parse_layer;
@@ -263,22 +264,17 @@ impl ConfigLoader {
             .layered_files()
             .into_iter()
             .map(|(path, base_dir)| {
-                let result = match read_optional(&path) {
-                    Ok(None) => Ok(false),
-                    Ok(Some(text)) => parse_layer(&path, &text, &base_dir).map(|_| true),
-                    Err(e) => Err(e),
+                let (exists, mut problems) = match read_optional(&path) {
+                    Ok(None) => (false, Vec::new()),
+                    Ok(Some(text)) => (true, check_file(&path, &text, &base_dir)),
+                    Err(e) => (true, vec![e]),
                 };
-                match result {
-                    Ok(exists) => LayerCheck {
-                        layer: path.display().to_string(),
-                        exists,
-                        error: None,
-                    },
-                    Err(e) => LayerCheck {
-                        layer: path.display().to_string(),
-                        exists: true,
-                        error: Some(e),
-                    },
+                let error = (!problems.is_empty()).then(|| problems.remove(0));
+                LayerCheck {
+                    layer: path.display().to_string(),
+                    exists,
+                    error,
+                    more: problems,
                 }
             })
             .collect();
@@ -290,6 +286,7 @@ impl ConfigLoader {
             layer: "environment".to_owned(),
             exists: true,
             error: env_error,
+            more: Vec::new(),
         });
         checks
     }
@@ -316,6 +313,8 @@ pub struct LayerCheck {
     pub exists: bool,
     /// The first problem found, if any.
     pub error: Option<ConfigError>,
+    /// The problems after the first, in the order found.
+    pub more: Vec<ConfigError>,
 }
 
 /// The user config dir: `$XDG_CONFIG_HOME/wright` when that is set to an

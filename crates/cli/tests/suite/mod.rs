@@ -6,6 +6,7 @@ mod claude_flags;
 mod config;
 mod context;
 mod errors;
+mod first_run;
 mod headless;
 mod hooks;
 mod hooks_run;

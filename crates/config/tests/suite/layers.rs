@@ -186,11 +186,17 @@ fn base_url_env_names_the_provider_or_is_ignored_for_another() {
     let fx = Fixture::new();
     let only_openai = [("OPENAI_BASE_URL", "http://127.0.0.1:2/v1")];
     let r = fx.loader(&only_openai).load(&super::trusted()).unwrap();
-    assert_eq!(r.settings.base_url.as_deref(), Some("http://127.0.0.1:2/v1"));
+    assert_eq!(
+        r.settings.base_url.as_deref(),
+        Some("http://127.0.0.1:2/v1")
+    );
     assert_eq!(r.settings.provider, Some(Provider::OpenaiChat));
     assert_eq!(r.source("provider"), Some(&env("OPENAI_BASE_URL")));
     assert_eq!(
-        r.inferred.as_ref().map(wright_config::Inference::notice).as_deref(),
+        r.inferred
+            .as_ref()
+            .map(wright_config::Inference::notice)
+            .as_deref(),
         Some("using openai-chat at http://127.0.0.1:2/v1 (from OPENAI_BASE_URL)")
     );
 
@@ -390,7 +396,12 @@ fn provider_inference_table() {
             ),
         ),
         // An explicit provider always wins, and nothing is said.
-        (vec![a, o], named.clone(), Some(Provider::OpenaiResponses), None),
+        (
+            vec![a, o],
+            named.clone(),
+            Some(Provider::OpenaiResponses),
+            None,
+        ),
         (
             vec![a, ("WRIGHT_PROVIDER", "openai-chat")],
             super::trusted(),
@@ -423,7 +434,10 @@ fn provider_inference_table() {
         let r = fx.loader(&vars).load(&overrides).unwrap();
         assert_eq!(r.settings.provider, provider, "{vars:?} {overrides:?}");
         assert_eq!(
-            r.inferred.as_ref().map(wright_config::Inference::notice).as_deref(),
+            r.inferred
+                .as_ref()
+                .map(wright_config::Inference::notice)
+                .as_deref(),
             notice,
             "{vars:?} {overrides:?}"
         );
