@@ -257,7 +257,7 @@ mod tests {
             key_var: "OPENAI_API_KEY",
             has_key: true,
             known_models: vec!["claude-sonnet-4-5".into(), "gpt-5.1".into()],
-            http: reqwest::Client::new(),
+            http: wright_llm::http_client().unwrap(),
         }
     }
 

@@ -93,7 +93,11 @@ pub async fn run(
     }
     let early: Vec<_> = notices
         .iter()
-        .map(|n| crate::stream_json::notice_line(summary.session_id(), n))
+        .map(|n| {
+            let mut line = crate::stream_json::notice_line(summary.session_id(), n);
+            crate::stream_json::stamp(&mut line, summary.session_id());
+            line
+        })
         .collect();
     write_lines(&early);
     if handle.submit(Op::UserTurn { text }).await.is_err() {
