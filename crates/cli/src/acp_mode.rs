@@ -159,6 +159,11 @@ async fn start_session(
             .editor
             .clone()
             .map(|fs| Arc::new(EditorBuffers(fs)) as Arc<dyn wright_tools::EditorBuffers>),
+        provider_notice: resolved
+            .inferred
+            .as_ref()
+            .map(wright_config::Inference::notice),
+        base_url_from: resolved.source("base_url").map(ToString::to_string),
         ..setup::Launch::default()
     };
     let started = setup::start(&settings, &launch, &cwd, &project_root)
@@ -173,7 +178,7 @@ async fn start_session(
         })?;
     let setup::Started {
         handle,
-        notice,
+        notices,
         view,
         ..
     } = started;
@@ -185,7 +190,7 @@ async fn start_session(
         ops,
         events,
         history,
-        notice: join_notices(notice, mcp_warnings),
+        notice: join_notices(notices, mcp_warnings),
         context_window: view.map(|v| v.window),
         models: crate::models::catalog(&settings)
             .list()
@@ -316,7 +321,7 @@ impl wright_tools::EditorBuffers for EditorBuffers {
 }
 
 /// Start-up notes and MCP set-up warnings as one notice.
-fn join_notices(notice: Option<String>, warnings: Vec<String>) -> Option<String> {
-    let all: Vec<String> = notice.into_iter().chain(warnings).collect();
+fn join_notices(notices: Vec<String>, warnings: Vec<String>) -> Option<String> {
+    let all: Vec<String> = notices.into_iter().chain(warnings).collect();
     (!all.is_empty()).then(|| all.join("\n"))
 }

@@ -122,14 +122,23 @@ fn config_checks(loader: &ConfigLoader) -> Vec<Check> {
     loader
         .validate()
         .into_iter()
-        .map(|layer| Check {
-            name: "config",
-            ok: layer.error.is_none(),
-            detail: match (&layer.error, layer.exists) {
-                (Some(e), _) => e.to_string(),
-                (None, true) => format!("{}: ok", layer.layer),
-                (None, false) => format!("{}: not present", layer.layer),
-            },
+        .flat_map(|layer| {
+            let first = Check {
+                name: "config",
+                ok: layer.error.is_none(),
+                detail: match (&layer.error, layer.exists) {
+                    (Some(e), _) => e.to_string(),
+                    (None, true) => format!("{}: ok", layer.layer),
+                    (None, false) => format!("{}: not present", layer.layer),
+                },
+            };
+            // Every problem of every file, each on its own line.
+            let more = layer.more.into_iter().map(|e| Check {
+                name: "config",
+                ok: false,
+                detail: e.to_string(),
+            });
+            std::iter::once(first).chain(more)
         })
         .collect()
 }

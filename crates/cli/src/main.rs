@@ -8,6 +8,7 @@ mod args;
 mod claude_flags;
 mod doctor;
 mod exit;
+mod explain;
 mod extensions;
 mod hooks_list;
 mod init;
@@ -20,6 +21,7 @@ mod mcp_start;
 mod mcp_write;
 mod models;
 mod modes;
+mod notices;
 mod provider;
 mod render;
 mod safety;
@@ -190,13 +192,16 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         )
         | None => {}
     }
+    if args.output_format == OutputFormat::StreamJson && args.command.is_none() {
+        notices::hold_for_stream();
+    }
     let (resolved, mut project_trust) = trust::load(&loader, &args)?;
     if let Some(warning) = resolved
         .flag_settings
         .as_ref()
         .and_then(wright_config::FlagSettings::unknown_warning)
     {
-        eprintln!("{warning}");
+        notices::say(&warning);
     }
     let mut settings = resolved.settings.clone();
     match args.thinking_choice() {
@@ -211,18 +216,18 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     if let Some(n) = args.max_thinking_tokens
         && (1..args::MIN_THINKING_BUDGET).contains(&n)
     {
-        eprintln!(
+        notices::say(&format!(
             "warning: --max-thinking-tokens {n} is below the smallest budget providers take; using {}",
             args::MIN_THINKING_BUDGET
-        );
+        ));
     }
     // A cloned repository's config may not make wright read files outside it.
     for key in ["context.user_instruction_files", "context.skill_dirs"] {
         if let Some(file) = project_file_source(&resolved, &loader, key) {
-            eprintln!(
+            notices::say(&format!(
                 "warning: ignoring {key} from the project's {}: it may only be set in your user config",
                 file.display()
-            );
+            ));
             match key {
                 "context.user_instruction_files" => settings.context.user_instruction_files.clear(),
                 _ => settings.context.skill_dirs.clear(),
@@ -346,6 +351,11 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             }
             plan
         }),
+        provider_notice: resolved
+            .inferred
+            .as_ref()
+            .map(wright_config::Inference::notice),
+        base_url_from: resolved.source("base_url").map(ToString::to_string),
     };
     if args.session_id.is_some() && (args.continue_latest || args.resume.is_some()) {
         return Err(UsageError(
@@ -392,7 +402,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             &project_root,
         );
         for warning in &decided.warnings {
-            eprintln!("{warning}");
+            notices::say(warning);
         }
         plan.mcp = mcp_start::spawn(&decided, &settings, &project_root);
         plan.mcp_not_started = decided.not_started;
@@ -400,7 +410,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             wright_config::agent_dirs(&settings, &project_root, loader.user_config_dir.as_deref());
         let (mut defs, warnings) = wright_context::agents::discover_agents(&dirs);
         for warning in &warnings {
-            eprintln!("warning: {warning}");
+            notices::say(&format!("warning: {warning}"));
         }
         // `--agents` comes last: it replaces a definition of the same name.
         for def in flag_agents {

@@ -19,12 +19,7 @@ const ANTHROPIC_DEFAULT_MODEL: &str = "claude-sonnet-4-5";
 const OPENAI_DEFAULT_MODEL: &str = "gpt-5.1";
 
 /// Local servers probed when nothing is configured, in order.
-const LOCAL_SERVERS: [(&str, u16); 4] = [
-    ("Ollama", 11434),
-    ("llama.cpp", 8080),
-    ("vLLM", 8000),
-    ("LM Studio", 1234),
-];
+const LOCAL_SERVERS: [(&str, u16); 4] = wright_config::LOCAL_SERVER_PORTS;
 
 /// What the CLI needs to start a session.
 pub struct Resolved {
@@ -135,13 +130,36 @@ fn idle_timeout() -> std::time::Duration {
         )
 }
 
-/// Chooses and builds the client.
-pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, SetupError> {
+/// Chooses and builds the client; `base_url_from` says where a configured
+/// base URL came from (`env OPENAI_BASE_URL`), for error messages.
+pub async fn resolve(
+    settings: &Settings,
+    keys: &Keys,
+    base_url_from: Option<String>,
+) -> Result<Resolved, SetupError> {
     let choice = choose(settings, keys).await?;
     // Built for the chosen server: no certificate work for a local one.
     let http =
         wright_llm::http_client_for(&choice.base_url).map_err(|e| SetupError(e.to_string()))?;
     let idle = idle_timeout();
+    let setup = crate::explain::Setup {
+        provider: choice.provider,
+        base_url: choice.base_url.clone(),
+        base_url_from: match (&settings.base_url, base_url_from) {
+            (Some(_), Some(from)) => from,
+            (Some(_), None) => "config".to_owned(),
+            (None, _) if choice.notice.is_some() => "the local server found".to_owned(),
+            (None, _) => "default".to_owned(),
+        },
+        key_var: choice.key_var,
+        has_key: choice.key.is_some(),
+        known_models: crate::models::catalog(settings)
+            .list()
+            .iter()
+            .map(|m| m.name.clone())
+            .collect(),
+        http: http.clone(),
+    };
     let client: Arc<dyn ModelClient> = match choice.provider {
         Provider::Anthropic => Arc::new(
             AnthropicClient::new(http, choice.base_url, choice.key).with_idle_timeout(idle),
@@ -158,6 +176,7 @@ pub async fn resolve(settings: &Settings, keys: &Keys) -> Result<Resolved, Setup
             OpenAiResponsesClient::new(http, choice.base_url, choice.key).with_idle_timeout(idle),
         ),
     };
+    let client: Arc<dyn ModelClient> = Arc::new(crate::explain::Explaining::new(client, setup));
     Ok(Resolved {
         client,
         model: choice.model,
@@ -319,7 +338,14 @@ pub async fn first_served_model(base: &str) -> Result<String, String> {
         .await
         .map_err(|e| {
             if e.is_connect() {
-                format!("{base} cannot be reached (connection failed)")
+                let ports: Vec<String> = LOCAL_SERVERS
+                    .iter()
+                    .map(|(name, port)| format!("{name} {port}"))
+                    .collect();
+                format!(
+                    "nothing listens at {base} (start the server or fix the URL; usual ports: {})",
+                    ports.join(", ")
+                )
             } else if e.is_timeout() {
                 format!("{base} did not answer within 5 s")
             } else {

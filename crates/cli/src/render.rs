@@ -28,6 +28,9 @@ pub struct Renderer {
     stdout_terminal: bool,
     /// Text of the response in progress, when stdout is not a terminal.
     held: String,
+    /// Print mode: stdout carries only the final answer; text that a
+    /// tool call follows (narration) goes to stderr with the tool lines.
+    answer_only: bool,
 }
 
 impl Renderer {
@@ -107,7 +110,17 @@ impl Renderer {
             stderr_at_line_start: true,
             stdout_terminal: std::io::stdout().is_terminal(),
             held: String::new(),
+            answer_only: false,
         }
+    }
+
+    /// Print mode's split: when stdout is not a terminal, the text of a
+    /// response that calls tools goes to stderr, in order with the tool
+    /// lines, so stdout holds only the final answer.
+    #[must_use]
+    pub fn answer_only(mut self) -> Self {
+        self.answer_only = true;
+        self
     }
 
     /// Renders one event; returns the end reason when it closes a turn.
@@ -144,6 +157,11 @@ impl Renderer {
                     name, arguments, ..
                 } = &item.kind
                 {
+                    if self.answer_only && !self.held.is_empty() {
+                        let narration = std::mem::take(&mut self.held);
+                        let narration = strip_controls(narration.trim_end());
+                        self.err_line(&self.paint(&narration, "2"));
+                    }
                     let line = format!("● {name}({})", short_args(name, arguments));
                     self.err_line(&self.paint(&line, "36"));
                     if name == "TodoWrite" {
@@ -282,8 +300,10 @@ impl Renderer {
                     ));
                 }
             }
-            // The response is complete: its text is final.
-            EventKind::Usage { .. } => self.release_held(),
+            // The response is complete: its text is final (in print
+            // mode, only once no tool call follows it).
+            EventKind::Usage { .. } if !self.answer_only => self.release_held(),
+            EventKind::Usage { .. } => {}
             EventKind::SessionConfigured { .. } | EventKind::TurnStarted => {}
         }
         None

@@ -31,8 +31,9 @@ const DEFAULT_MAX_TOKENS: u32 = 8192;
 pub struct Started {
     /// The session.
     pub handle: SessionHandle,
-    /// Notices for the user (a detected local server, warnings).
-    pub notice: Option<String>,
+    /// Notices for the user (a detected local server, an inferred
+    /// provider), one per entry; warnings start with `warning: `.
+    pub notices: Vec<String>,
     /// What `/context` shows.
     pub view: Option<ContextView>,
     /// The session's background commands, for `/context`.
@@ -86,6 +87,12 @@ pub struct Launch {
     /// files and skills are not read, without `user` the user's are not
     /// (as Claude Code loads CLAUDE.md only with `project`).
     pub setting_sources: wright_config::SettingSources,
+    /// The provider config inferred from a base URL, said once
+    /// ([`wright_config::Inference::notice`]).
+    pub provider_notice: Option<String>,
+    /// Where the base URL in force came from (`env OPENAI_BASE_URL`), for
+    /// error messages; `None` when none was configured.
+    pub base_url_from: Option<String>,
 }
 
 /// Resolves the provider, opens the session file and starts the session.
@@ -96,8 +103,11 @@ pub async fn start(
     project_root: &Path,
 ) -> Result<Started, SetupError> {
     let (keys, withheld) = provider::keys_for(launch.base_url_from_project.as_deref());
-    let mut notice: Vec<String> = withheld.into_iter().collect();
-    let resolved = provider::resolve(settings, &keys).await?;
+    // What was said before the session existed (held in stream-json mode).
+    let mut notice = crate::notices::take();
+    notice.extend(launch.provider_notice.iter().cloned());
+    notice.extend(withheld);
+    let resolved = provider::resolve(settings, &keys, launch.base_url_from.clone()).await?;
     let mut inputs = context_inputs(settings, cwd, project_root)?;
     if !launch.setting_sources.project {
         inputs.instructions.file_names.clear();
@@ -219,7 +229,7 @@ pub async fn start(
     let handle = spawn_session(options, resolved.client, Arc::new(tools), persistence);
     Ok(Started {
         handle,
-        notice: (!notice.is_empty()).then(|| notice.join("\n")),
+        notices: notice,
         view: Some(ContextView {
             inputs,
             window: info.context_window,
@@ -266,7 +276,9 @@ fn only_tools(registry: &ToolRegistry, names: &[String]) -> (ToolRegistry, Vec<S
 /// The default retry policy; `WRIGHT_MAX_RETRIES` changes how many retries
 /// (0 turns them off, e.g. for CI runs that should fail fast) and
 /// `WRIGHT_RETRY_MAX_DELAY_MS` caps every wait, `Retry-After` included
-/// (tests of retries that should not sleep for seconds).
+/// (tests of retries that should not sleep for seconds);
+/// `WRIGHT_RETRY_LIMIT_SECS` how long all attempts of one request may take
+/// together before no retry starts (default 300).
 fn retry_policy() -> RetryPolicy {
     let mut policy = RetryPolicy::default();
     let number = |name: &str| {
@@ -282,6 +294,9 @@ fn retry_policy() -> RetryPolicy {
         policy.max_delay = cap;
         policy.max_retry_after = cap;
         policy.base_delay = policy.base_delay.min(cap);
+    }
+    if let Some(secs) = number("WRIGHT_RETRY_LIMIT_SECS").filter(|s| *s > 0) {
+        policy.total_limit = Duration::from_secs(secs);
     }
     policy
 }

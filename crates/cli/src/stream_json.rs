@@ -488,6 +488,16 @@ pub fn system(sid: &str, subtype: &str, message: &str) -> Value {
     json!({"type": "system", "subtype": subtype, "session_id": sid, "message": message})
 }
 
+/// A start-up notice as a `system` line: `warning` for the ones that
+/// start with `warning: ` (without that prefix), `notice` otherwise. In
+/// stream-json mode nothing goes to stderr as plain text.
+pub fn notice_line(sid: &str, notice: &str) -> Value {
+    match notice.strip_prefix("warning: ") {
+        Some(warning) => system(sid, "warning", warning),
+        None => system(sid, "notice", notice),
+    }
+}
+
 /// Gives `line` a fresh `uuid` and the session id, unless it has them.
 pub fn stamp(line: &mut Value, sid: &str) {
     if let Some(obj) = line.as_object_mut() {

@@ -20,6 +20,11 @@ pub struct RunSummary {
     /// The session's usage when the current turn began: each result
     /// reports its own turn (Claude Code's per-query `usage`).
     usage_at_turn_start: Usage,
+    /// The session's cost when the current turn began.
+    cost_at_turn_start: f64,
+    /// Whether a request's usage has been seen (the first one tells what
+    /// a resumed session had spent before this run).
+    seen_usage: bool,
     cost_usd: f64,
     /// Text of the last assistant message of the current turn.
     last_text: String,
@@ -73,6 +78,8 @@ impl RunSummary {
             api_ms: 0,
             usage: Usage::default(),
             usage_at_turn_start: Usage::default(),
+            cost_at_turn_start: 0.0,
+            seen_usage: false,
             cost_usd: 0.0,
             agents: std::collections::BTreeMap::new(),
             models: std::collections::BTreeMap::new(),
@@ -124,6 +131,7 @@ impl RunSummary {
                 self.num_turns = 0;
                 self.api_ms = 0;
                 self.usage_at_turn_start = self.usage;
+                self.cost_at_turn_start = self.cost_usd;
                 self.models.clear();
                 self.agents.clear();
                 self.last_text.clear();
@@ -144,12 +152,20 @@ impl RunSummary {
                 self.structured_output_failed = *structured_output_failed;
             }
             EventKind::Usage {
+                request,
+                cost_usd,
                 total,
                 total_cost_usd,
                 duration_ms,
                 model,
-                ..
             } => {
+                // The first request this run saw, on a resumed session:
+                // what the session had spent before is not this run's.
+                if !self.seen_usage {
+                    self.seen_usage = true;
+                    self.usage_at_turn_start = minus(total, request);
+                    self.cost_at_turn_start = (total_cost_usd - cost_usd).max(0.0);
+                }
                 self.model.clone_from(model);
                 self.num_turns += 1;
                 self.usage = *total;
@@ -220,17 +236,8 @@ impl RunSummary {
             TurnEndReason::MaxBudget => "error_max_budget",
             TurnEndReason::Interrupted | TurnEndReason::Failed => "error_during_execution",
         };
-        let (now, base) = (&self.usage, &self.usage_at_turn_start);
-        let turn = Usage {
-            input_tokens: now.input_tokens.saturating_sub(base.input_tokens),
-            output_tokens: now.output_tokens.saturating_sub(base.output_tokens),
-            cache_creation_input_tokens: now
-                .cache_creation_input_tokens
-                .saturating_sub(base.cache_creation_input_tokens),
-            cache_read_input_tokens: now
-                .cache_read_input_tokens
-                .saturating_sub(base.cache_read_input_tokens),
-        };
+        let turn = self.run_usage();
+        let session = &self.usage;
         let mut result = json!({
             "type": "result",
             "subtype": subtype,
@@ -240,12 +247,19 @@ impl RunSummary {
             "num_turns": self.num_turns,
             "duration_ms": millis(self.started),
             "duration_api_ms": self.api_ms,
-            "total_cost_usd": self.cost_usd,
+            "total_cost_usd": self.run_cost(),
             "usage": {
                 "input_tokens": turn.input_tokens,
                 "output_tokens": turn.output_tokens,
                 "cache_creation_input_tokens": turn.cache_creation_input_tokens,
                 "cache_read_input_tokens": turn.cache_read_input_tokens,
+            },
+            "session_usage": {
+                "input_tokens": session.input_tokens,
+                "output_tokens": session.output_tokens,
+                "cache_creation_input_tokens": session.cache_creation_input_tokens,
+                "cache_read_input_tokens": session.cache_read_input_tokens,
+                "cost_usd": self.cost_usd,
             },
             "model": self.model,
             "modelUsage": self.model_usage(),
@@ -324,19 +338,58 @@ impl RunSummary {
         Value::Object(models)
     }
 
-    /// Totals for the text mode's closing line.
+    /// This run's (turn's) tokens: the session's now less the session's
+    /// when it began.
+    fn run_usage(&self) -> Usage {
+        minus(&self.usage, &self.usage_at_turn_start)
+    }
+
+    /// This run's (turn's) cost.
+    fn run_cost(&self) -> f64 {
+        (self.cost_usd - self.cost_at_turn_start).max(0.0)
+    }
+
+    /// The text mode's closing line: what this run did, then the
+    /// session's totals when the session had spent something before it
+    /// (`--continue`, an earlier turn).
     pub fn usage_line(&self) -> String {
-        let u = &self.usage;
-        format!(
-            "{} model request(s) · {} in ({} cache read, {} cache write) · {} out · ${:.4} · {:.1}s",
-            self.num_turns,
+        let u = self.run_usage();
+        let requests = if self.num_turns == 1 {
+            "1 request".to_owned()
+        } else {
+            format!("{} requests", self.num_turns)
+        };
+        let mut line = format!(
+            "this run: {requests} · {} in ({} cache read, {} cache write) · {} out · ${:.4} · {:.1}s",
             u.input_tokens,
             u.cache_read_input_tokens,
             u.cache_creation_input_tokens,
             u.output_tokens,
-            self.cost_usd,
+            self.run_cost(),
             self.started.elapsed().as_secs_f64()
-        )
+        );
+        if self.usage_at_turn_start != Usage::default() {
+            let s = &self.usage;
+            line.push_str(&format!(
+                "; session: {} in · {} out · ${:.4}",
+                s.input_tokens, s.output_tokens, self.cost_usd
+            ));
+        }
+        line
+    }
+}
+
+/// `now - base`, field by field, never below zero.
+fn minus(now: &Usage, base: &Usage) -> Usage {
+    Usage {
+        input_tokens: now.input_tokens.saturating_sub(base.input_tokens),
+        output_tokens: now.output_tokens.saturating_sub(base.output_tokens),
+        cache_creation_input_tokens: now
+            .cache_creation_input_tokens
+            .saturating_sub(base.cache_creation_input_tokens),
+        cache_read_input_tokens: now
+            .cache_read_input_tokens
+            .saturating_sub(base.cache_read_input_tokens),
     }
 }
 

@@ -103,7 +103,7 @@ pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrus
     };
     if !resolved.has_untrusted_ignored() || !is_interactive(args) {
         for warning in resolved.warnings() {
-            eprintln!("{warning}");
+            crate::notices::say(&warning);
         }
         return Ok((resolved, trust));
     }
@@ -121,7 +121,7 @@ pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrus
         Answer::No => {
             trust.state = State::Declined;
             for warning in resolved.warnings() {
-                eprintln!("{warning}");
+                crate::notices::say(&warning);
             }
             Ok((resolved, trust))
         }
@@ -147,7 +147,7 @@ pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrus
             let mut resolved = loader.load(&trusted)?;
             crate::mcp_servers::release_approved(&mut resolved, &args.approving_rules());
             for warning in resolved.warnings() {
-                eprintln!("{warning}");
+                crate::notices::say(&warning);
             }
             Ok((resolved, trust))
         }

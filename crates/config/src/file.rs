@@ -203,6 +203,46 @@ fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
 
 type Unknown = (String, Span<usize>, &'static [&'static str]);
 
+/// Every unknown key of a file that parses as TOML, in file order, each
+/// with the lines to set aside to look past it (the key's line; a whole
+/// table's lines up to the next header for a table).
+pub(crate) fn unknown_keys(path: &Path, text: &str) -> Vec<(ConfigError, Vec<usize>)> {
+    let Ok(tree) = DeTable::parse(text) else {
+        return Vec::new();
+    };
+    let mut unknown = Vec::new();
+    collect_unknown(tree.get_ref(), &mut Vec::new(), &mut unknown);
+    unknown.sort_by_key(|(_, span, _)| span.start);
+    unknown
+        .into_iter()
+        .map(|(key, span, expected)| {
+            let (line, column) = position(text, span.start);
+            let header = text
+                .lines()
+                .nth(line - 1)
+                .is_some_and(|l| l.trim_start().starts_with('['));
+            let mut lines = vec![line];
+            if header {
+                lines.extend(
+                    text.lines()
+                        .enumerate()
+                        .skip(line)
+                        .take_while(|(_, l)| !l.trim_start().starts_with('['))
+                        .map(|(i, _)| i + 1),
+                );
+            }
+            let error = ConfigError::UnknownKey {
+                path: path.to_path_buf(),
+                line,
+                column,
+                key,
+                expected: format!("expected one of: {}", expected.join(", ")),
+            };
+            (error, lines)
+        })
+        .collect()
+}
+
 /// The unknown key that comes first in the file, with the keys valid there.
 fn first_unknown_key(root: &DeTable<'_>) -> Option<Unknown> {
     let mut unknown = Vec::new();

@@ -14,8 +14,10 @@
 //!    `WRIGHT_FALLBACK_MODEL`, `WRIGHT_SANDBOX`, Claude Code's `MCP_TIMEOUT`
 //!    and `MCP_TOOL_TIMEOUT` (milliseconds), and the base URL: `ANTHROPIC_BASE_URL`
 //!    only when the provider (after flags) is `anthropic`, `OPENAI_BASE_URL`
-//!    only when it is `openai-chat` or `openai-responses`. Empty values
-//!    count as unset;
+//!    only when it is `openai-chat` or `openai-responses`. With no
+//!    provider named anywhere, a set base URL variable (or the shape of
+//!    the `base_url` in force) names it: see [`Inference`] and `infer.rs`
+//!    for the rules. Empty values count as unset;
 //! 6. command-line flags ([`Overrides`]; `--no-verify` sets
 //!    `verify.enabled = false`).
 //!
@@ -194,6 +196,7 @@
 mod agent_settings;
 mod assign;
 mod builder;
+mod check;
 mod doc;
 mod doc_agents;
 mod doc_hooks;
@@ -203,6 +206,7 @@ mod error;
 mod file;
 mod flag_settings;
 mod hook_settings;
+mod infer;
 mod kinds;
 mod loader;
 mod mcp_edit;
@@ -212,6 +216,7 @@ mod read;
 mod resolved;
 mod settings;
 mod source;
+mod suggest;
 mod trust;
 mod trust_store;
 mod write;
@@ -227,6 +232,7 @@ pub use hook_settings::{
     DEFAULT_VERIFY_TIMEOUT_SECS, HookCommandSetting, HookGroupSetting, HookSettings,
     MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting, VerifySettings,
 };
+pub use infer::{Inference, LOCAL_SERVER_PORTS, provider_for_url};
 pub use kinds::{
     AgentIsolation, CheckFormat, HookEvent, McpToolSearch, PermissionMode, Provider,
     ReasoningEffort, SandboxMode,
@@ -249,6 +255,7 @@ pub use settings::{
     MAX_BASH_TIMEOUT_SECS, ModelOverride, PermissionSettings, SandboxSettings, Settings,
 };
 pub use source::Source;
+pub use suggest::closest;
 pub use trust::{IgnoreReason, Ignored, Trust, TrustSource, canonical_root, describe_ignored};
 pub use trust_store::{TrustChange, record_mcp_approval, record_trust};
 pub use write::{NEW_FILE_MODE, replace_file};

@@ -8,9 +8,11 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use crate::assign::Assign;
+use crate::check::check_file;
 use crate::env::{ENV_VARS, env_base_url, env_layer};
 use crate::error::ConfigError;
 use crate::file::parse_layer;
+use crate::infer::{self, Inference};
 use crate::kinds::Provider;
 use crate::overrides::Overrides;
 use crate::read::read_optional;
@@ -191,14 +193,48 @@ impl ConfigLoader {
         }
         // The base URL variable that applies depends on the provider in
         // force after flags, and is irrelevant when `--base-url` is given.
+        // With no provider named, the variable that is set names it.
+        let provider = overrides.provider.or(resolved.settings.provider);
         if overrides.base_url.is_none() {
-            let provider = overrides.provider.or(resolved.settings.provider);
             if let Some((assign, source)) = env_base_url(&self.env, provider)? {
                 resolved.set(assign, source);
+            } else if provider.is_none()
+                && let Some((inferred, var, _)) = infer::from_env(&self.env)
+                && let Some((assign, source)) = env_base_url(&self.env, Some(inferred))?
+            {
+                let source_of = Source::Env(var.to_owned());
+                resolved.set(Assign::Provider(inferred), source_of);
+                resolved.set(assign, source);
+                resolved.inferred = Some(Inference {
+                    provider: inferred,
+                    base_url: resolved.settings.base_url.clone().unwrap_or_default(),
+                    from: var.to_owned(),
+                    ignored: infer::both_set(&self.env).then_some("OPENAI_BASE_URL"),
+                });
             }
         }
         for (assign, source) in flags {
             resolved.set(assign, source);
+        }
+        if resolved.settings.provider.is_none()
+            && let Some(url) = resolved.settings.base_url.clone()
+            && let Some(inferred) = infer::provider_for_url(&url)
+        {
+            let source = resolved
+                .source("base_url")
+                .cloned()
+                .unwrap_or(Source::Default);
+            let from = match &source {
+                Source::Flag(flag) => flag.clone(),
+                other => other.to_string(),
+            };
+            resolved.set(Assign::Provider(inferred), source);
+            resolved.inferred = Some(Inference {
+                provider: inferred,
+                base_url: url,
+                from: format!("the shape of {from}"),
+                ignored: None,
+            });
         }
         Ok(resolved)
     }
@@ -228,22 +264,17 @@ impl ConfigLoader {
             .layered_files()
             .into_iter()
             .map(|(path, base_dir)| {
-                let result = match read_optional(&path) {
-                    Ok(None) => Ok(false),
-                    Ok(Some(text)) => parse_layer(&path, &text, &base_dir).map(|_| true),
-                    Err(e) => Err(e),
+                let (exists, mut problems) = match read_optional(&path) {
+                    Ok(None) => (false, Vec::new()),
+                    Ok(Some(text)) => (true, check_file(&path, &text, &base_dir)),
+                    Err(e) => (true, vec![e]),
                 };
-                match result {
-                    Ok(exists) => LayerCheck {
-                        layer: path.display().to_string(),
-                        exists,
-                        error: None,
-                    },
-                    Err(e) => LayerCheck {
-                        layer: path.display().to_string(),
-                        exists: true,
-                        error: Some(e),
-                    },
+                let error = (!problems.is_empty()).then(|| problems.remove(0));
+                LayerCheck {
+                    layer: path.display().to_string(),
+                    exists,
+                    error,
+                    more: problems,
                 }
             })
             .collect();
@@ -255,6 +286,7 @@ impl ConfigLoader {
             layer: "environment".to_owned(),
             exists: true,
             error: env_error,
+            more: Vec::new(),
         });
         checks
     }
@@ -281,6 +313,8 @@ pub struct LayerCheck {
     pub exists: bool,
     /// The first problem found, if any.
     pub error: Option<ConfigError>,
+    /// The problems after the first, in the order found.
+    pub more: Vec<ConfigError>,
 }
 
 /// The user config dir: `$XDG_CONFIG_HOME/wright` when that is set to an

@@ -42,6 +42,10 @@ pub struct Resolved {
     /// `--settings`, when given: its hooks, env and unknown keys are for
     /// the caller (its permissions and model are already merged above).
     pub flag_settings: Option<crate::FlagSettings>,
+    /// The provider chosen from a base URL because none was named (see
+    /// `infer.rs`), for the one line that says so; `None` when nothing
+    /// was inferred.
+    pub inferred: Option<crate::Inference>,
     sources: BTreeMap<&'static str, Source>,
 }
 
@@ -74,6 +78,7 @@ impl Default for Resolved {
             mcp_approvals: BTreeMap::new(),
             setting_sources: crate::SettingSources::default(),
             flag_settings: None,
+            inferred: None,
             sources: KEYS.iter().map(|k| (*k, Source::Default)).collect(),
         }
     }

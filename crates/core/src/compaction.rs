@@ -144,26 +144,40 @@ pub(crate) async fn compact(
         ));
         return Ok(false);
     }
-    emitter.item_started(item(0));
     // Cheap first: old tool output is the bulk of most long sessions.
     let (trimmed, _) = pure::trim_old_tool_results(history, keep);
     let after_trim = estimate(ctx, &trimmed, job.system, None);
     if job.trigger == Trigger::Auto && !needed(ctx, after_trim) {
         // Not recorded: a resumed session trims the same results again on
         // its first estimate, and re-writing them here would double the file.
+        emitter.item_started(item(0));
         *history = trimmed;
         emitter.item_completed(item(after_trim));
         return Ok(true);
     }
     let cut = pure::choose_cut(&trimmed, keep);
     if cut == 0 {
-        emitter.item_completed(item(after_trim));
-        emitter.warning(
-            "Nothing left to compact: the recent turns alone fill the context window.".to_owned(),
-        );
-        *history = trimmed;
+        // Only trimming can help; a conversation it does not shrink is
+        // left exactly as it was.
+        if after_trim < job.before {
+            emitter.item_started(item(0));
+            *history = trimmed;
+            emitter.item_completed(item(after_trim));
+        }
+        if needed(ctx, after_trim) {
+            emitter.warning(
+                "Nothing left to compact: the recent turns alone fill the context window."
+                    .to_owned(),
+            );
+        } else if after_trim >= job.before {
+            emitter.notice(format!(
+                "Nothing to compact: the conversation is already small (~{} tokens).",
+                job.before
+            ));
+        }
         return Ok(false);
     }
+    emitter.item_started(item(0));
     let summary = match summarize(ctx, &trimmed[..cut], job, cancel).await {
         Ok(summary) => summary,
         Err(e) => {
@@ -174,6 +188,22 @@ pub(crate) async fn compact(
     };
     let compacted = pure::apply_summary(&summary, pure::kept_messages(&trimmed, cut));
     let after = estimate(ctx, &compacted, job.system, None);
+    if after >= after_trim {
+        // A compaction never makes the conversation larger: the summary
+        // is dropped and the conversation kept (trimmed, if that helped).
+        let kept = if after_trim < job.before {
+            *history = trimmed;
+            after_trim
+        } else {
+            job.before
+        };
+        emitter.item_completed(item(kept));
+        emitter.notice(format!(
+            "Not compacted: the summary (~{after} tokens) would be larger than what it replaces; \
+             the conversation is unchanged (~{kept} tokens)."
+        ));
+        return Ok(false);
+    }
     ctx.recorder.append(
         emitter,
         &EntryBody::Compaction {

@@ -778,6 +778,9 @@ mod mcp;
 #[path = "task_tests.rs"]
 mod task;
 
+#[path = "compaction_tests.rs"]
+mod compaction;
+
 /// The `TurnCompleted` event of a turn's events.
 fn completed(events: &[Event]) -> (Option<serde_json::Value>, bool) {
     events

@@ -325,6 +325,8 @@ async fn respond(
     let mut attempt = 0u32;
     let mut overloads = 0u32;
     let mut compacted = false;
+    // The total limit covers every attempt of this response together.
+    let first_attempt = Instant::now();
     loop {
         let err = match stream_one(ctx, &conv.messages, system, &conv.model, cancel).await {
             Ok(response) => return Ok(response),
@@ -373,7 +375,8 @@ async fn respond(
             }
         }
         attempt += 1;
-        let Some(delay) = ctx.options.retry.delay_for(attempt, &err) else {
+        let elapsed = first_attempt.elapsed();
+        let Some(delay) = ctx.options.retry.delay_within(attempt, &err, elapsed) else {
             return Err(err);
         };
         ctx.emitter.emit(EventKind::Retrying {

@@ -36,5 +36,5 @@ pub use http::{DEFAULT_FINISH_GRACE, DEFAULT_IDLE_TIMEOUT, http_client, http_cli
 pub use ids::{IdRules, normalize_tool_call_id};
 pub use openai_chat::{ChatCompat, OpenAiChatClient, OpenAiChatDecoder};
 pub use openai_responses::{OpenAiResponsesClient, OpenAiResponsesDecoder};
-pub use retry::RetryPolicy;
+pub use retry::{DEFAULT_TOTAL_LIMIT, RetryPolicy, is_hopeless_connection};
 pub use stream_redact::StreamRedactor;

@@ -1,6 +1,10 @@
 //! When to retry a failed model request and how long to wait first:
 //! exponential backoff with full jitter, the server's `Retry-After` honoured
-//! up to a cap. The loop itself (and telling the user) belongs to the caller.
+//! up to a cap, no retry once the attempts together have taken the total
+//! limit (a stalled server costs minutes, not idle timeout × retries), and
+//! none at all where waiting cannot help: a refused connection to this
+//! machine (nothing listens there) or a host name that does not resolve.
+//! The loop itself (and telling the user) belongs to the caller.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -18,7 +22,13 @@ pub struct RetryPolicy {
     pub max_delay: Duration,
     /// A server's `Retry-After` is honoured up to this long.
     pub max_retry_after: Duration,
+    /// No retry starts once this much time has passed since the first
+    /// attempt began (all attempts and waits together).
+    pub total_limit: Duration,
 }
+
+/// The default [`RetryPolicy::total_limit`]: five minutes.
+pub const DEFAULT_TOTAL_LIMIT: Duration = Duration::from_secs(300);
 
 impl Default for RetryPolicy {
     fn default() -> Self {
@@ -27,6 +37,7 @@ impl Default for RetryPolicy {
             base_delay: Duration::from_secs(1),
             max_delay: Duration::from_secs(30),
             max_retry_after: Duration::from_secs(60),
+            total_limit: DEFAULT_TOTAL_LIMIT,
         }
     }
 }
@@ -38,6 +49,19 @@ impl RetryPolicy {
         self.delay_with_jitter(attempt, err, jitter())
     }
 
+    /// [`Self::delay_for`] for a request whose first attempt began
+    /// `elapsed` ago: `None` as well when the wait would end past
+    /// [`Self::total_limit`].
+    pub fn delay_within(
+        &self,
+        attempt: u32,
+        err: &LlmError,
+        elapsed: Duration,
+    ) -> Option<Duration> {
+        self.delay_for(attempt, err)
+            .filter(|delay| elapsed.saturating_add(*delay) < self.total_limit)
+    }
+
     /// [`Self::delay_for`] with the jitter fraction (0.0..=1.0) supplied, so
     /// callers and tests can be deterministic.
     pub fn delay_with_jitter(
@@ -46,7 +70,11 @@ impl RetryPolicy {
         err: &LlmError,
         fraction: f64,
     ) -> Option<Duration> {
-        if attempt == 0 || attempt > self.max_retries || !err.is_retryable() {
+        if attempt == 0
+            || attempt > self.max_retries
+            || !err.is_retryable()
+            || is_hopeless_connection(err)
+        {
             return None;
         }
         if let Some(after) = err.retry_after() {
@@ -62,6 +90,28 @@ impl RetryPolicy {
         let fraction = fraction.clamp(0.0, 1.0);
         Some(floor + (ceiling - floor).mul_f64(fraction))
     }
+}
+
+/// A connection failure that a retry cannot fix: refused by this machine
+/// (loopback or `localhost`: no server listens on that port, and none will
+/// start within the backoff) or a host name that does not resolve. Read
+/// from the transport's message, which names the URL and the cause.
+pub fn is_hopeless_connection(err: &LlmError) -> bool {
+    let LlmError::Connection { message, .. } = err else {
+        return false;
+    };
+    let text = message.to_ascii_lowercase();
+    if text.contains("dns error") || text.contains("failed to lookup address") {
+        return true;
+    }
+    let refused = text.contains("connection refused")
+        || text.contains("os error 111")
+        || text.contains("os error 61")
+        || text.contains("os error 10061");
+    refused
+        && ["://127.", "://localhost", "://[::1]", "://0.0.0.0"]
+            .iter()
+            .any(|local| text.contains(local))
 }
 
 /// A jitter fraction in [0, 1] from a process-wide xorshift generator seeded
@@ -140,6 +190,50 @@ mod tests {
         }
         let j = jitter();
         assert!((0.0..=1.0).contains(&j));
+    }
+
+    fn connection(message: &str) -> LlmError {
+        LlmError::Connection {
+            provider: "openai-chat",
+            message: message.into(),
+        }
+    }
+
+    #[test]
+    fn refused_local_and_dns_failures_are_not_retried() {
+        let p = RetryPolicy::default();
+        let refused = "error sending request for url (http://127.0.0.1:9/v1/chat/completions): \
+                       client error (Connect): tcp connect error: Connection refused (os error 111)";
+        assert_eq!(p.delay_for(1, &connection(refused)), None);
+        let localhost = "error sending request for url (http://localhost:11434/v1/chat/completions): \
+                         tcp connect error: Connection refused (os error 111)";
+        assert_eq!(p.delay_for(1, &connection(localhost)), None);
+        let dns = "error sending request for url (http://nowhere.invalid/v1/x): client error \
+                   (Connect): dns error: failed to lookup address information";
+        assert_eq!(p.delay_for(1, &connection(dns)), None);
+        // A remote host refusing may be restarting; a reset may pass.
+        let remote = "error sending request for url (https://api.example.com/v1/x): \
+                      tcp connect error: Connection refused (os error 111)";
+        assert!(p.delay_for(1, &connection(remote)).is_some());
+        assert!(
+            p.delay_for(1, &connection("connection reset by peer"))
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn no_retry_starts_past_the_total_limit() {
+        let p = RetryPolicy {
+            total_limit: Duration::from_secs(300),
+            ..RetryPolicy::default()
+        };
+        let e = http(429, Some(Duration::from_secs(10)));
+        assert_eq!(
+            p.delay_within(1, &e, Duration::from_secs(100)),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(p.delay_within(1, &e, Duration::from_secs(295)), None);
+        assert_eq!(p.delay_within(2, &e, Duration::from_secs(400)), None);
     }
 
     #[test]

@@ -41,21 +41,35 @@ pub async fn run(
 ) -> u8 {
     let Started {
         mut handle,
-        notice,
+        mut notices,
         mcp,
         ..
     } = started;
-    if let Some(notice) = notice {
-        eprintln!("{notice}");
+    let streaming = matches!(format, Format::StreamJson { .. });
+    // In stream-json mode the notices become `system` lines after the
+    // init line (which must come first); in json mode they go to stderr.
+    if !streaming {
+        for notice in notices.drain(..) {
+            eprintln!("{notice}");
+        }
     }
     // The init line shows real statuses: servers get their start-up
     // timeout before it is written (the core would wait as long anyway
     // before the first model request).
     if let Some(mcp) = &mcp {
-        crate::mcp_start::wait_for_servers(mcp, |line| eprintln!("{line}")).await;
+        crate::mcp_start::wait_for_servers(mcp, |line| {
+            if streaming {
+                notices.push(line.to_owned());
+            } else {
+                eprintln!("{line}");
+            }
+        })
+        .await;
     }
     let approver = match prompt_tool.map(|t| Approver::for_tool(t, mcp.as_ref())) {
         Some(Err(e)) => {
+            // A usage error before the run: stderr in every format
+            // (there is no session line to attach it to yet).
             eprintln!("error: {e}");
             handle.shutdown().await;
             return exit::USAGE;
@@ -77,6 +91,15 @@ pub async fn run(
             write_lines(&mapper.lines(&event));
         }
     }
+    let early: Vec<_> = notices
+        .iter()
+        .map(|n| {
+            let mut line = crate::stream_json::notice_line(summary.session_id(), n);
+            crate::stream_json::stamp(&mut line, summary.session_id());
+            line
+        })
+        .collect();
+    write_lines(&early);
     if handle.submit(Op::UserTurn { text }).await.is_err() {
         return exit::ERROR;
     }

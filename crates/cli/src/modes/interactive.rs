@@ -21,7 +21,7 @@ use crate::trust::ProjectTrust;
 pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u8 {
     let Started {
         mut handle,
-        notice,
+        notices,
         view,
         jobs,
         mcp,
@@ -31,8 +31,8 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
     let mut last_request_tokens = 0u64;
     let mut renderer = Renderer::new(detail);
     let mut summary = RunSummary::new();
-    if let Some(notice) = notice {
-        renderer.err_line(&notice);
+    for notice in &notices {
+        renderer.err_line(notice);
     }
     renderer.err_line("wright — type a task, /exit to leave.");
     let mut lines = spawn_line_reader();

@@ -25,15 +25,15 @@ pub async fn run(
 pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Option<&str>) -> u8 {
     let Started {
         mut handle,
-        notice,
+        notices,
         mcp,
         structured,
         ..
     } = started;
-    let mut renderer = Renderer::new(detail);
+    let mut renderer = Renderer::new(detail).answer_only();
     let mut summary = RunSummary::new();
-    if let Some(notice) = notice {
-        renderer.err_line(&notice);
+    for notice in &notices {
+        renderer.err_line(notice);
     }
     if let Some(mcp) = &mcp {
         crate::mcp_start::wait_for_servers(mcp, |line| renderer.err_line(line)).await;

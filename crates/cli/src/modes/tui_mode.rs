@@ -32,7 +32,7 @@ pub struct TuiLaunch {
 pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -> u8 {
     let Started {
         mut handle,
-        notice,
+        notices: started_notices,
         view,
         jobs,
         mcp,
@@ -40,7 +40,7 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
         structured: _,
     } = started;
     let custom = CustomCommands::load(&launch.project_root);
-    let mut notices: Vec<String> = notice.into_iter().collect();
+    let mut notices = started_notices;
     notices.extend(custom.warnings.iter().cloned());
     let startup = Startup {
         model: String::new(),

@@ -177,7 +177,7 @@ pub async fn run(
     };
     let setup::Started {
         mut handle,
-        notice,
+        notices,
         mcp,
         view,
         jobs,
@@ -185,11 +185,18 @@ pub async fn run(
     } = started;
     // The last model request's usage, for `get_context_usage`.
     let mut last_usage: Option<wright_protocol::Usage> = None;
-    if let Some(notice) = notice {
-        eprintln!("{notice}");
-    }
+    // Notices become `system` lines after the init line: nothing goes to
+    // stderr as plain text in stream-json mode.
+    early.extend(
+        notices
+            .iter()
+            .map(|n| crate::stream_json::notice_line("", n)),
+    );
     if let Some(mcp) = &mcp {
-        crate::mcp_start::wait_for_servers(mcp, |line| eprintln!("{line}")).await;
+        crate::mcp_start::wait_for_servers(mcp, |line| {
+            early.push(crate::stream_json::notice_line("", line));
+        })
+        .await;
     }
     let approver = match options.prompt_tool.as_deref() {
         None => None,

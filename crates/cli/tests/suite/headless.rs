@@ -123,11 +123,22 @@ fn stream_json_has_init_first_result_last_and_tools_between() {
         assert_valid(&line_schema, line);
     }
     let types: Vec<&str> = lines.iter().map(|l| l["type"].as_str().unwrap()).collect();
+    // The unknown model's warning is a system line after init, not stderr.
     assert_eq!(
         types,
-        ["system", "assistant", "user", "user", "assistant", "result"]
+        [
+            "system",
+            "system",
+            "assistant",
+            "user",
+            "user",
+            "assistant",
+            "result"
+        ]
     );
     assert_eq!(lines[0]["subtype"], "init");
+    assert_eq!(lines[1]["subtype"], "warning");
+    assert!(!stderr(&out).contains("unknown model"), "{}", stderr(&out));
     assert_eq!(lines[0]["tools"].as_array().unwrap().len(), 12);
     let session = lines[0]["session_id"].as_str().unwrap();
     assert!(lines.iter().all(|l| l["session_id"] == session));

@@ -58,6 +58,25 @@ fn stream_run(env: &Env, extra: &[&str]) -> std::process::Output {
         .output()
         .unwrap();
     assert_clean(&out);
+    said_in_stream(out)
+}
+
+/// In stream-json mode warnings and notices are `system` lines, never
+/// plain text on stderr: checks that, then puts them where the tests read
+/// them (as stderr text, warnings with their `warning: ` prefix).
+fn said_in_stream(mut out: std::process::Output) -> std::process::Output {
+    let err = stderr(&out);
+    assert!(!err.contains("warning:"), "plain warning on stderr: {err}");
+    let mut said = String::new();
+    for line in super::ndjson(&out) {
+        let message = line["message"].as_str().unwrap_or_default();
+        match (line["type"].as_str(), line["subtype"].as_str()) {
+            (Some("system"), Some("warning")) => said.push_str(&format!("warning: {message}\n")),
+            (Some("system"), Some("notice")) => said.push_str(&format!("{message}\n")),
+            _ => {}
+        }
+    }
+    out.stderr.extend(said.into_bytes());
     out
 }
 

@@ -7,6 +7,7 @@ mod config;
 mod context;
 mod errors;
 mod fault_matrix;
+mod first_run;
 mod headless;
 mod hooks;
 mod hooks_run;

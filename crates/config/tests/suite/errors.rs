@@ -146,6 +146,7 @@ fn bad_env_value_names_the_variable() {
 fn bad_base_url_env_only_matters_for_its_provider() {
     let fx = Fixture::new();
     let vars = [("OPENAI_BASE_URL", "not a url")];
+    fx.write(&fx.project_file(), "provider = \"anthropic\"\n");
     assert!(fx.loader(&vars).load(&super::trusted()).is_ok());
     fx.write(&fx.project_file(), "provider = \"openai-responses\"\n");
     let err = fx.loader(&vars).load(&super::trusted()).unwrap_err();

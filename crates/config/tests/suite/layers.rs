@@ -182,11 +182,23 @@ fn base_url_env_depends_on_resolved_provider() {
 }
 
 #[test]
-fn base_url_env_ignored_without_provider_or_for_other_provider() {
+fn base_url_env_names_the_provider_or_is_ignored_for_another() {
     let fx = Fixture::new();
     let only_openai = [("OPENAI_BASE_URL", "http://127.0.0.1:2/v1")];
     let r = fx.loader(&only_openai).load(&super::trusted()).unwrap();
-    assert_eq!(r.settings.base_url, None);
+    assert_eq!(
+        r.settings.base_url.as_deref(),
+        Some("http://127.0.0.1:2/v1")
+    );
+    assert_eq!(r.settings.provider, Some(Provider::OpenaiChat));
+    assert_eq!(r.source("provider"), Some(&env("OPENAI_BASE_URL")));
+    assert_eq!(
+        r.inferred
+            .as_ref()
+            .map(wright_config::Inference::notice)
+            .as_deref(),
+        Some("using openai-chat at http://127.0.0.1:2/v1 (from OPENAI_BASE_URL)")
+    );
 
     let anthropic = Overrides {
         provider: Some(Provider::Anthropic),
@@ -343,4 +355,91 @@ models = {{}}  # default
     let entries = r.entries();
     assert_eq!(entries[1].key, "model");
     assert_eq!(entries[1].source, file(fx.project_file()));
+}
+
+/// The provider inference table (see `infer.rs`): what each setup picks,
+/// and what the one notice line says (none when nothing was inferred).
+#[test]
+fn provider_inference_table() {
+    let fx = Fixture::new();
+    let url = |u: &str| Overrides {
+        base_url: Some(u.into()),
+        ..super::trusted()
+    };
+    let named = Overrides {
+        provider: Some(Provider::OpenaiResponses),
+        ..super::trusted()
+    };
+    let a = ("ANTHROPIC_BASE_URL", "http://127.0.0.1:1");
+    let o = ("OPENAI_BASE_URL", "http://127.0.0.1:2/v1");
+    let cases: Vec<(Vec<(&str, &str)>, Overrides, Option<Provider>, Option<&str>)> = vec![
+        (vec![], super::trusted(), None, None),
+        (
+            vec![a],
+            super::trusted(),
+            Some(Provider::Anthropic),
+            Some("using anthropic at http://127.0.0.1:1 (from ANTHROPIC_BASE_URL)"),
+        ),
+        (
+            vec![o],
+            super::trusted(),
+            Some(Provider::OpenaiChat),
+            Some("using openai-chat at http://127.0.0.1:2/v1 (from OPENAI_BASE_URL)"),
+        ),
+        (
+            vec![a, o],
+            super::trusted(),
+            Some(Provider::Anthropic),
+            Some(
+                "using anthropic at http://127.0.0.1:1 (from ANTHROPIC_BASE_URL; \
+                 OPENAI_BASE_URL is also set and ignored: set WRIGHT_PROVIDER to choose)",
+            ),
+        ),
+        // An explicit provider always wins, and nothing is said.
+        (
+            vec![a, o],
+            named.clone(),
+            Some(Provider::OpenaiResponses),
+            None,
+        ),
+        (
+            vec![a, ("WRIGHT_PROVIDER", "openai-chat")],
+            super::trusted(),
+            Some(Provider::OpenaiChat),
+            None,
+        ),
+        // --base-url: its shape decides, or nothing is inferred.
+        (
+            vec![],
+            url("http://localhost:11434/v1"),
+            Some(Provider::OpenaiChat),
+            Some("using openai-chat at http://localhost:11434/v1 (from the shape of --base-url)"),
+        ),
+        (
+            vec![],
+            url("https://api.anthropic.com"),
+            Some(Provider::Anthropic),
+            Some("using anthropic at https://api.anthropic.com (from the shape of --base-url)"),
+        ),
+        (vec![], url("https://gw.example.com/llm"), None, None),
+        // --base-url beats the variables; its shape still decides.
+        (
+            vec![a],
+            url("http://127.0.0.1:8080/v1"),
+            Some(Provider::OpenaiChat),
+            Some("using openai-chat at http://127.0.0.1:8080/v1 (from the shape of --base-url)"),
+        ),
+    ];
+    for (vars, overrides, provider, notice) in cases {
+        let r = fx.loader(&vars).load(&overrides).unwrap();
+        assert_eq!(r.settings.provider, provider, "{vars:?} {overrides:?}");
+        assert_eq!(
+            r.inferred
+                .as_ref()
+                .map(wright_config::Inference::notice)
+                .as_deref(),
+            notice,
+            "{vars:?} {overrides:?}"
+        );
+    }
 }
