@@ -11,6 +11,7 @@ mod exit;
 mod extensions;
 mod hooks_list;
 mod init;
+mod init_detect;
 mod inspect;
 mod mcp_auth;
 mod mcp_cmd;

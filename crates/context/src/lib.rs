@@ -20,6 +20,7 @@
 pub mod agents;
 mod assemble;
 mod base;
+mod comments;
 pub mod compaction;
 pub mod environment;
 mod frontmatter;

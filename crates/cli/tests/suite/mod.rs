@@ -9,6 +9,7 @@ mod errors;
 mod headless;
 mod hooks;
 mod hooks_run;
+mod install;
 mod interactive;
 mod interrupt;
 mod mcp_config;
