@@ -70,7 +70,13 @@ fn node(root: &Path) -> Option<Detected> {
 
 fn python(root: &Path) -> Option<Detected> {
     let pyproject = std::fs::read_to_string(root.join("pyproject.toml")).ok();
-    let markers = ["setup.py", "setup.cfg", "pytest.ini", "tox.ini", "requirements.txt"];
+    let markers = [
+        "setup.py",
+        "setup.cfg",
+        "pytest.ini",
+        "tox.ini",
+        "requirements.txt",
+    ];
     if pyproject.is_none() && !markers.iter().any(|m| root.join(m).exists()) {
         return None;
     }

@@ -23,6 +23,8 @@ mod models;
 mod modes;
 mod provider;
 mod render;
+mod resume_note;
+mod rewind_confirm;
 mod safety;
 mod sdk;
 mod sessions;
@@ -158,6 +160,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             to,
             files_only,
             conversation_only,
+            yes,
             json,
         }) => {
             let scope = if *files_only {
@@ -171,6 +174,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
                 id: id.as_deref(),
                 to: *to,
                 scope,
+                yes: *yes,
                 json: *json,
             };
             return Ok(sessions::rewind(&request, &cwd)?);
@@ -357,6 +361,14 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         return Err(UsageError("--fork-session needs --continue or --resume ID".to_owned()).into());
     }
     if let Some(Command::Compact { id, focus }) = &args.command {
+        if id.is_none() && sessions::store()?.latest_for_project(&cwd).is_none() {
+            return Err(setup::SetupError(format!(
+                "no session to compact: none for {} yet (name one with `wright compact ID`, \
+                 see `wright sessions list --all`)",
+                cwd.display()
+            ))
+            .into());
+        }
         launch.session = sessions::SessionChoice {
             continue_latest: id.is_none(),
             resume: id.clone(),

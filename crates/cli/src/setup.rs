@@ -33,6 +33,9 @@ pub struct Started {
     pub handle: SessionHandle,
     /// Notices for the user (a detected local server, warnings).
     pub notice: Option<String>,
+    /// Which session `--continue`/`--resume` picked up and its last
+    /// exchange; print and interactive modes show it on stderr.
+    pub resumed: Option<String>,
     /// What `/context` shows.
     pub view: Option<ContextView>,
     /// The session's background commands, for `/context`.
@@ -112,6 +115,13 @@ pub async fn start(
     let session_id = opened.writer.id().to_owned();
     let resumed = (launch.session.continue_latest || launch.session.resume.is_some())
         && !opened.history.is_empty();
+    let resumed_note = if resumed {
+        let short =
+            sessions::store().map_or_else(|_| session_id.clone(), |s| s.short_id(&session_id));
+        crate::resume_note::note(&opened.writer, &short, &opened.history)
+    } else {
+        None
+    };
     let start = if resumed {
         SessionStartSource::Resume
     } else {
@@ -204,6 +214,7 @@ pub async fn start(
     Ok(Started {
         handle,
         notice: (!notice.is_empty()).then(|| notice.join("\n")),
+        resumed: resumed_note,
         view: Some(ContextView {
             inputs,
             window: info.context_window,

@@ -89,7 +89,10 @@ mod tests {
     fn fences_and_unclosed_comments_are_kept() {
         let fenced = "```html\n<!-- kept -->\n```\n";
         assert_eq!(strip(fenced), fenced);
-        assert_eq!(strip("a <!-- never closed\nb\n"), "a <!-- never closed\nb\n");
+        assert_eq!(
+            strip("a <!-- never closed\nb\n"),
+            "a <!-- never closed\nb\n"
+        );
         assert_eq!(strip("plain\n"), "plain\n");
     }
 }

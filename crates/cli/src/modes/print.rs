@@ -26,14 +26,15 @@ pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Optio
     let Started {
         mut handle,
         notice,
+        resumed,
         mcp,
         structured,
         ..
     } = started;
     let mut renderer = Renderer::new(detail);
     let mut summary = RunSummary::new();
-    if let Some(notice) = notice {
-        renderer.err_line(&notice);
+    for line in [notice, resumed].into_iter().flatten() {
+        renderer.err_line(&line);
     }
     if let Some(mcp) = &mcp {
         crate::mcp_start::wait_for_servers(mcp, |line| renderer.err_line(line)).await;

@@ -6,6 +6,7 @@ mod claude_flags;
 mod config;
 mod context;
 mod errors;
+mod first_run;
 mod headless;
 mod hooks;
 mod hooks_run;
@@ -15,6 +16,7 @@ mod interrupt;
 mod mcp_config;
 mod mcp_oauth;
 mod mcp_tools;
+#[cfg(target_os = "linux")]
 mod os_boundary;
 mod paths_security;
 mod prompt;
