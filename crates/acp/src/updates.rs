@@ -230,6 +230,8 @@ impl EventMapper {
                 self.reset_turn();
                 Vec::new()
             }
+            // Only a front end that asked for a preview gets one.
+            EventKind::RewindPreview { .. } => Vec::new(),
             EventKind::Usage {
                 request,
                 total_cost_usd,

@@ -1,5 +1,6 @@
-//! `wright init` (a starter `.wright/config.toml` and `AGENTS.md`) and
-//! `wright config edit` (the config file in the user's editor).
+//! `wright init` (a starter `.wright/config.toml` and `AGENTS.md`, and the
+//! personal config file in `.gitignore`) and `wright config edit` (the
+//! config file in the user's editor).
 //!
 //! Files in the project are created through [`Beneath`] rooted at the
 //! project: a repository can ship `AGENTS.md` or `.wright` as a (dangling)
@@ -30,45 +31,84 @@ const STARTER_CONFIG: &str = r#"# wright project settings (shared with the team;
 # instruction_files = ["AGENTS.md"]
 "#;
 
-const STARTER_AGENTS: &str = "# Instructions for coding agents
+/// The line `init` puts in `.gitignore`: personal settings stay out of
+/// the repository.
+const LOCAL_CONFIG_IGNORE: &str = ".wright/config.local.toml";
 
-## Build and test
-- Build: <command>
-- Test: <command>
-
-## Conventions
-- <how code in this project is written and organized>
-";
-
-/// Writes the starter files that do not exist yet.
+/// Writes the starter files that do not exist yet (an `AGENTS.md` filled
+/// with the build and test commands found in the project's manifests) and
+/// makes `.gitignore` ignore the personal config file.
 pub fn init(project_root: &Path) -> Result<u8, SetupError> {
+    let agents = crate::init_detect::starter_agents(&crate::init_detect::detect(project_root));
     let files = [
         (
             project_root.join(".wright").join("config.toml"),
-            STARTER_CONFIG,
+            STARTER_CONFIG.to_owned(),
         ),
-        (project_root.join("AGENTS.md"), STARTER_AGENTS),
+        (project_root.join("AGENTS.md"), agents),
     ];
     for (path, text) in files {
-        // symlink_metadata: a dangling symlink exists too, and is kept.
-        match std::fs::symlink_metadata(&path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                eprintln!(
-                    "kept {} (a symbolic link; not following it)",
-                    path.display()
-                );
-                continue;
-            }
-            Ok(_) => {
-                eprintln!("kept {} (it exists)", path.display());
-                continue;
-            }
-            Err(_) => {}
+        if kept(&path) {
+            continue;
         }
         create_in_project(project_root, &path, text.as_bytes())?;
         eprintln!("wrote {}", path.display());
     }
+    ignore_local_config(project_root)?;
     Ok(exit::SUCCESS)
+}
+
+/// Whether `path` exists (a dangling symlink too), saying it is kept.
+fn kept(path: &Path) -> bool {
+    // symlink_metadata: a dangling symlink exists too, and is kept.
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            eprintln!(
+                "kept {} (a symbolic link; not following it)",
+                path.display()
+            );
+            true
+        }
+        Ok(_) => {
+            eprintln!("kept {} (it exists)", path.display());
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Adds [`LOCAL_CONFIG_IGNORE`] to the project's `.gitignore` (creating it)
+/// unless a line already names it.
+fn ignore_local_config(project_root: &Path) -> Result<(), SetupError> {
+    let path = project_root.join(".gitignore");
+    let existing = match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            eprintln!(
+                "kept {} (a symbolic link; add {LOCAL_CONFIG_IGNORE} to it yourself)",
+                path.display()
+            );
+            return Ok(());
+        }
+        Ok(_) => std::fs::read_to_string(&path)
+            .map_err(|e| SetupError(format!("cannot read {}: {e}", path.display())))?,
+        Err(_) => String::new(),
+    };
+    let listed = existing.lines().any(|line| {
+        let line = line.trim().trim_start_matches('/');
+        line == LOCAL_CONFIG_IGNORE || line == ".wright/" || line == ".wright"
+    });
+    if listed {
+        return Ok(());
+    }
+    let mut text = existing;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(LOCAL_CONFIG_IGNORE);
+    text.push('\n');
+    create_in_project(project_root, &path, text.as_bytes())?;
+    eprintln!("added {LOCAL_CONFIG_IGNORE} to {}", path.display());
+    Ok(())
 }
 
 /// Writes `path` (inside `project_root`) without following any symlink

@@ -12,6 +12,7 @@ mod explain;
 mod extensions;
 mod hooks_list;
 mod init;
+mod init_detect;
 mod inspect;
 mod mcp_auth;
 mod mcp_cmd;
@@ -24,6 +25,8 @@ mod modes;
 mod notices;
 mod provider;
 mod render;
+mod resume_note;
+mod rewind_confirm;
 mod safety;
 mod sdk;
 mod sessions;
@@ -159,6 +162,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             to,
             files_only,
             conversation_only,
+            yes,
             json,
         }) => {
             let scope = if *files_only {
@@ -172,6 +176,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
                 id: id.as_deref(),
                 to: *to,
                 scope,
+                yes: *yes,
                 json: *json,
             };
             return Ok(sessions::rewind(&request, &cwd)?);
@@ -368,6 +373,14 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         return Err(UsageError("--fork-session needs --continue or --resume ID".to_owned()).into());
     }
     if let Some(Command::Compact { id, focus }) = &args.command {
+        if id.is_none() && sessions::store()?.latest_for_project(&cwd).is_none() {
+            return Err(setup::SetupError(format!(
+                "no session to compact: none for {} yet (name one with `wright compact ID`, \
+                 see `wright sessions list --all`)",
+                cwd.display()
+            ))
+            .into());
+        }
         launch.session = sessions::SessionChoice {
             continue_latest: id.is_none(),
             resume: id.clone(),

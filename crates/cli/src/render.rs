@@ -257,6 +257,8 @@ impl Renderer {
                 self.err_line(&self.paint(&line, "31"));
             }
             EventKind::Notice { message } => self.err_line(&strip_controls(message)),
+            // The interactive mode shows a rewind preview with its question.
+            EventKind::RewindPreview { .. } => {}
             EventKind::Warning { message } => {
                 let line = format!("warning: {}", strip_controls(message));
                 self.err_line(&self.paint(&line, "33"));
@@ -431,7 +433,7 @@ fn reorders(c: char) -> bool {
 /// Removes terminal escape sequences and other control characters from
 /// model or command text (keeping newlines and tabs) before it reaches a
 /// terminal.
-fn strip_controls(text: &str) -> String {
+pub(crate) fn strip_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {

@@ -115,6 +115,7 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
             let project = (!all).then_some(cwd);
             warn_unreadable(&store, project);
             let list = store.list(project);
+            let shorts = store.short_ids();
             if *json {
                 let items: Vec<Value> = list
                     .iter()
@@ -139,7 +140,7 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
                     let cost = s.cost_usd.map(|c| format!(" ${c:.4}")).unwrap_or_default();
                     println!(
                         "{}  {}  {:>3} turn(s){cost}  {}",
-                        short(&s.id),
+                        short(&shorts, &s.id),
                         s.updated.get(..16).unwrap_or(&s.updated),
                         s.turns,
                         s.title
@@ -176,6 +177,7 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
             };
             warn_unreadable(&store, options.project.as_deref());
             let hits = store.search(text, &options).map_err(err)?;
+            let shorts = store.short_ids();
             if *json {
                 let items: Vec<Value> = hits
                     .iter()
@@ -184,7 +186,7 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
                 println!("{}", Value::Array(items));
             } else {
                 for h in &hits {
-                    println!("{}  {}", short(&h.session), h.snippet);
+                    println!("{}  {}", short(&shorts, &h.session), h.snippet);
                 }
                 if hits.is_empty() {
                     eprintln!("no matches");
@@ -231,6 +233,8 @@ pub struct RewindRequest<'a> {
     pub to: Option<usize>,
     /// What to restore.
     pub scope: RewindScope,
+    /// `--yes`: overwrite files without asking.
+    pub yes: bool,
     /// Machine-readable output.
     pub json: bool,
 }
@@ -277,9 +281,16 @@ pub fn rewind(request: &RewindRequest<'_>, cwd: &Path) -> Result<u8, SetupError>
             turns.len()
         )));
     };
-    let outcome = writer
-        .rewind(&RewindPoint::BeforeTurn(turn.entry.clone()), request.scope)
-        .map_err(err)?;
+    let point = RewindPoint::BeforeTurn(turn.entry.clone());
+    if !request.yes {
+        let preview = writer.rewind_preview(&point, request.scope).map_err(err)?;
+        let short = store.short_id(&id);
+        if !crate::rewind_confirm::confirm(&short, n, &first_line(&turn.text), &preview)? {
+            eprintln!("not rewound; nothing changed");
+            return Ok(exit::SUCCESS);
+        }
+    }
+    let outcome = writer.rewind(&point, request.scope).map_err(err)?;
     let files: Vec<(PathBuf, String)> = outcome
         .files
         .iter()
@@ -321,8 +332,9 @@ pub fn rewind(request: &RewindRequest<'_>, cwd: &Path) -> Result<u8, SetupError>
     Ok(if failed { exit::ERROR } else { exit::SUCCESS })
 }
 
-fn short(id: &str) -> &str {
-    id.get(..13).unwrap_or(id)
+/// `id` by its shortest unique prefix (`wright_store::short_ids`).
+fn short<'a>(shorts: &'a std::collections::HashMap<String, String>, id: &'a str) -> &'a str {
+    shorts.get(id).map_or(id, String::as_str)
 }
 
 fn first_line(text: &str) -> String {

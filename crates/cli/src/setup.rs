@@ -34,6 +34,9 @@ pub struct Started {
     /// Notices for the user (a detected local server, an inferred
     /// provider), one per entry; warnings start with `warning: `.
     pub notices: Vec<String>,
+    /// Which session `--continue`/`--resume` picked up and its last
+    /// exchange; print and interactive modes show it on stderr.
+    pub resumed: Option<String>,
     /// What `/context` shows.
     pub view: Option<ContextView>,
     /// The session's background commands, for `/context`.
@@ -137,6 +140,13 @@ pub async fn start(
     let session_id = opened.writer.id().to_owned();
     let resumed = (launch.session.continue_latest || launch.session.resume.is_some())
         && !opened.history.is_empty();
+    let resumed_note = if resumed {
+        let short =
+            sessions::store().map_or_else(|_| session_id.clone(), |s| s.short_id(&session_id));
+        crate::resume_note::note(&opened.writer, &short, &opened.history)
+    } else {
+        None
+    };
     let start = if resumed {
         SessionStartSource::Resume
     } else {
@@ -230,6 +240,7 @@ pub async fn start(
     Ok(Started {
         handle,
         notices: notice,
+        resumed: resumed_note,
         view: Some(ContextView {
             inputs,
             window: info.context_window,

@@ -381,7 +381,10 @@ impl StreamJson {
                     out.push(line);
                 }
             }
-            EventKind::ItemDelta { .. } | EventKind::TurnStarted => {}
+            // A preview answers a front end's dry-run rewind, never sent here.
+            EventKind::ItemDelta { .. }
+            | EventKind::TurnStarted
+            | EventKind::RewindPreview { .. } => {}
         }
         out
     }

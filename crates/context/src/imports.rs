@@ -28,7 +28,7 @@ pub(crate) fn find_imports(text: &str) -> Vec<String> {
 
 /// The fence character and run length when `line` opens or closes a fenced
 /// code block (up to three spaces of indent).
-fn fence_marker(line: &str) -> Option<(char, usize)> {
+pub(crate) fn fence_marker(line: &str) -> Option<(char, usize)> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     if indent > 3 {
         return None;

@@ -235,6 +235,9 @@ impl Loader {
                 return;
             }
         };
+        // Comments are notes for the file's editors, and an `@import`
+        // inside one is not followed.
+        let text = crate::comments::strip_html_comments(&text);
         let imports = find_imports(&text);
         let text = text.trim().to_owned();
         if !text.is_empty() {

@@ -23,6 +23,7 @@ pub mod agents;
 mod assemble;
 mod base;
 pub mod commands;
+mod comments;
 pub mod compaction;
 pub mod environment;
 mod frontmatter;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 use wright_llm::LlmError;
-use wright_protocol::{EventKind, TurnEndReason};
+use wright_protocol::{EventKind, RewindFileAction, RewindFilePreview, TurnEndReason};
 use wright_store::{
     RestoreAction, RewindOutcome, RewindPoint, RewindScope, UNTRACKED_NOTE, UserTurn,
 };
@@ -61,7 +61,8 @@ pub(crate) async fn compact_now(
 
 /// `/rewind [N]`: list the user turns, or go back to before turn N (files
 /// the model edited and the conversation), as a new branch of the session.
-pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u32>) {
+/// With `dry_run`, only report what going back would do to files.
+pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u32>, dry_run: bool) {
     let emitter = &ctx.emitter;
     let Some(turns) = recorded_turns(ctx) else {
         return;
@@ -89,6 +90,9 @@ pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u3
             turns.len()
         ));
     };
+    if dry_run {
+        return preview(ctx, n, target);
+    }
     let Some(outcome) = rewind_before(ctx, target, RewindScope::FilesAndConversation) else {
         return;
     };
@@ -98,6 +102,35 @@ pub(crate) fn rewind(ctx: &TurnContext, conv: &mut Conversation, turn: Option<u3
     text.push_str(&restored_files(&outcome.files));
     text.push_str(UNTRACKED_NOTE);
     emitter.emit(EventKind::Notice { message: text });
+}
+
+/// Emits what rewinding to before `turn` (number `n`) would do to files.
+fn preview(ctx: &TurnContext, n: u32, turn: &UserTurn) {
+    let point = RewindPoint::BeforeTurn(turn.entry.clone());
+    let files = match ctx
+        .recorder
+        .rewind_preview(&point, RewindScope::FilesAndConversation)
+    {
+        Some(Ok(files)) => files,
+        Some(Err(e)) => return ctx.emitter.error(format!("Rewind preview failed: {e}")),
+        None => return,
+    };
+    let files = files
+        .into_iter()
+        .map(|f| RewindFilePreview {
+            path: f.path,
+            action: match f.action {
+                RestoreAction::Restored => RewindFileAction::Overwrite,
+                RestoreAction::Deleted => RewindFileAction::Delete,
+                RestoreAction::Failed(reason) => RewindFileAction::Skip { reason },
+            },
+        })
+        .collect();
+    ctx.emitter.emit(EventKind::RewindPreview {
+        turn: n,
+        prompt: turn.text.lines().next().unwrap_or_default().to_owned(),
+        files,
+    });
 }
 
 /// The Agent SDK's `rewind_files`: the files the model edited go back to

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use wright_protocol::{Message, Usage};
 use wright_store::{
-    EntryBody, RewindOutcome, RewindPoint, RewindScope, SessionWriter, StoreError, UserTurn,
+    EntryBody, RestoredFile, RewindOutcome, RewindPoint, RewindScope, SessionWriter, StoreError,
+    UserTurn,
 };
 
 use crate::emitter::Emitter;
@@ -81,6 +82,16 @@ impl Recorder {
     pub(crate) fn user_turns(&self) -> Option<Result<Vec<UserTurn>, StoreError>> {
         let guard = self.inner.writer.lock().ok()?;
         guard.as_ref().map(SessionWriter::user_turns)
+    }
+
+    /// What a rewind would do to files, or `None` when not recorded.
+    pub(crate) fn rewind_preview(
+        &self,
+        point: &RewindPoint,
+        scope: RewindScope,
+    ) -> Option<Result<Vec<RestoredFile>, StoreError>> {
+        let guard = self.inner.writer.lock().ok()?;
+        guard.as_ref().map(|w| w.rewind_preview(point, scope))
     }
 
     /// Rewinds files and conversation, or `None` when not recorded.

@@ -191,7 +191,7 @@ struct Actor {
 enum Work {
     Turn(String, Vec<ContentBlock>),
     Compact(Option<String>),
-    Rewind(Option<u32>),
+    Rewind(Option<u32>, bool),
     RewindFiles(u32),
 }
 
@@ -281,7 +281,7 @@ fn work_of(op: Op) -> Option<Work> {
                 .collect(),
         )),
         Op::Compact { focus } => Some(Work::Compact(focus)),
-        Op::Rewind { turn } => Some(Work::Rewind(turn)),
+        Op::Rewind { turn, dry_run } => Some(Work::Rewind(turn, dry_run)),
         Op::RewindFiles { turns_back } => Some(Work::RewindFiles(turns_back)),
         Op::Interrupt
         | Op::ResolveApproval { .. }
@@ -303,7 +303,7 @@ async fn run_work(
             run_turn(ctx, conv, text, images, cancel).await;
         }
         Work::Compact(focus) => compact_now(ctx, conv, focus, cancel).await,
-        Work::Rewind(turn) => rewind(ctx, conv, turn),
+        Work::Rewind(turn, dry_run) => rewind(ctx, conv, turn, dry_run),
         Work::RewindFiles(turns_back) => rewind_files(ctx, turns_back),
     }
 }

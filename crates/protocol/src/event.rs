@@ -47,6 +47,11 @@ pub enum Op {
         /// The turn to return to.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         turn: Option<u32>,
+        /// Only say what the rewind would do (a [`EventKind::RewindPreview`]
+        /// event), changing nothing: a front end shows it and asks before
+        /// sending the same op without `dry_run`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        dry_run: bool,
     },
     /// Restore the files the model edited to how they were before the user
     /// turn `turns_back` turns from the latest (1 = the latest), leaving
@@ -233,6 +238,16 @@ pub enum EventKind {
     Notice {
         /// Human-readable text, possibly several lines.
         message: String,
+    },
+    /// The answer to a dry-run [`Op::Rewind`]: what rewinding to before
+    /// user turn `turn` would do to files. Nothing has changed yet.
+    RewindPreview {
+        /// The turn (1-based) the rewind would return to before.
+        turn: u32,
+        /// The first line of that turn's prompt.
+        prompt: String,
+        /// Each file the rewind would touch, once.
+        files: Vec<RewindFilePreview>,
     },
     /// Something the user should know.
     Warning {
@@ -457,4 +472,29 @@ mod tests {
         assert_eq!(value["structured_output"], json!({"a": 1}));
         assert_eq!(value["structured_output_failed"], true);
     }
+}
+
+/// One file in a [`EventKind::RewindPreview`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RewindFilePreview {
+    /// The file's absolute path.
+    pub path: std::path::PathBuf,
+    /// What the rewind would do to it.
+    pub action: RewindFileAction,
+}
+
+/// What a rewind would do to one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RewindFileAction {
+    /// Overwrite it with its earlier content (changes since are lost from
+    /// the working tree; the session file keeps them).
+    Overwrite,
+    /// Delete it: it did not exist then.
+    Delete,
+    /// Leave it alone, for this reason (outside the workspace, a symlink).
+    Skip {
+        /// Why.
+        reason: String,
+    },
 }

@@ -10,8 +10,8 @@ pub mod tool;
 pub mod usage;
 
 pub use event::{
-    AgentPath, ApprovalDecision, Event, EventKind, Item, ItemDelta, ItemKind, Op, ToolCallStatus,
-    TurnEndReason,
+    AgentPath, ApprovalDecision, Event, EventKind, Item, ItemDelta, ItemKind, Op, RewindFileAction,
+    RewindFilePreview, ToolCallStatus, TurnEndReason,
 };
 pub use message::{ContentBlock, Message, Role, StopReason};
 pub use tool::{ToolDisplay, ToolKind, ToolSpec};

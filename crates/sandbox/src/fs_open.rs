@@ -187,6 +187,9 @@ mod imp;
 #[cfg(all(test, target_os = "linux"))]
 #[path = "fs_open_portable.rs"]
 mod portable;
+// Elsewhere the fallback is the implementation itself.
+#[cfg(all(test, not(target_os = "linux")))]
+use imp as portable;
 
 #[cfg(test)]
 #[path = "fs_open_tests.rs"]

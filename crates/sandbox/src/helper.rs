@@ -4,7 +4,6 @@
 //! unconfined unless the policy is `full`.
 
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt;
 use std::process::Command;
 
 use crate::{
@@ -130,7 +129,14 @@ fn exec(cmd: Vec<OsString>, applied: &Applied) -> SandboxError {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = applied;
-    let source = command.exec();
+    #[cfg(unix)]
+    let source = std::os::unix::process::CommandExt::exec(&mut command);
+    // No exec without Unix: run the command and leave with its status.
+    #[cfg(not(unix))]
+    let source = match command.status() {
+        Ok(status) => std::process::exit(status.code().unwrap_or(1)),
+        Err(e) => e,
+    };
     SandboxError::Exec {
         program: program.to_string_lossy().into_owned(),
         source,

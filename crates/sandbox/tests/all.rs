@@ -3,4 +3,6 @@
 //! namespaces, Landlock and seccomp. Skipped, with a visible message, where
 //! the kernel lacks support.
 
+// Linux only: elsewhere there is no helper confinement to test.
+#[cfg(target_os = "linux")]
 mod suite;

@@ -39,7 +39,8 @@ pub struct SessionSummary {
     pub created: String,
     /// Last write (RFC 3339, from the file's modification time).
     pub updated: String,
-    /// Number of user prompts in the file.
+    /// Number of user prompts on the current branch (a rewind leaves the
+    /// prompts after its point on an abandoned branch, not counted).
     pub turns: usize,
     /// Sum of the recorded request costs, if any cost was recorded.
     pub cost_usd: Option<f64>,
@@ -109,6 +110,65 @@ fn rfc3339(time: std::time::SystemTime) -> String {
     chrono::DateTime::<chrono::Utc>::from(time).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
+/// The entries of a session file as far as counting the current branch's
+/// prompts needs: each entry's id, parent and whether it is a prompt.
+#[derive(Default)]
+struct Branch {
+    parents: std::collections::HashMap<String, (Option<String>, bool)>,
+    last: Option<String>,
+    /// Prompts on lines without a readable id (counted as before).
+    loose_prompts: usize,
+}
+
+impl Branch {
+    fn add(&mut self, line: &[u8], prompt: bool) {
+        match entry_ids(line) {
+            Some((id, parent)) => {
+                self.last = Some(id.clone());
+                self.parents.insert(id, (parent, prompt));
+            }
+            None if prompt => self.loose_prompts += 1,
+            None => {}
+        }
+    }
+
+    /// Prompts from the last entry back to the root (or to the fork point:
+    /// inherited entries live in the parent's file).
+    fn turns(&self) -> usize {
+        let mut turns = self.loose_prompts;
+        let mut cursor = self.last.as_deref();
+        let mut steps = 0;
+        while let Some(id) = cursor {
+            let Some((parent, prompt)) = self.parents.get(id) else {
+                break;
+            };
+            turns += usize::from(*prompt);
+            steps += 1;
+            if steps > self.parents.len() {
+                break; // a parent cycle (a hand-edited file)
+            }
+            cursor = parent.as_deref();
+        }
+        turns
+    }
+}
+
+/// `id` and `parent_id` from the start of an entry line, which our writer
+/// emits first (`{"id":"…","parent_id":"…"|null,…`); `None` otherwise.
+fn entry_ids(line: &[u8]) -> Option<(String, Option<String>)> {
+    let rest = line.strip_prefix(br#"{"id":""#)?;
+    let end = rest.iter().position(|b| *b == b'"')?;
+    let id = std::str::from_utf8(&rest[..end]).ok()?.to_owned();
+    let rest = rest[end + 1..].strip_prefix(br#","parent_id":"#)?;
+    if rest.starts_with(b"null") {
+        return Some((id, None));
+    }
+    let rest = rest.strip_prefix(b"\"")?;
+    let end = rest.iter().position(|b| *b == b'"')?;
+    let parent = std::str::from_utf8(&rest[..end]).ok()?.to_owned();
+    Some((id, Some(parent)))
+}
+
 /// Summarizes one session file.
 fn summarize(path: &Path) -> Option<SessionSummary> {
     let bytes = crate::regular::read_regular(path).ok()?;
@@ -116,11 +176,12 @@ fn summarize(path: &Path) -> Option<SessionSummary> {
     let header: Option<Header> = lines.next().and_then(|l| serde_json::from_slice(l).ok());
     let id = path.file_stem()?.to_string_lossy().into_owned();
     let mut title = String::new();
-    let mut turns = 0;
+    let mut branch = Branch::default();
     let mut cost: Option<f64> = None;
     for line in lines {
-        if PROMPT_MARKS.iter().any(|m| contains(line, m)) {
-            turns += 1;
+        let prompt = PROMPT_MARKS.iter().any(|m| contains(line, m));
+        branch.add(line, prompt);
+        if prompt {
             if title.is_empty()
                 && let Ok(Line {
                     body: EntryBody::Message { message },
@@ -154,7 +215,7 @@ fn summarize(path: &Path) -> Option<SessionSummary> {
         cwd,
         created,
         updated,
-        turns,
+        turns: branch.turns(),
         cost_usd: cost,
         parent,
         path: path.to_path_buf(),
@@ -300,6 +361,35 @@ mod tests {
         let title = one_line_title(&long);
         assert_eq!(title.chars().count(), TITLE_MAX);
         assert!(title.ends_with('…'));
+    }
+
+    #[test]
+    fn entry_ids_read_the_line_start() {
+        assert_eq!(
+            entry_ids(br#"{"id":"a1","parent_id":null,"ts":"t"}"#),
+            Some(("a1".to_owned(), None))
+        );
+        assert_eq!(
+            entry_ids(br#"{"id":"b2","parent_id":"a1","ts":"t"}"#),
+            Some(("b2".to_owned(), Some("a1".to_owned())))
+        );
+        assert_eq!(entry_ids(br#"{"type":"session"}"#), None);
+    }
+
+    #[test]
+    fn only_the_current_branch_counts() {
+        let mut b = Branch::default();
+        b.add(br#"{"id":"p1","parent_id":null}"#, true);
+        b.add(br#"{"id":"a1","parent_id":"p1"}"#, false);
+        b.add(br#"{"id":"p2","parent_id":"a1"}"#, true);
+        b.add(br#"{"id":"a2","parent_id":"p2"}"#, false);
+        // A rewind to before p2, then a new prompt.
+        b.add(br#"{"id":"r","parent_id":"a1"}"#, false);
+        b.add(br#"{"id":"p3","parent_id":"r"}"#, true);
+        assert_eq!(b.turns(), 2);
+        // A rewind to before the first prompt: nothing left.
+        b.add(br#"{"id":"r0","parent_id":null}"#, false);
+        assert_eq!(b.turns(), 0);
     }
 
     #[test]

@@ -68,6 +68,9 @@ pub struct RewindOutcome {
     pub history: Vec<Message>,
 }
 
+/// Files a rewind puts back: path, content at the rewind point, root.
+type RestorePlan = Vec<(PathBuf, Snapshot, Option<PathBuf>)>;
+
 /// The writer of one session. Holds the session lock until dropped.
 #[derive(Debug)]
 pub struct SessionWriter {
@@ -342,12 +345,43 @@ impl SessionWriter {
         Ok(outcome.files)
     }
 
-    /// Rewinds files and/or the conversation to `point`. Files changed
-    /// after it are snapshotted first (on the abandoned branch), then
-    /// restored; the conversation continues from `point` as a new branch.
-    /// Changes made by shell commands are not tracked ([`UNTRACKED_NOTE`]).
-    pub fn rewind(&mut self, point: &RewindPoint, scope: RewindScope) -> Result<RewindOutcome> {
+    /// What [`Self::rewind`] to `point` would do to files, without doing
+    /// it or writing anything: each file it would overwrite
+    /// ([`RestoreAction::Restored`]), delete ([`RestoreAction::Deleted`])
+    /// or refuse to touch ([`RestoreAction::Failed`], with why). A front
+    /// end shows this and asks before rewinding.
+    pub fn rewind_preview(
+        &self,
+        point: &RewindPoint,
+        scope: RewindScope,
+    ) -> Result<Vec<RestoredFile>> {
         let loaded = self.load()?;
+        let (_, plan) = self.rewind_plan(&loaded, point)?;
+        if scope == RewindScope::ConversationOnly {
+            return Ok(Vec::new());
+        }
+        Ok(plan
+            .into_iter()
+            .map(|(path, before, root)| {
+                let beneath = self.beneath(root);
+                let action = match (files::restorable(&beneath, &path), before) {
+                    (Err(why), _) => RestoreAction::Failed(why),
+                    (Ok(_), Snapshot::Absent(_)) => RestoreAction::Deleted,
+                    (Ok(_), _) => RestoreAction::Restored,
+                };
+                RestoredFile { path, action }
+            })
+            .collect())
+    }
+
+    /// Where a rewind to `point` returns (the entry the new branch follows)
+    /// and the files to put back: each file changed after it, once, with
+    /// its content at that point and its root.
+    fn rewind_plan(
+        &self,
+        loaded: &LoadedSession,
+        point: &RewindPoint,
+    ) -> Result<(Option<EntryId>, RestorePlan)> {
         let target: Option<EntryId> = match point {
             RewindPoint::BeforeTurn(id) => loaded.get(id).map(|e| e.parent_id.clone()),
             RewindPoint::AfterEntry(id) => loaded.get(id).map(|e| Some(e.id.clone())),
@@ -371,17 +405,27 @@ impl SessionWriter {
                 }
             },
         };
+        let mut seen = HashSet::new();
+        let mut plan = Vec::new();
+        for e in &path[start..] {
+            if let EntryBody::Checkpoint { path, before, root } = &e.body
+                && seen.insert(path.clone())
+            {
+                plan.push((path.clone(), before.clone(), root.clone()));
+            }
+        }
+        Ok((target, plan))
+    }
+
+    /// Rewinds files and/or the conversation to `point`. Files changed
+    /// after it are snapshotted first (on the abandoned branch), then
+    /// restored; the conversation continues from `point` as a new branch.
+    /// Changes made by shell commands are not tracked ([`UNTRACKED_NOTE`]).
+    pub fn rewind(&mut self, point: &RewindPoint, scope: RewindScope) -> Result<RewindOutcome> {
+        let loaded = self.load()?;
+        let (target, plan) = self.rewind_plan(&loaded, point)?;
         let mut files = Vec::new();
         if scope != RewindScope::ConversationOnly {
-            let mut seen = HashSet::new();
-            let mut plan = Vec::new();
-            for e in &path[start..] {
-                if let EntryBody::Checkpoint { path, before, root } = &e.body
-                    && seen.insert(path.clone())
-                {
-                    plan.push((path.clone(), before.clone(), root.clone()));
-                }
-            }
             for (path, before, root) in plan {
                 let beneath = self.beneath(root.clone());
                 let action = match files::restorable(&beneath, &path) {

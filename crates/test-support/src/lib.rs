@@ -69,14 +69,17 @@ pub enum Provider {
     Anthropic,
     /// OpenAI Chat Completions, `POST /v1/chat/completions`.
     OpenAiChat,
+    /// OpenAI Responses, `POST /v1/responses`.
+    OpenAiResponses,
 }
 
 impl Provider {
-    /// Parses the CLI spelling (`anthropic`, `openai-chat`).
+    /// Parses the CLI spelling (`anthropic`, `openai-chat`, `openai-responses`).
     pub fn parse(name: &str) -> Option<Provider> {
         match name {
             "anthropic" => Some(Provider::Anthropic),
             "openai-chat" => Some(Provider::OpenAiChat),
+            "openai-responses" => Some(Provider::OpenAiResponses),
             _ => None,
         }
     }
@@ -86,6 +89,7 @@ impl Provider {
         match self {
             Provider::Anthropic => "anthropic",
             Provider::OpenAiChat => "openai-chat",
+            Provider::OpenAiResponses => "openai-responses",
         }
     }
 }

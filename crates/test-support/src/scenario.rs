@@ -1,9 +1,9 @@
 //! Canned multi-turn scripts shared by end-to-end tests, benchmarks and the
-//! `wright-mock` binary, defined once and rendered for either provider.
+//! `wright-mock` binary, defined once and rendered for each of the three wire protocols.
 
 use serde_json::{Value, json};
 
-use crate::{MockResponse, Provider, anthropic, openai_chat};
+use crate::{MockResponse, Provider, anthropic, openai_chat, openai_responses};
 
 /// The names [`script`] knows, in the order `wright-mock --help` lists them.
 pub const NAMES: &[&str] = &["echo-hello", "read-write", "text"];
@@ -57,7 +57,7 @@ pub fn turns(name: &str) -> Option<Vec<Turn>> {
 pub fn call_id(provider: Provider, n: usize) -> String {
     match provider {
         Provider::Anthropic => format!("toolu_01MockCall{n:010}"),
-        Provider::OpenAiChat => format!("call_MockCall{n:010}"),
+        Provider::OpenAiChat | Provider::OpenAiResponses => format!("call_MockCall{n:010}"),
     }
 }
 
@@ -78,11 +78,15 @@ fn render(provider: Provider, n: usize, turn: &Turn) -> String {
     match (provider, turn) {
         (Provider::Anthropic, Turn::Text(text)) => anthropic::text(text),
         (Provider::OpenAiChat, Turn::Text(text)) => openai_chat::text(text),
+        (Provider::OpenAiResponses, Turn::Text(text)) => openai_responses::text(text),
         (Provider::Anthropic, Turn::ToolCall { name, arguments }) => {
             anthropic::tool_calls(&[(&call_id(provider, n), name, arguments.clone())])
         }
         (Provider::OpenAiChat, Turn::ToolCall { name, arguments }) => {
             openai_chat::tool_calls(&[(&call_id(provider, n), name, arguments.clone())])
+        }
+        (Provider::OpenAiResponses, Turn::ToolCall { name, arguments }) => {
+            openai_responses::tool_calls(&[(&call_id(provider, n), name, arguments.clone())])
         }
     }
 }
@@ -94,7 +98,11 @@ mod tests {
     #[test]
     fn every_named_scenario_renders_for_both_providers() {
         for name in NAMES {
-            for provider in [Provider::Anthropic, Provider::OpenAiChat] {
+            for provider in [
+                Provider::Anthropic,
+                Provider::OpenAiChat,
+                Provider::OpenAiResponses,
+            ] {
                 let s = script(provider, name).unwrap();
                 assert_eq!(s.len(), turns(name).unwrap().len());
                 assert!(s.iter().all(|r| r.status() == 200));

@@ -81,6 +81,8 @@ pub struct App {
     /// When the approval menu opened: keys typed ahead must not answer it.
     pub(crate) approval_at: Instant,
     pub(crate) picker: Option<Picker>,
+    /// A rewind previewed and waiting for y/n: its turn.
+    pub(crate) rewind_confirm: Option<u32>,
     pub(crate) queued: VecDeque<String>,
     /// When the running turn started (`None`: idle).
     pub(crate) turn: Option<Instant>,
@@ -109,6 +111,7 @@ impl App {
             approval: None,
             approval_at: now,
             picker: None,
+            rewind_confirm: None,
             queued: VecDeque::new(),
             turn: None,
             status: Status {
@@ -352,7 +355,48 @@ impl App {
                 self.message(MessageKind::Notice, &message);
             }
             EventKind::TurnCompleted { reason, .. } => self.finish_turn(Some(reason)),
+            EventKind::RewindPreview {
+                turn,
+                prompt,
+                files,
+            } => self.rewind_preview(turn, &prompt, &files),
         }
+    }
+
+    /// Asks before a rewind that changes files; one that changes none
+    /// goes ahead.
+    fn rewind_preview(
+        &mut self,
+        turn: u32,
+        prompt: &str,
+        files: &[wright_protocol::RewindFilePreview],
+    ) {
+        use wright_protocol::RewindFileAction;
+        let mut lines = Vec::new();
+        for f in files {
+            let path = f.path.display();
+            lines.push(match &f.action {
+                RewindFileAction::Overwrite => format!("  overwrite {path}"),
+                RewindFileAction::Delete => format!("  delete    {path}"),
+                RewindFileAction::Skip { reason } => format!("  leave     {path} ({reason})"),
+            });
+        }
+        let changes = files
+            .iter()
+            .any(|f| !matches!(f.action, RewindFileAction::Skip { .. }));
+        if !changes {
+            self.actions.push(Action::Op(Op::Rewind {
+                turn: Some(turn),
+                dry_run: false,
+            }));
+            return;
+        }
+        let text = format!(
+            "Rewind to before turn {turn} ({prompt})?\n{}\ny rewinds, n keeps the files",
+            lines.join("\n")
+        );
+        self.message(MessageKind::Warning, &text);
+        self.rewind_confirm = Some(turn);
     }
 
     pub(crate) fn end_thinking(&mut self) {

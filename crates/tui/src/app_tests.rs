@@ -392,7 +392,10 @@ fn commands_answer_or_become_ops() {
             Action::Op(wright_protocol::Op::SetModel {
                 model: Some("other".to_owned())
             }),
-            Action::Op(wright_protocol::Op::Rewind { turn: Some(2) }),
+            Action::Op(wright_protocol::Op::Rewind {
+                turn: Some(2),
+                dry_run: true
+            }),
             // Custom commands (and typos) are the host's to expand or refuse.
             Action::Host(crate::host::HostRequest::Custom {
                 command: "/nonsense".to_owned(),
@@ -410,4 +413,41 @@ fn commands_answer_or_become_ops() {
         message: "Permission mode is now `plan`.".to_owned(),
     }));
     assert_eq!(app.status.mode, "plan");
+}
+
+#[test]
+fn a_rewind_that_overwrites_files_asks_first() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use wright_protocol::{RewindFileAction, RewindFilePreview};
+    let mut app = App::new(startup(), 60);
+    let preview = |files: Vec<RewindFilePreview>| {
+        ev(EventKind::RewindPreview {
+            turn: 2,
+            prompt: "fix it".to_owned(),
+            files,
+        })
+    };
+    let rewind = Action::Op(wright_protocol::Op::Rewind {
+        turn: Some(2),
+        dry_run: false,
+    });
+    // Nothing on disk changes: no question.
+    app.input(preview(Vec::new()));
+    assert_eq!(app.take_actions(), [rewind.clone()]);
+    // A file would be overwritten: asked; n keeps it, y rewinds.
+    let file = RewindFilePreview {
+        path: "/p/a.rs".into(),
+        action: RewindFileAction::Overwrite,
+    };
+    app.input(preview(vec![file.clone()]));
+    assert!(rows(&app.take_history()).contains("overwrite /p/a.rs"));
+    assert!(app.take_actions().is_empty());
+    app.key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE));
+    assert!(app.take_actions().is_empty());
+    assert_eq!(app.rewind_confirm, None);
+    app.input(preview(vec![file]));
+    app.key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+    assert!(app.take_actions().is_empty());
+    app.key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
+    assert_eq!(app.take_actions(), [rewind]);
 }

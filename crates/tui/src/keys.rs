@@ -104,6 +104,10 @@ impl App {
             self.picker_key(key);
             return;
         }
+        if let Some(turn) = self.rewind_confirm {
+            self.rewind_key(turn, key);
+            return;
+        }
         match self.composer.handle_key(key) {
             ComposerOutcome::None => {}
             ComposerOutcome::Submit(text) => self.submit(text),
@@ -155,6 +159,32 @@ impl App {
     pub(crate) fn ctrl_c_armed(&self) -> bool {
         self.ctrl_c_at
             .is_some_and(|at| self.now.saturating_duration_since(at) <= DOUBLE_CTRL_C)
+    }
+
+    /// y or Enter rewinds; n, Esc or Ctrl-C keeps the files.
+    fn rewind_key(&mut self, turn: u32, key: KeyEvent) {
+        let ctrl_c = key.code == KeyCode::Char('c')
+            && key
+                .modifiers
+                .contains(crossterm::event::KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter if !ctrl_c => {
+                self.rewind_confirm = None;
+                self.actions.push(Action::Op(Op::Rewind {
+                    turn: Some(turn),
+                    dry_run: false,
+                }));
+            }
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => {
+                self.rewind_confirm = None;
+                self.message(MessageKind::Notice, "rewind cancelled; nothing changed");
+            }
+            _ if ctrl_c => {
+                self.rewind_confirm = None;
+                self.message(MessageKind::Notice, "rewind cancelled; nothing changed");
+            }
+            _ => {}
+        }
     }
 
     fn picker_key(&mut self, key: KeyEvent) {
@@ -277,11 +307,16 @@ impl App {
                     focus: (!focus.is_empty()).then(|| focus.to_owned()),
                 }));
             }
-            ("/rewind", "") => self.actions.push(Action::Op(Op::Rewind { turn: None })),
+            ("/rewind", "") => self.actions.push(Action::Op(Op::Rewind {
+                turn: None,
+                dry_run: false,
+            })),
+            // First what it would overwrite; the rewind itself after a yes.
             ("/rewind", n) => match n.parse() {
-                Ok(turn) => self
-                    .actions
-                    .push(Action::Op(Op::Rewind { turn: Some(turn) })),
+                Ok(turn) => self.actions.push(Action::Op(Op::Rewind {
+                    turn: Some(turn),
+                    dry_run: true,
+                })),
                 Err(_) => self.message(MessageKind::Error, "usage: /rewind [N]"),
             },
             ("/resume", "") => self.actions.push(Action::Host(HostRequest::Sessions)),

@@ -79,6 +79,9 @@ pub enum Command {
         /// Rewind the conversation only; files stay as they are.
         #[arg(long)]
         conversation_only: bool,
+        /// Do not ask before overwriting or deleting files.
+        #[arg(long, short = 'y')]
+        yes: bool,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,

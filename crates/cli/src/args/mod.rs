@@ -12,7 +12,7 @@ use wright_config::{Overrides, PermissionMode, Provider, ReasoningEffort, Sandbo
 
 /// wright: a coding agent for the terminal.
 #[derive(Debug, Parser)]
-#[command(name = "wright", version, about, long_about = None)]
+#[command(name = "wright", version = env!("WRIGHT_LONG_VERSION"), about, long_about = None)]
 pub struct Args {
     /// Run one task and exit. The prompt may also come from stdin; with both,
     /// stdin is appended to the prompt as context.

@@ -22,6 +22,7 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
     let Started {
         mut handle,
         notices,
+        resumed,
         view,
         jobs,
         mcp,
@@ -31,8 +32,8 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
     let mut last_request_tokens = 0u64;
     let mut renderer = Renderer::new(detail);
     let mut summary = RunSummary::new();
-    for notice in &notices {
-        renderer.err_line(notice);
+    for line in notices.iter().chain(resumed.iter()) {
+        renderer.err_line(line);
     }
     renderer.err_line("wright — type a task, /exit to leave.");
     let mut lines = spawn_line_reader();
@@ -104,9 +105,16 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
             ("/mode", mode) => Op::SetPermissionMode {
                 mode: mode.to_owned(),
             },
-            ("/rewind", "") => Op::Rewind { turn: None },
+            ("/rewind", "") => Op::Rewind {
+                turn: None,
+                dry_run: false,
+            },
+            // A preview first; the rewind itself once the user agrees.
             ("/rewind", n) => match n.parse() {
-                Ok(turn) => Op::Rewind { turn: Some(turn) },
+                Ok(turn) => Op::Rewind {
+                    turn: Some(turn),
+                    dry_run: true,
+                },
                 Err(_) => {
                     renderer.err_line("usage: /rewind [N]");
                     continue;
@@ -156,6 +164,25 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
         if single_answer {
             // Events already queued (the session's first) come before the answer.
             while let Some(event) = handle.events.recv().await {
+                if let EventKind::RewindPreview {
+                    turn,
+                    prompt,
+                    files,
+                } = &event.kind
+                {
+                    if !confirm_rewind(*turn, prompt, files, &mut lines, &mut signals).await {
+                        renderer.err_line("not rewound; nothing changed");
+                        break;
+                    }
+                    let op = Op::Rewind {
+                        turn: Some(*turn),
+                        dry_run: false,
+                    };
+                    if handle.submit(op).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
                 let answered = matches!(
                     event.kind,
                     EventKind::Notice { .. } | EventKind::Warning { .. } | EventKind::Error { .. }
@@ -266,6 +293,47 @@ fn runtime(d: Duration) -> String {
 }
 
 /// Reads the answer to an approval request from the user's next line.
+/// Shows what `/rewind N` would overwrite and asks; `true` to go on. Asks
+/// nothing when no file would change.
+async fn confirm_rewind(
+    turn: u32,
+    prompt: &str,
+    files: &[wright_protocol::RewindFilePreview],
+    lines: &mut mpsc::UnboundedReceiver<String>,
+    signals: &mut Signals,
+) -> bool {
+    use wright_protocol::RewindFileAction;
+    let changing = files
+        .iter()
+        .filter(|f| !matches!(f.action, RewindFileAction::Skip { .. }))
+        .count();
+    if changing == 0 {
+        return true;
+    }
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "rewinding to before turn {turn} ({}) will change {changing} file(s):",
+        crate::render::strip_controls(prompt)
+    );
+    for f in files {
+        let what = match &f.action {
+            RewindFileAction::Overwrite => "overwritten with its earlier content".to_owned(),
+            RewindFileAction::Delete => "deleted (it did not exist then)".to_owned(),
+            RewindFileAction::Skip { reason } => format!("left alone: {reason}"),
+        };
+        let _ = writeln!(err, "  {}: {what}", f.path.display());
+    }
+    let _ = write!(err, "rewind? [y/N] › ");
+    let _ = err.flush();
+    drop(err);
+    let line = tokio::select! {
+        line = lines.recv() => line,
+        _ = signals.next() => None,
+    };
+    line.is_some_and(|l| matches!(l.trim().to_ascii_lowercase().as_str(), "y" | "yes"))
+}
+
 async fn ask_approval(
     lines: &mut mpsc::UnboundedReceiver<String>,
     signals: &mut Signals,

@@ -26,14 +26,15 @@ pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Optio
     let Started {
         mut handle,
         notices,
+        resumed,
         mcp,
         structured,
         ..
     } = started;
     let mut renderer = Renderer::new(detail).answer_only();
     let mut summary = RunSummary::new();
-    for notice in &notices {
-        renderer.err_line(notice);
+    for line in notices.iter().chain(resumed.iter()) {
+        renderer.err_line(line);
     }
     if let Some(mcp) = &mcp {
         crate::mcp_start::wait_for_servers(mcp, |line| renderer.err_line(line)).await;

@@ -38,9 +38,13 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
         mcp,
         mcp_not_started,
         structured: _,
+        resumed,
     } = started;
     let custom = CustomCommands::load(&launch.project_root);
     let mut notices = started_notices;
+    // Which session `--continue`/`--resume` picked up, with its last exchange.
+    let said_resumed = resumed.is_some();
+    notices.extend(resumed);
     notices.extend(custom.warnings.iter().cloned());
     let startup = Startup {
         model: String::new(),
@@ -106,7 +110,7 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
                 };
                 if session_id.is_none() {
                     session_id = Some(event.session_id.clone());
-                    if launch.resumed {
+                    if launch.resumed && !said_resumed {
                         send(Input::Reply(HostReply::Text(format!("resumed session {}", event.session_id))));
                     }
                 }

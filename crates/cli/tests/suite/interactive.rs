@@ -51,7 +51,7 @@ fn slash_commands_context_compact_rewind_and_mode() {
     let Some((ok, shown)) = env.terminal(
         &server.url(),
         "--permission-mode accept-edits",
-        "change v1 to v2\nanother question\n/context\n/compact keep the file names\n/rewind\n/rewind 1\n/mode plan\n/nonsense\n/exit\n",
+        "change v1 to v2\nanother question\n/context\n/compact keep the file names\n/rewind\n/rewind 1\ny\n/mode plan\n/nonsense\n/exit\n",
     ) else {
         return;
     };
@@ -67,6 +67,8 @@ fn slash_commands_context_compact_rewind_and_mode() {
         shown.contains("1. change v1 to v2"),
         "/rewind list: {shown}"
     );
+    assert!(shown.contains("will change 1 file(s)"), "{shown}");
+    assert!(shown.contains("f.txt: overwritten"), "{shown}");
     assert!(shown.contains("Rewound to before turn 1"), "{shown}");
     assert!(shown.contains("Permission mode is now `plan`"), "{shown}");
     assert!(shown.contains("unknown command /nonsense"), "{shown}");

@@ -8,14 +8,17 @@ mod context;
 mod errors;
 mod fault_matrix;
 mod first_run;
+mod first_steps;
 mod headless;
 mod hooks;
 mod hooks_run;
+mod install;
 mod interactive;
 mod interrupt;
 mod mcp_config;
 mod mcp_oauth;
 mod mcp_tools;
+#[cfg(target_os = "linux")]
 mod os_boundary;
 mod paths_security;
 mod prompt;

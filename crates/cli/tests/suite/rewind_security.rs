@@ -70,7 +70,11 @@ fn rewind_does_not_write_or_delete_through_swapped_symlinks() {
     symlink(outside.path(), env.path("d")).unwrap();
     symlink(outside.path(), env.path("e")).unwrap();
 
-    let out = env.wright().args(["rewind", "--to", "1"]).output().unwrap();
+    let out = env
+        .wright()
+        .args(["rewind", "--to", "1", "--yes"])
+        .output()
+        .unwrap();
     assert_clean(&out);
     assert_eq!(
         std::fs::read_to_string(outside.path().join("profile")).unwrap(),

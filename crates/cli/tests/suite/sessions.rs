@@ -287,9 +287,40 @@ fn rewind_restores_files_and_the_conversation() {
     let out = env.wright().args(["rewind", "--json"]).output().unwrap();
     let turns: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(turns["turns"].as_array().unwrap().len(), 2);
+    // Without a terminal to ask on, the rewind shows what it would
+    // overwrite and refuses until --yes.
     let out = env.wright().args(["rewind", "--to", "1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("notes.txt: overwritten"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("new.txt: deleted"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("pass --yes"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(env.path("notes.txt")).unwrap(),
+        "changed\n"
+    );
+    let out = env
+        .wright()
+        .args(["rewind", "--to", "1", "--yes"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("not tracked"), "{}", stdout(&out));
+    // The rewind left both prompts on an abandoned branch.
+    let out = env
+        .wright()
+        .args(["sessions", "list", "--json"])
+        .output()
+        .unwrap();
+    let list: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(list[0]["turns"], 0, "{list}");
     assert_eq!(
         std::fs::read_to_string(env.path("notes.txt")).unwrap(),
         "original\n"

@@ -19,7 +19,7 @@ struct Args {
 
 fn usage() -> String {
     format!(
-        "usage: wright-mock --provider anthropic|openai-chat --scenario NAME [--loop] [--port N] [--timestamps] [--dump DIR]\n\
+        "usage: wright-mock --provider anthropic|openai-chat|openai-responses --scenario NAME [--loop] [--port N] [--timestamps] [--dump DIR]\n\
          scenarios: {}\n\
          Prints http://127.0.0.1:PORT on the first line of stdout, then serves until killed.\n\
          Anthropic clients use that URL as the base; OpenAI clients append /v1.\n\
@@ -174,6 +174,14 @@ mod tests {
         assert_eq!(a.scenario, "text");
         assert_eq!(a.mode, ScriptMode::Loop);
         assert_eq!(a.port, 4321);
+        let a = parse(&strings(&[
+            "--provider",
+            "openai-responses",
+            "--scenario",
+            "text",
+        ]))
+        .unwrap();
+        assert_eq!(a.provider, Provider::OpenAiResponses);
     }
 
     #[test]
