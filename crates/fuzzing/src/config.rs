@@ -70,7 +70,9 @@ pub fn config_toml(data: &[u8]) {
         env: HashMap::new(),
     };
     let files = [
-        loader.user_file().unwrap_or_else(|| user.join("config.toml")),
+        loader
+            .user_file()
+            .unwrap_or_else(|| user.join("config.toml")),
         loader.project_file(),
         loader.local_file(),
     ];

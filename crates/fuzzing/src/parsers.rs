@@ -116,9 +116,8 @@ pub fn tool_args(data: &[u8]) {
     let (selector, rest) = select(data);
     let tools = wright_tools::CHECKED_TOOLS;
     let tool = tools[usize::from(selector) % tools.len()];
-    let args = serde_json::from_slice(rest).unwrap_or_else(|_| {
-        serde_json::Value::String(String::from_utf8_lossy(rest).into_owned())
-    });
+    let args = serde_json::from_slice(rest)
+        .unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(rest).into_owned()));
     let _ = wright_tools::check_args(tool, args);
 }
 

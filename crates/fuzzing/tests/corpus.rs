@@ -3,6 +3,7 @@
 //! runs each target's body on every push. Crashing inputs found by the
 //! long runs are added to the corpora, which makes this their regression
 //! test too.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
 

@@ -62,7 +62,13 @@ mod tests {
             Err(ToolError::Blocked(_))
         ));
         assert!(check_args("Read", json!({"file_path": "a", "offset": 0})).is_err());
-        assert!(check_args("Edit", json!({"file_path": "a", "old_string": "x", "new_string": "x"})).is_err());
+        assert!(
+            check_args(
+                "Edit",
+                json!({"file_path": "a", "old_string": "x", "new_string": "x"})
+            )
+            .is_err()
+        );
         assert!(check_args("Grep", json!({"pattern": "("})).is_err());
         assert!(check_args("Grep", json!({"pattern": "a", "type": "nope"})).is_err());
         assert!(check_args("Glob", json!({"pattern": "**/*.rs"})).is_ok());
