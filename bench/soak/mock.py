@@ -49,7 +49,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         text = " ".join(b.get("text", "") for b in blocks if b.get("type") == "text")
         is_result = any(b.get("type") == "tool_result" for b in blocks)
         system = json.dumps(req.get("system", ""))
-        if "summar" in (text + system).lower() and not is_result and "soak turn" not in text:
+        # A compaction request asks for a summary; the prompts of the soak never do.
+        if "summar" in (text + system).lower() and not is_result and not text.startswith("soak turn"):
             step = ("text", "Summary: the user runs a soak test; files out/*.txt were written.")
         elif is_result:
             step = ("text", "Done with that step.")

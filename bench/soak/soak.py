@@ -41,7 +41,7 @@ def setup(root):
     env = {"PATH": os.environ["PATH"], "HOME": home, "NO_COLOR": "1",
            "XDG_CONFIG_HOME": os.path.join(home, ".config"),
            "XDG_DATA_HOME": os.path.join(home, ".local", "share"),
-           "ANTHROPIC_API_KEY": "soak", "WRIGHT_MAX_RETRIES": "0"}
+           "ANTHROPIC_API_KEY": "sk-ant-soak-bench-not-a-key", "WRIGHT_MAX_RETRIES": "0"}
     return home, project, env
 
 
@@ -110,7 +110,7 @@ def main():
             fresh.append(timed_run(url, project, env, ["--no-session-persistence"]
                                    if os.environ.get("SOAK_NO_PERSIST") else []))
         print(f"{TURNS} turns in {total:.1f} s against the mock (window {WINDOW} tokens), "
-              f"{compactions} compaction notices, {errors} error results")
+              f"{compactions} system lines about compaction, {errors} error results")
         print(f"{'turn':>6} {'RSS MB':>8} {'turn latency ms (median of last 10)':>38}")
         for turn, (rss, lat) in rows.items():
             print(f"{turn:>6} {rss:>8.1f} {lat:>38.1f}")
