@@ -275,7 +275,12 @@ struct AgentJson {
 /// Reads and parses one file; `Err` is the reason it is skipped.
 fn load_agent(path: &Path) -> Result<AgentDef, String> {
     let text = read_limited(path)?;
-    let (front, body) = frontmatter::parse::<Frontmatter>(&text)?;
+    parse_agent(path, &text)
+}
+
+/// Parses the text of the agent file at `path`; `Err` is why it is skipped.
+pub fn parse_agent(path: &Path, text: &str) -> Result<AgentDef, String> {
+    let (front, body) = frontmatter::parse::<Frontmatter>(text)?;
     Ok(AgentDef {
         name: name(front.name)?,
         description: required_text(front.description, "description")?,

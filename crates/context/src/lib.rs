@@ -35,7 +35,9 @@ pub mod skills;
 mod summary;
 mod warning;
 
-pub use agents::{AgentDef, AgentSource, agents_from_json, builtin_agents, discover_agents};
+pub use agents::{
+    AgentDef, AgentSource, agents_from_json, builtin_agents, discover_agents, parse_agent,
+};
 pub use assemble::{BaseOverride, Context, ContextInputs, Part, PartKind, assemble};
 pub use base::BASE_PROMPT;
 pub use environment::{Environment, GitProbe, GitSnapshot};
@@ -44,7 +46,7 @@ pub use memory::{
     MemoryDir, MemoryError, MemoryNote, MemoryScope, MemoryStore, MemoryType, NewNote,
 };
 pub use report::{ContextReport, render_report, report, thousands};
-pub use skills::{Skill, discover_skills};
+pub use skills::{Skill, discover_skills, parse_skill};
 pub use warning::Warning;
 
 /// Token estimate used everywhere a provider count is not available:

@@ -105,7 +105,13 @@ fn skill_files(dir: &Path) -> Vec<PathBuf> {
 
 fn load_skill(path: &Path) -> Result<Skill, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let (front, _body) = frontmatter::parse::<Frontmatter>(&text)?;
+    parse_skill(path, &text)
+}
+
+/// Parses the text of the `SKILL.md` at `path`; `Err` is why the skill is
+/// skipped.
+pub fn parse_skill(path: &Path, text: &str) -> Result<Skill, String> {
+    let (front, _body) = frontmatter::parse::<Frontmatter>(text)?;
     let name = required(front.name, "name")?;
     let description = required(front.description, "description")?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();

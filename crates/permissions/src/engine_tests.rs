@@ -721,3 +721,36 @@ fn killing_an_own_background_job_needs_no_approval_outside_plan_mode() {
     let e = engine(&f, Mode::Plan, &[], &[], &[], CanAsk::No);
     assert!(matches!(e.check(&info), Verdict::Deny { .. }));
 }
+
+/// Shell-shaped text: words, operators, quotes and expansions in any order.
+fn shellish() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let piece = prop_oneof![
+        prop::sample::select(vec![
+            "ls", "git", "diff", "rm", "-rf", "/", "sudo", "bash", "-c", "'", "\"", "$(", ")", "`",
+            "|", "&&", ";", ">", "<<EOF", "${X:-", "}", "*", "env", "A=1", "xargs", "\\", "\n",
+            "find", "-exec", "{}", "#", "$((", "))",
+        ])
+        .prop_map(str::to_owned),
+        "\\PC{0,6}",
+    ];
+    proptest::collection::vec(piece, 0..16).prop_map(|p| p.join(" "))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+    /// The classifier never panics, and `plan` never allows a command that
+    /// `auto` (or `bypass`) would not.
+    #[test]
+    fn classifier_never_panics_and_plan_is_strictest(cmd in shellish(), raw in "\\PC{0,80}") {
+        let f = fx();
+        let modes = [Mode::Plan, Mode::Auto, Mode::Bypass];
+        let engines = modes.map(|m| engine(&f, m, &["Bash(git diff:*)"], &[], &["Bash(rm:*)"], CanAsk::Yes));
+        for text in [&cmd, &raw] {
+            let allowed = engines.each_ref().map(|e| matches!(bash(e, &f, text), Verdict::Allow));
+            proptest::prop_assert!(!allowed[0] || allowed[1], "{text:?}: plan allows, auto does not");
+            proptest::prop_assert!(!allowed[1] || allowed[2], "{text:?}: auto allows, bypass does not");
+        }
+    }
+}

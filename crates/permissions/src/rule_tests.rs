@@ -200,3 +200,49 @@ fn suggestions_are_valid_rules() {
         None
     ));
 }
+
+/// Rule-shaped text: a tool name (some of Claude Code's), optionally a
+/// specifier of arbitrary text.
+fn rule_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let tool = prop::sample::select(vec![
+        "Bash",
+        "Read",
+        "Edit",
+        "Write",
+        "Glob",
+        "Grep",
+        "LS",
+        "WebFetch",
+        "mcp__gh__x",
+        "mcp__gh",
+        "bash",
+        "Foo",
+    ]);
+    (tool, proptest::option::of("\\PC{0,24}")).prop_map(|(tool, spec)| match spec {
+        Some(spec) => format!("{tool}({spec})"),
+        None => tool.to_owned(),
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// display(parse(s)) parses back to the same rule, covering the same tools.
+    #[test]
+    fn display_parses_back(text in rule_text()) {
+        if let Ok(rule) = text.parse::<Rule>() {
+            let again: Rule = rule.to_string().parse().unwrap();
+            proptest::prop_assert_eq!(&rule, &again);
+            for tool in ["bash", "read", "edit", "write", "grep", "mcp__gh__x"] {
+                proptest::prop_assert_eq!(rule.covers_tool(tool), again.covers_tool(tool));
+            }
+        }
+    }
+
+    /// Arbitrary text never makes rule parsing panic.
+    #[test]
+    fn parse_never_panics(text in "\\PC{0,64}") {
+        let _ = text.parse::<Rule>();
+    }
+}

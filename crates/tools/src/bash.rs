@@ -19,7 +19,7 @@ use crate::{Tool, ToolContext, ToolError, ToolOutput, args, guard, jobs, output}
 
 /// Arguments of `bash`.
 #[derive(Debug, Deserialize, JsonSchema)]
-struct BashArgs {
+pub(crate) struct BashArgs {
     /// The command to run.
     command: String,
     /// Timeout in milliseconds (default 120000, max 600000).
@@ -68,12 +68,19 @@ impl Tool for BashTool {
     }
 }
 
-async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+/// Parses the arguments and applies the checks that need no process: an
+/// empty command and the destructive-command guard.
+pub(crate) fn checked_args(args: serde_json::Value) -> Result<BashArgs, ToolError> {
     let a: BashArgs = args::parse(args)?;
     if a.command.trim().is_empty() {
         return Err(ToolError::InvalidArgs("command is empty".into()));
     }
     guard::check_command(&a.command).map_err(ToolError::Blocked)?;
+    Ok(a)
+}
+
+async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    let a = checked_args(args)?;
     if !ctx.cwd.is_dir() {
         return Err(ToolError::Failed(format!(
             "Working directory {} does not exist",

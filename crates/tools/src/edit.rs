@@ -19,7 +19,7 @@ const BOM: &str = "\u{feff}";
 
 /// Arguments of `edit`.
 #[derive(Debug, Deserialize, JsonSchema)]
-struct EditArgs {
+pub(crate) struct EditArgs {
     /// File path, absolute or relative to the working directory.
     file_path: String,
     /// Exact text to replace (empty creates a new file).
@@ -59,12 +59,7 @@ impl Tool for EditTool {
         ctx: &'a ToolContext,
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
-            let a: EditArgs = args::parse(args)?;
-            if a.old_string == a.new_string {
-                return Err(ToolError::InvalidArgs(
-                    "old_string and new_string are identical; nothing to change".into(),
-                ));
-            }
+            let a = checked_args(args)?;
             let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             paths::check_write(ctx, &path, &beneath)?;
@@ -72,6 +67,17 @@ impl Tool for EditTool {
             blocking(move || edit_file(&beneath, &path, &a)).await
         })
     }
+}
+
+/// Parses the arguments and refuses an edit that changes nothing.
+pub(crate) fn checked_args(args: serde_json::Value) -> Result<EditArgs, ToolError> {
+    let a: EditArgs = args::parse(args)?;
+    if a.old_string == a.new_string {
+        return Err(ToolError::InvalidArgs(
+            "old_string and new_string are identical; nothing to change".into(),
+        ));
+    }
+    Ok(a)
 }
 
 fn edit_file(

@@ -15,9 +15,9 @@ const MAX_RESULTS: usize = 200;
 
 /// Arguments of `glob`.
 #[derive(Debug, Deserialize, JsonSchema)]
-struct GlobArgs {
+pub(crate) struct GlobArgs {
     /// Glob such as `**/*.rs` or `src/*.ts`; without `/` it matches file names anywhere.
-    pattern: String,
+    pub(crate) pattern: String,
     /// Directory to search (default: working directory).
     #[serde(default)]
     path: Option<String>,

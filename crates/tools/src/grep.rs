@@ -33,7 +33,7 @@ enum OutputMode {
 
 /// Arguments of `Grep` (Claude Code's names: ripgrep's short flags).
 #[derive(Debug, Deserialize, JsonSchema)]
-struct GrepArgs {
+pub(crate) struct GrepArgs {
     /// Regular expression (Rust regex syntax).
     pattern: String,
     /// File or directory to search (default: working directory).
@@ -105,7 +105,16 @@ impl Tool for GrepTool {
     }
 }
 
-fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+/// What the arguments compile to before any file is read: the regex, the
+/// file-name glob and the file-type filter.
+pub(crate) struct Compiled {
+    matcher: grep_regex::RegexMatcher,
+    glob: Option<NameGlob>,
+    types: Option<ignore::types::Types>,
+}
+
+/// Compiles the arguments; a bad regex, glob or type is the model's mistake.
+pub(crate) fn compile(a: &GrepArgs) -> Result<Compiled, ToolError> {
     let multiline = a.multiline.unwrap_or(false);
     let matcher = RegexMatcherBuilder::new()
         .case_insensitive(a.case_insensitive.unwrap_or(false))
@@ -115,6 +124,20 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         .map_err(|e| ToolError::InvalidArgs(format!("invalid regex: {e}")))?;
     let glob = a.glob.as_deref().map(NameGlob::new).transpose()?;
     let types = a.file_type.as_deref().map(file_types).transpose()?;
+    Ok(Compiled {
+        matcher,
+        glob,
+        types,
+    })
+}
+
+fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    let multiline = a.multiline.unwrap_or(false);
+    let Compiled {
+        matcher,
+        glob,
+        types,
+    } = compile(a)?;
     let search = walk::search_root(ctx, a.path.as_deref())?;
     let root = search.real.clone();
     let mode = a.output_mode.unwrap_or_default();

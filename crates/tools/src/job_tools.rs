@@ -15,7 +15,7 @@ use crate::{Tool, ToolContext, ToolError, ToolOutput, args, output};
 
 /// Arguments of `BashOutput`.
 #[derive(Debug, Deserialize, JsonSchema)]
-struct BashOutputArgs {
+pub(crate) struct BashOutputArgs {
     /// The id of the background job (`bash_1`, …), as `bash` reported it.
     bash_id: String,
     /// Only lines matching this regular expression are returned; the
@@ -55,15 +55,23 @@ impl Tool for BashOutputTool {
     }
 }
 
-async fn bash_output(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+/// Parses `BashOutput`'s arguments and compiles its filter.
+pub(crate) fn checked_output_args(
+    args: serde_json::Value,
+) -> Result<(BashOutputArgs, Option<RegexMatcher>), ToolError> {
     let a: BashOutputArgs = args::parse(args)?;
-    // Checked before the read: a bad filter must not use up the output.
     let filter = a
         .filter
         .as_deref()
         .map(RegexMatcher::new)
         .transpose()
         .map_err(|e| ToolError::InvalidArgs(format!("filter is not a valid regex: {e}")))?;
+    Ok((a, filter))
+}
+
+async fn bash_output(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    // Checked before the read: a bad filter must not use up the output.
+    let (a, filter) = checked_output_args(args)?;
     let job = ctx.jobs.get(&a.bash_id)?;
     let new = job.take_output().await?;
     let keep = |text: String| match &filter {
@@ -121,7 +129,7 @@ async fn bash_output(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolO
 
 /// Arguments of `KillShell`.
 #[derive(Debug, Deserialize, JsonSchema)]
-struct KillShellArgs {
+pub(crate) struct KillShellArgs {
     /// The id of the background job to stop (`bash_1`, …).
     shell_id: String,
 }

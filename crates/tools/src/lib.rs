@@ -11,6 +11,7 @@
 mod args;
 mod bash;
 mod bash_proc;
+mod check;
 mod diff;
 mod edit;
 mod edit_match;
@@ -42,6 +43,7 @@ use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
 
 pub use args::parse as parse_args;
 pub use bash::BashTool;
+pub use check::{CHECKED_TOOLS, check_args};
 pub use edit::EditTool;
 pub use editor::EditorBuffers;
 pub use glob::GlobTool;

@@ -13,7 +13,7 @@ const MAX_ENTRIES: usize = 500;
 
 /// Arguments of `ls`.
 #[derive(Debug, Deserialize, JsonSchema)]
-struct LsArgs {
+pub(crate) struct LsArgs {
     /// Directory to list (default: working directory).
     #[serde(default)]
     path: Option<String>,

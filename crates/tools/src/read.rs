@@ -21,7 +21,7 @@ const NOTE_RESERVE: usize = 120;
 
 /// Arguments of `read`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
-struct ReadArgs {
+pub(crate) struct ReadArgs {
     /// File path, absolute or relative to the working directory.
     file_path: String,
     /// 1-based line to start at.
@@ -59,13 +59,7 @@ impl Tool for ReadTool {
         ctx: &'a ToolContext,
     ) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
-            let a: ReadArgs = args::parse(args)?;
-            if a.offset == Some(0) {
-                return Err(ToolError::InvalidArgs("offset is 1-based".into()));
-            }
-            if a.limit == Some(0) {
-                return Err(ToolError::InvalidArgs("limit must be at least 1".into()));
-            }
+            let a = checked_args(args)?;
             let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             let limits = ctx.limits;
@@ -93,6 +87,18 @@ impl Tool for ReadTool {
             }
         })
     }
+}
+
+/// Parses the arguments; `offset` and `limit` count from 1.
+pub(crate) fn checked_args(args: serde_json::Value) -> Result<ReadArgs, ToolError> {
+    let a: ReadArgs = args::parse(args)?;
+    if a.offset == Some(0) {
+        return Err(ToolError::InvalidArgs("offset is 1-based".into()));
+    }
+    if a.limit == Some(0) {
+        return Err(ToolError::InvalidArgs("limit must be at least 1".into()));
+    }
+    Ok(a)
 }
 
 fn read_file(

@@ -17,7 +17,7 @@ use crate::{Tool, ToolContext, ToolError, ToolOutput, args, diff, paths};
 
 /// Arguments of `write`.
 #[derive(Debug, Deserialize, JsonSchema)]
-struct WriteArgs {
+pub(crate) struct WriteArgs {
     /// File path, absolute or relative to the working directory.
     file_path: String,
     /// The complete new content of the file.

@@ -6,6 +6,7 @@ mod damage;
 mod fork_rewind;
 mod listing;
 mod rewind_security;
+mod roundtrip;
 mod subagents;
 
 use std::path::Path;
