@@ -18,11 +18,11 @@ pub fn hold_for_stream() {
 /// Says `line` (a warning starts with `warning: `): now on stderr, or
 /// later as a `system` line in stream-json mode.
 pub fn say(line: &str) {
-    if HOLD.load(Ordering::Relaxed) {
-        if let Ok(mut held) = HELD.lock() {
-            held.push(line.to_owned());
-            return;
-        }
+    if HOLD.load(Ordering::Relaxed)
+        && let Ok(mut held) = HELD.lock()
+    {
+        held.push(line.to_owned());
+        return;
     }
     eprintln!("{line}");
 }

@@ -17,9 +17,12 @@ pub use parsers::{anthropic_decode, chat_decode, frontmatter, responses_decode, 
 pub use policy::{command, permission_rule};
 pub use session::session;
 
+/// A fuzz target's body: any bytes in, no panic out.
+pub type Body = fn(&[u8]);
+
 /// Every target: its name (the `fuzz/fuzz_targets/<name>.rs` file and the
 /// `fuzz/corpus/<name>/` directory) and its body.
-pub const TARGETS: [(&str, fn(&[u8])); 11] = [
+pub const TARGETS: [(&str, Body); 11] = [
     ("sse", sse),
     ("anthropic_decode", anthropic_decode),
     ("responses_decode", responses_decode),

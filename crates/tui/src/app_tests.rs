@@ -433,7 +433,7 @@ fn a_rewind_that_overwrites_files_asks_first() {
     });
     // Nothing on disk changes: no question.
     app.input(preview(Vec::new()));
-    assert_eq!(app.take_actions(), [rewind.clone()]);
+    assert_eq!(app.take_actions(), std::slice::from_ref(&rewind));
     // A file would be overwritten: asked; n keeps it, y rewinds.
     let file = RewindFilePreview {
         path: "/p/a.rs".into(),

@@ -372,7 +372,14 @@ fn provider_inference_table() {
     };
     let a = ("ANTHROPIC_BASE_URL", "http://127.0.0.1:1");
     let o = ("OPENAI_BASE_URL", "http://127.0.0.1:2/v1");
-    let cases: Vec<(Vec<(&str, &str)>, Overrides, Option<Provider>, Option<&str>)> = vec![
+    // (environment, flags, expected provider, expected base URL)
+    type Case<'a> = (
+        Vec<(&'a str, &'a str)>,
+        Overrides,
+        Option<Provider>,
+        Option<&'a str>,
+    );
+    let cases: Vec<Case> = vec![
         (vec![], super::trusted(), None, None),
         (
             vec![a],
