@@ -142,21 +142,21 @@ fn stream_json_has_init_first_result_last_and_tools_between() {
     assert_eq!(lines[0]["tools"].as_array().unwrap().len(), 12);
     let session = lines[0]["session_id"].as_str().unwrap();
     assert!(lines.iter().all(|l| l["session_id"] == session));
-    let content = lines[1]["message"]["content"].as_array().unwrap();
+    let content = lines[2]["message"]["content"].as_array().unwrap();
     assert_eq!(content[0]["type"], "tool_use");
     assert_eq!(content[0]["id"], "c1");
     assert_eq!(content[1]["input"]["file_path"], "x.txt");
-    assert_eq!(lines[2]["message"]["content"][0]["tool_use_id"], "c1");
+    assert_eq!(lines[3]["message"]["content"][0]["tool_use_id"], "c1");
     assert!(
-        lines[2]["message"]["content"][0]["content"]
+        lines[3]["message"]["content"][0]["content"]
             .as_str()
             .unwrap()
             .contains("hi")
     );
-    assert_eq!(lines[3]["message"]["content"][0]["tool_use_id"], "c2");
-    assert_eq!(lines[4]["message"]["content"][0]["text"], "All done.");
-    assert_eq!(lines[5]["result"], "All done.");
-    assert_eq!(lines[5]["verifier"], json!({"runs": 0, "errors": 0}));
+    assert_eq!(lines[4]["message"]["content"][0]["tool_use_id"], "c2");
+    assert_eq!(lines[5]["message"]["content"][0]["text"], "All done.");
+    assert_eq!(lines[6]["result"], "All done.");
+    assert_eq!(lines[6]["verifier"], json!({"runs": 0, "errors": 0}));
 }
 
 #[test]
