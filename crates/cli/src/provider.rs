@@ -29,6 +29,9 @@ pub struct Resolved {
     pub model: String,
     /// A line to tell the user (e.g. which local server was picked).
     pub notice: Option<String>,
+    /// The environment variable the API key came from; `None` when the
+    /// server is used without a key.
+    pub key_source: Option<&'static str>,
 }
 
 /// Which server, protocol, model and key a run uses (before a client exists).
@@ -138,6 +141,7 @@ pub async fn resolve(
     base_url_from: Option<String>,
 ) -> Result<Resolved, SetupError> {
     let choice = choose(settings, keys).await?;
+    let key_present = choice.key.is_some();
     // Built for the chosen server: no certificate work for a local one.
     let http =
         wright_llm::http_client_for(&choice.base_url).map_err(|e| SetupError(e.to_string()))?;
@@ -177,10 +181,12 @@ pub async fn resolve(
         ),
     };
     let client: Arc<dyn ModelClient> = Arc::new(crate::explain::Explaining::new(client, setup));
+    let key_source = key_present.then_some(choice.key_var);
     Ok(Resolved {
         client,
         model: choice.model,
         notice: choice.notice,
+        key_source,
     })
 }
 

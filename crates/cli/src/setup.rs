@@ -31,6 +31,9 @@ const DEFAULT_MAX_TOKENS: u32 = 8192;
 pub struct Started {
     /// The session.
     pub handle: SessionHandle,
+    /// Where the API key came from (`ANTHROPIC_API_KEY`), for the
+    /// stream-json init line's `apiKeySource`; `None` without a key.
+    pub api_key_source: Option<&'static str>,
     /// Notices for the user (a detected local server, an inferred
     /// provider), one per entry; warnings start with `warning: `.
     pub notices: Vec<String>,
@@ -239,6 +242,7 @@ pub async fn start(
     let handle = spawn_session(options, resolved.client, Arc::new(tools), persistence);
     Ok(Started {
         handle,
+        api_key_source: resolved.key_source,
         notices: notice,
         resumed: resumed_note,
         view: Some(ContextView {

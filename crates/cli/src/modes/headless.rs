@@ -36,15 +36,17 @@ pub async fn run(
     started: Started,
     input: Input,
     format: Format,
-    init: InitExtras,
+    mut init: InitExtras,
     prompt_tool: Option<&str>,
 ) -> u8 {
     let Started {
         mut handle,
         mut notices,
         mcp,
+        api_key_source,
         ..
     } = started;
+    init.api_key_source = api_key_source.unwrap_or("none").to_owned();
     let streaming = matches!(format, Format::StreamJson { .. });
     // In stream-json mode the notices become `system` lines after the
     // init line (which must come first); in json mode they go to stderr.

@@ -28,6 +28,7 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
         mcp,
         mcp_not_started,
         structured: _,
+        api_key_source: _,
     } = started;
     let mut last_request_tokens = 0u64;
     let mut renderer = Renderer::new(detail);

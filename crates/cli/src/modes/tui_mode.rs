@@ -38,6 +38,7 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
         mcp,
         mcp_not_started,
         structured: _,
+        api_key_source: _,
         resumed,
     } = started;
     let custom = CustomCommands::load(&launch.project_root);

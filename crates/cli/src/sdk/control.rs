@@ -169,8 +169,9 @@ pub fn decision(answer: &Result<Value, String>, original: &Value) -> (ApprovalDe
 }
 
 /// The `initialize` reply: the slash commands, output style, models and
-/// the account stub the SDK's `get_server_info()` returns.
-pub fn initialize_reply(commands: &[String], model: &str) -> Value {
+/// the account the SDK's `get_server_info()` returns (where the API key
+/// came from; wright has no login, so no token source).
+pub fn initialize_reply(commands: &[String], model: &str, api_key_source: &str) -> Value {
     json!({
         "commands": commands
             .iter()
@@ -179,7 +180,7 @@ pub fn initialize_reply(commands: &[String], model: &str) -> Value {
         "output_style": "default",
         "available_output_styles": ["default"],
         "models": [{"value": model, "displayName": model, "description": "the configured model"}],
-        "account": {"apiKeySource": "none", "tokenSource": "none"},
+        "account": {"apiKeySource": api_key_source, "tokenSource": "none"},
         "pid": std::process::id(),
     })
 }

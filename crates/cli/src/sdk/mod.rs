@@ -181,6 +181,7 @@ pub async fn run(
         mcp,
         view,
         jobs,
+        api_key_source,
         ..
     } = started;
     // The last model request's usage, for `get_context_usage`.
@@ -215,7 +216,8 @@ pub async fn run(
     let stop = spawn_interrupt_handler(handle.op_sender());
     let ops = handle.op_sender();
     let mut summary = RunSummary::new();
-    let extras = init_extras(&launch);
+    let mut extras = init_extras(&launch);
+    extras.api_key_source = api_key_source.unwrap_or("none").to_owned();
     let mut mapper = StreamJson::new(options.partial)
         .with_mcp(mcp.as_ref().map(|m| Arc::clone(&m.manager)))
         .with_init(extras.clone());
@@ -234,6 +236,7 @@ pub async fn run(
             Ok(control::initialize_reply(
                 &extras.slash_commands,
                 summary.model(),
+                &extras.api_key_source,
             )),
         );
     }

@@ -138,6 +138,8 @@ fn stream_json_has_init_first_result_last_and_tools_between() {
     );
     assert_eq!(lines[0]["subtype"], "init");
     assert_eq!(lines[1]["subtype"], "warning");
+    // Where the key came from, never the key.
+    assert_eq!(lines[0]["apiKeySource"], "ANTHROPIC_API_KEY");
     assert!(!stderr(&out).contains("unknown model"), "{}", stderr(&out));
     assert_eq!(lines[0]["tools"].as_array().unwrap().len(), 12);
     let session = lines[0]["session_id"].as_str().unwrap();
