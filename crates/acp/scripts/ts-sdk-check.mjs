@@ -3,12 +3,15 @@
 // drives `wright acp` against a `wright-mock --scenario read-write` server:
 //   npm install @agentclientprotocol/sdk@2.4.0
 //   wright-mock --provider anthropic --scenario read-write   # prints URL
-//   node ts-sdk-check.mjs path/to/wright URL /tmp/project   # with input.txt in it
+//   node ts-sdk-check.mjs path/to/wright URL /tmp/project [fs]  # with input.txt in it
+// With `fs` the client offers fs/read_text_file and answers with an "unsaved
+// buffer": wright reads it after its own open and writes only to disk.
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 
-const [wright, url, project] = process.argv.slice(2);
+const [wright, url, project, fsMode] = process.argv.slice(2);
+const fs = fsMode === "fs";
 const child = spawn(wright, ["--provider", "anthropic", "--model", "m", "--base-url", url, "acp"], {
   cwd: project,
   stdio: ["pipe", "pipe", "inherit"],
@@ -17,11 +20,16 @@ const child = spawn(wright, ["--provider", "anthropic", "--model", "m", "--base-
 const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
 const updates = [];
 const asked = [];
+const reads = [];
 const result = await acp
   .client({ name: "ts-check" })
   .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
     asked.push(ctx.params);
     return { outcome: { outcome: "selected", optionId: ctx.params.options[0].optionId } };
+  })
+  .onRequest(acp.methods.client.fs.readTextFile, (ctx) => {
+    reads.push(ctx.params.path);
+    return { content: "UNSAVED EDITOR TEXT\n" };
   })
   .onNotification(acp.methods.client.session.update, (ctx) => {
     updates.push(ctx.params.update);
@@ -29,7 +37,7 @@ const result = await acp
   .connectWith(stream, async (ctx) => {
     const init = await ctx.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, terminal: false },
     });
     const session = await ctx.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] });
     const prompt = await ctx.request(acp.methods.agent.session.prompt, {
@@ -47,6 +55,7 @@ console.log(JSON.stringify({
   modes: result.session.modes.availableModes.map((m) => m.id),
   stopReason: result.prompt.stopReason,
   modelOption: { before: result.session.configOptions[0].currentValue, offered: result.session.configOptions[0].options.length, after: result.model.configOptions[0].currentValue },
+  editorReads: reads,
   permissionAskedFor: asked.map((a) => a.toolCall.title),
   updateKinds: updates.map((u) => u.sessionUpdate + (u.status ? ":" + u.status : "") + (u.kind ? ":" + u.kind : "")),
 }, null, 1));
