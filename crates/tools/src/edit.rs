@@ -86,7 +86,7 @@ fn edit_file(
     a: &EditArgs,
 ) -> Result<ToolOutput, ToolError> {
     let shown = path.shown.as_str();
-    let bytes = crate::write::read_existing(beneath, path)?;
+    let bytes = crate::paths::read_existing(beneath, path)?;
     if a.old_string.is_empty() {
         return create(beneath, path, bytes.as_deref(), &a.new_string);
     }

@@ -64,7 +64,7 @@ pub(crate) async fn refuse_unsaved_write(
         return Ok(());
     };
     let (b, p) = (beneath.clone(), path.clone());
-    let Some(disk) = blocking(move || crate::write::read_existing(&b, &p)).await? else {
+    let Some(disk) = blocking(move || crate::paths::read_existing(&b, &p)).await? else {
         return Ok(());
     };
     if unsaved_text(Some(editor), &path.real, &disk)

@@ -6,6 +6,7 @@
 //! refuses a symlink that appears after the check; nothing here interprets
 //! `..` on its own.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use wright_sandbox::{Beneath, OpenError, fs_resolve};
@@ -153,6 +154,32 @@ fn levenshtein(a: &str, b: &str) -> usize {
         prev = cur;
     }
     prev[b.len()]
+}
+
+/// The current bytes of `path`, `None` when it does not exist.
+pub(crate) fn read_existing(
+    beneath: &Beneath,
+    path: &ToolPath,
+) -> Result<Option<Vec<u8>>, ToolError> {
+    let mut file = match beneath.open_read(&path.real) {
+        Ok(f) => f,
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(open_failure("read", path, &e)),
+    };
+    let failed = |e: std::io::Error| ToolError::Failed(format!("Cannot read {}: {e}", path.shown));
+    let meta = file.metadata().map_err(failed)?;
+    if meta.is_dir() {
+        return Err(ToolError::Failed(format!("{} is a directory", path.shown)));
+    }
+    if !meta.is_file() {
+        return Err(ToolError::Failed(format!(
+            "{} is not a regular file (a device, FIFO or socket); the file tools do not change it",
+            path.shown
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(failed)?;
+    Ok(Some(bytes))
 }
 
 #[cfg(test)]

@@ -71,7 +71,7 @@ impl Tool for ReadTool {
             // Only after wright's own open succeeded: the editor is asked
             // about the file wright reached, never about another path.
             let p = path.clone();
-            let disk = blocking(move || crate::write::read_existing(&beneath, &p)).await?;
+            let disk = blocking(move || crate::paths::read_existing(&beneath, &p)).await?;
             let disk = disk.unwrap_or_default();
             match editor::unsaved_text(Some(editor), &path.real, &disk).await {
                 Some(text) => {

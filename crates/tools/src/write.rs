@@ -3,8 +3,6 @@
 //! once and the file is read and replaced through [`wright_sandbox::Beneath`]
 //! (see [`crate::paths`]).
 
-use std::io::Read;
-
 use wright_sandbox::Beneath;
 
 use futures::future::BoxFuture;
@@ -67,7 +65,8 @@ fn write_file(
     content: &str,
 ) -> Result<ToolOutput, ToolError> {
     let shown = path.shown.as_str();
-    let old = read_existing(beneath, path)?.map(|b| String::from_utf8_lossy(&b).into_owned());
+    let old =
+        paths::read_existing(beneath, path)?.map(|b| String::from_utf8_lossy(&b).into_owned());
     beneath
         .write(&path.real, content.as_bytes())
         .map_err(|e| paths::open_failure("write", path, &e))?;
@@ -87,32 +86,6 @@ fn write_file(
             ..ToolDisplay::default()
         },
     })
-}
-
-/// The current bytes of `path`, `None` when it does not exist.
-pub(crate) fn read_existing(
-    beneath: &Beneath,
-    path: &paths::ToolPath,
-) -> Result<Option<Vec<u8>>, ToolError> {
-    let mut file = match beneath.open_read(&path.real) {
-        Ok(f) => f,
-        Err(e) if e.is_not_found() => return Ok(None),
-        Err(e) => return Err(paths::open_failure("read", path, &e)),
-    };
-    let failed = |e: std::io::Error| ToolError::Failed(format!("Cannot read {}: {e}", path.shown));
-    let meta = file.metadata().map_err(failed)?;
-    if meta.is_dir() {
-        return Err(ToolError::Failed(format!("{} is a directory", path.shown)));
-    }
-    if !meta.is_file() {
-        return Err(ToolError::Failed(format!(
-            "{} is not a regular file (a device, FIFO or socket); the file tools do not change it",
-            path.shown
-        )));
-    }
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(failed)?;
-    Ok(Some(bytes))
 }
 
 #[cfg(test)]
