@@ -72,8 +72,7 @@ pub fn run(
         }
         app.set_now(Instant::now());
         // An `@path` popup fills in while the file index is being built.
-        app.composer_mut().tick();
-        if app.composer_mut().is_popup_open() {
+        if app.composer_mut().tick() {
             dirty = true;
         }
         for action in app.take_actions() {

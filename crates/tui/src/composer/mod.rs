@@ -223,10 +223,13 @@ impl Composer {
 
     /// Refreshes an `@path` popup filled while the file index was still
     /// being built; the app may call it on each frame (cheap otherwise).
-    pub fn tick(&mut self) {
-        if self.files_pending && self.popup.is_some() {
+    /// Returns whether the popup changed (the frame must be redrawn).
+    pub fn tick(&mut self) -> bool {
+        let refresh = self.files_pending && self.popup.is_some();
+        if refresh {
             self.refresh_popup();
         }
+        refresh
     }
 
     /// Submits what is typed: the full text goes to the history and out.
