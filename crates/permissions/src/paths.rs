@@ -120,6 +120,13 @@ pub(crate) fn glob_may_name_secret(word: &str) -> bool {
         // line is too common to treat as naming a secret.
         return false;
     }
+    if !name.contains(['[', '{', '\\']) {
+        // Compiling a glob builds a regex, a millisecond per word: plain
+        // `*` and `?` patterns are matched directly.
+        return SAMPLES
+            .iter()
+            .any(|s| wildcard_match(name.as_bytes(), s.as_bytes()));
+    }
     let Ok(glob) = globset::Glob::new(name) else {
         return true;
     };
@@ -127,9 +134,55 @@ pub(crate) fn glob_may_name_secret(word: &str) -> bool {
     SAMPLES.iter().any(|s| m.is_match(s))
 }
 
+/// Whether `text` matches `pattern` where `*` is any run and `?` any one
+/// character, every other byte itself (the greedy algorithm with one
+/// backtrack point, linear in practice).
+fn wildcard_match(pattern: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+            }
+            Some(&c) if c == b'?' || c == text[t] => {
+                p += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((sp, st)) => {
+                    p = sp + 1;
+                    t = st + 1;
+                    star = Some((sp, st + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wildcard_matches_like_globset() {
+        let samples = [".env", ".env.local", "id_rsa", "server.pem", "a", ""];
+        for pat in [
+            "*", "?", "*.*", ".e*", "*env*", "id_*", "*.pem", "?d_rsa", "**a", "a*", "*?*", "",
+        ] {
+            let m = globset::Glob::new(pat).unwrap().compile_matcher();
+            for s in samples {
+                assert_eq!(
+                    wildcard_match(pat.as_bytes(), s.as_bytes()),
+                    m.is_match(s),
+                    "{pat} vs {s}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn git_config_is_secret_only_for_writes() {
@@ -187,5 +240,9 @@ mod tests {
         assert!(glob_may_name_secret("id_*"));
         assert!(!glob_may_name_secret("*"));
         assert!(!glob_may_name_secret("*.rs"));
+        assert!(glob_may_name_secret("*.ke?"));
+        assert!(glob_may_name_secret(".[e]nv"));
+        assert!(glob_may_name_secret("*cred*"));
+        assert!(!glob_may_name_secret("?.env"));
     }
 }
