@@ -125,6 +125,8 @@ fn an_edit_goes_pending_then_asks_then_completes_with_its_diff() {
         arguments: EDIT.into(),
         reason: "edits ask in default mode".into(),
         suggested_rule: None,
+        suggested_rules: Vec::new(),
+        still_asks: None,
         call_id: None,
     }));
     let Action::AskPermission {

@@ -96,8 +96,9 @@ impl Approver {
             tool,
             arguments,
             reason,
-            suggested_rule,
+            suggested_rules,
             call_id,
+            ..
         } = &event.kind
         else {
             return;
@@ -107,7 +108,7 @@ impl Approver {
                 tool,
                 arguments,
                 reason,
-                suggested_rule.as_deref(),
+                suggested_rules,
                 call_id.as_deref(),
             )),
             Target::McpTool {

@@ -283,6 +283,8 @@ impl Renderer {
                 arguments,
                 reason,
                 suggested_rule,
+                suggested_rules,
+                still_asks,
                 ..
             } => {
                 // The whole call, escaped: what is approved must be what is
@@ -295,11 +297,21 @@ impl Renderer {
                     escape_controls(reason)
                 );
                 self.err_line(&self.paint(&line, "35"));
-                if let Some(rule) = suggested_rule {
-                    self.err_line(&self.paint(
-                        &format!("  \"always\" would allow: {}", escape_controls(rule)),
-                        "2",
-                    ));
+                let rules = if suggested_rules.is_empty() {
+                    suggested_rule.iter().cloned().collect::<Vec<_>>()
+                } else {
+                    suggested_rules.clone()
+                };
+                if !rules.is_empty() {
+                    let line = format!(
+                        "  \"always\" would allow: {}",
+                        escape_controls(&rules.join(", "))
+                    );
+                    self.err_line(&self.paint(&line, "2"));
+                }
+                if let Some(why) = still_asks {
+                    let line = format!("  \"always\" will still ask: {}", escape_controls(why));
+                    self.err_line(&self.paint(&line, "2"));
                 }
             }
             // The response is complete: its text is final (in print

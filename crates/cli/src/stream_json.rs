@@ -338,6 +338,8 @@ impl StreamJson {
                 arguments,
                 reason,
                 suggested_rule,
+                suggested_rules,
+                still_asks,
                 call_id,
             } => out.push(json!({
                 "type": "system",
@@ -348,6 +350,8 @@ impl StreamJson {
                 "tool_input": parse_input(arguments),
                 "reason": reason,
                 "suggested_rule": suggested_rule,
+                "suggested_rules": suggested_rules,
+                "still_asks": still_asks,
                 "tool_use_id": call_id,
             })),
             EventKind::Retrying {

@@ -135,6 +135,8 @@ fn a_whole_turn() -> Vec<Value> {
             arguments: "{}".to_owned(),
             reason: "r".to_owned(),
             suggested_rule: None,
+            suggested_rules: Vec::new(),
+            still_asks: None,
             call_id: Some("toolu_1".to_owned()),
         },
         EventKind::ItemCompleted {

@@ -1,8 +1,9 @@
 //! The permission gate between a tool call and its run: asks the permission
 //! engine, and when it says "ask", emits `ApprovalRequested` and waits for
 //! the front end's `Op::ResolveApproval` (or an interrupt). "Always allow"
-//! answers become session grants, and project grants are also written to
-//! `.wright/config.local.toml` so the next run honours them.
+//! answers become session grants (one rule per part of a command chain),
+//! and project grants are also written to `.wright/config.local.toml` so
+//! the next run honours them.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use wright_hooks::hook::{HookPayload, HookRun, PermissionDecision};
 use wright_permissions::{
-    CallInfo, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, Rule, Verdict,
+    AlwaysRules, CallInfo, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, Rule, Verdict,
 };
 use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, ToolKind};
 
@@ -247,12 +248,15 @@ impl Gate {
             Some(who) => format!("{who}: {reason}"),
             None => reason,
         };
+        let always = self.always_rules(request, &suggestion);
         emitter.emit(EventKind::ApprovalRequested {
             id: id.clone(),
             tool: request.tool.to_owned(),
             arguments: request.raw_args.to_owned(),
             reason,
-            suggested_rule: Some(suggestion.to_string()),
+            suggested_rule: always.rules.first().map(ToString::to_string),
+            suggested_rules: always.rules.iter().map(ToString::to_string).collect(),
+            still_asks: always.still_asks,
             call_id: Some(request.call_id.to_owned()),
         });
         // Notification hooks run while the user decides; an answer that
@@ -295,19 +299,22 @@ impl Gate {
                 }
             }
             Some(ApprovalDecision::AllowSession) => {
-                self.grant(suggestion);
+                for rule in always.rules {
+                    self.grant(rule);
+                }
                 Ok(None)
             }
             Some(ApprovalDecision::AllowProject) => {
-                if let Err(e) =
-                    wright_permissions::append_allow_rule(&self.local_config, &suggestion)
-                {
-                    emitter.warning(format!(
-                        "Could not save `{suggestion}` to {}: {e}; it is allowed for this session only.",
-                        self.local_config.display()
-                    ));
+                for rule in always.rules {
+                    if let Err(e) = wright_permissions::append_allow_rule(&self.local_config, &rule)
+                    {
+                        emitter.warning(format!(
+                            "Could not save `{rule}` to {}: {e}; it is allowed for this session only.",
+                            self.local_config.display()
+                        ));
+                    }
+                    self.grant(rule);
                 }
-                self.grant(suggestion);
                 Ok(None)
             }
             Some(ApprovalDecision::Deny { note }) => Err((
@@ -321,6 +328,25 @@ impl Gate {
                     _ => "Permission denied: the user declined this call.".to_owned(),
                 },
             )),
+        }
+    }
+
+    /// What "always" stores for the call: a rule per part of a command
+    /// chain, and whether the call would still ask (nothing is promised
+    /// when the permission state is unavailable).
+    fn always_rules(&self, request: &Request<'_>, asked: &Rule) -> AlwaysRules {
+        let info = CallInfo {
+            tool: request.tool,
+            kind: request.kind,
+            args: request.args,
+            cwd: request.cwd,
+        };
+        match self.engine.lock() {
+            Ok(engine) => engine.always_rules(&info, asked),
+            Err(_) => AlwaysRules {
+                rules: Vec::new(),
+                still_asks: Some("the permission state is unavailable".to_owned()),
+            },
         }
     }
 

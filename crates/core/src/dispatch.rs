@@ -147,16 +147,7 @@ fn refuse(
     status: ToolCallStatus,
     text: String,
 ) -> Vec<ContentBlock> {
-    let blocks = finish(
-        &ctx.emitter,
-        &call.item_id,
-        &call.call_id,
-        &call.name,
-        tool,
-        &call.arguments,
-        Outcome::refused(status, text),
-    );
-    settle(ctx, blocks)
+    settle(ctx, refused(ctx, call, tool, status, text))
 }
 
 /// Runs the pending read-only calls concurrently.
@@ -281,13 +272,26 @@ async fn execute(
     pending: &verify_step::Pending,
     cancel: &CancellationToken,
 ) -> (usize, Vec<ContentBlock>) {
+    let index = r.index;
+    let blocks = run_runnable(ctx, r, pending, cancel).await;
+    (index, settle(ctx, blocks))
+}
+
+/// Runs one allowed call (unless interrupted first) and emits its result;
+/// the caller records it.
+async fn run_runnable(
+    ctx: &TurnContext,
+    r: Runnable,
+    pending: &verify_step::Pending,
+    cancel: &CancellationToken,
+) -> Vec<ContentBlock> {
     let name = r.tool.name();
     if cancel.is_cancelled() {
         let outcome = Outcome::refused(
             ToolCallStatus::Cancelled,
             "Cancelled by user before it ran.".to_owned(),
         );
-        let blocks = finish(
+        return finish(
             &ctx.emitter,
             &r.item_id,
             &r.call_id,
@@ -296,7 +300,6 @@ async fn execute(
             &r.arguments,
             outcome,
         );
-        return (r.index, settle(ctx, blocks));
     }
     let sink_emitter = ctx.emitter.clone();
     let sink_item = r.item_id.clone();
@@ -357,7 +360,7 @@ async fn execute(
         outcome.content.push_str("\n\n");
         outcome.content.push_str(&extra);
     }
-    let blocks = finish(
+    finish(
         &ctx.emitter,
         &r.item_id,
         &r.call_id,
@@ -365,8 +368,103 @@ async fn execute(
         Some(r.tool.as_ref()),
         &r.arguments,
         outcome,
-    );
-    (r.index, settle(ctx, blocks))
+    )
+}
+
+/// Runs a command the user typed (`!cmd`) exactly as the model's `Bash`
+/// call would run: the same `PreToolUse` hooks, permission check (asking
+/// when it says so, on the user's behalf), sandbox and `PostToolUse` hooks,
+/// shown as a `Bash` tool-call item. Nothing is recorded here. Returns the
+/// command as it ran and its result text, or `None` when it did not run
+/// (refused, interrupted before it started, no `Bash` tool in this session).
+pub(crate) async fn run_user_command(
+    ctx: &TurnContext,
+    command: &str,
+    cancel: &CancellationToken,
+) -> Option<(String, String)> {
+    let tool = ctx.tools.lookup(BASH);
+    let item_id = ctx.emitter.next_item_id();
+    let call = PendingCall {
+        call_id: format!("user_{item_id}"),
+        item_id,
+        cut_off: false,
+        name: BASH.to_owned(),
+        arguments: serde_json::json!({ "command": command }).to_string(),
+    };
+    ctx.emitter.item_started(Item {
+        id: call.item_id.clone(),
+        kind: tool_item(
+            &call.call_id,
+            &call.name,
+            tool.as_deref(),
+            &call.arguments,
+            ToolCallStatus::InProgress,
+        ),
+    });
+    let prepared = match &tool {
+        // `--tools`/`--disallowed-tools` took Bash away: the user's command
+        // is refused as the model's would be.
+        None => Err((
+            ToolCallStatus::Denied,
+            "Not run: the Bash tool is not available in this session.".to_owned(),
+        )),
+        Some(_) => prepare(ctx, &call, tool.clone(), cancel).await,
+    };
+    let (tool, args, hook_context) = match prepared {
+        Ok(prepared) if !cancel.is_cancelled() => prepared,
+        Ok(_) => {
+            let text = "Cancelled by user before it ran.".to_owned();
+            refused(ctx, &call, tool.as_deref(), ToolCallStatus::Cancelled, text);
+            return None;
+        }
+        Err((status, text)) => {
+            refused(ctx, &call, tool.as_deref(), status, text);
+            return None;
+        }
+    };
+    let ran = args
+        .get("command")
+        .and_then(|c| c.as_str())
+        .unwrap_or(command)
+        .to_owned();
+    let pending = verify_step::Pending::new(std::iter::once(BASH));
+    let runnable = Runnable {
+        index: 0,
+        call_id: call.call_id,
+        arguments: call.arguments,
+        item_id: call.item_id,
+        tool,
+        args,
+        hook_context,
+    };
+    let blocks = run_runnable(ctx, runnable, &pending, cancel).await;
+    let text = blocks.into_iter().find_map(|b| match b {
+        ContentBlock::ToolResult { content, .. } => Some(content),
+        _ => None,
+    })?;
+    Some((ran, text))
+}
+
+/// The name of the shell tool `!cmd` runs through.
+const BASH: &str = "Bash";
+
+/// Shows a call that does not run and returns its result, unrecorded.
+fn refused(
+    ctx: &TurnContext,
+    call: &PendingCall,
+    tool: Option<&dyn Tool>,
+    status: ToolCallStatus,
+    text: String,
+) -> Vec<ContentBlock> {
+    finish(
+        &ctx.emitter,
+        &call.item_id,
+        &call.call_id,
+        &call.name,
+        tool,
+        &call.arguments,
+        Outcome::refused(status, text),
+    )
 }
 
 /// Records one call's result to the session as soon as it exists and

@@ -28,6 +28,7 @@ mod tool_hooks;
 mod tool_search;
 mod toolbox;
 mod turn;
+mod user_shell;
 mod verify_step;
 
 pub use mcp_call::spec_of as mcp_tool_spec;

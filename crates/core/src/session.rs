@@ -21,6 +21,7 @@ use crate::manual::{compact_now, rewind, rewind_files};
 use crate::options::SessionOptions;
 use crate::recorder::Recorder;
 use crate::turn::{Conversation, run_turn};
+use crate::user_shell::run_user_shell;
 
 /// Longest wait for a session to stop its background commands at the end.
 const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -193,6 +194,8 @@ enum Work {
     Compact(Option<String>),
     Rewind(Option<u32>, bool),
     RewindFiles(u32),
+    /// `!cmd`: a command the user typed.
+    Shell(String),
 }
 
 impl Actor {
@@ -283,6 +286,7 @@ fn work_of(op: Op) -> Option<Work> {
         Op::Compact { focus } => Some(Work::Compact(focus)),
         Op::Rewind { turn, dry_run } => Some(Work::Rewind(turn, dry_run)),
         Op::RewindFiles { turns_back } => Some(Work::RewindFiles(turns_back)),
+        Op::UserShell { command } => Some(Work::Shell(command)),
         Op::Interrupt
         | Op::ResolveApproval { .. }
         | Op::SetPermissionMode { .. }
@@ -305,6 +309,7 @@ async fn run_work(
         Work::Compact(focus) => compact_now(ctx, conv, focus, cancel).await,
         Work::Rewind(turn, dry_run) => rewind(ctx, conv, turn, dry_run),
         Work::RewindFiles(turns_back) => rewind_files(ctx, turns_back),
+        Work::Shell(command) => run_user_shell(ctx, conv, command, cancel).await,
     }
 }
 

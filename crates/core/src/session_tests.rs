@@ -781,6 +781,9 @@ mod task;
 #[path = "compaction_tests.rs"]
 mod compaction;
 
+#[path = "user_shell_tests.rs"]
+mod user_shell;
+
 /// The `TurnCompleted` event of a turn's events.
 fn completed(events: &[Event]) -> (Option<serde_json::Value>, bool) {
     events

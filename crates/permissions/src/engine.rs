@@ -611,6 +611,10 @@ pub(crate) enum MatchFor {
 #[path = "engine_match.rs"]
 mod matching;
 
+#[path = "engine_always.rs"]
+mod always;
+pub use always::AlwaysRules;
+
 #[cfg(test)]
 #[path = "engine_tests.rs"]
 mod tests;

@@ -100,7 +100,7 @@ impl Engine {
         })
     }
 
-    fn allow_rules(&self) -> impl Iterator<Item = &Rule> {
+    pub(super) fn allow_rules(&self) -> impl Iterator<Item = &Rule> {
         self.rules.allow.iter().chain(self.session.iter())
     }
 
@@ -221,7 +221,7 @@ impl Engine {
     }
 }
 
-fn suggest_command(p: &Part) -> Rule {
+pub(super) fn suggest_command(p: &Part) -> Rule {
     let words: Vec<String> = p.argv.iter().map(|w| w.text.clone()).collect();
     let exact = p.opaque.is_some()
         || p.privileged
@@ -256,7 +256,7 @@ fn suggest_command(p: &Part) -> Rule {
 /// command the read-only allowlist knows with options that write or run
 /// programs (`Bash(git diff:*)` does not allow `git diff --output=x`),
 /// unless the rule's own words already name such a use (`Bash(sed -i:*)`).
-fn allow_part_matches(pat: &CommandPat, p: &Part) -> bool {
+pub(super) fn allow_part_matches(pat: &CommandPat, p: &Part) -> bool {
     if p.opaque.is_some() {
         return false;
     }

@@ -26,6 +26,16 @@ pub enum Op {
         /// The images, in order, after the text.
         images: Vec<crate::ContentBlock>,
     },
+    /// Run a shell command the user typed (`!cmd` in a composer) through
+    /// the same hooks, permission check and sandbox as the model's `Bash`
+    /// call, shown as a `Bash` tool-call item. The command and its output
+    /// join the conversation as user context for the next turn; no model
+    /// request is made. It is bracketed by `TurnStarted`/`TurnCompleted`
+    /// (0 model requests) like any other work, and `Interrupt` stops it.
+    UserShell {
+        /// The command, without the leading `!`.
+        command: String,
+    },
     /// Stop the running turn; every open tool call still gets a result.
     Interrupt,
     /// Answer an `ApprovalRequested` event.
@@ -197,9 +207,22 @@ pub enum EventKind {
         arguments: String,
         /// Why approval is needed.
         reason: String,
-        /// The rule "always allow" would store, e.g. `Bash(npm run test:*)`.
+        /// The first of `suggested_rules`, for consumers that show one
+        /// rule, e.g. `Bash(npm run test:*)`; `None` when "always" can
+        /// store no rule.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         suggested_rule: Option<String>,
+        /// Every rule "always allow" would store: one per part of a
+        /// command chain that no rule allows yet (`cargo build && cargo
+        /// test` → `Bash(cargo build:*)`, `Bash(cargo test:*)`). Parts no
+        /// rule may allow (dangerous, not fully parsed) get none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        suggested_rules: Vec<String>,
+        /// Why the same call would still ask after "always" stored
+        /// `suggested_rules` (a front end must not promise it will stop
+        /// asking); `None` when it would not ask again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        still_asks: Option<String>,
         /// The model's id of the call waiting for the answer.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         call_id: Option<String>,
@@ -420,6 +443,48 @@ fn ran_by_default() -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn user_shell_op_and_chain_rules_round_trip() {
+        let op: Op =
+            serde_json::from_value(json!({"type": "user_shell", "command": "ls -la"})).unwrap();
+        assert_eq!(
+            op,
+            Op::UserShell {
+                command: "ls -la".into()
+            }
+        );
+        // An approval from before chain rules existed still reads.
+        let old: EventKind = serde_json::from_value(json!({
+            "type": "approval_requested", "id": "a1", "tool": "Bash",
+            "arguments": "{}", "reason": "r", "suggested_rule": "Bash(ls:*)"
+        }))
+        .unwrap();
+        let EventKind::ApprovalRequested {
+            suggested_rule,
+            suggested_rules,
+            still_asks,
+            ..
+        } = &old
+        else {
+            panic!("{old:?}");
+        };
+        assert_eq!(suggested_rule.as_deref(), Some("Bash(ls:*)"));
+        assert!(suggested_rules.is_empty() && still_asks.is_none());
+        let new = EventKind::ApprovalRequested {
+            id: "a1".into(),
+            tool: "Bash".into(),
+            arguments: "{}".into(),
+            reason: "r".into(),
+            suggested_rule: Some("Bash(a:*)".into()),
+            suggested_rules: vec!["Bash(a:*)".into(), "Bash(b:*)".into()],
+            still_asks: Some("`rm -rf x` always asks".into()),
+            call_id: None,
+        };
+        let value = serde_json::to_value(&new).unwrap();
+        assert_eq!(value["suggested_rules"], json!(["Bash(a:*)", "Bash(b:*)"]));
+        assert_eq!(value["still_asks"], "`rm -rf x` always asks");
+    }
 
     #[test]
     fn model_ops_round_trip() {

@@ -12,7 +12,7 @@ use ratatui::style::{Color, Style};
 use ratatui::text::Line;
 use wright_protocol::{Event, EventKind, ItemDelta, ItemKind, Op, ToolCallStatus, TurnEndReason};
 
-use crate::approval::ApprovalMenu;
+use crate::approval::{AlwaysOffer, ApprovalMenu};
 use crate::cells::{self, MessageKind};
 use crate::composer::Composer;
 use crate::host::{Action, HostReply, Input, SessionEntry, Startup};
@@ -92,6 +92,10 @@ pub struct App {
     pub(crate) now: Instant,
     pub(crate) actions: Vec<Action>,
     pub(crate) exit: Option<u8>,
+    /// NO_COLOR: rows and frames leave without colour.
+    pub(crate) no_color: bool,
+    /// The running work is a `!cmd`: its output stays in the transcript.
+    pub(crate) shell: bool,
 }
 
 impl App {
@@ -125,6 +129,8 @@ impl App {
             now,
             actions: Vec::new(),
             exit: None,
+            no_color: false,
+            shell: false,
         };
         for notice in &startup.notices {
             app.message(MessageKind::Dim, notice);
@@ -147,9 +153,19 @@ impl App {
         self.now = now;
     }
 
+    /// Draws without colour from now on (NO_COLOR).
+    pub fn set_no_color(&mut self, on: bool) {
+        self.no_color = on;
+    }
+
     /// Takes the rows ready for the scrollback.
     pub fn take_history(&mut self) -> Vec<Line<'static>> {
-        std::mem::take(&mut self.history)
+        let rows = std::mem::take(&mut self.history);
+        if self.no_color {
+            rows.into_iter().map(crate::no_color::strip_line).collect()
+        } else {
+            rows
+        }
     }
 
     /// Takes what the host is asked to do.
@@ -177,6 +193,16 @@ impl App {
         self.history.extend(cells::user_prompt(&text, self.width));
         self.turn = Some(self.now);
         self.actions.push(Action::Op(Op::UserTurn { text }));
+    }
+
+    /// Runs `command` (typed as `!command`) through the session: the
+    /// core checks it as the model's `Bash` call and shows it as one.
+    pub(crate) fn start_shell(&mut self, command: String) {
+        self.history
+            .extend(cells::user_prompt(&format!("!{command}"), self.width));
+        self.turn = Some(self.now);
+        self.shell = true;
+        self.actions.push(Action::Op(Op::UserShell { command }));
     }
 
     /// Handles one input.
@@ -301,16 +327,16 @@ impl App {
                 arguments,
                 reason,
                 suggested_rule,
+                suggested_rules,
+                still_asks,
                 ..
             } => {
-                self.approval = Some(ApprovalMenu::new(
-                    id,
-                    None,
-                    tool,
-                    arguments,
-                    reason,
-                    suggested_rule,
-                ));
+                let always = AlwaysOffer::from_event(
+                    suggested_rule.as_ref(),
+                    &suggested_rules,
+                    still_asks.as_ref(),
+                );
+                self.approval = Some(ApprovalMenu::new(id, None, tool, arguments, reason, always));
                 self.approval_at = self.now;
             }
             EventKind::Usage {
@@ -431,6 +457,7 @@ impl App {
         }
         self.agents.clear();
         self.approval = None;
+        self.shell = false;
         let was_running = self.turn.take().is_some();
         match reason {
             Some(TurnEndReason::Interrupted) => self.message(MessageKind::Warning, "interrupted"),

@@ -176,6 +176,8 @@ fn approval_menu_with_a_diff_and_its_keys() {
         arguments: args.to_owned(),
         reason: "edits need approval in `default` mode".to_owned(),
         suggested_rule: Some("Edit(src/**)".to_owned()),
+        suggested_rules: Vec::new(),
+        still_asks: None,
         call_id: None,
     }));
     insta::assert_snapshot!("approval_menu", screen(&app, 70, 16));
@@ -209,6 +211,8 @@ fn esc_at_an_approval_refuses_and_stops_the_turn() {
         arguments: r#"{"command":"rm -rf build && make"}"#.to_owned(),
         reason: "needs approval".to_owned(),
         suggested_rule: None,
+        suggested_rules: Vec::new(),
+        still_asks: None,
         call_id: None,
     }));
     app.key(crossterm::event::KeyEvent::from(
@@ -349,6 +353,8 @@ fn tiny_terminals_never_panic() {
         arguments: r#"{"file_path":"x","content":"a\nb\n"}"#.to_owned(),
         reason: "r".to_owned(),
         suggested_rule: None,
+        suggested_rules: Vec::new(),
+        still_asks: None,
         call_id: None,
     }));
     insta::assert_snapshot!("tiny_20x5", screen(&app, 20, 5));
@@ -451,3 +457,6 @@ fn a_rewind_that_overwrites_files_asks_first() {
     app.key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
     assert_eq!(app.take_actions(), [rewind]);
 }
+
+#[path = "app_shell_tests.rs"]
+mod shell;

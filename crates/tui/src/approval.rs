@@ -1,5 +1,8 @@
 //! The approval menu: what the model wants to run (the whole command, or
 //! the edit as a diff) and four choices picked with ↑/↓/Enter or y/s/a/n.
+//! The "always" choices show every rule they will save (one per part of a
+//! command chain) and never promise to stop asking when the core says the
+//! same call would still ask.
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -18,8 +21,62 @@ pub struct ApprovalMenu {
     tool: String,
     arguments: String,
     reason: String,
-    rule: Option<String>,
+    always: AlwaysOffer,
     selected: usize,
+}
+
+/// What the "always" choices save, from the approval event.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AlwaysOffer {
+    /// The rules saved (one per part of a command chain).
+    pub rules: Vec<String>,
+    /// Why the same call would still ask once they are saved.
+    pub still_asks: Option<String>,
+}
+
+impl AlwaysOffer {
+    /// From an `ApprovalRequested` event's fields; a core that sends only
+    /// the single `suggested_rule` saves just that one.
+    pub fn from_event(
+        suggested_rule: Option<&String>,
+        suggested_rules: &[String],
+        still_asks: Option<&String>,
+    ) -> Self {
+        let rules = if suggested_rules.is_empty() {
+            suggested_rule.cloned().into_iter().collect()
+        } else {
+            suggested_rules.to_vec()
+        };
+        Self {
+            rules,
+            still_asks: still_asks.cloned(),
+        }
+    }
+
+    /// The label of "always" choice `i` (1: this session, 2: the project).
+    fn label(&self, i: usize) -> String {
+        let rules = self
+            .rules
+            .iter()
+            .map(|r| clean(r))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let base = CHOICES[i].0;
+        let scope = if i == 1 {
+            "this session"
+        } else {
+            "in this project"
+        };
+        match (&self.still_asks, rules.is_empty()) {
+            (None, true) => base.to_owned(),
+            (None, false) => format!("{base} ({rules})"),
+            (Some(why), true) => format!("Yes, this once: no rule can be saved ({})", clean(why)),
+            (Some(why), false) => format!(
+                "Yes, and allow {rules} {scope}; it will still ask ({})",
+                clean(why)
+            ),
+        }
+    }
 }
 
 /// What a key does to the menu.
@@ -48,7 +105,7 @@ impl ApprovalMenu {
         tool: String,
         arguments: String,
         reason: String,
-        rule: Option<String>,
+        always: AlwaysOffer,
     ) -> Self {
         Self {
             id,
@@ -56,7 +113,7 @@ impl ApprovalMenu {
             tool,
             arguments,
             reason,
-            rule,
+            always,
             selected: 0,
         }
     }
@@ -115,13 +172,12 @@ impl ApprovalMenu {
         ));
         rows.extend(self.body(width));
         for (i, (label, key)) in CHOICES.iter().enumerate() {
-            let mut text = format!("{}. {label}", i + 1);
-            if (i == 1 || i == 2)
-                && let Some(rule) = &self.rule
-            {
-                text.push_str(&format!(" ({})", clean(rule)));
-            }
-            text.push_str(&format!("  [{key}]"));
+            let label = if i == 1 || i == 2 {
+                self.always.label(i)
+            } else {
+                (*label).to_owned()
+            };
+            let text = format!("{}. {label}  [{key}]", i + 1);
             let (mark, style) = if i == self.selected {
                 (
                     "❯ ",

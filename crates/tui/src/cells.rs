@@ -224,6 +224,39 @@ pub fn finished_call(
     rows
 }
 
+/// Rows of a `!cmd`'s output kept in the scrollback (the rest is elided
+/// from the middle; the model got the whole result).
+pub const SHELL_ROWS: usize = 40;
+
+/// What a `!cmd` printed, under its call: the user ran it to see this, so
+/// it is not folded like the model's calls. The core's closing `exit code
+/// N` line is left to the call's summary.
+pub fn shell_output(output: &str, width: u16) -> Vec<Line<'static>> {
+    let mut lines: Vec<&str> = output.trim_end().lines().collect();
+    if lines.last().is_some_and(|l| l.starts_with("exit code ")) {
+        lines.pop();
+    }
+    let rows_of = |ls: &[&str]| text_rows(&ls.join("\n"), Style::default(), width, "    ");
+    if lines.len() <= SHELL_ROWS {
+        return if lines.is_empty() {
+            Vec::new()
+        } else {
+            rows_of(&lines)
+        };
+    }
+    let head = SHELL_ROWS / 2;
+    let note = format!("… {} more lines …", lines.len() - SHELL_ROWS);
+    let mut rows = rows_of(&lines[..head]);
+    rows.extend(text_rows(
+        &note,
+        Style::default().fg(Color::DarkGray),
+        width,
+        "    ",
+    ));
+    rows.extend(rows_of(&lines[lines.len() - (SHELL_ROWS - head)..]));
+    rows
+}
+
 /// `850ms`, `2.1s`, `3m 07s`.
 pub fn duration(ms: u64) -> String {
     match ms {
@@ -252,6 +285,21 @@ mod tests {
             "Read(src/lib.rs)"
         );
         assert_eq!(call_title("X", "not json", 6), "X(not…");
+    }
+
+    #[test]
+    fn shell_output_is_shown_without_the_exit_line_and_elided_when_long() {
+        let rows = |o: &str| -> Vec<String> {
+            shell_output(o, 40).iter().map(|l| l.to_string()).collect()
+        };
+        assert_eq!(rows("hi\nthere\nexit code 0"), ["    hi", "    there"]);
+        assert!(rows("exit code 0").is_empty());
+        let long: String = (1..=100).map(|n| format!("{n}\n")).collect();
+        let shown = rows(&format!("{long}exit code 1"));
+        assert_eq!(shown.len(), SHELL_ROWS + 1);
+        assert_eq!(shown[0], "    1");
+        assert_eq!(shown[SHELL_ROWS / 2], "    … 60 more lines …");
+        assert_eq!(shown[SHELL_ROWS], "    100");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use ratatui::text::Line;
 use wright_protocol::{Event, EventKind, ItemKind};
 
 use crate::app::{AgentView, App, style_of};
-use crate::approval::ApprovalMenu;
+use crate::approval::{AlwaysOffer, ApprovalMenu};
 use crate::cells::{self, MessageKind};
 
 impl App {
@@ -50,6 +50,12 @@ impl App {
                     width,
                 );
                 self.history.extend(rows);
+                if self.shell
+                    && status == wright_protocol::ToolCallStatus::Completed
+                    && let Some(output) = &output
+                {
+                    self.history.extend(cells::shell_output(output, width));
+                }
             }
             ItemKind::Compaction {
                 tokens_before,
@@ -134,15 +140,22 @@ impl App {
                 arguments,
                 reason,
                 suggested_rule,
+                suggested_rules,
+                still_asks,
                 ..
             } => {
+                let always = AlwaysOffer::from_event(
+                    suggested_rule.as_ref(),
+                    suggested_rules,
+                    still_asks.as_ref(),
+                );
                 self.approval = Some(ApprovalMenu::new(
                     id.clone(),
                     Some(path),
                     tool.clone(),
                     arguments.clone(),
                     reason.clone(),
-                    suggested_rule.clone(),
+                    always,
                 ));
                 self.approval_at = self.now;
             }

@@ -51,7 +51,9 @@ pub const COMMANDS: [(&str, &str); 12] = [
 ];
 
 const KEYS_HELP: &str = "keys: Enter send · Esc interrupt · Ctrl-C clear / interrupt / twice to leave · \
-Ctrl-D leave · Shift-Tab cycle permission mode · typing during a turn queues the next prompt";
+Ctrl-D leave · Shift-Tab cycle permission mode · typing during a turn queues the next prompt\n\
+!cmd runs cmd through the permission check and sandbox the model's Bash gets; \
+the model sees it and its output with your next prompt";
 
 /// The built-in commands for the composer's completion.
 pub fn command_entries() -> Vec<CommandEntry> {
@@ -229,11 +231,17 @@ impl App {
             .strip_prefix('/')
             .is_some_and(|c| !c.is_empty() && !c.contains('/'));
         if !is_command {
-            if trimmed.starts_with('!') {
-                self.message(
-                    MessageKind::Error,
-                    "!command is not available yet (it needs a way to run a command through the session's permissions and sandbox); ask the model to run it",
-                );
+            if let Some(command) = trimmed.strip_prefix('!') {
+                if command.trim().is_empty() {
+                    self.message(
+                        MessageKind::Error,
+                        "`!` runs a shell command: type it after the `!`, e.g. `!git status`",
+                    );
+                } else if self.busy() {
+                    self.queued.push_back(text);
+                } else {
+                    self.start_shell(command.trim().to_owned());
+                }
                 return;
             }
             if self.busy() {

@@ -13,6 +13,7 @@ pub mod host;
 mod items;
 mod keys;
 mod markdown;
+pub mod no_color;
 mod stream;
 pub mod terminal;
 mod view;

@@ -39,6 +39,7 @@ pub fn run(
     let mut guard = RawMode::enter()?;
     let (width, _) = terminal::size()?;
     let mut app = App::new(startup, width);
+    app.set_no_color(crate::no_color::requested());
     setup(&mut app);
     let mut screen = Screen::new(&app)?;
     let mut last_draw = Instant::now() - BUSY_FRAME;

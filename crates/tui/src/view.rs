@@ -32,6 +32,14 @@ impl App {
     /// Draws the live part into `area`; returns where the cursor goes
     /// (`None`: hidden, a menu is open).
     pub fn render(&self, area: Rect, buf: &mut Buffer) -> Option<(u16, u16)> {
+        let cursor = self.render_live(area, buf);
+        if self.no_color {
+            crate::no_color::strip_buffer(buf, area);
+        }
+        cursor
+    }
+
+    fn render_live(&self, area: Rect, buf: &mut Buffer) -> Option<(u16, u16)> {
         if area.height == 0 || area.width == 0 {
             return None;
         }

@@ -152,6 +152,11 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
                 renderer.err_line(&format!("unknown command {command}; /help lists them"));
                 continue;
             }
+            // `!cmd`: run through the Bash tool's permission path; the
+            // model sees it with the next prompt.
+            _ if text.starts_with('!') => Op::UserShell {
+                command: text[1..].trim().to_owned(),
+            },
             _ => Op::UserTurn {
                 text: text.to_owned(),
             },
@@ -255,6 +260,7 @@ const HELP: &str = "/mode default|accept-edits|plan|auto|bypass — change what 
 /mcp — MCP servers with their status and tools\n\
 /compact [focus] — summarize older turns now\n\
 /rewind [N] — list the turns, or go back to before turn N (edited files and conversation)\n\
+!cmd — run cmd as the model's Bash would (same permissions and sandbox); the model sees it and its output with your next prompt\n\
 /exit — leave (also Ctrl-D; Ctrl-C stops a running turn)";
 
 /// The background commands for `/context`, running ones first; `None`

@@ -61,22 +61,27 @@ pub fn can_use_tool(
     tool: &str,
     arguments: &str,
     reason: &str,
-    rule: Option<&str>,
+    rules: &[String],
     call_id: Option<&str>,
 ) -> Value {
     let input: Value = serde_json::from_str(arguments).unwrap_or_else(|_| json!({}));
-    let suggestions: Vec<Value> = rule
-        .and_then(rule_parts)
-        .map(|(tool_name, content)| {
-            json!({
-                "type": "addRules",
-                "rules": [{"toolName": tool_name, "ruleContent": content}],
-                "behavior": "allow",
-                "destination": "session",
-            })
-        })
-        .into_iter()
+    // Every rule "always" saves (one per part of a command chain), as one
+    // update: granting it grants them all.
+    let rules: Vec<Value> = rules
+        .iter()
+        .filter_map(|r| rule_parts(r))
+        .map(|(tool_name, content)| json!({"toolName": tool_name, "ruleContent": content}))
         .collect();
+    let suggestions: Vec<Value> = if rules.is_empty() {
+        Vec::new()
+    } else {
+        vec![json!({
+            "type": "addRules",
+            "rules": rules,
+            "behavior": "allow",
+            "destination": "session",
+        })]
+    };
     json!({
         "subtype": "can_use_tool",
         "tool_name": tool,
@@ -226,7 +231,7 @@ mod tests {
             "Bash",
             r#"{"command":"npm test"}"#,
             "runs a command",
-            Some("Bash(npm test:*)"),
+            &["Bash(npm test:*)".to_owned(), "Bash(head:*)".to_owned()],
             Some("toolu_1"),
         );
         assert_eq!(q["input"]["command"], "npm test");
@@ -234,6 +239,12 @@ mod tests {
             q["permission_suggestions"][0]["rules"][0]["ruleContent"],
             "npm test:*"
         );
+        assert_eq!(
+            q["permission_suggestions"][0]["rules"][1]["ruleContent"],
+            "head:*"
+        );
+        let none = can_use_tool("Bash", "{}", "r", &[], None);
+        assert_eq!(none["permission_suggestions"], json!([]));
         assert_eq!(q["tool_use_id"], "toolu_1");
     }
 

@@ -115,3 +115,26 @@ fn context_lists_background_commands_and_hooks() {
     assert!(shown.contains("sleep 30"), "{shown}");
     assert!(shown.contains("output: "), "{shown}");
 }
+
+#[test]
+fn bang_runs_a_command_after_approval_and_the_next_question_carries_it() {
+    let env = Env::new();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("seen"))]).unwrap();
+    let Some((ok, text)) = env.terminal(
+        &server.url(),
+        "",
+        "!echo line-bang-out\ny\nwhat did it say\n/exit\n",
+    ) else {
+        return;
+    };
+    assert!(ok, "{text}");
+    assert!(text.contains("needs approval"), "{text}");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1, "the command alone asks no model");
+    let sent = requests[0].json()["messages"].to_string();
+    assert!(
+        sent.contains("<bash-input>echo line-bang-out</bash-input>")
+            && sent.contains("<bash-stdout>line-bang-out"),
+        "{sent}"
+    );
+}

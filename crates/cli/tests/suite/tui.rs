@@ -307,3 +307,71 @@ fn arrow_editing_history_and_custom_commands_reach_the_model() {
     tui.send("/exit\r");
     assert_eq!(tui.wait_exit(), 0);
 }
+
+/// Keys typed within a moment of an approval menu opening are ignored (they
+/// were meant for the prompt); waiting past that is not a timed assertion.
+fn past_the_menu_grace() {
+    std::thread::sleep(Duration::from_millis(800));
+}
+
+/// `!cmd` runs through the Bash tool's permission check (it asks in
+/// `default` mode), shows what it printed, makes no model request, and the
+/// next prompt's request carries the command and its output.
+#[test]
+fn bang_runs_a_command_with_approval_and_the_next_request_sees_it() {
+    let env = Env::new();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("noted"))]).unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("!echo hi-from-bang\r");
+    tui.wait_for("the approval menu", |s| {
+        s.contains("needs approval") && s.contains("Bash(echo hi-from-bang:*)")
+    });
+    past_the_menu_grace();
+    tui.send("y");
+    tui.wait_for("the command's output", |s| {
+        s.contains("Bash(echo hi-from-bang)") && s.lines().any(|l| l.trim() == "hi-from-bang")
+    });
+    assert!(server.requests().is_empty(), "a !cmd alone asks no model");
+    tui.send("what did it print?\r");
+    tui.wait_for("the answer", |s| s.contains("noted"));
+    wait_requests(&server, 1);
+    let sent = server.requests()[0].json()["messages"].to_string();
+    assert!(
+        sent.contains("<bash-input>echo hi-from-bang</bash-input>")
+            && sent.contains("<bash-stdout>hi-from-bang"),
+        "{sent}"
+    );
+    assert!(sent.contains("what did it print?"), "{sent}");
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
+/// "Don't ask again" on a command chain saves a rule for every part, shown
+/// in the menu, so the same chain runs the second time without asking.
+#[test]
+fn always_on_a_chain_lets_the_same_chain_run_without_asking() {
+    let env = Env::new();
+    let chain = serde_json::json!({"command": "echo one && echo two | head -1"});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[("b1", "Bash", chain.clone())])),
+        MockResponse::sse(anthropic::tool_calls(&[("b2", "Bash", chain)])),
+        MockResponse::sse(anthropic::text("both ran")),
+    ])
+    .unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("run it twice\r");
+    tui.wait_for("the approval menu", |s| {
+        s.contains("Bash(echo one:*), Bash(echo two:*), Bash(head:*)")
+    });
+    past_the_menu_grace();
+    tui.send("s");
+    // A second question would never be answered: the answer proves none came.
+    tui.wait_for("the answer", |s| s.contains("both ran"));
+    wait_requests(&server, 3);
+    let last = server.requests()[2].json()["messages"].to_string();
+    assert!(!last.contains("Permission denied"), "{last}");
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+}
