@@ -781,6 +781,9 @@ mod task;
 #[path = "compaction_tests.rs"]
 mod compaction;
 
+#[path = "sdk_tests.rs"]
+mod sdk;
+
 /// The `TurnCompleted` event of a turn's events.
 fn completed(events: &[Event]) -> (Option<serde_json::Value>, bool) {
     events
