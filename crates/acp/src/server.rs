@@ -376,7 +376,11 @@ fn prompt_op(req: &PromptRequest) -> Result<Op, Error> {
     if images.is_empty() {
         Ok(Op::UserTurn { text })
     } else {
-        Ok(Op::UserTurnWithImages { text, images })
+        Ok(Op::UserTurnWithImages {
+            text,
+            images,
+            uuid: None,
+        })
     }
 }
 

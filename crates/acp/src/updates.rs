@@ -266,7 +266,7 @@ impl EventMapper {
                     text,
                 )))]
             }
-            ItemKind::Reasoning { text } => {
+            ItemKind::Reasoning { text, .. } => {
                 if self.streamed.remove(item_id).is_some() || text.is_empty() {
                     return Vec::new();
                 }

@@ -510,25 +510,24 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             UsageError("no prompt: pass one with -p \"…\" or pipe it on stdin".to_owned()).into(),
         );
     }
-    let init = sdk::init_extras(&launch);
+    // A prompt may be one of the slash commands the init line lists.
+    let (commands, warnings) = sdk::SlashCommands::load(&project_root, launch.setting_sources);
+    for w in &warnings {
+        notices::say(w);
+    }
+    let init = sdk::init_extras(&launch, &commands);
+    let op = commands.op(prompt, Vec::new(), None);
     let started = setup::start(&settings, &launch, &cwd, &project_root).await?;
     Ok(match args.output_format {
-        OutputFormat::Text => modes::print::run(started, prompt, detail, prompt_tool).await,
+        OutputFormat::Text => modes::print::run_op(started, op, detail, prompt_tool).await,
         OutputFormat::Json => {
-            modes::headless::run(
-                started,
-                Input::Prompt(prompt),
-                Format::Json,
-                init,
-                prompt_tool,
-            )
-            .await
+            modes::headless::run(started, Input::Op(op), Format::Json, init, prompt_tool).await
         }
         OutputFormat::StreamJson => {
             let format = Format::StreamJson {
                 partial: args.include_partial_messages,
             };
-            modes::headless::run(started, Input::Prompt(prompt), format, init, prompt_tool).await
+            modes::headless::run(started, Input::Op(op), format, init, prompt_tool).await
         }
     })
 }

@@ -244,12 +244,27 @@ impl StreamJson {
                     self.close_block(sid, &mut out);
                     self.pending.push(json!({"type": "text", "text": text}));
                 }
-                ItemKind::Reasoning { text } => {
+                ItemKind::Reasoning { text, signature } => {
+                    if self.partial
+                        && let Some(signature) = signature
+                    {
+                        // Claude Code's order: the signature is the block's
+                        // last delta, right before its stop.
+                        out.push(self.stream_event(
+                            sid,
+                            json!({"type": "content_block_delta", "index": self.block_index, "delta": {"type": "signature_delta", "signature": signature}}),
+                        ));
+                    }
                     self.close_block(sid, &mut out);
-                    // The SDK requires the key; the core does not pass the
-                    // provider's signature on to front ends.
-                    self.pending
-                        .push(json!({"type": "thinking", "thinking": text, "signature": ""}));
+                    // The SDK requires the key. Only Anthropic signs
+                    // reasoning; other providers' blocks carry "" (a
+                    // Responses reasoning item's wright-internal encoding is
+                    // not a signature any client could check or send back).
+                    self.pending.push(json!({
+                        "type": "thinking",
+                        "thinking": text,
+                        "signature": signature.as_deref().unwrap_or_default(),
+                    }));
                 }
                 ItemKind::ToolCall {
                     call_id,

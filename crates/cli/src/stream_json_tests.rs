@@ -60,6 +60,7 @@ fn a_whole_turn() -> Vec<Value> {
                 "r",
                 ItemKind::Reasoning {
                     text: String::new(),
+                    signature: None,
                 },
             ),
         },
@@ -72,6 +73,7 @@ fn a_whole_turn() -> Vec<Value> {
                 "r",
                 ItemKind::Reasoning {
                     text: "hm".to_owned(),
+                    signature: Some("sig-1".to_owned()),
                 },
             ),
         },
@@ -275,6 +277,18 @@ fn lines_carry_the_keys_the_sdk_parser_requires() {
         "{kinds:?}"
     );
     assert_eq!(events[0]["message"]["id"], assistant[0]["message"]["id"]);
+    // The thinking block's signature: its last delta, then its stop, as
+    // Claude Code streams it, and whole in the assistant message.
+    let signed = kinds
+        .iter()
+        .zip(&events)
+        .position(|(_, e)| e["delta"]["type"] == "signature_delta")
+        .expect("a signature_delta");
+    assert_eq!(events[signed]["delta"]["signature"], "sig-1");
+    assert_eq!(events[signed]["index"], 0);
+    assert_eq!(kinds[signed + 1], "content_block_stop");
+    assert_eq!(events[signed + 1]["index"], 0);
+    assert_eq!(assistant[0]["message"]["content"][0]["signature"], "sig-1");
     let delta = events
         .iter()
         .find(|e| e["type"] == "message_delta")

@@ -134,28 +134,30 @@ fn preview(ctx: &TurnContext, n: u32, turn: &UserTurn) {
 }
 
 /// The Agent SDK's `rewind_files`: the files the model edited go back to
-/// how they were before the user turn `turns_back` turns from the latest;
-/// the conversation stays as it is.
-pub(crate) fn rewind_files(ctx: &TurnContext, turns_back: u32) {
+/// how they were before the user message the program named `id` (in this
+/// process or an earlier one of the session); the conversation stays as it
+/// is. With `dry_run`, only a preview says which files would change.
+pub(crate) fn rewind_files(ctx: &TurnContext, id: &str, dry_run: bool) {
     let emitter = &ctx.emitter;
     let Some(turns) = recorded_turns(ctx) else {
         return;
     };
-    let target = usize::try_from(turns_back)
-        .ok()
-        .filter(|n| *n > 0)
-        .and_then(|n| turns.len().checked_sub(n))
-        .and_then(|i| turns.get(i));
-    let Some(target) = target else {
+    let Some((n, target)) = turns
+        .iter()
+        .enumerate()
+        .find(|(_, t)| t.uuid.as_deref() == Some(id))
+    else {
         return emitter.error(format!(
-            "There is no user turn {turns_back} back: the session has {} user turn(s).",
-            turns.len()
+            "There is no user message \"{id}\" on this session's current branch: rewind_files takes the uuid of a user message the program sent (echoed with --replay-user-messages)."
         ));
     };
+    if dry_run {
+        return preview(ctx, u32::try_from(n + 1).unwrap_or(u32::MAX), target);
+    }
     let Some(outcome) = rewind_before(ctx, target, RewindScope::FilesOnly) else {
         return;
     };
-    let mut text = format!("Files rewound to before the user turn {turns_back} back.\n");
+    let mut text = format!("Files rewound to before the user message {id}.\n");
     text.push_str(&restored_files(&outcome.files));
     emitter.emit(EventKind::Notice { message: text });
 }

@@ -20,7 +20,7 @@ use crate::hook_points;
 use crate::manual::{compact_now, rewind, rewind_files};
 use crate::options::SessionOptions;
 use crate::recorder::Recorder;
-use crate::turn::{Conversation, run_turn};
+use crate::turn::{Conversation, Prompt, run_turn};
 use crate::user_shell::run_user_shell;
 
 /// Longest wait for a session to stop its background commands at the end.
@@ -190,10 +190,12 @@ struct Actor {
 
 /// Work that runs one at a time, in order.
 enum Work {
-    Turn(String, Vec<ContentBlock>),
+    /// Text, images, and the program's id of the prompt.
+    Turn(String, Vec<ContentBlock>, Option<String>),
     Compact(Option<String>),
     Rewind(Option<u32>, bool),
-    RewindFiles(u32),
+    /// A program's user message id, and whether only to preview.
+    RewindFiles(String, bool),
     /// `!cmd`: a command the user typed.
     Shell(String),
 }
@@ -275,17 +277,21 @@ impl Actor {
 
 fn work_of(op: Op) -> Option<Work> {
     match op {
-        Op::UserTurn { text } => Some(Work::Turn(text, Vec::new())),
-        Op::UserTurnWithImages { text, images } => Some(Work::Turn(
+        Op::UserTurn { text } => Some(Work::Turn(text, Vec::new(), None)),
+        Op::UserTurnWithImages { text, images, uuid } => Some(Work::Turn(
             text,
             images
                 .into_iter()
                 .filter(|b| matches!(b, ContentBlock::Image { .. }))
                 .collect(),
+            uuid,
         )),
         Op::Compact { focus } => Some(Work::Compact(focus)),
         Op::Rewind { turn, dry_run } => Some(Work::Rewind(turn, dry_run)),
-        Op::RewindFiles { turns_back } => Some(Work::RewindFiles(turns_back)),
+        Op::RewindFiles {
+            user_message_id,
+            dry_run,
+        } => Some(Work::RewindFiles(user_message_id, dry_run)),
         Op::UserShell { command } => Some(Work::Shell(command)),
         Op::Interrupt
         | Op::ResolveApproval { .. }
@@ -303,12 +309,12 @@ async fn run_work(
     cancel: CancellationToken,
 ) {
     match work {
-        Work::Turn(text, images) => {
-            run_turn(ctx, conv, text, images, cancel).await;
+        Work::Turn(text, images, uuid) => {
+            run_turn(ctx, conv, Prompt { text, images, uuid }, cancel).await;
         }
         Work::Compact(focus) => compact_now(ctx, conv, focus, cancel).await,
         Work::Rewind(turn, dry_run) => rewind(ctx, conv, turn, dry_run),
-        Work::RewindFiles(turns_back) => rewind_files(ctx, turns_back),
+        Work::RewindFiles(id, dry_run) => rewind_files(ctx, &id, dry_run),
         Work::Shell(command) => run_user_shell(ctx, conv, command, cancel).await,
     }
 }

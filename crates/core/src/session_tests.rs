@@ -784,6 +784,9 @@ mod compaction;
 #[path = "user_shell_tests.rs"]
 mod user_shell;
 
+#[path = "sdk_tests.rs"]
+mod sdk;
+
 /// The `TurnCompleted` event of a turn's events.
 fn completed(events: &[Event]) -> (Option<serde_json::Value>, bool) {
     events

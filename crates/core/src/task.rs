@@ -21,7 +21,7 @@ use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 use crate::approval::Gate;
 use crate::context::{Role as AgentRole, StopRequest, Totals, TurnContext};
 use crate::recorder::Recorder;
-use crate::turn::{Conversation, run_turn};
+use crate::turn::{Conversation, Prompt, run_turn};
 
 /// The tool's name (Claude Code's).
 pub(crate) const NAME: &str = "Task";
@@ -224,14 +224,12 @@ pub(crate) async fn run(
         ..Conversation::default()
     };
     // Boxed: a child's turn runs tool calls, one of which started it.
-    let reason = Box::pin(run_turn(
-        &child,
-        &mut conv,
-        args.prompt,
-        Vec::new(),
-        cancel.child_token(),
-    ))
-    .await;
+    let prompt = Prompt {
+        text: args.prompt,
+        images: Vec::new(),
+        uuid: None,
+    };
+    let reason = Box::pin(run_turn(&child, &mut conv, prompt, cancel.child_token())).await;
     let own = child.own.lock().map(|t| *t).unwrap_or_default();
     let requests = conv
         .messages

@@ -54,13 +54,22 @@ impl Conversation {
     }
 }
 
+/// What a user turn starts from.
+pub(crate) struct Prompt {
+    /// The user's text.
+    pub(crate) text: String,
+    /// Images after the text.
+    pub(crate) images: Vec<ContentBlock>,
+    /// The program's id of the message, recorded right after it.
+    pub(crate) uuid: Option<String>,
+}
+
 /// Runs one user turn to its end, appending to the conversation, and
 /// says how it ended.
 pub(crate) async fn run_turn(
     ctx: &TurnContext,
     conv: &mut Conversation,
-    text: String,
-    images: Vec<ContentBlock>,
+    Prompt { text, images, uuid }: Prompt,
     cancel: CancellationToken,
 ) -> TurnEndReason {
     let emitter = &ctx.emitter;
@@ -96,6 +105,10 @@ pub(crate) async fn run_turn(
         prompt.content.extend(images);
     }
     ctx.recorder.message(emitter, &prompt);
+    if let Some(uuid) = uuid {
+        ctx.recorder
+            .append(emitter, &wright_store::EntryBody::MessageUuid { uuid });
+    }
     conv.push(prompt);
     let mut requests = 0u32;
     let mut stop_hook_active = false;
@@ -500,6 +513,12 @@ async fn stream_one(
                 open.reasoning.push_str(&delta);
                 emitter.item_delta(&id, ItemDelta::Reasoning(delta));
             }
+            Some(Ok(StreamEvent::ThinkingSignature(signature))) => {
+                // A block may be signed with no visible text: it is shown
+                // (empty) so its signature is not lost to front ends.
+                open.reasoning_id(emitter);
+                open.signature = Some(signature);
+            }
             Some(Ok(StreamEvent::ToolCallStarted { .. })) => {
                 open.close(emitter, None);
             }
@@ -578,6 +597,8 @@ struct OpenItems {
     text: String,
     reasoning_item: Option<String>,
     reasoning: String,
+    /// The open reasoning block's signature, once the provider sent it.
+    signature: Option<String>,
     /// Set once any text or reasoning item has started.
     shown: bool,
 }
@@ -614,6 +635,7 @@ impl OpenItems {
             id: id.clone(),
             kind: ItemKind::Reasoning {
                 text: String::new(),
+                signature: None,
             },
         });
         self.reasoning_item = Some(id.clone());
@@ -627,6 +649,7 @@ impl OpenItems {
                 id,
                 kind: ItemKind::Reasoning {
                     text: std::mem::take(&mut self.reasoning),
+                    signature: self.signature.take(),
                 },
             });
         }

@@ -88,6 +88,11 @@ pub enum StreamEvent {
     TextDelta(String),
     /// More reasoning text.
     ThinkingDelta(String),
+    /// The provider's signature of the reasoning block just streamed, once
+    /// the block is whole (Anthropic's `signature_delta`s joined). Front
+    /// ends that mirror Claude Code show it on the thinking block; it is
+    /// also in `Completed`'s message, where it is sent back from.
+    ThinkingSignature(String),
     /// The model began a tool call; its arguments follow in `Completed`.
     ToolCallStarted {
         /// Provider call id (generated when the server sends none).

@@ -94,6 +94,11 @@ impl StreamRedactor {
                     out.push(StreamEvent::ThinkingDelta(text));
                 }
             }
+            StreamEvent::ThinkingSignature(signature) => {
+                // The block's text is whole before its signature.
+                flush(held_thinking, StreamEvent::ThinkingDelta, out);
+                out.push(StreamEvent::ThinkingSignature(signature));
+            }
             StreamEvent::ToolCallStarted { id, name } => {
                 flush(held_text, StreamEvent::TextDelta, out);
                 flush(held_thinking, StreamEvent::ThinkingDelta, out);
@@ -127,6 +132,8 @@ fn passes(key: &str, event: &StreamEvent) -> bool {
             !d.contains(key) && hold_len(key, d) == 0
         }
         StreamEvent::ToolCallStarted { id, name } => !id.contains(key) && !name.contains(key),
+        // Opaque provider data, never a key; it passes unless thinking is held.
+        StreamEvent::ThinkingSignature(_) => true,
         StreamEvent::Completed { .. } => false,
     }
 }

@@ -25,6 +25,11 @@ pub enum Op {
         text: String,
         /// The images, in order, after the text.
         images: Vec<crate::ContentBlock>,
+        /// The program's id of this message (an Agent SDK user message's
+        /// uuid), recorded with the prompt so [`Op::RewindFiles`] finds it
+        /// in this process or a later one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        uuid: Option<String>,
     },
     /// Run a shell command the user typed (`!cmd` in a composer) through
     /// the same hooks, permission check and sandbox as the model's `Bash`
@@ -64,11 +69,18 @@ pub enum Op {
         dry_run: bool,
     },
     /// Restore the files the model edited to how they were before the user
-    /// turn `turns_back` turns from the latest (1 = the latest), leaving
-    /// the conversation as it is (the Agent SDK's `rewind_files`).
+    /// message a program named `user_message_id` (given as the `uuid` of
+    /// [`Op::UserTurnWithImages`], in this process or an earlier one of the
+    /// session), leaving the conversation as it is (the Agent SDK's
+    /// `rewind_files`). Answered by a `Notice` saying what was restored,
+    /// or an `Error`; with `dry_run`, by a [`EventKind::RewindPreview`]
+    /// and nothing changes.
     RewindFiles {
-        /// How many user turns back, counting the latest as 1.
-        turns_back: u32,
+        /// The program's id of the user message.
+        user_message_id: String,
+        /// Only say which files would change.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        dry_run: bool,
     },
     /// Change the permission mode for the rest of the session.
     SetPermissionMode {
@@ -336,6 +348,11 @@ pub enum ItemKind {
     Reasoning {
         /// Reasoning text so far.
         text: String,
+        /// The provider's signature of the block (on completion, when the
+        /// provider signs reasoning: Anthropic). Opaque; front ends that
+        /// mirror Claude Code's output show it on the thinking block.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
     },
     /// One run of a user hook (Claude Code's contract) at a point of the loop.
     HookRun {

@@ -167,6 +167,14 @@ pub enum EntryBody {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message: Option<String>,
     },
+    /// The uuid a program gave the user prompt this entry follows (its
+    /// parent): the Claude Agent SDK names user messages by it, so a later
+    /// process can rewind files to before a prompt of an earlier one.
+    /// Older readers keep it as an unknown entry and skip it.
+    MessageUuid {
+        /// The program's id of the prompt.
+        uuid: String,
+    },
     /// An entry type from a newer version, kept verbatim and ignored.
     #[serde(skip)]
     Unknown {
@@ -261,6 +269,7 @@ pub(crate) const KNOWN_TYPES: &[&str] = &[
     "checkpoint",
     "rewind",
     "hook",
+    "message_uuid",
 ];
 
 /// A fresh entry id: 16 hex digits of a UUIDv7's random half.

@@ -170,7 +170,8 @@ fn entry_markdown(out: &mut String, entry: &Entry) {
             }
             out.push_str("_\n\n");
         }
-        EntryBody::Unknown { .. } => {}
+        // A program's id for the prompt above: nothing a reader needs.
+        EntryBody::MessageUuid { .. } | EntryBody::Unknown { .. } => {}
     }
 }
 

@@ -46,6 +46,9 @@ pub struct UserTurn {
     pub text: String,
     /// When it was sent.
     pub ts: String,
+    /// The id the program that sent it gave it (an Agent SDK user
+    /// message's uuid), when it gave one.
+    pub uuid: Option<String>,
 }
 
 /// Whether a message is a prompt typed by the user (not tool results).
@@ -128,20 +131,31 @@ impl LoadedSession {
         messages_on(&self.path_to(Some(entry)))
     }
 
-    /// The user prompts on the current branch, oldest first.
+    /// The user prompts on the current branch, oldest first, each with
+    /// the program's id of it when a `message_uuid` entry follows it.
     pub fn user_turns(&self) -> Vec<UserTurn> {
-        self.current_path()
-            .into_iter()
-            .filter_map(|e| match &e.body {
-                EntryBody::Message { message } if is_user_prompt(message) => Some(UserTurn {
+        let mut turns: Vec<UserTurn> = Vec::new();
+        for e in self.current_path() {
+            match &e.body {
+                EntryBody::Message { message } if is_user_prompt(message) => turns.push(UserTurn {
                     entry: e.id.clone(),
                     parent_id: e.parent_id.clone(),
                     text: message.text(),
                     ts: e.ts.clone(),
+                    uuid: None,
                 }),
-                _ => None,
-            })
-            .collect()
+                EntryBody::MessageUuid { uuid } => {
+                    if let Some(turn) = turns
+                        .last_mut()
+                        .filter(|t| e.parent_id.as_deref() == Some(t.entry.as_str()))
+                    {
+                        turn.uuid = Some(uuid.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        turns
     }
 
     /// Usage and cost summed over every usage entry of this file.

@@ -27,8 +27,8 @@ pub enum Format {
 /// Where the user turn comes from (`--input-format stream-json` is the
 /// `sdk` module's).
 pub enum Input {
-    /// One prompt.
-    Prompt(String),
+    /// One prompt's op: a user turn, or the work of a slash command.
+    Op(Op),
 }
 
 /// Runs the task(s) and returns the exit code.
@@ -85,7 +85,7 @@ pub async fn run(
     let mut mapper = StreamJson::new(matches!(format, Format::StreamJson { partial: true }))
         .with_mcp(mcp.as_ref().map(|m| std::sync::Arc::clone(&m.manager)))
         .with_init(init);
-    let Input::Prompt(text) = input;
+    let Input::Op(op) = input;
     // Events before the turn (the init line) are written at once.
     while let Ok(event) = handle.events.try_recv() {
         summary.observe(&event);
@@ -102,7 +102,7 @@ pub async fn run(
         })
         .collect();
     write_lines(&early);
-    if handle.submit(Op::UserTurn { text }).await.is_err() {
+    if handle.submit(op).await.is_err() {
         return exit::ERROR;
     }
     if stop.get().is_some() {

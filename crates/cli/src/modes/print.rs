@@ -10,18 +10,9 @@ use crate::setup::Started;
 use crate::signals::spawn_interrupt_handler;
 use crate::summary::RunSummary;
 
-/// Runs `prompt` as one task and returns the exit code; `prompt_tool`
+/// Runs one piece of work (a task, a custom command's expansion, a
+/// compaction) and returns the exit code; `prompt_tool`
 /// (`--permission-prompt-tool`) answers approvals.
-pub async fn run(
-    started: Started,
-    prompt: String,
-    detail: Detail,
-    prompt_tool: Option<&str>,
-) -> u8 {
-    run_op(started, Op::UserTurn { text: prompt }, detail, prompt_tool).await
-}
-
-/// Runs one piece of work (a task, a compaction) and returns the exit code.
 pub async fn run_op(started: Started, op: Op, detail: Detail, prompt_tool: Option<&str>) -> u8 {
     let Started {
         mut handle,

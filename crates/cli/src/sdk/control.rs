@@ -173,15 +173,13 @@ pub fn decision(answer: &Result<Value, String>, original: &Value) -> (ApprovalDe
     }
 }
 
-/// The `initialize` reply: the slash commands, output style, models and
-/// the account the SDK's `get_server_info()` returns (where the API key
-/// came from; wright has no login, so no token source).
-pub fn initialize_reply(commands: &[String], model: &str, api_key_source: &str) -> Value {
+/// The `initialize` reply: the slash commands (each the SDK's
+/// `SlashCommand`: `name`, `description`, `argumentHint`), output style,
+/// models and the account the SDK's `get_server_info()` returns (where the
+/// API key came from; wright has no login, so no token source).
+pub fn initialize_reply(commands: Vec<Value>, model: &str, api_key_source: &str) -> Value {
     json!({
-        "commands": commands
-            .iter()
-            .map(|c| json!({"name": c, "description": "", "argumentHint": ""}))
-            .collect::<Vec<_>>(),
+        "commands": commands,
         "output_style": "default",
         "available_output_styles": ["default"],
         "models": [{"value": model, "displayName": model, "description": "the configured model"}],

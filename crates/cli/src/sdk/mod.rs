@@ -8,12 +8,15 @@
 //! The session starts after `initialize` (when the program sends one
 //! first), so its hooks are part of the session from the first turn.
 
+mod commands;
 pub(crate) mod control;
 mod mcp_relay;
 pub(crate) mod peer;
+mod rewind;
 mod session_control;
 mod wire;
 
+pub use commands::SlashCommands;
 pub use mcp_relay::ProgramRelay;
 pub use peer::Peer;
 
@@ -47,14 +50,11 @@ pub struct SdkOptions {
     pub replay_user_messages: bool,
 }
 
-/// The slash commands a program may send as a prompt.
-const SLASH_COMMANDS: [&str; 1] = ["compact"];
-
 /// What the init line lists beyond the core's events: the slash commands
 /// and the agent types of this launch.
-pub fn init_extras(launch: &Launch) -> InitExtras {
+pub fn init_extras(launch: &Launch, commands: &SlashCommands) -> InitExtras {
     InitExtras {
-        slash_commands: SLASH_COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
+        slash_commands: commands.names(),
         agents: launch
             .extensions
             .as_ref()
@@ -216,7 +216,13 @@ pub async fn run(
     let stop = spawn_interrupt_handler(handle.op_sender());
     let ops = handle.op_sender();
     let mut summary = RunSummary::new();
-    let mut extras = init_extras(&launch);
+    let (commands, command_warnings) = SlashCommands::load(project_root, launch.setting_sources);
+    early.extend(
+        command_warnings
+            .iter()
+            .map(|w| crate::stream_json::notice_line("", w)),
+    );
+    let mut extras = init_extras(&launch, &commands);
     extras.api_key_source = api_key_source.unwrap_or("none").to_owned();
     let mut mapper = StreamJson::new(options.partial)
         .with_mcp(mcp.as_ref().map(|m| Arc::clone(&m.manager)))
@@ -234,7 +240,7 @@ pub async fn run(
         respond(
             &id,
             Ok(control::initialize_reply(
-                &extras.slash_commands,
+                commands.described(),
                 summary.model(),
                 &extras.api_key_source,
             )),
@@ -247,9 +253,8 @@ pub async fn run(
     };
     let mut running = false;
     let mut ran_a_turn = false;
-    // The ids of the user messages that became turns, in order, for
-    // `rewind_files`.
-    let mut turn_ids: Vec<String> = Vec::new();
+    // `rewind_files` requests the core is working on, oldest first.
+    let mut rewinds: VecDeque<rewind::PendingRewind> = VecDeque::new();
     loop {
         if !running && let Some((text, images, line)) = queue.pop_front() {
             let sid = summary.session_id().to_owned();
@@ -261,24 +266,10 @@ pub async fn run(
             if options.replay_user_messages {
                 write_line(&echo);
             }
-            let op = match text.trim().strip_prefix("/compact") {
-                Some(focus)
-                    if images.is_empty()
-                        && (focus.is_empty() || focus.starts_with(char::is_whitespace)) =>
-                {
-                    Op::Compact {
-                        focus: Some(focus.trim().to_owned()).filter(|f| !f.is_empty()),
-                    }
-                }
-                _ => {
-                    turn_ids.push(echo["uuid"].as_str().unwrap_or_default().to_owned());
-                    if images.is_empty() {
-                        Op::UserTurn { text }
-                    } else {
-                        Op::UserTurnWithImages { text, images }
-                    }
-                }
-            };
+            // The message's uuid is recorded with the prompt, for
+            // `rewind_files` now or after a resume.
+            let uuid = echo["uuid"].as_str().map(str::to_owned);
+            let op = commands.op(text, images, uuid);
             if handle.submit(op).await.is_err() {
                 return Ok(exit::ERROR);
             }
@@ -288,7 +279,8 @@ pub async fn run(
             running = true;
             ran_a_turn = true;
         }
-        if !running && closed {
+        // A rewind still being done is answered before the end.
+        if !running && closed && rewinds.is_empty() {
             break;
         }
         tokio::select! {
@@ -308,7 +300,14 @@ pub async fn run(
                 }
                 Some(Incoming::Control { id, request }) => {
                     let answer = match request["subtype"].as_str().unwrap_or("") {
-                        "rewind_files" => rewind_files(&request, &turn_ids, running, &ops).await,
+                        "rewind_files" => match rewind::start(&id, &request, running, &ops).await {
+                            // Answered once the core has done it.
+                            Ok(pending) => {
+                                rewinds.push_back(pending);
+                                continue;
+                            }
+                            Err(e) => Err(e),
+                        },
                         // These may take as long as a server's start-up or a
                         // command's grace period: answered from a task so
                         // the session's events keep flowing meanwhile.
@@ -346,6 +345,14 @@ pub async fn run(
                     last_usage = Some(*request);
                 }
                 write_lines(&mapper.lines(&event));
+                for later in rewinds.iter_mut().skip(1) {
+                    later.arm(&event);
+                }
+                if let Some(answer) = rewinds.front_mut().and_then(|r| r.answer(&event))
+                    && let Some(done) = rewinds.pop_front()
+                {
+                    respond(&done.request_id, answer);
+                }
                 if let Some(approver) = &approver {
                     approver.handle(&event, &ops);
                 }
@@ -367,30 +374,6 @@ pub async fn run(
     }
     handle.shutdown().await;
     Ok(code)
-}
-
-/// `rewind_files`: the files go back to before the turn of a user message
-/// this run received; the outcome follows as a notice or error line.
-async fn rewind_files(
-    request: &Value,
-    turn_ids: &[String],
-    running: bool,
-    ops: &mpsc::Sender<Op>,
-) -> Result<Value, String> {
-    if running {
-        return Err("rewind_files while a turn runs: interrupt it first".to_owned());
-    }
-    let id = request["user_message_id"].as_str().unwrap_or("");
-    let Some(position) = turn_ids.iter().position(|t| t == id) else {
-        return Err(format!(
-            "unknown user message id \"{id}\": wright knows the ids of the user messages of this run (their uuid, echoed with --replay-user-messages)"
-        ));
-    };
-    let turns_back = u32::try_from(turn_ids.len() - position).map_err(|e| e.to_string())?;
-    ops.send(Op::RewindFiles { turns_back })
-        .await
-        .map_err(|_| "the session has ended".to_owned())?;
-    Ok(json!({}))
 }
 
 /// Answers one control request of the program's.

@@ -202,10 +202,56 @@ async def rewind_files():
         assert replays and replays[0].uuid, second
         assert open(path).read() == "two\n"
         await client.rewind_files(replays[0].uuid)
+        # Answered once done: the file is back when the await returns.
+        assert open(path).read() == "one\n", open(path).read()
         await client.query("after")
         await collect(client)
     assert open(path).read() == "one\n", open(path).read()
     assert first
+
+
+async def rewind_after_resume():
+    opts = {"permission_mode": "acceptEdits", "enable_file_checkpointing": True, "extra_args": {"replay-user-messages": None}}
+    path = os.path.join(CWD, "notes.txt")
+    async with ClaudeSDKClient(options(**opts)) as client:
+        await client.query("write one")
+        first = await collect(client)
+    replays = [m for m in first if isinstance(m, UserMessage) and isinstance(m.content, str)]
+    assert replays and replays[0].uuid, first
+    assert isinstance(first[-1], ResultMessage), first
+    assert open(path).read() == "one\n"
+    # A later process resumes the session: the first process's message
+    # is still a rewind point, behind this process's own edit.
+    async with ClaudeSDKClient(options(resume=first[-1].session_id, **opts)) as client:
+        await client.query("write two")
+        await collect(client)
+        assert open(path).read() == "two\n"
+        await client.rewind_files(replays[0].uuid)
+        assert not os.path.exists(path), "notes.txt did not exist before the first message"
+        try:
+            await client.rewind_files("00000000-0000-4000-8000-000000000000")
+            raise AssertionError("an unknown message must be an error")
+        except AssertionError:
+            raise
+        except Exception as e:
+            assert "00000000-0000-4000-8000-000000000000" in str(e), e
+
+
+async def thinking_and_commands():
+    from claude_agent_sdk import ThinkingBlock
+
+    async with ClaudeSDKClient(options(include_partial_messages=True)) as client:
+        info = await client.get_server_info()
+        await client.query("think")
+        seen = await collect(client)
+    commands = {c["name"]: c for c in info["commands"]}
+    assert commands["review"]["description"] == "Review a pull request", info
+    assert commands["review"]["argumentHint"] == "[pr-number]", info
+    assert commands["compact"]["description"], info
+    thinking = [b for m in seen if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, ThinkingBlock)]
+    assert thinking and thinking[0].signature == "EqQBCgIYAhIMsig", thinking
+    deltas = [m.event["delta"]["type"] for m in seen if isinstance(m, StreamEvent) and m.event["type"] == "content_block_delta"]
+    assert "signature_delta" in deltas, deltas
 
 
 async def sdk_mcp():
@@ -341,7 +387,7 @@ async def session_controls():
         await collect(client)
 
 
-SCENARIOS = {f.__name__: f for f in [session_controls, interrupt_while_asking, rewritten_input, image_prompt, model_and_agents, sdk_mcp, rewind_files, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
+SCENARIOS = {f.__name__: f for f in [session_controls, interrupt_while_asking, rewritten_input, image_prompt, model_and_agents, sdk_mcp, thinking_and_commands, rewind_files, rewind_after_resume, query_bash, multi_turn, can_use_tool, hook_blocks, interrupt, permission_mode, partial_messages, resume]}
 
 if __name__ == "__main__":
     anyio.run(SCENARIOS[sys.argv[1]])

@@ -29,6 +29,7 @@ mod safety;
 mod scenarios;
 mod sdk_flags;
 mod sdk_python;
+mod sdk_stream;
 mod sessions;
 mod stream_endings;
 mod subagent_records;

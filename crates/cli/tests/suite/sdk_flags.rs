@@ -473,3 +473,52 @@ fn settings_show_in_config_show_with_their_source() {
         entry("model")
     );
 }
+
+/// Anthropic's thinking signature reaches the assistant line's thinking
+/// block, and with `--include-partial-messages` streams as Claude Code's
+/// `signature_delta` right before the block's `content_block_stop`.
+#[test]
+fn thinking_blocks_carry_the_providers_signature() {
+    let env = Env::new();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::thinking_then_text(
+        "Let me think.",
+        "EqQBCgIYAhIMsig",
+        "42",
+    ))])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "why")
+        .args([
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--include-partial-messages",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let assistant = lines
+        .iter()
+        .find(|l| l["type"] == "assistant")
+        .expect("an assistant line");
+    let thinking = &assistant["message"]["content"][0];
+    assert_eq!(thinking["type"], "thinking", "{assistant}");
+    assert_eq!(thinking["thinking"], "Let me think.");
+    assert_eq!(thinking["signature"], "EqQBCgIYAhIMsig");
+    let events: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["type"] == "stream_event")
+        .map(|l| &l["event"])
+        .collect();
+    let signed = events
+        .iter()
+        .position(|e| e["delta"]["type"] == "signature_delta")
+        .expect("a signature_delta event");
+    assert_eq!(events[signed]["delta"]["signature"], "EqQBCgIYAhIMsig");
+    assert_eq!(events[signed + 1]["type"], "content_block_stop");
+    assert_eq!(events[signed + 1]["index"], events[signed]["index"]);
+}

@@ -233,6 +233,44 @@ fn rewind_files_restores_the_files_of_a_user_message() {
 }
 
 #[test]
+fn rewind_files_after_a_resume_reaches_the_first_processs_message() {
+    let env = Env::new();
+    let write = |id: &str, text: &str| {
+        calls(&[(
+            id,
+            "Write",
+            json!({"file_path": "notes.txt", "content": text}),
+        )])
+    };
+    let server = MockServer::start(vec![
+        write("c1", "one\n"),
+        text("wrote one"),
+        write("c2", "two\n"),
+        text("wrote two"),
+    ])
+    .unwrap();
+    if scenario(&env, &server, "rewind_after_resume").is_some() {
+        assert_eq!(server.request_count(), 4);
+    }
+}
+
+#[test]
+fn thinking_signatures_and_described_commands_reach_the_program() {
+    let env = Env::new();
+    env.write(
+        ".wright/commands/review.md",
+        "---\ndescription: Review a pull request\nargument-hint: [pr-number]\n---\nReview $ARGUMENTS.\n",
+    );
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::thinking_then_text(
+        "Let me think.",
+        "EqQBCgIYAhIMsig",
+        "42",
+    ))])
+    .unwrap();
+    scenario(&env, &server, "thinking_and_commands");
+}
+
+#[test]
 fn the_programs_in_process_mcp_server_is_listed_and_called() {
     let env = Env::new();
     let server = MockServer::start(vec![

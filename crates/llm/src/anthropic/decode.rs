@@ -90,6 +90,7 @@ impl AnthropicDecoder {
             }
             "content_block_start" => self.block_start(&json),
             "content_block_delta" => self.block_delta(&json),
+            "content_block_stop" => Ok(self.block_stop(&json)),
             "message_delta" => {
                 if let Some(reason) = json.pointer("/delta/stop_reason").and_then(Value::as_str) {
                     self.stop_reason = Some(stop_reason(reason));
@@ -117,7 +118,7 @@ impl AnthropicDecoder {
                     message: format!("{kind}: {message}"),
                 })
             }
-            // `content_block_stop`, `ping`, and event types added later carry
+            // `ping` and event types added later carry
             // nothing we need.
             _ => Ok(Vec::new()),
         }
@@ -234,6 +235,22 @@ impl AnthropicDecoder {
             ),
             // Citations and future delta types are not part of our model.
             _ => Ok(Vec::new()),
+        }
+    }
+
+    /// A thinking block's end: its whole signature, when it has one.
+    fn block_stop(&self, json: &Value) -> Vec<StreamEvent> {
+        let Ok(index) = index(json) else {
+            return Vec::new();
+        };
+        match self.blocks.get(&index) {
+            Some(Block::Thinking {
+                signature: Some(signature),
+                ..
+            }) if !signature.is_empty() => {
+                vec![StreamEvent::ThinkingSignature(signature.clone())]
+            }
+            _ => Vec::new(),
         }
     }
 

@@ -62,10 +62,12 @@ fn thinking_with_signature_and_redacted_thinking() {
     let (events, error) = decode(THINKING);
     assert!(error.is_none(), "{error:?}");
     assert_eq!(
-        &events[..3],
+        &events[..4],
         &[
             StreamEvent::ThinkingDelta("Let me think".into()),
             StreamEvent::ThinkingDelta(" step by step.".into()),
+            // The whole signature, at the block's end, before the next block.
+            StreamEvent::ThinkingSignature("EqQBCgIYAhIM1gbcDa9GJwZA2b3h".into()),
             StreamEvent::TextDelta("42".into()),
         ]
     );

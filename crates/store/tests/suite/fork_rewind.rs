@@ -169,3 +169,29 @@ fn conversation_only_rewind_leaves_files() {
     assert!(out.files.is_empty());
     assert!(file.exists());
 }
+
+/// A program's uuid for a prompt is recorded after it, read back with the
+/// user turns by a later writer (a resumed session), and is no message; a
+/// prompt without one (as every prompt older wright wrote) has none.
+#[test]
+fn a_prompts_uuid_is_read_back_after_a_resume() {
+    let (dir, store) = store();
+    let mut w = store.create(&meta(dir.path())).unwrap();
+    w.append_message(&Message::user_text("first")).unwrap();
+    w.append(&EntryBody::MessageUuid { uuid: "u-1".into() })
+        .unwrap();
+    w.append_message(&assistant(vec![text("one")])).unwrap();
+    w.append_message(&Message::user_text("second")).unwrap();
+    w.append_message(&assistant(vec![text("two")])).unwrap();
+    // A uuid entry that follows no prompt names nothing.
+    w.append(&EntryBody::MessageUuid { uuid: "u-x".into() })
+        .unwrap();
+    let id = w.id().to_string();
+    drop(w);
+    let (w, loaded) = store.resume(&id).unwrap();
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.history().len(), 4);
+    let turns = w.user_turns().unwrap();
+    let uuids: Vec<Option<&str>> = turns.iter().map(|t| t.uuid.as_deref()).collect();
+    assert_eq!(uuids, [Some("u-1"), None]);
+}
