@@ -247,7 +247,8 @@ impl Pump {
                     approval_id,
                     tool_call,
                     announced,
-                } => self.ask(approval_id, tool_call, announced)?,
+                    always,
+                } => self.ask(approval_id, tool_call, announced, always)?,
                 Action::TurnEnded(outcome) => {
                     let waiting = self.live.turn.lock().ok().and_then(|mut t| t.take());
                     if let Some(tx) = waiting {
@@ -267,6 +268,7 @@ impl Pump {
         approval_id: String,
         tool_call: ToolCallUpdate,
         announced: bool,
+        always: Option<String>,
     ) -> Result<(), Error> {
         let cx = self.cx.clone();
         let ops = self.live.ops.clone();
@@ -274,15 +276,23 @@ impl Pump {
         let asked_in = self.live.prompts.load(Ordering::SeqCst);
         let id = self.id.clone();
         let call_id = tool_call.tool_call_id.clone();
-        let options = vec![
-            PermissionOption::new(ALLOW_ONCE, "Allow", PermissionOptionKind::AllowOnce),
-            PermissionOption::new(
+        let mut options = vec![PermissionOption::new(
+            ALLOW_ONCE,
+            "Allow",
+            PermissionOptionKind::AllowOnce,
+        )];
+        if let Some(label) = always {
+            options.push(PermissionOption::new(
                 ALLOW_ALWAYS,
-                "Allow for this session",
+                label,
                 PermissionOptionKind::AllowAlways,
-            ),
-            PermissionOption::new(REJECT, "Reject", PermissionOptionKind::RejectOnce),
-        ];
+            ));
+        }
+        options.push(PermissionOption::new(
+            REJECT,
+            "Reject",
+            PermissionOptionKind::RejectOnce,
+        ));
         let request = RequestPermissionRequest::new(id.clone(), tool_call, options);
         self.cx.spawn(async move {
             let answer = cx.send_request(request).block_task().await;

@@ -39,9 +39,26 @@ pub enum Action {
         /// Whether the editor was told about the call before (a subagent's
         /// call is described only in the question).
         announced: bool,
+        /// The "allow always" option's label naming the rules it stores;
+        /// `None` offers no such option (no rule can be stored).
+        always: Option<String>,
     },
     /// The user turn is over: answer `session/prompt`.
     TurnEnded(TurnOutcome),
+}
+
+/// The label of the "allow always" option: the rules it stores and, when
+/// the same call would ask anyway, that it will; `None` when no rule can
+/// be stored, so the editor is not promised what "always" cannot keep.
+pub fn always_label(rules: &[String], still_asks: Option<&str>) -> Option<String> {
+    if rules.is_empty() {
+        return None;
+    }
+    let mut label = format!("Allow for this session: {}", rules.join(", "));
+    if let Some(why) = still_asks {
+        label.push_str(&format!(" (will still ask: {why})"));
+    }
+    Some(label)
 }
 
 /// How a turn ended, for the `session/prompt` response.
@@ -203,6 +220,8 @@ impl EventMapper {
                 arguments,
                 reason,
                 call_id,
+                suggested_rules,
+                still_asks,
                 ..
             } => self.approval(
                 id,
@@ -211,6 +230,7 @@ impl EventMapper {
                 reason,
                 call_id.as_deref(),
                 &event.agent.0,
+                always_label(suggested_rules, still_asks.as_deref()),
             ),
             EventKind::Error { message } => {
                 self.last_error = Some(message.clone());
@@ -330,6 +350,7 @@ impl EventMapper {
         reason: &str,
         call_id: Option<&str>,
         agent: &str,
+        always: Option<String>,
     ) -> Vec<Action> {
         // The core names the call; matching by tool and input is for
         // events that do not.
@@ -371,6 +392,7 @@ impl EventMapper {
             approval_id: id.to_owned(),
             tool_call,
             announced,
+            always,
         }]
     }
 
@@ -383,6 +405,8 @@ impl EventMapper {
                 arguments,
                 reason,
                 call_id,
+                suggested_rules,
+                still_asks,
                 ..
             } => {
                 return self.approval(
@@ -392,6 +416,7 @@ impl EventMapper {
                     reason,
                     call_id.as_deref(),
                     &event.agent.0,
+                    always_label(suggested_rules, still_asks.as_deref()),
                 );
             }
             EventKind::ItemStarted { item } => match &item.kind {

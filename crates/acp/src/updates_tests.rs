@@ -133,12 +133,14 @@ fn an_edit_goes_pending_then_asks_then_completes_with_its_diff() {
         approval_id,
         tool_call,
         announced,
+        always,
     } = &a[0]
     else {
         panic!("permission expected");
     };
     assert_eq!(approval_id, "approval_1");
     assert!(*announced);
+    assert_eq!(always, &None, "no rule to store: no allow-always option");
     assert_eq!(tool_call.tool_call_id.to_string(), "c1");
     assert_eq!(tool_call.fields.content.as_ref().unwrap()[0], diff);
 
@@ -368,4 +370,22 @@ fn chatty_output_is_batched_and_only_its_tail_kept() {
     let mut s = "aé".repeat(10);
     keep_tail(&mut s, 4);
     assert_eq!(s, "aé");
+}
+
+#[test]
+fn the_allow_always_label_names_the_rules_and_what_still_asks() {
+    assert_eq!(always_label(&[], None), None);
+    let rules = vec![
+        "Bash(cargo build:*)".to_owned(),
+        "Bash(cargo test:*)".to_owned(),
+    ];
+    assert_eq!(
+        always_label(&rules, None).as_deref(),
+        Some("Allow for this session: Bash(cargo build:*), Bash(cargo test:*)")
+    );
+    let label = always_label(&rules[..1], Some("`rm -rf build` is dangerous")).unwrap();
+    assert!(
+        label.ends_with("(will still ask: `rm -rf build` is dangerous)"),
+        "{label}"
+    );
 }

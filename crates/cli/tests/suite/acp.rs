@@ -243,6 +243,9 @@ fn an_editor_session_from_initialize_to_load() {
         .map(|o| o["kind"].as_str().unwrap())
         .collect();
     assert_eq!(options, ["allow_once", "allow_always", "reject_once"]);
+    // "Always" names the rule it stores, so the editor promises no more.
+    let always = question["options"][1]["name"].as_str().unwrap();
+    assert!(always.starts_with("Allow for this session: Edit("), "{always}");
 
     let text = ed.agent_text();
     assert!(
