@@ -87,6 +87,22 @@ pub struct BackendSession {
     /// Models the catalog knows (the server offers those of the session's
     /// provider).
     pub models: Vec<ModelChoice>,
+    /// The project's and user's custom slash commands, offered to the
+    /// editor beside the built-in `/compact`.
+    pub commands: Vec<CustomCommand>,
+}
+
+/// A custom slash command (`.wright/commands/NAME.md`) as the editor sees it.
+pub struct CustomCommand {
+    /// The name, without the slash.
+    pub name: String,
+    /// What it does, from its frontmatter.
+    pub description: String,
+    /// What its arguments are, e.g. `[file]`.
+    pub hint: Option<String>,
+    /// The prompt text for `/NAME ARGS`: the command's body with `ARGS`
+    /// put in, done by the backend as every other front end does it.
+    pub expand: Box<dyn Fn(&str) -> String + Send + Sync>,
 }
 
 /// Whether wright can reach a model without the editor doing anything.

@@ -19,7 +19,8 @@ mod tool_map;
 mod updates;
 
 pub use backend::{
-    AuthState, Backend, BackendError, BackendSession, McpServerSpec, ModelChoice, SessionRequest,
+    AuthState, Backend, BackendError, BackendSession, CustomCommand, McpServerSpec, ModelChoice,
+    SessionRequest,
 };
 pub use editor_fs::EditorFs;
 pub use server::serve_stdio;

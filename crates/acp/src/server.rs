@@ -14,18 +14,18 @@ use std::sync::{Arc, Mutex};
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     AgentCapabilities, AuthMethod, AuthMethodAgent, AuthenticateRequest, AuthenticateResponse,
-    AvailableCommand, AvailableCommandsUpdate, CancelNotification, Implementation,
-    InitializeRequest, InitializeResponse, LoadSessionRequest, LoadSessionResponse,
+    AvailableCommand, AvailableCommandInput, AvailableCommandsUpdate, CancelNotification,
+    Implementation, InitializeRequest, InitializeResponse, LoadSessionRequest, LoadSessionResponse,
     McpCapabilities, McpServer, NewSessionRequest, NewSessionResponse, PromptCapabilities,
     PromptRequest, PromptResponse, SessionConfigOptionValue, SessionUpdate,
     SetSessionConfigOptionRequest, SetSessionConfigOptionResponse, SetSessionModeRequest,
-    SetSessionModeResponse,
+    SetSessionModeResponse, UnstructuredCommandInput,
 };
 use agent_client_protocol::{Agent, Client, Error, Stdio};
 use tokio::sync::oneshot;
 use wright_protocol::Op;
 
-use crate::backend::{AuthState, Backend, McpServerSpec, SessionRequest};
+use crate::backend::{AuthState, Backend, CustomCommand, McpServerSpec, SessionRequest};
 use crate::editor_fs::EditorFs;
 use crate::model_option;
 use crate::modes;
@@ -137,7 +137,7 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                                     .modes(modes::state(&opened.mode))
                                     .config_options(vec![opened.live.model_option()]),
                             )?;
-                            announce_commands(&cx, &id)
+                            announce_commands(&cx, &id, &opened.live.commands)
                         }
                         Err(e) => responder.respond_with_error(e),
                     }
@@ -167,7 +167,7 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                                     .modes(modes::state(&opened.mode))
                                     .config_options(vec![opened.live.model_option()]),
                             )?;
-                            announce_commands(&cx, &opened.id)
+                            announce_commands(&cx, &opened.id, &opened.live.commands)
                         }
                         Err(e) => responder.respond_with_error(e),
                     }
@@ -182,7 +182,7 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     Ok(s) => s,
                     Err(e) => return responder.respond_with_error(e),
                 };
-                let op = match prompt_op(&req) {
+                let op = match prompt_op(&req, &session.commands) {
                     Ok(op) => op,
                     Err(e) => return responder.respond_with_error(e),
                 };
@@ -346,12 +346,26 @@ fn initialize(shared: &Shared, req: &InitializeRequest) -> InitializeResponse {
         .agent_info(Implementation::new("wright", env!("CARGO_PKG_VERSION")))
 }
 
-/// The slash commands a prompt may start with.
-fn announce_commands(cx: &ConnectionTo<Client>, id: &str) -> Result<(), Error> {
-    let commands = vec![AvailableCommand::new(
+/// The slash commands a prompt may start with: `/compact` and the
+/// session's custom commands.
+fn announce_commands(
+    cx: &ConnectionTo<Client>,
+    id: &str,
+    custom: &[CustomCommand],
+) -> Result<(), Error> {
+    let mut commands = vec![AvailableCommand::new(
         "compact",
         "Summarize older turns to free context (optionally: what to keep)",
     )];
+    for c in custom.iter().filter(|c| c.name != "compact") {
+        let mut command = AvailableCommand::new(c.name.clone(), c.description.clone());
+        if let Some(hint) = &c.hint {
+            command = command.input(AvailableCommandInput::Unstructured(
+                UnstructuredCommandInput::new(hint.clone()),
+            ));
+        }
+        commands.push(command);
+    }
     notify(
         cx,
         id,
@@ -359,11 +373,22 @@ fn announce_commands(cx: &ConnectionTo<Client>, id: &str) -> Result<(), Error> {
     )
 }
 
-/// The op for a prompt: `/compact [focus]`, or a user turn.
-fn prompt_op(req: &PromptRequest) -> Result<Op, Error> {
+/// The op for a prompt: `/compact [focus]`, a custom command's expansion
+/// (`/name args`), or a user turn.
+fn prompt_op(req: &PromptRequest, custom: &[CustomCommand]) -> Result<Op, Error> {
     let (text, images) =
         prompt::to_turn(&req.prompt).map_err(|e| Error::invalid_params().data(e.to_string()))?;
     let trimmed = text.trim();
+    let text = match trimmed
+        .strip_prefix('/')
+        .map(|rest| rest.split_once(char::is_whitespace).unwrap_or((rest, "")))
+    {
+        Some((name, args)) if name != "compact" => custom
+            .iter()
+            .find(|c| c.name == name)
+            .map_or(text.clone(), |c| (c.expand)(args.trim())),
+        _ => text.clone(),
+    };
     if let Some(rest) = trimmed.strip_prefix("/compact")
         && images.is_empty()
         && (rest.is_empty() || rest.starts_with(char::is_whitespace))
@@ -436,22 +461,45 @@ mod tests {
     #[test]
     fn compact_is_a_command_and_anything_else_a_turn() {
         assert_eq!(
-            prompt_op(&prompt("/compact")).unwrap(),
+            prompt_op(&prompt("/compact"), &[]).unwrap(),
             Op::Compact { focus: None }
         );
         assert_eq!(
-            prompt_op(&prompt("/compact the API design")).unwrap(),
+            prompt_op(&prompt("/compact the API design"), &[]).unwrap(),
             Op::Compact {
                 focus: Some("the API design".into())
             }
         );
         assert_eq!(
-            prompt_op(&prompt("/compactness please")).unwrap(),
+            prompt_op(&prompt("/compactness please"), &[]).unwrap(),
             Op::UserTurn {
                 text: "/compactness please".into()
             }
         );
-        assert!(prompt_op(&prompt("")).is_err());
+        assert!(prompt_op(&prompt(""), &[]).is_err());
+    }
+
+    #[test]
+    fn a_custom_command_prompt_is_its_expansion() {
+        let review = CustomCommand {
+            name: "review".into(),
+            description: "Review a file".into(),
+            hint: Some("[file]".into()),
+            expand: Box::new(|args| format!("Review {args} carefully.")),
+        };
+        let custom = [review];
+        assert_eq!(
+            prompt_op(&prompt("/review src/a.rs"), &custom).unwrap(),
+            Op::UserTurn {
+                text: "Review src/a.rs carefully.".into()
+            }
+        );
+        assert_eq!(
+            prompt_op(&prompt("/reviewer x"), &custom).unwrap(),
+            Op::UserTurn {
+                text: "/reviewer x".into()
+            }
+        );
     }
 
     #[test]

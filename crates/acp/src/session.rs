@@ -16,7 +16,7 @@ use agent_client_protocol::{Client, Error};
 use tokio::sync::{mpsc, oneshot};
 use wright_protocol::{ApprovalDecision, Event, EventKind, Op};
 
-use crate::backend::{Backend, BackendError, SessionRequest};
+use crate::backend::{Backend, BackendError, CustomCommand, SessionRequest};
 use crate::model_option;
 use crate::modes;
 use crate::replay;
@@ -49,6 +49,8 @@ pub struct LiveSession {
     /// The model in use and the ones the editor may pick.
     model: Mutex<String>,
     models: Vec<String>,
+    /// The custom slash commands a prompt may start with.
+    pub commands: Vec<CustomCommand>,
 }
 
 impl LiveSession {
@@ -152,6 +154,7 @@ pub async fn open_session(
         ),
         model: Mutex::new(model),
         models,
+        commands: std::mem::take(&mut started.commands),
     });
     if let Ok(mut sessions) = sessions.lock() {
         sessions.insert(id.clone(), Arc::clone(&live));

@@ -214,24 +214,7 @@ impl EventMapper {
                 }
             },
             EventKind::ItemCompleted { item } => self.completed(&item.id, &item.kind),
-            EventKind::ApprovalRequested {
-                id,
-                tool,
-                arguments,
-                reason,
-                call_id,
-                suggested_rules,
-                still_asks,
-                ..
-            } => self.approval(
-                id,
-                tool,
-                arguments,
-                reason,
-                call_id.as_deref(),
-                &event.agent.0,
-                always_label(suggested_rules, still_asks.as_deref()),
-            ),
+            EventKind::ApprovalRequested { .. } => self.approval(event),
             EventKind::Error { message } => {
                 self.last_error = Some(message.clone());
                 vec![Action::Update(SessionUpdate::AgentMessageChunk(chunk(
@@ -342,16 +325,28 @@ impl EventMapper {
 
     /// Pairs an approval with the announced call it is about: same agent,
     /// tool and arguments, first not yet asked about.
-    fn approval(
-        &mut self,
-        id: &str,
-        tool: &str,
-        arguments: &str,
-        reason: &str,
-        call_id: Option<&str>,
-        agent: &str,
-        always: Option<String>,
-    ) -> Vec<Action> {
+    fn approval(&mut self, event: &Event) -> Vec<Action> {
+        let EventKind::ApprovalRequested {
+            id,
+            tool,
+            arguments,
+            reason,
+            call_id,
+            suggested_rules,
+            still_asks,
+            ..
+        } = &event.kind
+        else {
+            return Vec::new();
+        };
+        let (id, tool, arguments, reason) = (
+            id.as_str(),
+            tool.as_str(),
+            arguments.as_str(),
+            reason.as_str(),
+        );
+        let (call_id, agent) = (call_id.as_deref(), event.agent.0.as_str());
+        let always = always_label(suggested_rules, still_asks.as_deref());
         // The core names the call; matching by tool and input is for
         // events that do not.
         let named = call_id
@@ -399,25 +394,8 @@ impl EventMapper {
     /// A subagent's event, shown inside its parent `Task` call.
     fn subagent(&mut self, parent: &str, event: &Event) -> Vec<Action> {
         let line = match &event.kind {
-            EventKind::ApprovalRequested {
-                id,
-                tool,
-                arguments,
-                reason,
-                call_id,
-                suggested_rules,
-                still_asks,
-                ..
-            } => {
-                return self.approval(
-                    id,
-                    tool,
-                    arguments,
-                    reason,
-                    call_id.as_deref(),
-                    &event.agent.0,
-                    always_label(suggested_rules, still_asks.as_deref()),
-                );
+            EventKind::ApprovalRequested { .. } => {
+                return self.approval(event);
             }
             EventKind::ItemStarted { item } => match &item.kind {
                 ItemKind::ToolCall {

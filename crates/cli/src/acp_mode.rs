@@ -11,7 +11,8 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
 use wright_acp::{
-    AuthState, Backend, BackendError, BackendSession, McpServerSpec, ModelChoice, SessionRequest,
+    AuthState, Backend, BackendError, BackendSession, CustomCommand, McpServerSpec, ModelChoice,
+    SessionRequest,
 };
 use wright_config::{ConfigLoader, find_project_root};
 
@@ -184,7 +185,24 @@ async fn start_session(
     } = started;
     let ops = handle.op_sender();
     let events = handle.events;
+    let (custom, command_problems) = wright_context::commands::load(
+        &project_root,
+        wright_config::default_user_config_dir().as_deref(),
+    );
+    for problem in command_problems {
+        eprintln!("warning: {}", problem.message);
+    }
+    let commands = custom
+        .into_iter()
+        .map(|c| CustomCommand {
+            name: c.name.clone(),
+            description: c.description.clone(),
+            hint: c.argument_hint.clone(),
+            expand: Box::new(move |args| wright_context::commands::expand(&c, args)),
+        })
+        .collect();
     Ok(BackendSession {
+        commands,
         // The core's first event names a new session's id.
         id: launch.session.resume.clone().unwrap_or_default(),
         ops,

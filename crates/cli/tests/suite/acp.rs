@@ -245,7 +245,10 @@ fn an_editor_session_from_initialize_to_load() {
     assert_eq!(options, ["allow_once", "allow_always", "reject_once"]);
     // "Always" names the rule it stores, so the editor promises no more.
     let always = question["options"][1]["name"].as_str().unwrap();
-    assert!(always.starts_with("Allow for this session: Edit("), "{always}");
+    assert!(
+        always.starts_with("Allow for this session: Edit("),
+        "{always}"
+    );
 
     let text = ed.agent_text();
     assert!(
@@ -614,5 +617,42 @@ fn subagent_work_shows_in_its_task_call_and_todos_as_a_plan() {
     assert_eq!(entries[0]["status"], "completed");
     assert_eq!(entries[1]["status"], "in_progress");
     assert!(ed.agent_text().contains("All done."));
+    ed.finish();
+}
+
+#[test]
+fn custom_commands_are_offered_and_expanded() {
+    let env = Env::new();
+    let commands = env.project.path().join(".wright/commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::write(
+        commands.join("review.md"),
+        "---\ndescription: Review a file\nargument-hint: '[file]'\n---\nReview $ARGUMENTS carefully.\n",
+    )
+    .unwrap();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("Reviewed."))]).unwrap();
+    let mut ed = Editor::start(&env, &server.url());
+    initialize(&mut ed);
+    let cwd = env.project.path().display().to_string();
+    let new = ed.call("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let session = new["result"]["sessionId"].as_str().unwrap().to_owned();
+    let done = ed.call(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "/review src/a.rs"}]}),
+    );
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+    let offered = ed.updates("available_commands_update");
+    let names: Vec<&str> = offered[0]["availableCommands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["compact", "review"], "{offered:?}");
+    let review = &offered[0]["availableCommands"][1];
+    assert_eq!(review["description"], "Review a file");
+    assert_eq!(review["input"]["hint"], "[file]", "{review}");
+    let sent = server.requests()[0].json()["messages"].to_string();
+    assert!(sent.contains("Review src/a.rs carefully."), "{sent}");
     ed.finish();
 }
