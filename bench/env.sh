@@ -5,7 +5,7 @@
 # a 600-entry session for --continue and generates the search tree. Exports
 # the variables bench/README.md uses; `bench_stop` ends the mocks.
 R=${CARGO_TARGET_DIR:-$(pwd)/target}/release
-export WRIGHT=${WRIGHT:-$R/wright} MOCK_BIN=$R/wright-mock FLOOR=$R/floor SEARCH=$R/examples/search
+export WRIGHT=${WRIGHT:-$R/wright} MOCK_BIN=${MOCK_BIN:-$R/wright-mock} FLOOR=${FLOOR:-$R/floor} SEARCH=${SEARCH:-$R/examples/search}
 export BENCH=$(mktemp -d /tmp/wright-bench.XXXXXX)
 export PROMPT='run `echo hello > out.txt && cat out.txt` and tell me what the file says'
 mkdir -p "$BENCH/home" "$BENCH/project" "$BENCH/dump"
@@ -34,6 +34,10 @@ export TEXT_FLAGS="--provider anthropic --model bench-model --base-url $TEXT_URL
 # 150 turns of four messages: a 600-entry session to continue.
 mkdir -p "$BENCH/long"
 BENCH_HOME=$BENCH/long python3 bench/long_session.py "$WRIGHT" "$MOCK_BIN" 150 > "$BENCH/long.txt"
+# The session as a fixture (bench/continue.sh puts it back before each run).
+export LONG_FILE=$(ls "$BENCH"/long/.local/share/wright/sessions/*/*.jsonl | head -1)
+export LONG_ID=$(basename "$LONG_FILE" .jsonl) LONG_FIXTURE=$BENCH/long-fixture.jsonl
+cp "$LONG_FILE" "$LONG_FIXTURE"
 
 export TREE=$BENCH/tree
 python3 bench/gen_tree.py "$TREE" > /dev/null

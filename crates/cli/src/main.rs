@@ -52,6 +52,11 @@ fn main() -> ExitCode {
     // The re-executed sandbox helper confines itself and execs the command;
     // it must run before anything else, while the process has one thread.
     wright_sandbox::maybe_exec_helper();
+    // `--version` alone answers before the argument parser is built: the
+    // parser of every subcommand costs more than the rest of the process.
+    if let Some(code) = version_only() {
+        return code;
+    }
     // Before any thread starts: keys out of the environment block and the
     // process closed to /proc readers, so no command can obtain them.
     provider::Keys::capture();
@@ -612,6 +617,24 @@ fn join_prompt(prompt: &str, stdin: &str) -> String {
         (false, true) => prompt.to_owned(),
         (false, false) => format!("{prompt}\n\n<stdin>\n{}\n</stdin>", stdin.trim_end()),
     }
+}
+
+/// `wright --version` / `wright -V` (nothing else): prints what clap would
+/// print for it.
+fn version_only() -> Option<ExitCode> {
+    let mut args = std::env::args_os().skip(1);
+    let flag = args.next()?;
+    if args.next().is_some() || !(flag == "--version" || flag == "-V") {
+        return None;
+    }
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    Some(
+        match writeln!(out, "wright {}", env!("WRIGHT_LONG_VERSION")).and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::from(exit::ERROR),
+        },
+    )
 }
 
 fn read_stdin() -> anyhow::Result<String> {

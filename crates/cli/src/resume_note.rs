@@ -5,14 +5,18 @@
 use std::time::SystemTime;
 
 use wright_protocol::{Message, Role};
-use wright_store::SessionWriter;
+use wright_store::{SessionWriter, UserTurn};
 
 /// Longest prompt or answer shown, in characters.
 const SHOWN_CHARS: usize = 300;
 
 /// The note for a resumed session, or `None` when nothing was said in it.
-pub fn note(writer: &SessionWriter, short_id: &str, history: &[Message]) -> Option<String> {
-    let turns = writer.user_turns().unwrap_or_default();
+pub fn note(
+    writer: &SessionWriter,
+    short_id: &str,
+    turns: &[UserTurn],
+    history: &[Message],
+) -> Option<String> {
     let first = turns.first()?;
     let age = std::fs::metadata(writer.path())
         .and_then(|m| m.modified())

@@ -39,6 +39,10 @@ pub struct Opened {
     pub warnings: Vec<String>,
     /// Usage and cost recorded so far.
     pub usage: (wright_protocol::Usage, f64),
+    /// The user prompts on the current branch (empty for a new session),
+    /// taken from the one parse of the file: the resume note needs them and
+    /// reading the file again would double the cost of `--continue`.
+    pub turns: Vec<wright_store::UserTurn>,
 }
 
 /// The store under the user's data dir.
@@ -85,6 +89,7 @@ pub fn open(
             history: Vec::new(),
             warnings: Vec::new(),
             usage: (wright_protocol::Usage::default(), 0.0),
+            turns: Vec::new(),
         });
     };
     if choice.fork {
@@ -94,6 +99,7 @@ pub fn open(
             history: loaded.history(),
             warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
             usage: loaded.usage_total(),
+            turns: loaded.user_turns(),
             writer,
         });
     }
@@ -102,6 +108,7 @@ pub fn open(
         history: loaded.history(),
         warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
         usage: loaded.usage_total(),
+        turns: loaded.user_turns(),
         writer,
     })
 }

@@ -146,7 +146,7 @@ pub async fn start(
     let resumed_note = if resumed {
         let short =
             sessions::store().map_or_else(|_| session_id.clone(), |s| s.short_id(&session_id));
-        crate::resume_note::note(&opened.writer, &short, &opened.history)
+        crate::resume_note::note(&opened.writer, &short, &opened.turns, &opened.history)
     } else {
         None
     };

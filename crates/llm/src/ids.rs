@@ -10,6 +10,8 @@
 //! function of the id, so the pair stays matched. (Empty and duplicated
 //! ids are made unique by the turn loop before they are recorded.)
 
+use std::borrow::Cow;
+
 /// What one API accepts as a tool-call id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IdRules {
@@ -43,18 +45,22 @@ impl IdRules {
         strict_charset: true,
     };
 
-    fn accepts_char(self, c: char) -> bool {
-        c.is_ascii_alphanumeric()
-            || c == '_'
-            || c == '-'
-            || (!self.strict_charset && c.is_ascii_graphic())
+    /// Whether `b` may appear in an id (every accepted character is ASCII,
+    /// so no byte of a multi-byte character is).
+    fn accepts_byte(self, b: u8) -> bool {
+        b.is_ascii_alphanumeric()
+            || b == b'_'
+            || b == b'-'
+            || (!self.strict_charset && b.is_ascii_graphic())
     }
 
-    /// `id` unchanged when these rules accept it; otherwise a sanitized
-    /// prefix plus a hash of the original, so distinct ids stay distinct.
-    pub fn apply(self, id: &str) -> String {
-        if !id.is_empty() && id.len() <= self.max_len && id.chars().all(|c| self.accepts_char(c)) {
-            return id.to_owned();
+    /// `id` unchanged (borrowed: every request re-sends every id of the
+    /// history, so the common case must not allocate) when these rules
+    /// accept it; otherwise a sanitized prefix plus a hash of the original,
+    /// so distinct ids stay distinct.
+    pub fn apply(self, id: &str) -> Cow<'_, str> {
+        if !id.is_empty() && id.len() <= self.max_len && id.bytes().all(|b| self.accepts_byte(b)) {
+            return Cow::Borrowed(id);
         }
         // 64-bit FNV-1a: stable across runs and platforms, unlike std's hasher.
         let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
@@ -67,14 +73,14 @@ impl IdRules {
             .take(self.max_len.min(40) - 17)
             .collect();
         let prefix = if prefix.is_empty() { "call" } else { &prefix };
-        format!("{prefix}_{hash:016x}")
+        Cow::Owned(format!("{prefix}_{hash:016x}"))
     }
 }
 
 /// `id` made valid for every API (the strictest rules: 1..=40 characters of
 /// `[a-zA-Z0-9_-]`), unchanged when it already is.
 pub fn normalize_tool_call_id(id: &str) -> String {
-    IdRules::OPENAI_CHAT.apply(id)
+    IdRules::OPENAI_CHAT.apply(id).into_owned()
 }
 
 #[cfg(test)]
@@ -129,7 +135,7 @@ mod tests {
             for id in ids {
                 let n = rules.apply(id);
                 assert!(!n.is_empty() && n.len() <= rules.max_len, "{n}");
-                assert!(n.chars().all(|c| rules.accepts_char(c)), "{n}");
+                assert!(n.bytes().all(|b| rules.accepts_byte(b)), "{n}");
                 assert_eq!(n, rules.apply(id));
                 assert_eq!(rules.apply(&n), n, "idempotent");
                 assert!(seen.insert(n), "distinct");

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use wright_protocol::{ContentBlock, Message, Role, Usage};
 
 use crate::blob;
-use crate::entry::{Entry, EntryBody, EntryId, FORMAT_VERSION, Header, KNOWN_TYPES, Line, Probe};
+use crate::entry::{
+    BlobRef, Entry, EntryBody, EntryId, FORMAT_VERSION, Header, KNOWN_TYPES, Line, Probe,
+};
 use crate::error::{Result, StoreError};
 use crate::legacy;
 use crate::repair::repair;
@@ -319,8 +321,59 @@ pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>
     Ok((header, entries, warnings))
 }
 
+/// The two entry types that make up nearly all of a long session
+/// (messages and usage), read in one pass. [`Line`]'s flattened, internally
+/// tagged body makes serde buffer every line into a generic tree and read
+/// it again, which was most of the cost of `--continue`; any other type, or
+/// a line this shape does not fit, takes the general path.
+#[derive(serde::Deserialize)]
+struct CommonLine {
+    id: EntryId,
+    #[serde(default)]
+    parent_id: Option<EntryId>,
+    #[serde(default)]
+    ts: String,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    message: Option<Message>,
+    #[serde(default)]
+    usage: Option<Usage>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    cost_usd: Option<f64>,
+    #[serde(default)]
+    blobs: Vec<BlobRef>,
+}
+
+/// A message or usage line as a [`Line`], when it is one.
+fn common_line(raw: &[u8]) -> Option<Line> {
+    let line = serde_json::from_slice::<CommonLine>(raw).ok()?;
+    let body = match (line.kind.as_str(), line.message, line.usage, line.model) {
+        ("message", Some(message), _, _) => EntryBody::Message { message },
+        ("usage", None, Some(usage), Some(model)) => EntryBody::Usage {
+            usage,
+            model,
+            cost_usd: line.cost_usd,
+        },
+        _ => return None,
+    };
+    Some(Line {
+        id: line.id,
+        parent_id: line.parent_id,
+        ts: line.ts,
+        body,
+        blobs: line.blobs,
+    })
+}
+
 fn parse_entry(raw: &[u8], blob_dirs: &[PathBuf], warnings: &mut Vec<String>) -> Option<Entry> {
-    match serde_json::from_slice::<Line>(raw) {
+    let parsed = match common_line(raw) {
+        Some(line) => Ok(line),
+        None => serde_json::from_slice::<Line>(raw),
+    };
+    match parsed {
         Ok(line) => {
             let mut body = line.body;
             if let EntryBody::Message { message } = &mut body {
@@ -469,5 +522,44 @@ fn reattach(
         }
         known.insert(entry.id.clone());
         previous = Some(entry.id.clone());
+    }
+}
+
+#[cfg(test)]
+mod common_line_tests {
+    use super::*;
+
+    /// The one-pass reader must give exactly what the general one gives.
+    #[test]
+    fn common_lines_read_as_the_general_path_reads_them() {
+        let lines = [
+            r#"{"id":"a1","parent_id":null,"ts":"t","type":"message","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}"#,
+            r#"{"id":"a2","parent_id":"a1","ts":"t","type":"message","message":{"role":"assistant","content":[{"type":"tool_call","id":"c1","name":"Bash","arguments":"{\"command\":\"ls\"}"}]},"blobs":[]}"#,
+            r#"{"id":"a3","parent_id":"a2","ts":"t","type":"usage","usage":{"input_tokens":100,"output_tokens":20,"cache_creation_input_tokens":0,"cache_read_input_tokens":3},"model":"m","cost_usd":0.5}"#,
+            r#"{"id":"a4","parent_id":"a3","ts":"t","type":"usage","usage":{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":5,"cache_read_input_tokens":0},"model":"m"}"#,
+        ];
+        for raw in lines {
+            let fast = common_line(raw.as_bytes()).map(|l| (l.id, l.parent_id, l.ts, l.body));
+            let general = serde_json::from_slice::<Line>(raw.as_bytes())
+                .ok()
+                .map(|l| (l.id, l.parent_id, l.ts, l.body));
+            assert!(fast.is_some(), "{raw}");
+            assert_eq!(fast, general, "{raw}");
+        }
+    }
+
+    /// Other types, and lines the common shape does not fit, take the
+    /// general path (which keeps or rejects them as before).
+    #[test]
+    fn other_lines_are_left_to_the_general_path() {
+        for raw in [
+            r#"{"id":"b1","type":"model_change","model":"m","provider":"p"}"#,
+            r#"{"id":"b2","type":"hook","event":"Stop","command":"x","outcome":"ok","duration_ms":1,"message":"said"}"#,
+            r#"{"id":"b3","type":"message"}"#,
+            r#"{"id":"b4","type":"usage","model":"m"}"#,
+            r#"{"id":"b5","type":"future_kind","message":{"role":"user","content":[]}}"#,
+        ] {
+            assert!(common_line(raw.as_bytes()).is_none(), "{raw}");
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! Canonical request → Anthropic Messages request body.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
@@ -192,12 +194,12 @@ enum Block<'a> {
         data: &'a str,
     },
     ToolUse {
-        id: String,
+        id: Cow<'a, str>,
         name: &'a str,
         input: ToolInput<'a>,
     },
     ToolResult {
-        tool_use_id: String,
+        tool_use_id: Cow<'a, str>,
         content: ResultContent<'a>,
         is_error: bool,
     },

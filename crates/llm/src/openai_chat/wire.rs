@@ -181,7 +181,7 @@ fn push_message<'a>(out: &mut Vec<ChatMessage<'a>>, message: &'a Message, ids: I
         ContentBlock::ToolResult {
             call_id, content, ..
         } => Some(ChatMessage::Tool {
-            tool_call_id: ids.apply(call_id),
+            tool_call_id: ids.apply(call_id).into_owned(),
             content,
         }),
         _ => None,
@@ -263,7 +263,7 @@ fn assistant_message(blocks: &[ContentBlock], ids: IdRules) -> Option<ChatMessag
                 name,
                 arguments,
             } => Some(ToolCall {
-                id: ids.apply(id),
+                id: ids.apply(id).into_owned(),
                 kind: "function",
                 function: CallFunction { name, arguments },
             }),

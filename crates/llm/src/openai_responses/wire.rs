@@ -202,7 +202,7 @@ fn push_message<'a>(out: &mut Vec<Item<'a>>, message: &'a Message) {
                 } = b
                 {
                     out.push(Item::Typed(Typed::FunctionCallOutput {
-                        call_id: IdRules::RESPONSES.apply(call_id),
+                        call_id: IdRules::RESPONSES.apply(call_id).into_owned(),
                         output: content,
                     }));
                 }
@@ -247,7 +247,7 @@ fn push_message<'a>(out: &mut Vec<Item<'a>>, message: &'a Message) {
                     } => {
                         flush(&mut text, out);
                         out.push(Item::Typed(Typed::FunctionCall {
-                            call_id: IdRules::RESPONSES.apply(id),
+                            call_id: IdRules::RESPONSES.apply(id).into_owned(),
                             name,
                             arguments,
                         }));
