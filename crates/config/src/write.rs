@@ -117,6 +117,6 @@ fn random() -> u64 {
     h.finish()
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 #[path = "write_tests.rs"]
 mod tests;

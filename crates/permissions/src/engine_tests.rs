@@ -5,6 +5,7 @@ struct Fx {
     _dir: tempfile::TempDir,
     ws: PathBuf,
     home: PathBuf,
+    #[cfg_attr(not(unix), allow(dead_code))]
     outside: PathBuf,
     tmp: PathBuf,
 }
@@ -204,6 +205,7 @@ fn allow_rule_table() {
     }
 }
 
+#[cfg(unix)]
 /// Commands that `Bash(git status)`, `Bash(npm run test:*)` or
 /// `Bash(echo:*)` must never let through.
 #[test]
@@ -440,6 +442,7 @@ fn headless_ask_becomes_deny_with_a_hint() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn secret_guard() {
     let f = fx();
@@ -513,6 +516,7 @@ fn secret_guard() {
     assert!(reason.contains("--allow 'Read(/server.pem)'"), "{reason}");
 }
 
+#[cfg(unix)]
 #[test]
 fn writes_outside_the_workspace_are_guarded_even_through_symlinks() {
     let f = fx();
