@@ -4,8 +4,8 @@
 //! demand, like skills.
 
 use std::io::Write;
-use wright_sandbox::private_fs::{self, Tighten};
 use std::path::{Path, PathBuf};
+use wright_sandbox::private_fs::{self, Tighten};
 
 use serde::{Deserialize, Serialize};
 

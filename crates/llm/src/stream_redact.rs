@@ -102,6 +102,8 @@ impl StreamRedactor {
                     name: replace_key(key, name),
                 });
             }
+            // Numbers only: nothing to redact, and nothing held is due.
+            StreamEvent::Usage(usage) => out.push(StreamEvent::Usage(usage)),
             StreamEvent::Completed {
                 message,
                 stop_reason,
@@ -127,6 +129,7 @@ fn passes(key: &str, event: &StreamEvent) -> bool {
             !d.contains(key) && hold_len(key, d) == 0
         }
         StreamEvent::ToolCallStarted { id, name } => !id.contains(key) && !name.contains(key),
+        StreamEvent::Usage(_) => true,
         StreamEvent::Completed { .. } => false,
     }
 }

@@ -18,7 +18,8 @@ mod shell;
 use wright_shell::wrappers;
 
 pub use engine::{
-    CallInfo, CanAsk, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, RuleSet, Verdict,
+    CallInfo, CanAsk, CommandConfinement, DeniedBy, Engine, HookVerdict, Mode, PolicyInput,
+    RuleSet, Verdict,
 };
 pub use persist::append_allow_rule;
 pub use rule::{Rule, RuleError};

@@ -108,7 +108,7 @@ mod tests {
             std::process::Command::new("sh").args(["-c", "sleep 60 & sleep 60; wait"]),
         )
         .spawn()
-            .unwrap();
+        .unwrap();
         let pgid = child.id();
         assert!(signal_group(pgid, GroupSignal::Kill));
         let status = child.wait().unwrap();

@@ -26,20 +26,21 @@ const O_NONBLOCK: i32 = 0x0004;
 #[cfg(all(
     unix,
     not(any(
-    all(
-        any(target_os = "linux", target_os = "android"),
-        any(
-            target_arch = "x86_64",
-            target_arch = "x86",
-            target_arch = "aarch64",
-            target_arch = "arm",
-            target_arch = "riscv64"
-        )
-    ),
-    target_os = "macos",
-    target_os = "ios",
-    target_os = "freebsd"
-))))]
+        all(
+            any(target_os = "linux", target_os = "android"),
+            any(
+                target_arch = "x86_64",
+                target_arch = "x86",
+                target_arch = "aarch64",
+                target_arch = "arm",
+                target_arch = "riscv64"
+            )
+        ),
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd"
+    ))
+))]
 const O_NONBLOCK: i32 = 0;
 
 /// Whether `path` is (or links to) a regular file.
