@@ -117,6 +117,7 @@ fn random() -> u64 {
     h.finish()
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 #[path = "write_tests.rs"]
 mod tests;

@@ -191,6 +191,7 @@ mod portable;
 #[cfg(all(test, unix, not(target_os = "linux")))]
 use imp as portable;
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 #[path = "fs_open_tests.rs"]
 mod tests;

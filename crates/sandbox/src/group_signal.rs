@@ -98,7 +98,8 @@ pub fn exit_code(status: std::process::ExitStatus) -> i32 {
         .unwrap_or_else(|| 128 + exit_signal(status).unwrap_or_default())
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

@@ -32,7 +32,8 @@ pub(crate) fn create_new(path: &Path) -> io::Result<File> {
     file_options().write(true).create_new(true).open(path)
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
     use std::fs::Permissions;
