@@ -93,11 +93,11 @@ fn set_settings_env(vars: &[(String, String)]) {
         unsafe { std::env::set_var(name, value) };
     }
     if !refused.is_empty() {
-        eprintln!(
+        crate::notices::say(&format!(
             "warning: --settings env: not setting {} (provider keys and variables wright reads \
              itself cannot be set this way)",
             refused.join(", ")
-        );
+        ));
     }
 }
 

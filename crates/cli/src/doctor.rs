@@ -22,7 +22,20 @@ struct Check {
 pub async fn run(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
     let mut checks = config_checks(loader);
     match loader.load(&args.overrides()) {
-        Ok(resolved) => checks.extend(provider_checks(&resolved).await),
+        Ok(mut resolved) => {
+            checks.extend(provider_checks(&resolved).await);
+            let (keys, _) = provider::keys_for(resolved.untrusted_project_source("base_url"));
+            crate::effective::fill(&mut resolved, &keys);
+            checks.extend(
+                crate::effective::doctor_lines(&resolved)
+                    .into_iter()
+                    .map(|detail| Check {
+                        name: "setting",
+                        ok: true,
+                        detail,
+                    }),
+            );
+        }
         Err(e) => checks.push(Check {
             name: "provider",
             ok: false,
@@ -259,10 +272,7 @@ async fn reachability(http: &reqwest::Client, choice: &provider::Choice) -> Chec
 /// support: the permission layer still applies, and the run says so.
 fn sandbox_check() -> Check {
     let detail = match wright_sandbox::probe() {
-        wright_sandbox::Support::Unavailable(why) => format!(
-            "unavailable ({why}): commands are limited by the permission mode only, and refused \
-             in plan mode"
-        ),
+        wright_sandbox::Support::Unavailable(why) => crate::safety::unavailable_detail(&why),
         wright_sandbox::Support::Available => match std::env::current_exe() {
             Err(e) => format!("cannot locate the wright binary for the helper: {e}"),
             Ok(exe) => {

@@ -7,6 +7,7 @@ mod approver;
 mod args;
 mod claude_flags;
 mod doctor;
+mod effective;
 mod exit;
 mod explain;
 mod extensions;
@@ -65,8 +66,13 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(e) => return claude_flags::parse_error(e),
     };
+    // From here on, in stream-json mode, nothing goes to stderr as plain
+    // text: notices wait for the stream, and errors become `system` lines.
+    if args.output_format == OutputFormat::StreamJson && args.command.is_none() {
+        notices::hold_for_stream();
+    }
     if let Err(message) = claude_flags::read_settings_flags(&mut args) {
-        eprintln!("error: {message}");
+        notices::fail(&message);
         return ExitCode::from(exit::USAGE);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -99,7 +105,7 @@ async fn run(args: Args) -> u8 {
             } else {
                 exit::ERROR
             };
-            eprintln!("error: {err:#}");
+            notices::fail(&format!("{err:#}"));
             code
         }
     }
@@ -201,9 +207,6 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             | Command::Acp,
         )
         | None => {}
-    }
-    if args.output_format == OutputFormat::StreamJson && args.command.is_none() {
-        notices::hold_for_stream();
     }
     let (resolved, mut project_trust) = trust::load(&loader, &args)?;
     if let Some(warning) = resolved
@@ -540,7 +543,9 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
 fn config_command(loader: &ConfigLoader, args: &Args, action: &ConfigAction) -> anyhow::Result<u8> {
     match action {
         ConfigAction::Show { json } => {
-            let resolved = loader.load(&args.overrides())?;
+            let mut resolved = loader.load(&args.overrides())?;
+            let (keys, _) = provider::keys_for(resolved.untrusted_project_source("base_url"));
+            effective::fill(&mut resolved, &keys);
             if *json {
                 println!("{}", serde_json::to_string(&resolved.entries())?);
             } else {

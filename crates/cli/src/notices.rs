@@ -4,6 +4,7 @@
 //! `stream_json::notice_line`), so a program reading the stream sees them
 //! and stderr carries no plain text.
 
+use std::io::Write as _;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -25,6 +26,33 @@ pub fn say(line: &str) {
         return;
     }
     eprintln!("{line}");
+}
+
+/// Whether notices are held for the stream (stream-json output).
+pub fn holding() -> bool {
+    HOLD.load(Ordering::Relaxed)
+}
+
+/// Says an error that ends the run before a session began (`error: ` is
+/// added): on stderr, or, in stream-json mode, on stdout as `system`
+/// lines, the held notices first and then the error (subtype `error`), so
+/// a program reading the stream learns why and stderr stays empty.
+pub fn fail(message: &str) {
+    if !holding() {
+        eprintln!("error: {message}");
+        return;
+    }
+    let mut lines: Vec<serde_json::Value> = take()
+        .iter()
+        .map(|n| crate::stream_json::notice_line("", n))
+        .collect();
+    lines.push(crate::stream_json::system("", "error", message));
+    let mut out = std::io::stdout().lock();
+    for mut line in lines {
+        crate::stream_json::stamp(&mut line, "");
+        // A closed stdout leaves nobody to tell.
+        let _ = writeln!(out, "{line}");
+    }
 }
 
 /// The held notices, oldest first, emptying the store.

@@ -216,27 +216,64 @@ fn chat_compat(settings: &Settings, base_url: &str, model: &str) -> ChatCompat {
     compat
 }
 
+/// Why a run uses the protocol it does, when the settings do not name one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Implied {
+    /// `provider` is set.
+    Configured,
+    /// `ANTHROPIC_API_KEY` is set.
+    AnthropicKey,
+    /// `OPENAI_API_KEY` is set.
+    OpenaiKey,
+    /// `base_url` is set.
+    BaseUrl,
+}
+
+/// The protocol a run uses, as far as it can be told without probing for
+/// a local server (`None`: only that probe can tell).
+pub fn implied_provider(settings: &Settings, keys: &Keys) -> Option<(Provider, Implied)> {
+    match settings.provider {
+        Some(p) => Some((p, Implied::Configured)),
+        None if keys.anthropic.is_some() => Some((Provider::Anthropic, Implied::AnthropicKey)),
+        None if keys.openai.is_some() => Some((Provider::OpenaiChat, Implied::OpenaiKey)),
+        None if settings.base_url.is_some() => Some((Provider::OpenaiChat, Implied::BaseUrl)),
+        None => None,
+    }
+}
+
+/// The base URL a provider uses when none is configured.
+pub fn default_base(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Anthropic => ANTHROPIC_DEFAULT_BASE,
+        Provider::OpenaiChat | Provider::OpenaiResponses => OPENAI_DEFAULT_BASE,
+    }
+}
+
+/// The model a provider uses when none is configured, where one is fixed
+/// (elsewhere the first model the server lists is used).
+pub fn default_model(provider: Provider, base_url: &str) -> Option<&'static str> {
+    match provider {
+        Provider::Anthropic => Some(ANTHROPIC_DEFAULT_MODEL),
+        _ if base_url == OPENAI_DEFAULT_BASE => Some(OPENAI_DEFAULT_MODEL),
+        _ => None,
+    }
+}
+
 /// Picks protocol, server, key and model from settings and environment.
 pub async fn choose(settings: &Settings, keys: &Keys) -> Result<Choice, SetupError> {
-    let provider = match settings.provider {
-        Some(p) => p,
-        None if keys.anthropic.is_some() => Provider::Anthropic,
-        None if keys.openai.is_some() || settings.base_url.is_some() => Provider::OpenaiChat,
-        None => return detect_local(settings).await,
+    let Some((provider, _)) = implied_provider(settings, keys) else {
+        return detect_local(settings).await;
     };
-    let (default_base, key, key_var, base_var) = match provider {
+    let default_base = default_base(provider);
+    let (key, key_var, base_var) = match provider {
         Provider::Anthropic => (
-            ANTHROPIC_DEFAULT_BASE,
             keys.anthropic.clone(),
             "ANTHROPIC_API_KEY",
             "ANTHROPIC_BASE_URL",
         ),
-        Provider::OpenaiChat | Provider::OpenaiResponses => (
-            OPENAI_DEFAULT_BASE,
-            keys.openai.clone(),
-            "OPENAI_API_KEY",
-            "OPENAI_BASE_URL",
-        ),
+        Provider::OpenaiChat | Provider::OpenaiResponses => {
+            (keys.openai.clone(), "OPENAI_API_KEY", "OPENAI_BASE_URL")
+        }
     };
     let base_url = settings
         .base_url
@@ -251,11 +288,10 @@ pub async fn choose(settings: &Settings, keys: &Keys) -> Result<Choice, SetupErr
             provider.as_str()
         )));
     }
-    let model = match (&settings.model, provider) {
+    let model = match (&settings.model, default_model(provider, &base_url)) {
         (Some(model), _) => model.clone(),
-        (None, Provider::Anthropic) => ANTHROPIC_DEFAULT_MODEL.to_owned(),
-        (None, _) if base_url == OPENAI_DEFAULT_BASE => OPENAI_DEFAULT_MODEL.to_owned(),
-        (None, _) => first_served_model(&base_url).await.map_err(|why| {
+        (None, Some(model)) => model.to_owned(),
+        (None, None) => first_served_model(&base_url).await.map_err(|why| {
             SetupError(format!(
                 "No model given, and {why}: pass --model NAME (or set WRIGHT_MODEL)."
             ))

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use wright_config::Settings;
-use wright_permissions::{CanAsk, PolicyInput, RuleSet};
+use wright_permissions::{CanAsk, CommandConfinement, PolicyInput, RuleSet};
 use wright_sandbox::{SandboxContext, SandboxMode, SandboxPolicy, Support};
 
 use crate::provider::SetupError;
@@ -42,6 +42,7 @@ pub fn build(
         can_ask,
         home: dirs::home_dir(),
         temp_roots: vec![std::env::temp_dir()],
+        commands: CommandConfinement::AsConfigured,
     };
     let mode = match settings.sandbox.mode {
         wright_config::SandboxMode::ReadOnly => SandboxMode::ReadOnly,
@@ -90,10 +91,57 @@ pub fn build(
                 warning: namespaces_warning(),
             })
         }
-        Support::Unavailable(why) => Ok(unconfined(Some(format!(
-            "OS sandbox unavailable ({why}): shell commands are limited by the permission mode \
-             only, and in plan mode they are refused."
-        )))),
+        Support::Unavailable(why) => match unavailable(&why) {
+            (CommandConfinement::AsConfigured, warning) => Ok(unconfined(Some(warning))),
+            (commands, warning) => Ok(Safety {
+                policy: PolicyInput {
+                    commands,
+                    ..policy.clone()
+                },
+                ..unconfined(Some(warning))
+            }),
+        },
+    }
+}
+
+/// `wright doctor`'s line for an unavailable sandbox: what happens to
+/// commands instead.
+pub fn unavailable_detail(why: &str) -> String {
+    if cfg!(target_os = "linux") {
+        format!(
+            "unavailable ({why}): commands are limited by the permission mode only, and refused \
+             in plan mode"
+        )
+    } else {
+        format!(
+            "unavailable ({why}): unless the sandbox is `full`, every command asks for approval \
+             and runs that cannot ask refuse them"
+        )
+    }
+}
+
+/// What happens to commands when the configured sandbox is unavailable,
+/// and the warning that says so. On Linux (a kernel without Landlock) they
+/// are limited by the permission mode; on a platform with no OS sandbox
+/// at all nothing would ever confine them, so each one asks, and headless
+/// runs refuse them, until the user chooses `--sandbox full`.
+fn unavailable(why: &str) -> (CommandConfinement, String) {
+    if cfg!(target_os = "linux") {
+        (
+            CommandConfinement::AsConfigured,
+            format!(
+                "OS sandbox unavailable ({why}): shell commands are limited by the permission \
+                 mode only, and in plan mode they are refused."
+            ),
+        )
+    } else {
+        (
+            CommandConfinement::Unenforced(why.to_owned()),
+            format!(
+                "OS sandbox unavailable ({why}): every shell command asks for approval, and runs \
+                 that cannot ask refuse them; `--sandbox full` runs them unconfined."
+            ),
+        )
     }
 }
 
@@ -147,4 +195,24 @@ fn tool_caches() -> Vec<PathBuf> {
     .into_iter()
     .filter(|p| p.exists())
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unavailable_sandbox_never_leaves_commands_silently_unconfined() {
+        let (commands, warning) = unavailable("no Landlock");
+        assert!(warning.starts_with("OS sandbox unavailable (no Landlock):"));
+        if cfg!(target_os = "linux") {
+            assert_eq!(commands, CommandConfinement::AsConfigured);
+        } else {
+            assert_eq!(
+                commands,
+                CommandConfinement::Unenforced("no Landlock".to_owned())
+            );
+            assert!(warning.contains("`--sandbox full`"));
+        }
+    }
 }

@@ -109,11 +109,12 @@ pub async fn start(
     project_root: &Path,
 ) -> Result<Started, SetupError> {
     let (keys, withheld) = provider::keys_for(launch.base_url_from_project.as_deref());
-    // What was said before the session existed (held in stream-json mode).
+    let resolved = provider::resolve(settings, &keys, launch.base_url_from.clone()).await?;
+    // What was said before the session existed (held in stream-json mode;
+    // taken only now, so a failed start still has them to show).
     let mut notice = crate::notices::take();
     notice.extend(launch.provider_notice.iter().cloned());
     notice.extend(withheld);
-    let resolved = provider::resolve(settings, &keys, launch.base_url_from.clone()).await?;
     let mut inputs = context_inputs(settings, cwd, project_root)?;
     if !launch.setting_sources.project {
         inputs.instructions.file_names.clear();
@@ -182,7 +183,7 @@ pub async fn start(
             info.max_output
         }
         Some(asked) => asked,
-        None => DEFAULT_MAX_TOKENS.min(info.max_output.max(1)),
+        None => default_max_tokens(info.max_output),
     };
     let context = &settings.context;
     let options = SessionOptions {
@@ -294,6 +295,12 @@ fn only_tools(registry: &ToolRegistry, names: &[String]) -> (ToolRegistry, Vec<S
 /// (tests of retries that should not sleep for seconds);
 /// `WRIGHT_RETRY_LIMIT_SECS` how long all attempts of one request may take
 /// together before no retry starts (default 300).
+/// The output limit of a request when `max_tokens` is unset: 8192, or the
+/// model's own maximum when that is lower.
+pub(crate) fn default_max_tokens(max_output: u32) -> u32 {
+    DEFAULT_MAX_TOKENS.min(max_output.max(1))
+}
+
 fn retry_policy() -> RetryPolicy {
     let mut policy = RetryPolicy::default();
     let number = |name: &str| {

@@ -2,12 +2,12 @@
 //! closed terminal, `kill`, a supervisor) are all handled the same way: the
 //! running turn is interrupted, so its commands' process groups are killed
 //! and every result is recorded, and wright exits with 128 + the signal
-//! (130, 143, 129). A second signal leaves at once.
+//! (130, 143, 129). A second signal leaves at once. Windows has only
+//! Ctrl-C (and Ctrl-Break, read as SIGTERM).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
 
-use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 use wright_protocol::{Op, TurnEndReason};
 
@@ -20,8 +20,12 @@ const SIGTERM: i32 = 15;
 
 /// A source of stop signals.
 pub struct Signals {
+    #[cfg(unix)]
     term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
     hup: Option<tokio::signal::unix::Signal>,
+    #[cfg(windows)]
+    term: Option<tokio::signal::windows::CtrlBreak>,
 }
 
 impl Signals {
@@ -29,9 +33,19 @@ impl Signals {
     /// out (the signal then keeps its default action, which also ends
     /// wright; its commands still die with it through the sandbox helper).
     pub fn new() -> Self {
-        Self {
-            term: signal(SignalKind::terminate()).ok(),
-            hup: signal(SignalKind::hangup()).ok(),
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Self {
+                term: signal(SignalKind::terminate()).ok(),
+                hup: signal(SignalKind::hangup()).ok(),
+            }
+        }
+        #[cfg(windows)]
+        {
+            Self {
+                term: tokio::signal::windows::ctrl_break().ok(),
+            }
         }
     }
 
@@ -43,12 +57,15 @@ impl Signals {
                 None => std::future::pending().await,
             }
         };
+        #[cfg(unix)]
         let hup = async {
             match &mut self.hup {
                 Some(s) => s.recv().await,
                 None => std::future::pending().await,
             }
         };
+        #[cfg(not(unix))]
+        let hup = std::future::pending::<Option<()>>();
         tokio::select! {
             r = tokio::signal::ctrl_c() => match r {
                 Ok(()) => SIGINT,

@@ -47,6 +47,10 @@ pub struct Resolved {
     /// was inferred.
     pub inferred: Option<crate::Inference>,
     sources: BTreeMap<&'static str, Source>,
+    /// Values a run uses for keys left unset (the provider picked from a
+    /// key, the default model, the catalog's output limit), shown by
+    /// `config show` in their place; see [`Resolved::set_effective`].
+    effective: BTreeMap<&'static str, (toml::Value, Source)>,
 }
 
 /// One key of the merged config, as listed by [`Resolved::entries`].
@@ -80,6 +84,7 @@ impl Default for Resolved {
             flag_settings: None,
             inferred: None,
             sources: KEYS.iter().map(|k| (*k, Source::Default)).collect(),
+            effective: BTreeMap::new(),
         }
     }
 }
@@ -104,13 +109,37 @@ impl Resolved {
         self.sources.get(key)
     }
 
-    /// Every key in display order with its value and source.
+    /// Records the value a run uses for `key` while it is unset, and where
+    /// that value comes from ([`Source::Default`] for a built-in default,
+    /// or the variable it was inferred from). Ignored for a key that is
+    /// set (the set value is the one used) or unknown.
+    pub fn set_effective(&mut self, key: &str, value: impl Into<toml::Value>, source: Source) {
+        if let Some(key) = KEYS.iter().find(|k| **k == key)
+            && self.settings.get(key).is_none()
+        {
+            self.effective.insert(*key, (value.into(), source));
+        }
+    }
+
+    /// Every key in display order with its value and source: for an unset
+    /// key, the value a run uses instead when one was recorded with
+    /// [`Resolved::set_effective`].
     pub fn entries(&self) -> Vec<Entry> {
         KEYS.iter()
-            .map(|key| Entry {
+            .map(|key| {
+                let (value, source) = match (self.settings.get(key), self.effective.get(key)) {
+                    (None, Some((value, source))) => (Some(value.clone()), source.clone()),
+                    (value, _) => (
+                        value,
+                        self.sources.get(key).cloned().unwrap_or(Source::Default),
+                    ),
+                };
+                (key, value, source)
+            })
+            .map(|(key, value, source)| Entry {
                 key,
-                value: self.settings.get(key),
-                source: self.sources.get(key).cloned().unwrap_or(Source::Default),
+                value,
+                source,
                 ignored: self
                     .ignored
                     .iter()
@@ -355,6 +384,40 @@ models = {}  # default
         );
         assert_eq!(r.source("max_turns"), Some(&Source::Default));
         assert_eq!(r.source("nope"), None);
+    }
+
+    #[test]
+    fn effective_values_fill_unset_keys_only() {
+        let mut r = Resolved::default();
+        r.set(Assign::MaxTurns(7), Source::Flag("--max-turns".into()));
+        r.set_effective(
+            "provider",
+            toml::Value::String("anthropic".into()),
+            Source::Env("ANTHROPIC_API_KEY".into()),
+        );
+        r.set_effective("model", toml::Value::String("m".into()), Source::Default);
+        r.set_effective("max_turns", toml::Value::Integer(1), Source::Default);
+        r.set_effective("nope", toml::Value::Integer(1), Source::Default);
+        let text = r.render();
+        assert!(
+            text.starts_with(
+                "provider = \"anthropic\"  # env ANTHROPIC_API_KEY\nmodel = \"m\"  # default\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("max_turns = 7  # flag --max-turns\n"),
+            "{text}"
+        );
+        let json = serde_json::to_value(r.entries()).unwrap();
+        let model = json
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["key"] == "model")
+            .unwrap();
+        assert_eq!(model["value"], "m");
+        assert_eq!(model["source"]["kind"], "default");
     }
 
     #[test]

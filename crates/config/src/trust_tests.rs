@@ -128,6 +128,7 @@ fn instruction_file_names_must_stay_inside() {
     assert_eq!(outside, ["../home/secret.txt", "/etc/passwd", "a/../../b"]);
 }
 
+#[cfg(unix)]
 #[test]
 fn prompt_file_outside_the_project_loosens() {
     let dir = tempfile::tempdir().unwrap();

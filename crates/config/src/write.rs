@@ -118,5 +118,6 @@ fn random() -> u64 {
 }
 
 #[cfg(test)]
+#[cfg(unix)]
 #[path = "write_tests.rs"]
 mod tests;

@@ -241,6 +241,7 @@ fn cut_at_line_never_splits_a_line() {
     assert_eq!(cut_at_line("é\nü\n", 4), "é\nü\n");
 }
 
+#[cfg(unix)]
 #[test]
 fn special_and_huge_instruction_files_are_not_read() {
     let dir = tempfile::tempdir().unwrap();

@@ -4,8 +4,8 @@
 //! demand, like skills.
 
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use wright_sandbox::private_fs::{self, Tighten};
 
 use serde::{Deserialize, Serialize};
 
@@ -223,22 +223,11 @@ impl MemoryStore {
             path: dir.clone(),
             source,
         };
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(private)?;
-        if note.scope == MemoryScope::User
-            && std::fs::metadata(dir)
-                .map_err(private)?
-                .permissions()
-                .mode()
-                & 0o777
-                != 0o700
-        {
-            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-                .map_err(private)?;
-        }
+        let tighten = match note.scope {
+            MemoryScope::User => Tighten::Yes,
+            MemoryScope::Project => Tighten::No,
+        };
+        private_fs::private_dir(dir, tighten).map_err(private)?;
         let path = dir.join(format!("{slug}.md"));
         let front = Frontmatter {
             name: note.name.trim().to_owned(),
@@ -256,10 +245,9 @@ impl MemoryStore {
             path: path.clone(),
             source,
         };
-        let mut file = std::fs::OpenOptions::new()
+        let mut file = private_fs::private_file_options()
             .write(true)
             .create_new(true)
-            .mode(0o600)
             .open(&path)
             .map_err(|source| match source.kind() {
                 std::io::ErrorKind::AlreadyExists => MemoryError::Exists {

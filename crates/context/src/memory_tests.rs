@@ -84,6 +84,7 @@ fn slugs() {
     assert_eq!(slug(&"a".repeat(100)).map(|s| s.len()), Some(64));
 }
 
+#[cfg(unix)]
 #[test]
 fn notes_are_private_and_the_user_store_is_tightened() {
     use std::os::unix::fs::PermissionsExt;

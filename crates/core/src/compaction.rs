@@ -104,13 +104,44 @@ pub(crate) struct Job<'a> {
     pub(crate) focus: Option<&'a str>,
 }
 
-/// Compacts `history` in place. Returns false when nothing could be freed.
+/// What a compaction did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Compacted {
+    /// The conversation is smaller now.
+    Freed {
+        /// Summary requests made (0 when trimming old results was enough).
+        requests: u32,
+    },
+    /// Nothing was freed (the conversation may have been trimmed a little).
+    Nothing {
+        /// Summary requests made: 1 when a summary was written but dropped
+        /// for being larger than what it replaced; it was paid for all the
+        /// same.
+        requests: u32,
+    },
+}
+
+impl Compacted {
+    /// Whether the conversation is smaller now.
+    pub(crate) fn freed(self) -> bool {
+        matches!(self, Compacted::Freed { .. })
+    }
+
+    /// The model requests the compaction made.
+    pub(crate) fn requests(self) -> u32 {
+        match self {
+            Compacted::Freed { requests } | Compacted::Nothing { requests } => requests,
+        }
+    }
+}
+
+/// Compacts `history` in place, saying what it did.
 pub(crate) async fn compact(
     ctx: &TurnContext,
     history: &mut Vec<Message>,
     job: &Job<'_>,
     cancel: &CancellationToken,
-) -> Result<bool, LlmError> {
+) -> Result<Compacted, LlmError> {
     let emitter = &ctx.emitter;
     let keep = ctx
         .options
@@ -142,7 +173,7 @@ pub(crate) async fn compact(
             "A PreCompact hook blocked compaction: {}",
             reason.trim()
         ));
-        return Ok(false);
+        return Ok(Compacted::Nothing { requests: 0 });
     }
     // Cheap first: old tool output is the bulk of most long sessions.
     let (trimmed, _) = pure::trim_old_tool_results(history, keep);
@@ -153,7 +184,7 @@ pub(crate) async fn compact(
         emitter.item_started(item(0));
         *history = trimmed;
         emitter.item_completed(item(after_trim));
-        return Ok(true);
+        return Ok(Compacted::Freed { requests: 0 });
     }
     let cut = pure::choose_cut(&trimmed, keep);
     if cut == 0 {
@@ -175,7 +206,7 @@ pub(crate) async fn compact(
                 job.before
             ));
         }
-        return Ok(false);
+        return Ok(Compacted::Nothing { requests: 0 });
     }
     emitter.item_started(item(0));
     let summary = match summarize(ctx, &trimmed[..cut], job, cancel).await {
@@ -202,7 +233,7 @@ pub(crate) async fn compact(
             "Not compacted: the summary (~{after} tokens) would be larger than what it replaces; \
              the conversation is unchanged (~{kept} tokens)."
         ));
-        return Ok(false);
+        return Ok(Compacted::Nothing { requests: 1 });
     }
     ctx.recorder.append(
         emitter,
@@ -220,7 +251,7 @@ pub(crate) async fn compact(
     *history = compacted;
     emitter.item_completed(item(after));
     hook_points::session_start(ctx, SessionStartSource::Compact, cancel).await;
-    Ok(true)
+    Ok(Compacted::Freed { requests: 1 })
 }
 
 /// Asks the model for the structured summary of `older`.
@@ -241,8 +272,26 @@ async fn summarize(
         ..ModelRequest::default()
     };
     let mut stream = ctx.client.stream(request, cancel.child_token());
+    let mut spent = crate::turn::SpentSoFar::default();
     while let Some(event) = stream.next().await {
-        if let StreamEvent::Completed { message, usage, .. } = event? {
+        let event = match event {
+            Ok(event) => event,
+            Err(e) => {
+                if matches!(e, LlmError::Cancelled) {
+                    // Cut off by a cancel: what it cost is still spent.
+                    spent.report(ctx, job.model, started);
+                }
+                return Err(e);
+            }
+        };
+        match &event {
+            StreamEvent::Usage(usage) => spent.reported = *usage,
+            StreamEvent::TextDelta(delta) | StreamEvent::ThinkingDelta(delta) => {
+                spent.streamed(delta);
+            }
+            StreamEvent::ToolCallStarted { .. } | StreamEvent::Completed { .. } => {}
+        }
+        if let StreamEvent::Completed { message, usage, .. } = event {
             // The summary is paid for like any request.
             report_usage(ctx, job.model, usage, started);
             let text = message.text();

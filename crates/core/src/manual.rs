@@ -37,8 +37,8 @@ pub(crate) async fn compact_now(
     };
     let result = compaction::compact(ctx, Arc::make_mut(&mut conv.messages), &job, &cancel).await;
     let requests = match result {
-        Ok(true) | Err(_) => 1,
-        Ok(false) => 0,
+        Ok(done) => done.requests(),
+        Err(_) => 1,
     };
     let reason = match result {
         Ok(_) => {

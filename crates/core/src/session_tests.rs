@@ -22,6 +22,9 @@ enum Reply {
     Events(Vec<Result<StreamEvent, LlmError>>),
     /// Never answers: only cancellation ends it.
     Stall,
+    /// The answer to the next summary request (when it is next in line);
+    /// otherwise summaries are a short fixed text.
+    Summary(String),
 }
 
 struct Scripted {
@@ -42,7 +45,18 @@ impl ModelClient for Scripted {
         self.requested.notify_one();
         if is_summary {
             // Compaction asks without tools: answer with a summary.
-            let Reply::Events(events) = text("## Goal\nthe summary") else {
+            let scripted = {
+                let mut replies = self.replies.lock().unwrap();
+                match replies.first() {
+                    Some(Reply::Summary(_)) => match replies.remove(0) {
+                        Reply::Summary(summary) => Some(summary),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            };
+            let summary = scripted.unwrap_or_else(|| "## Goal\nthe summary".to_owned());
+            let Reply::Events(events) = text(&summary) else {
                 unreachable!()
             };
             return futures::stream::iter(events).boxed();
@@ -64,6 +78,11 @@ impl ModelClient for Scripted {
                 cancel.cancelled().await;
                 Err(LlmError::Cancelled)
             })
+            .boxed(),
+            Reply::Summary(_) => futures::stream::iter(vec![Err(LlmError::Protocol {
+                provider: "fake",
+                message: "a summary scripted where a turn's answer was due".into(),
+            })])
             .boxed(),
         }
     }
@@ -192,6 +211,7 @@ fn harness_options(dir: &std::path::Path) -> SessionOptions {
             workspace_roots: vec![dir.to_path_buf()],
             can_ask: CanAsk::No,
             temp_roots: vec![std::env::temp_dir()],
+            commands: wright_permissions::CommandConfinement::AsConfigured,
             ..PolicyInput::default()
         },
         local_config: dir.join(".wright/config.local.toml"),

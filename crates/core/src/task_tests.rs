@@ -61,6 +61,10 @@ impl ModelClient for Router {
                 })
                 .boxed();
             }
+            Reply::Summary(summary) => vec![Err(LlmError::Protocol {
+                provider: "fake",
+                message: format!("no summary expected here: {summary}"),
+            })],
         };
         futures::stream::once(async move {
             if let Some(gate) = gate {

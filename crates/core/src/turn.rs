@@ -145,8 +145,8 @@ pub(crate) async fn run_turn(
                 focus: None,
             };
             match compaction::compact(ctx, Arc::make_mut(&mut conv.messages), &job, &cancel).await {
-                Ok(true) => conv.last_usage = None,
-                Ok(false) => conv.compaction_floor = estimate + estimate / 10,
+                Ok(done) if done.freed() => conv.last_usage = None,
+                Ok(_) => conv.compaction_floor = estimate + estimate / 10,
                 Err(LlmError::Cancelled) => break TurnEndReason::Interrupted,
                 Err(e) => emitter.warning(format!(
                     "Compaction failed ({e}); continuing with the full conversation."
@@ -366,7 +366,10 @@ async fn respond(
                 trigger: Trigger::Overflow,
                 focus: None,
             };
-            if compaction::compact(ctx, Arc::make_mut(&mut conv.messages), &job, cancel).await? {
+            if compaction::compact(ctx, Arc::make_mut(&mut conv.messages), &job, cancel)
+                .await?
+                .freed()
+            {
                 conv.last_usage = None;
                 continue;
             }
@@ -492,16 +495,22 @@ async fn stream_one(
     };
     let mut stream = ctx.client.stream(request, cancel.child_token());
     let mut open = OpenItems::default();
+    let mut spent = SpentSoFar::default();
     let emitter = &ctx.emitter;
     loop {
         let next = tokio::select! {
             next = stream.next() => next,
             () = cancel.cancelled() => {
                 open.close(emitter, None);
+                spent.report(ctx, model, started);
                 return Err((LlmError::Cancelled, open.shown()));
             }
         };
+        if let Some(Ok(StreamEvent::TextDelta(delta) | StreamEvent::ThinkingDelta(delta))) = &next {
+            spent.streamed(delta);
+        }
         match next {
+            Some(Ok(StreamEvent::Usage(usage))) => spent.reported = usage,
             Some(Ok(StreamEvent::TextDelta(delta))) => {
                 open.close_reasoning(emitter);
                 let id = open.text_id(emitter);
@@ -541,6 +550,9 @@ async fn stream_one(
             Some(Err(err)) => {
                 let shown = open.shown();
                 open.close(emitter, None);
+                if matches!(err, LlmError::Cancelled) {
+                    spent.report(ctx, model, started);
+                }
                 return Err((err, shown));
             }
             None => {
@@ -665,6 +677,34 @@ impl OpenItems {
                     stop_reason,
                 },
             });
+        }
+    }
+}
+
+/// What a response has cost before it completed: the usage the provider
+/// reported early, and the output streamed so far. A cancelled request is
+/// still paid for, so a cancelled run reports it (the output by chars/4
+/// where the provider has not counted it yet).
+#[derive(Debug, Default)]
+pub(crate) struct SpentSoFar {
+    /// The provider's early report (Anthropic's `message_start`).
+    pub(crate) reported: Usage,
+    streamed_chars: u64,
+}
+
+impl SpentSoFar {
+    /// Counts streamed text or reasoning.
+    pub(crate) fn streamed(&mut self, delta: &str) {
+        let chars = u64::try_from(delta.chars().count()).unwrap_or(u64::MAX);
+        self.streamed_chars = self.streamed_chars.saturating_add(chars);
+    }
+
+    /// Reports the cut-off request's usage, if it spent anything known.
+    pub(crate) fn report(&self, ctx: &TurnContext, model: &str, started: Instant) {
+        let mut usage = self.reported;
+        usage.output_tokens = usage.output_tokens.max(self.streamed_chars.div_ceil(4));
+        if usage.total_input() > 0 || usage.output_tokens > 0 {
+            report_usage(ctx, model, usage, started);
         }
     }
 }

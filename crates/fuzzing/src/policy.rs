@@ -44,6 +44,7 @@ fn engines() -> &'static [Engine; 3] {
                 can_ask: CanAsk::Yes,
                 home: Some(PathBuf::from("/fuzz/home")),
                 temp_roots: vec![PathBuf::from("/fuzz/tmp")],
+                commands: wright_permissions::CommandConfinement::AsConfigured,
             })
         })
     })

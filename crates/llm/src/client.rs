@@ -100,6 +100,10 @@ pub enum StreamEvent {
         /// Tool name.
         name: String,
     },
+    /// The usage the provider reported so far (Anthropic's `message_start`
+    /// input tokens), before the stream completes: what a request cut off
+    /// by a cancel has already cost. `Completed` carries the final figures.
+    Usage(Usage),
     /// Always the last event of a successful stream: the fully assembled assistant message.
     Completed {
         /// The assistant message, blocks in the order the model produced them.

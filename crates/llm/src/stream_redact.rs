@@ -107,6 +107,8 @@ impl StreamRedactor {
                     name: replace_key(key, name),
                 });
             }
+            // Numbers only: nothing to redact, and nothing held is due.
+            StreamEvent::Usage(usage) => out.push(StreamEvent::Usage(usage)),
             StreamEvent::Completed {
                 message,
                 stop_reason,
@@ -134,6 +136,7 @@ fn passes(key: &str, event: &StreamEvent) -> bool {
         StreamEvent::ToolCallStarted { id, name } => !id.contains(key) && !name.contains(key),
         // Opaque provider data, never a key; it passes unless thinking is held.
         StreamEvent::ThinkingSignature(_) => true,
+        StreamEvent::Usage(_) => true,
         StreamEvent::Completed { .. } => false,
     }
 }

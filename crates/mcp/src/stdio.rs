@@ -11,7 +11,6 @@
 //! crate has no `unsafe` and no libc binding.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -67,8 +66,8 @@ pub(crate) fn spawn(spec: &SpawnSpec<'_>) -> Result<(StdioChild, ChildStdout, Ch
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
+    wright_sandbox::own_process_group(cmd.as_std_mut());
     for key in PROVIDER_KEY_VARS {
         cmd.env_remove(key);
     }
@@ -164,7 +163,7 @@ impl StdioChild {
     /// stderr tail, for failure reports.
     pub(crate) fn describe_end(&self) -> String {
         let mut out = match self.exit_status() {
-            Some(status) => match (status.code(), status.signal()) {
+            Some(status) => match (status.code(), wright_sandbox::exit_signal(status)) {
                 (Some(code), _) => format!("exit code {code}"),
                 (None, Some(sig)) => format!("killed by signal {sig}"),
                 (None, None) => "exited".to_owned(),

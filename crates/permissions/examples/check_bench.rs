@@ -29,6 +29,7 @@ fn main() {
         can_ask: CanAsk::Yes,
         home: std::env::var_os("HOME").map(PathBuf::from),
         temp_roots: vec![std::env::temp_dir()],
+        commands: wright_permissions::CommandConfinement::AsConfigured,
     });
     let cases = [
         ("read", ToolKind::ReadOnly, json!({"path": "src/lib.rs"})),

@@ -70,6 +70,22 @@ pub struct PolicyInput {
     /// Where shell redirections may also write without an edit permission
     /// (pass `std::env::temp_dir()`); the edit tools stay inside the roots.
     pub temp_roots: Vec<PathBuf>,
+    /// Whether shell commands are confined as the configuration says.
+    pub commands: CommandConfinement,
+}
+
+/// Whether the OS sandbox the configuration asks for confines shell
+/// commands. Where it cannot (a platform without one), commands run
+/// unconfined, so none may run on the strength of the mode, a rule or a
+/// grant: each one asks, and is refused where nothing can ask.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CommandConfinement {
+    /// Confined as configured, or the configuration asks for no sandbox.
+    #[default]
+    AsConfigured,
+    /// Configured sandboxed but run unconfined; the text says why (shown
+    /// with every approval request).
+    Unenforced(String),
 }
 
 /// One tool call to decide on.
@@ -185,6 +201,7 @@ pub struct Engine {
     home: Option<PathBuf>,
     can_ask: CanAsk,
     deny_has_commands: bool,
+    commands: CommandConfinement,
 }
 
 impl Engine {
@@ -206,6 +223,7 @@ impl Engine {
             scratch,
             can_ask: input.can_ask,
             deny_has_commands,
+            commands: input.commands,
         }
     }
 
@@ -344,6 +362,26 @@ impl Engine {
                     what(call, target)
                 ),
                 by: DeniedBy::Plan,
+            };
+        }
+        // 3b. Unconfined commands the configuration wants confined: every one
+        // asks, whatever the mode, rules and grants say.
+        if let (Target::Command(c), CommandConfinement::Unenforced(why)) = (target, &self.commands)
+            && pending.is_none()
+        {
+            let reason = format!(
+                "`{}` would run without the OS sandbox ({why})",
+                c.text.trim()
+            );
+            return match self.can_ask {
+                CanAsk::Yes => ask(format!("{reason}, so every command needs approval")),
+                CanAsk::No => Verdict::Deny {
+                    reason: format!(
+                        "{reason}, and this run cannot ask for approval. The user can run \
+                         commands unconfined with `--sandbox full` (or `[sandbox] mode = \"full\"`)"
+                    ),
+                    by: DeniedBy::NoApproval,
+                },
             };
         }
         // 4. Ask rules.

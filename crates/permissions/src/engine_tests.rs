@@ -5,6 +5,7 @@ struct Fx {
     _dir: tempfile::TempDir,
     ws: PathBuf,
     home: PathBuf,
+    #[cfg_attr(not(unix), allow(dead_code))]
     outside: PathBuf,
     tmp: PathBuf,
 }
@@ -50,6 +51,7 @@ fn engine(
         can_ask,
         home: Some(f.home.clone()),
         temp_roots: vec![f.tmp.clone()],
+        commands: crate::CommandConfinement::AsConfigured,
     })
 }
 
@@ -204,6 +206,7 @@ fn allow_rule_table() {
     }
 }
 
+#[cfg(unix)]
 /// Commands that `Bash(git status)`, `Bash(npm run test:*)` or
 /// `Bash(echo:*)` must never let through.
 #[test]
@@ -440,6 +443,7 @@ fn headless_ask_becomes_deny_with_a_hint() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn secret_guard() {
     let f = fx();
@@ -513,6 +517,7 @@ fn secret_guard() {
     assert!(reason.contains("--allow 'Read(/server.pem)'"), "{reason}");
 }
 
+#[cfg(unix)]
 #[test]
 fn writes_outside_the_workspace_are_guarded_even_through_symlinks() {
     let f = fx();
@@ -753,4 +758,52 @@ proptest::proptest! {
             proptest::prop_assert!(!allowed[1] || allowed[2], "{text:?}: auto allows, bypass does not");
         }
     }
+}
+
+/// Where the configured sandbox cannot be enforced, every command asks
+/// (modes, allow rules and session grants notwithstanding), headless runs
+/// refuse it with the way out, and deny rules and other tools are as before.
+#[test]
+fn unenforced_sandbox_makes_every_command_ask() {
+    let f = fx();
+    let unenforced = |mode, allow: &[&str], can_ask| {
+        let mut e = Engine::new(PolicyInput {
+            mode,
+            rules: RuleSet::parse(allow, &[], &["Bash(rm:*)"]).unwrap(),
+            workspace_roots: vec![f.ws.clone()],
+            can_ask,
+            home: Some(f.home.clone()),
+            temp_roots: vec![f.tmp.clone()],
+            commands: crate::CommandConfinement::Unenforced(
+                "no OS sandbox on this platform".into(),
+            ),
+        });
+        e.grant_session("Bash(cargo test:*)".parse::<Rule>().unwrap());
+        e
+    };
+    for mode in [Mode::Default, Mode::AcceptEdits, Mode::Auto, Mode::Bypass] {
+        let e = unenforced(mode, &["Bash(ls:*)"], CanAsk::Yes);
+        for cmd in ["ls", "cargo test", "echo hi > out.txt"] {
+            let v = bash(&e, &f, cmd);
+            assert_eq!(short(&v), "ask", "{mode:?} {cmd}");
+            let Verdict::Ask { reason, .. } = v else {
+                unreachable!()
+            };
+            assert!(reason.contains("without the OS sandbox (no OS sandbox on this platform)"));
+        }
+        assert_eq!(short(&bash(&e, &f, "rm -f x")), "rule", "{mode:?}");
+        assert_eq!(
+            short(&call(&e, &f.ws, "read", json!({"file_path": "src/a.rs"}))),
+            "allow"
+        );
+    }
+    let e = unenforced(Mode::Auto, &["Bash(ls:*)"], CanAsk::No);
+    let v = bash(&e, &f, "ls");
+    let Verdict::Deny { reason, .. } = &v else {
+        panic!("{v:?}")
+    };
+    assert!(reason.contains("--sandbox full"), "{reason}");
+    // Configured sandboxes that are enforced keep the usual answers.
+    let e = engine(&f, Mode::Auto, &[], &[], &[], CanAsk::No);
+    assert_eq!(short(&bash(&e, &f, "cargo test")), "allow");
 }

@@ -18,8 +18,8 @@ mod shell;
 use wright_shell::wrappers;
 
 pub use engine::{
-    AlwaysRules, CallInfo, CanAsk, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, RuleSet,
-    Verdict,
+    AlwaysRules, CallInfo, CanAsk, CommandConfinement, DeniedBy, Engine, HookVerdict, Mode,
+    PolicyInput, RuleSet, Verdict,
 };
 pub use persist::append_allow_rule;
 pub use rule::{Rule, RuleError};

@@ -40,6 +40,7 @@ pub(crate) fn engine(f: &Fx, mode: Mode, allow: &[&str], deny: &[&str]) -> Engin
         can_ask: CanAsk::Yes,
         home: Some(f.home.clone()),
         temp_roots: vec![f.tmp.clone()],
+        commands: crate::CommandConfinement::AsConfigured,
     })
 }
 

@@ -188,9 +188,10 @@ mod imp;
 #[path = "fs_open_portable.rs"]
 mod portable;
 // Elsewhere the fallback is the implementation itself.
-#[cfg(all(test, not(target_os = "linux")))]
+#[cfg(all(test, unix, not(target_os = "linux")))]
 use imp as portable;
 
 #[cfg(test)]
+#[cfg(unix)]
 #[path = "fs_open_tests.rs"]
 mod tests;

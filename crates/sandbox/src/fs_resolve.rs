@@ -155,5 +155,6 @@ pub fn inside(path: &Path, roots: &[PathBuf]) -> bool {
 }
 
 #[cfg(test)]
+#[cfg(unix)]
 #[path = "fs_resolve_tests.rs"]
 mod tests;

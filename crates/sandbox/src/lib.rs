@@ -18,7 +18,8 @@
 //! (namespaces and mounts), `linux_seccomp` (the filter), [`secrets`] (which
 //! files hold secrets), `protect` (wright's own environment and memory),
 //! [`denial`] (telling the model a failure came from the sandbox),
-//! `group_signal` (stopping a command's process group).
+//! `group_signal` (a command's process group: starting, stopping, its
+//! exit status), [`private_fs`] (files only the user can read).
 
 pub mod denial;
 pub mod fs_open;
@@ -40,6 +41,7 @@ mod linux_ns;
 #[cfg(target_os = "linux")]
 mod linux_seccomp;
 pub mod policy;
+pub mod private_fs;
 #[allow(unsafe_code)]
 mod protect;
 pub mod repo_guard;
@@ -53,7 +55,7 @@ pub use denial::{Denial, classify_denial, denial_hint, looks_like_sandbox_denial
 pub use fs_open::{Beneath, OpenError};
 pub use fs_protected::{protected_write, user_config_dirs};
 pub use fs_resolve::{ResolveError, ResolvedPath};
-pub use group_signal::{GroupSignal, signal_group};
+pub use group_signal::{GroupSignal, exit_code, exit_signal, own_process_group, signal_group};
 pub use helper::{exec_helper, maybe_exec_helper, run_helper};
 #[cfg(target_os = "linux")]
 pub use linux_mounts::{NamespaceReport, PROTECTED_IN_ROOT};

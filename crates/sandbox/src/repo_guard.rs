@@ -136,6 +136,7 @@ mod tests {
         assert!(root.join(".git/HEAD").exists());
     }
 
+    #[cfg(unix)]
     #[test]
     fn submodules_worktrees_and_a_symlinked_git_dir_are_guarded_too() {
         let dir = tempfile::tempdir().unwrap();
@@ -183,6 +184,7 @@ mod tests {
         assert_eq!(worktree_common_dir(&main), None);
     }
 
+    #[cfg(unix)]
     #[test]
     fn symlinked_redirects_are_removed_without_following() {
         let dir = tempfile::tempdir().unwrap();

@@ -2,73 +2,43 @@
 //! conversations (file contents, command output, sometimes secrets the
 //! model saw), so they are created 0600 in directories that are 0700,
 //! whatever the umask, and wright's own directories are tightened when
-//! they exist with looser modes.
+//! they exist with looser modes (the mechanics, and what Windows does
+//! instead, are in [`wright_sandbox::private_fs`]).
 
-use std::fs::{DirBuilder, File, OpenOptions, Permissions};
+use std::fs::File;
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
-/// Mode of every file the store creates.
-pub(crate) const FILE_MODE: u32 = 0o600;
-/// Mode of every directory the store creates.
-pub(crate) const DIR_MODE: u32 = 0o700;
+use wright_sandbox::private_fs::{self, Tighten};
 
-/// Creates `dir` and any missing parents with mode 0700, then makes sure
-/// `dir` itself is 0700 (it may predate this wright, or have been made by
-/// hand). Only `dir` is tightened: parents above wright's own tree belong
-/// to the user.
+pub(crate) use wright_sandbox::private_fs::{private_file_options as file_options, tighten_dir};
+
+/// Creates `dir` and any missing parents private, then makes sure `dir`
+/// itself is (it may predate this wright, or have been made by hand).
+/// Only `dir` is tightened: parents above wright's own tree belong to the
+/// user.
 pub(crate) fn ensure_dir(dir: &Path) -> io::Result<()> {
-    DirBuilder::new()
-        .recursive(true)
-        .mode(DIR_MODE)
-        .create(dir)?;
-    tighten_dir(dir)
-}
-
-/// Sets an existing directory to 0700 unless it already is. A directory
-/// we do not own cannot be changed; that is not worth failing a session.
-pub(crate) fn tighten_dir(dir: &Path) -> io::Result<()> {
-    let meta = std::fs::metadata(dir)?;
-    if meta.permissions().mode() & 0o777 == DIR_MODE {
-        return Ok(());
-    }
-    match std::fs::set_permissions(dir, Permissions::from_mode(DIR_MODE)) {
-        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => Ok(()),
-        other => other,
-    }
+    private_fs::private_dir(dir, Tighten::Yes)
 }
 
 /// Sets an existing file of ours to 0600 unless it already is (a session
-/// written by an older wright, or under a loose umask). Best effort, like
-/// [`tighten_dir`].
+/// written by an older wright, or under a loose umask); best effort.
 pub(crate) fn tighten_file(file: &File) -> io::Result<()> {
-    let meta = file.metadata()?;
-    if meta.permissions().mode() & 0o777 == FILE_MODE {
-        return Ok(());
-    }
-    match file.set_permissions(Permissions::from_mode(FILE_MODE)) {
-        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => Ok(()),
-        other => other,
-    }
+    private_fs::tighten_file(file)
 }
 
-/// Options that create a file with mode 0600 (the mode applies only when
-/// the file is created).
-pub(crate) fn file_options() -> OpenOptions {
-    let mut options = OpenOptions::new();
-    options.mode(FILE_MODE);
-    options
-}
-
-/// Creates a new file, failing if it exists, with mode 0600.
+/// Creates a new private file, failing if it exists.
 pub(crate) fn create_new(path: &Path) -> io::Result<File> {
     file_options().write(true).create_new(true).open(path)
 }
 
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
+    use std::fs::Permissions;
+    use std::os::unix::fs::PermissionsExt;
+    use wright_sandbox::private_fs::{DIR_MODE, FILE_MODE};
 
     fn mode(path: &Path) -> u32 {
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777

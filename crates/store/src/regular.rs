@@ -4,7 +4,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// `O_NONBLOCK` where its value is known without a libc dependency; it
@@ -22,22 +21,26 @@ use std::path::Path;
 const O_NONBLOCK: i32 = 0o4000;
 #[cfg(any(target_os = "macos", target_os = "ios", target_os = "freebsd"))]
 const O_NONBLOCK: i32 = 0x0004;
-/// Unknown platform: rely on the metadata check before opening.
-#[cfg(not(any(
-    all(
-        any(target_os = "linux", target_os = "android"),
-        any(
-            target_arch = "x86_64",
-            target_arch = "x86",
-            target_arch = "aarch64",
-            target_arch = "arm",
-            target_arch = "riscv64"
-        )
-    ),
-    target_os = "macos",
-    target_os = "ios",
-    target_os = "freebsd"
-)))]
+/// Unknown platform: rely on the metadata check before opening (Windows
+/// has no FIFOs to fear, and no such flag).
+#[cfg(all(
+    unix,
+    not(any(
+        all(
+            any(target_os = "linux", target_os = "android"),
+            any(
+                target_arch = "x86_64",
+                target_arch = "x86",
+                target_arch = "aarch64",
+                target_arch = "arm",
+                target_arch = "riscv64"
+            )
+        ),
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd"
+    ))
+))]
 const O_NONBLOCK: i32 = 0;
 
 /// Whether `path` is (or links to) a regular file.
@@ -52,10 +55,11 @@ pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
     if !is_regular(path) {
         return Err(not_regular());
     }
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(O_NONBLOCK)
-        .open(path)?;
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, O_NONBLOCK);
+    let file = options.open(path)?;
     if !file.metadata()?.is_file() {
         return Err(not_regular());
     }

@@ -3,7 +3,6 @@
 //! whole group killed on timeout or cancel; the spawn settings and group
 //! signals are shared with background [`crate::jobs`].
 
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -49,8 +48,7 @@ pub(crate) async fn run(
     sink: Option<&OutputSink>,
 ) -> Result<Finished, ToolError> {
     let failed = |e: std::io::Error| ToolError::Failed(format!("Cannot start bash: {e}"));
-    let (tx, mut rx) = tokio::net::unix::pipe::pipe().map_err(failed)?;
-    let write_end = tx.into_blocking_fd().map_err(failed)?;
+    let (mut rx, write_end) = merged_pipe().map_err(failed)?;
     let mut cmd = prepare(command, cwd);
     cmd.stdout(write_end.try_clone().map_err(failed)?)
         .stderr(write_end);
@@ -120,6 +118,33 @@ pub(crate) async fn run(
     })
 }
 
+/// A pipe for a command's stdout and stderr together: the read end for
+/// tokio, the write end to hand to the child (twice).
+#[cfg(unix)]
+fn merged_pipe() -> std::io::Result<(tokio::net::unix::pipe::Receiver, std::os::fd::OwnedFd)> {
+    let (tx, rx) = tokio::net::unix::pipe::pipe()?;
+    Ok((rx, tx.into_blocking_fd()?))
+}
+
+/// Windows: an anonymous pipe whose read end a thread drains into tokio
+/// (anonymous pipes there cannot be read asynchronously).
+#[cfg(not(unix))]
+fn merged_pipe() -> std::io::Result<(tokio::io::DuplexStream, std::io::PipeWriter)> {
+    use tokio::io::AsyncWriteExt;
+    let (mut reader, writer) = std::io::pipe()?;
+    let (rx, mut tx) = tokio::io::duplex(64 * 1024);
+    let handle = tokio::runtime::Handle::current();
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; 16 * 1024];
+        while let Ok(n) = std::io::Read::read(&mut reader, &mut buf) {
+            if n == 0 || handle.block_on(tx.write_all(&buf[..n])).is_err() {
+                break;
+            }
+        }
+    });
+    Ok((rx, writer))
+}
+
 /// The settings every command shares, in the foreground or the background:
 /// `cwd`, no stdin, a scrubbed environment and a process group of its own
 /// (so the whole group can be signalled); output is left to the caller.
@@ -134,15 +159,14 @@ pub(crate) fn prepare(command: std::process::Command, cwd: &Path) -> tokio::proc
         .env("PAGER", "cat")
         .env("GIT_PAGER", "cat")
         .env("GIT_TERMINAL_PROMPT", "0")
-        .process_group(0)
         .kill_on_drop(true);
+    wright_sandbox::own_process_group(cmd.as_std_mut());
     cmd
 }
 
 /// The exit code of `s` (128 + signal when killed by a signal).
 pub(crate) fn code(s: ExitStatus) -> i32 {
-    s.code()
-        .unwrap_or_else(|| 128 + s.signal().unwrap_or_default())
+    wright_sandbox::exit_code(s)
 }
 
 /// Sends `signal` to the process group `pgid` (nothing without one).

@@ -286,6 +286,7 @@ async fn dropping_the_table_kills_running_groups() {
     eventually("the group to die", || !alive(child) && !alive(shell)).await;
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn output_file_is_private() {
     use std::os::unix::fs::PermissionsExt;

@@ -6,6 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use wright_sandbox::private_fs::{Tighten, private_file_options};
+
 use crate::truncate::{self, Keep};
 use crate::{OutputLimits, ToolError};
 
@@ -57,7 +59,6 @@ pub fn finish(
 /// or tightened so): command output can hold anything a command printed,
 /// secrets included, and the spill directory outlives the run.
 fn write_spill(dir: &Path, prefix: &str, text: &str) -> std::io::Result<PathBuf> {
-    use std::os::unix::fs::OpenOptionsExt;
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     private_dir(dir)?;
     let stamp = std::time::SystemTime::now()
@@ -67,10 +68,9 @@ fn write_spill(dir: &Path, prefix: &str, text: &str) -> std::io::Result<PathBuf>
     loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let path = dir.join(format!("{prefix}-{stamp}-{}-{n}.txt", std::process::id()));
-        match std::fs::OpenOptions::new()
+        match private_file_options()
             .write(true)
             .create_new(true)
-            .mode(0o600)
             .open(&path)
         {
             Ok(mut f) => {
@@ -85,15 +85,7 @@ fn write_spill(dir: &Path, prefix: &str, text: &str) -> std::io::Result<PathBuf>
 
 /// Makes `dir` (with its missing parents) 0700, or tightens it so.
 fn private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)?;
-    if std::fs::metadata(dir)?.permissions().mode() & 0o777 != 0o700 {
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-    }
-    Ok(())
+    wright_sandbox::private_fs::private_dir(dir, Tighten::Yes)
 }
 
 /// Creates a new, empty 0600 file for appending in `dir` (made private
@@ -101,7 +93,6 @@ fn private_dir(dir: &Path) -> std::io::Result<()> {
 /// `{stem}-2.log`, `{stem}-3.log`… when taken, as when a resumed session
 /// numbers its jobs from 1 again.
 pub(crate) fn new_private_log(dir: &Path, stem: &str) -> std::io::Result<(std::fs::File, PathBuf)> {
-    use std::os::unix::fs::OpenOptionsExt;
     private_dir(dir)?;
     for n in 1u32.. {
         let name = match n {
@@ -109,10 +100,9 @@ pub(crate) fn new_private_log(dir: &Path, stem: &str) -> std::io::Result<(std::f
             n => format!("{stem}-{n}.log"),
         };
         let path = dir.join(name);
-        match std::fs::OpenOptions::new()
+        match private_file_options()
             .append(true)
             .create_new(true)
-            .mode(0o600)
             .open(&path)
         {
             Ok(f) => return Ok((f, path)),
@@ -149,6 +139,7 @@ pub(crate) fn cut_line(line: &str, max: usize) -> std::borrow::Cow<'_, str> {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn spill_files_are_private() {
         use std::os::unix::fs::PermissionsExt;

@@ -183,6 +183,7 @@ pub(crate) fn read_existing(
 }
 
 #[cfg(test)]
+#[cfg(unix)]
 #[path = "paths_tests.rs"]
 mod resolve_tests;
 

@@ -68,17 +68,7 @@ pub async fn run(
         })
         .await;
     }
-    let approver = match prompt_tool.map(|t| Approver::for_tool(t, mcp.as_ref())) {
-        Some(Err(e)) => {
-            // A usage error before the run: stderr in every format
-            // (there is no session line to attach it to yet).
-            eprintln!("error: {e}");
-            handle.shutdown().await;
-            return exit::USAGE;
-        }
-        Some(Ok(a)) => Some(a),
-        None => None,
-    };
+    let approver = prompt_tool.map(|t| Approver::for_tool(t, mcp.as_ref()));
     let ops = handle.op_sender();
     let stop = spawn_interrupt_handler(handle.op_sender());
     let mut summary = RunSummary::new();
@@ -102,6 +92,24 @@ pub async fn run(
         })
         .collect();
     write_lines(&early);
+    let approver = match approver {
+        Some(Err(e)) => {
+            // A usage error before the turn: stderr, or in stream-json
+            // mode a `system` error line after the init line.
+            if streaming {
+                let sid = summary.session_id();
+                let mut line = crate::stream_json::system(sid, "error", &e.to_string());
+                crate::stream_json::stamp(&mut line, sid);
+                write_lines(&[line]);
+            } else {
+                eprintln!("error: {e}");
+            }
+            handle.shutdown().await;
+            return exit::USAGE;
+        }
+        Some(Ok(a)) => Some(a),
+        None => None,
+    };
     if handle.submit(op).await.is_err() {
         return exit::ERROR;
     }

@@ -217,16 +217,30 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
         // it with the same flags, on the chosen (or a new) session.
         let args = restart_args(std::env::args_os().skip(1), session.as_deref());
         let err = match std::env::current_exe() {
-            Ok(exe) => {
-                use std::os::unix::process::CommandExt;
-                std::process::Command::new(exe).args(args).exec()
-            }
+            Ok(exe) => exec_restart(std::process::Command::new(exe).args(args)),
             Err(e) => e,
         };
         eprintln!("error: cannot restart wright: {err}");
         return 1;
     }
     stopped_by.map_or(code, crate::signals::exit_for)
+}
+
+/// Replaces this process with `cmd`; returns only on failure. Windows
+/// cannot replace a process: the new run is waited for and its status
+/// passed on.
+fn exec_restart(cmd: &mut std::process::Command) -> std::io::Error {
+    #[cfg(unix)]
+    {
+        std::os::unix::process::CommandExt::exec(cmd)
+    }
+    #[cfg(not(unix))]
+    {
+        match cmd.status() {
+            Ok(status) => std::process::exit(status.code().unwrap_or(1)),
+            Err(e) => e,
+        }
+    }
 }
 
 /// This run's arguments without its session choice, plus `--resume ID`

@@ -33,6 +33,91 @@ fn config_show_names_the_source_of_each_value() {
     );
 }
 
+/// The values a run uses for unset keys are shown with their source: the
+/// provider a key implies, the default base URL and model, the catalog's
+/// output limit; JSON likewise. `doctor` lists the same values.
+#[test]
+fn config_show_and_doctor_show_the_values_used_with_default_sources() {
+    let env = Env::new();
+    let out = env
+        .wright()
+        .args(["config", "show"])
+        .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for line in [
+        "provider = \"anthropic\"  # env ANTHROPIC_API_KEY",
+        "base_url = \"https://api.anthropic.com\"  # default",
+        "model = \"claude-sonnet-4-5\"  # default",
+        "max_tokens = 8192  # default",
+        "permission_mode = \"default\"  # default",
+        "sandbox.mode = \"workspace-write\"  # default",
+        "context.keep_recent_tokens = 20000  # default",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+    }
+    assert!(!text.contains(super::FAKE_KEY));
+    // A flag still wins, and names itself.
+    let out = env
+        .wright()
+        .args(["config", "show", "--json", "--model", "gpt-x"])
+        .args(["--base-url", "http://127.0.0.1:9/v1"])
+        .env("OPENAI_API_KEY", super::FAKE_KEY)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let entries: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let entry = |key: &str| {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["key"] == key)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(entry("provider")["value"], "openai-chat");
+    assert_eq!(entry("provider")["source"]["name"], "OPENAI_API_KEY");
+    assert_eq!(entry("model")["value"], "gpt-x");
+    assert_eq!(entry("model")["source"]["name"], "--model");
+    assert_eq!(entry("base_url")["source"]["kind"], "flag");
+    assert_eq!(entry("max_turns")["source"]["kind"], "default");
+    // Without a key or URL, only a probe can tell: not set.
+    let out = env.wright().args(["config", "show"]).output().unwrap();
+    assert!(
+        stdout(&out).contains("# provider  (not set)"),
+        "{}",
+        stdout(&out)
+    );
+    // doctor: the same values and sources (its provider check fails here:
+    // nothing listens on the default URL in tests, which is fine).
+    let out = env
+        .wright()
+        .args([
+            "doctor",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--provider",
+            "anthropic",
+        ])
+        .env("ANTHROPIC_API_KEY", super::FAKE_KEY)
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    for part in [
+        "provider = \"anthropic\" (flag --provider)",
+        "base_url = \"http://127.0.0.1:9\" (flag --base-url)",
+        "model = \"claude-sonnet-4-5\" (default)",
+        "max_turns = 50 (default)",
+        "sandbox.mode = \"workspace-write\" (default)",
+    ] {
+        assert!(text.contains(part), "no `{part}` in\n{text}");
+    }
+    assert!(!text.contains(super::FAKE_KEY));
+}
+
 #[test]
 fn a_bad_config_file_names_file_line_and_key() {
     let env = Env::new();

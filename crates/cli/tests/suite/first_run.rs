@@ -247,3 +247,42 @@ fn continue_reports_this_run_and_the_session_apart() {
     assert_eq!(result["session_usage"]["input_tokens"], 900);
     assert_eq!(result["session_usage"]["output_tokens"], 60);
 }
+
+/// A run that cannot start in stream-json mode says why on stdout as
+/// `system` lines (the warnings said before it, then the error), and
+/// nothing on stderr; in text mode the same error is on stderr.
+#[test]
+fn a_failed_start_in_stream_json_is_system_lines_not_stderr() {
+    let env = Env::new();
+    let settings = r#"{"env": {"ANTHROPIC_API_KEY": "no"}}"#;
+    let out = env
+        .wright()
+        .args(["-p", "hi", "--output-format", "stream-json"])
+        .args(["--settings", settings, "--max-thinking-tokens", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    let lines = ndjson(&out);
+    let said = |subtype: &str, words: &str| {
+        lines.iter().any(|l| {
+            l["type"] == "system"
+                && l["subtype"] == subtype
+                && l["message"].as_str().unwrap_or("").contains(words)
+                && l["uuid"].is_string()
+                && l["session_id"].is_string()
+        })
+    };
+    assert!(
+        said("warning", "--settings env: not setting ANTHROPIC_API_KEY"),
+        "{lines:?}"
+    );
+    assert!(said("warning", "--max-thinking-tokens 5"), "{lines:?}");
+    assert!(said("error", "No model provider configured"), "{lines:?}");
+    assert_eq!(lines.last().unwrap()["subtype"], "error");
+    // Text mode: the error on stderr, stdout empty.
+    let out = env.wright().args(["-p", "hi"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("error: No model provider configured"));
+    assert_eq!(stdout(&out), "");
+}

@@ -102,6 +102,7 @@ fn server_tools_work_over_the_openai_protocols() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn permission_rules_and_hooks_see_the_exposed_names() {
     let env = Env::new();

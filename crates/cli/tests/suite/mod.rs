@@ -16,14 +16,18 @@ mod install;
 mod interactive;
 mod interrupt;
 mod mcp_config;
+// The token file's mode is checked: Unix only.
+#[cfg(unix)]
 mod mcp_oauth;
 mod mcp_tools;
 #[cfg(target_os = "linux")]
 mod os_boundary;
+#[cfg(unix)]
 mod paths_security;
 mod prompt;
 mod providers;
 mod records;
+#[cfg(unix)]
 mod rewind_security;
 mod safety;
 mod scenarios;

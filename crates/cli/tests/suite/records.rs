@@ -3,6 +3,7 @@
 //! files are private, a kill between tool calls keeps every finished
 //! result, and damaged session files still resume with their history.
 
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -42,6 +43,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Every directory under `dir`, `dir` included when it exists.
+#[cfg(unix)]
 fn dirs_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if dir.is_dir() {
@@ -63,6 +65,7 @@ fn session_files(env: &Env) -> Vec<PathBuf> {
         .collect()
 }
 
+#[cfg(unix)]
 fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
@@ -225,6 +228,7 @@ fn a_key_echoed_as_answer_text_never_leaks() {
     }
 }
 
+#[cfg(unix)]
 /// After a run that records a session, a checkpoint blob and a spilled
 /// command output, every file is 0600 and every directory 0700, even a
 /// sessions directory that existed with looser modes.

@@ -558,6 +558,7 @@ fn wright_trust_creates_a_private_user_config() {
     assert_eq!(mode, 0o600);
 }
 
+#[cfg(unix)]
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }

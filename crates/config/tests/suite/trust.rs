@@ -6,9 +6,11 @@
 use std::path::PathBuf;
 
 use wright_config::{
-    IgnoreReason, Overrides, PermissionMode, Provider, Resolved, SandboxMode, Source, Trust,
-    TrustChange, TrustSource, record_trust,
+    IgnoreReason, Overrides, PermissionMode, Provider, Resolved, SandboxMode, Source, TrustChange,
+    record_trust,
 };
+#[cfg(unix)]
+use wright_config::{Trust, TrustSource};
 
 use super::Fixture;
 
@@ -440,6 +442,7 @@ fn only_the_user_file_can_trust_a_project() {
     assert_eq!(r.warnings().len(), 1);
 }
 
+#[cfg(unix)]
 #[test]
 fn trust_is_keyed_by_the_canonical_root() {
     let fx = Fixture::new();
@@ -496,6 +499,7 @@ fn record_trust_round_trips_through_the_loader() {
     assert!(!loader.trust(&Overrides::default()).is_trusted());
 }
 
+#[cfg(unix)]
 #[test]
 fn special_and_huge_config_files_are_refused_by_name() {
     let fx = Fixture::new();

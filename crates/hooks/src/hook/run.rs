@@ -10,7 +10,6 @@
 //! timeout and cancel only: background jobs a hook starts on purpose and
 //! detaches from our pipes survive a normal exit.
 
-use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -147,8 +146,8 @@ async fn run_process(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
+    wright_sandbox::own_process_group(cmd.as_std_mut());
     for (name, value) in &env.set_vars {
         cmd.env(name, value);
     }
@@ -243,7 +242,7 @@ fn finished(status: ExitStatus, out: Vec<u8>, err: Vec<u8>) -> HookResult {
         Some(2) => HookResult::Blocked { stderr },
         code => HookResult::Failed {
             code,
-            stderr: match (code, status.signal()) {
+            stderr: match (code, wright_sandbox::exit_signal(status)) {
                 (None, Some(sig)) if stderr.trim().is_empty() => format!("killed by signal {sig}"),
                 _ => stderr,
             },

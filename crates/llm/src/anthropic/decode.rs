@@ -86,7 +86,14 @@ impl AnthropicDecoder {
                 if let Some(usage) = json.pointer("/message/usage") {
                     merge_usage(&mut self.usage, usage);
                 }
-                Ok(Vec::new())
+                // Said at once: a cancel before the end still knows the
+                // input it paid for.
+                let reported = self.usage.total_input() + self.usage.output_tokens > 0;
+                Ok(if reported {
+                    vec![StreamEvent::Usage(self.usage)]
+                } else {
+                    Vec::new()
+                })
             }
             "content_block_start" => self.block_start(&json),
             "content_block_delta" => self.block_delta(&json),

@@ -12,8 +12,33 @@ const THINKING: &str = include_str!("../../tests/fixtures/anthropic/thinking.sse
 const ERROR_MID_STREAM: &str = include_str!("../../tests/fixtures/anthropic/error_mid_stream.sse");
 const UNKNOWN_EVENTS: &str = include_str!("../../tests/fixtures/anthropic/unknown_events.sse");
 
+/// The decoded events without the early usage reports (one test below
+/// is about those).
 fn decode(fixture: &str) -> (Vec<StreamEvent>, Option<LlmError>) {
-    decode_split(AnthropicDecoder::new, fixture)
+    let (events, error) = decode_split(AnthropicDecoder::new, fixture);
+    let events = events
+        .into_iter()
+        .filter(|e| !matches!(e, StreamEvent::Usage(_)))
+        .collect();
+    (events, error)
+}
+
+#[test]
+fn message_start_reports_the_input_at_once() {
+    let (events, _) = decode_split(AnthropicDecoder::new, TEXT);
+    let StreamEvent::Usage(early) = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(early.input_tokens, 25);
+    let (_, _, last) = completed(&events);
+    assert_eq!(last.input_tokens, 25);
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(e, StreamEvent::Usage(_)))
+            .count(),
+        1
+    );
 }
 
 #[test]

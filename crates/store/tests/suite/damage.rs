@@ -5,6 +5,7 @@
 //! and appends. Plus the private modes of everything the store creates and
 //! results recorded one call at a time.
 
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 
 use serde_json::{Value, json};
@@ -107,10 +108,12 @@ fn a_damaged_fork_parent_keeps_the_fork_loading() {
     assert!(history.len() > 1, "{history:?}");
 }
 
+#[cfg(unix)]
 fn mode(path: &std::path::Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
 
+#[cfg(unix)]
 fn walk(
     dir: &std::path::Path,
     files: &mut Vec<std::path::PathBuf>,
@@ -126,6 +129,7 @@ fn walk(
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn sessions_blobs_and_locks_are_private() {
     let data = tempfile::tempdir().unwrap();

@@ -5,6 +5,7 @@ mod crash;
 mod damage;
 mod fork_rewind;
 mod listing;
+#[cfg(unix)]
 mod rewind_security;
 mod roundtrip;
 mod subagents;
