@@ -36,6 +36,7 @@ pub fn run(
     setup: impl FnOnce(&mut App),
 ) -> io::Result<u8> {
     install_panic_hook();
+    crate::highlight::warm_up();
     let mut guard = RawMode::enter()?;
     let (width, _) = terminal::size()?;
     let mut app = App::new(startup, width);

@@ -64,7 +64,8 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
     let (input_tx, input_rx) = std_mpsc::channel::<Input>();
     let (action_tx, mut actions) = mpsc::unbounded_channel::<Action>();
     let (done_tx, mut done) = oneshot::channel::<std::io::Result<u8>>();
-    std::thread::spawn(move || {
+    // Named, so a profiler (or bench/tui_pty.py) can tell the UI's CPU apart.
+    let spawned = std::thread::Builder::new().name("wright-tui".to_owned()).spawn(move || {
         let result = wright_tui::terminal::run(
             startup,
             &input_rx,
@@ -80,6 +81,11 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
         );
         let _ = done_tx.send(result);
     });
+    if let Err(e) = spawned {
+        eprintln!("error: cannot start the terminal UI: {e}");
+        handle.shutdown().await;
+        return 1;
+    }
     let send = |input: Input| {
         let _ = input_tx.send(input);
     };
