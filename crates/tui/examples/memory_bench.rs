@@ -53,6 +53,7 @@ fn main() -> std::io::Result<()> {
         },
         100,
     );
+    wright_tui::terminal::warm_up();
     let mut screen = Screen::new(100, 40, 12)?;
     let start_rss = rss_kib();
     println!("turn    0: {start_rss} KiB");

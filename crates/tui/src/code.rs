@@ -119,7 +119,12 @@ mod tests {
     use super::*;
     use crate::highlight::highlight;
 
-    fn all_at_once(lang: &str, code: &str, width: u16, indent: &[Span<'static>]) -> Vec<Line<'static>> {
+    fn all_at_once(
+        lang: &str,
+        code: &str,
+        width: u16,
+        indent: &[Span<'static>],
+    ) -> Vec<Line<'static>> {
         highlight(lang, code)
             .into_iter()
             .flat_map(|l| layout(l, width, indent))
@@ -128,7 +133,8 @@ mod tests {
 
     #[test]
     fn growing_code_gives_the_rows_of_a_fresh_render() {
-        let code = "def f(x):\n    return \"a long string that wraps past the edge\" # c\n\nprint(f(1))\n";
+        let code =
+            "def f(x):\n    return \"a long string that wraps past the edge\" # c\n\nprint(f(1))\n";
         let indent = [Span::raw("│ ")];
         let mut cache = CodeCache::default();
         for end in (0..=code.len()).filter(|&i| code.is_char_boundary(i)) {
@@ -136,7 +142,11 @@ mod tests {
             let (done, tail) = cache.rows("py", &code[..end], 24, &indent);
             let mut got = done.to_vec();
             got.extend(tail);
-            assert_eq!(got, all_at_once("py", &code[..end], 24, &indent), "at {end}");
+            assert_eq!(
+                got,
+                all_at_once("py", &code[..end], 24, &indent),
+                "at {end}"
+            );
         }
         // One entry served every render.
         assert_eq!(cache.entries.len(), 1);

@@ -162,7 +162,10 @@ fn styled(
 fn plain(line: &str) -> Line<'static> {
     let text = line.strip_suffix('\n').unwrap_or(line);
     let text = text.strip_suffix('\r').unwrap_or(text);
-    Line::from(Span::styled(text.to_owned(), Style::default().fg(Color::Cyan)))
+    Line::from(Span::styled(
+        text.to_owned(),
+        Style::default().fg(Color::Cyan),
+    ))
 }
 
 /// The lines of `code` highlighted as `lang`, all at once.
@@ -200,11 +203,10 @@ mod tests {
                 let mut h = LineHighlighter::new(lang);
                 let (done, rest) = CODE.split_at(cut);
                 let complete = done.rfind('\n').map_or(0, |i| i + 1);
-                let mut rows: Vec<Line<'static>> = syntect::util::LinesWithEndings::from(
-                    &done[..complete],
-                )
-                .map(|l| h.line(l))
-                .collect();
+                let mut rows: Vec<Line<'static>> =
+                    syntect::util::LinesWithEndings::from(&done[..complete])
+                        .map(|l| h.line(l))
+                        .collect();
                 // The unfinished line peeked, then finished with the rest.
                 let partial = &done[complete..];
                 if !partial.is_empty() {
