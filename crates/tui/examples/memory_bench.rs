@@ -84,7 +84,7 @@ fn main() -> std::io::Result<()> {
         app.input(answer_started(&id));
         for (i, delta) in deltas.iter().enumerate() {
             app.input(text(&id, delta));
-            if i % 4 == 0 {
+            if i.is_multiple_of(4) {
                 screen.write_history(app.take_history())?;
                 screen.draw(&app)?;
             }
@@ -106,7 +106,7 @@ fn main() -> std::io::Result<()> {
         }));
         screen.write_history(app.take_history())?;
         screen.draw(&app)?;
-        if turn % 100 == 0 {
+        if turn.is_multiple_of(100) {
             let rss = rss_kib();
             samples.push(rss);
             println!("turn {turn:>4}: {rss} KiB");

@@ -123,8 +123,8 @@ fn main() -> std::io::Result<()> {
         screen.write_history(app.take_history())?;
         screen.draw(&app)?;
         frames.push(start.elapsed());
-        if frame_no % 10 == 0 {
-            let code = if frame_no % 20 == 0 {
+        if frame_no.is_multiple_of(10) {
+            let code = if frame_no.is_multiple_of(20) {
                 KeyCode::Backspace
             } else {
                 KeyCode::Char('x')
