@@ -1,31 +1,58 @@
-//! Frame cost while streaming markdown: feeds a long answer in small deltas
-//! (about one token each) to the app and draws the live part after each,
-//! as the UI does at most once a frame. Run with
-//! `cargo run --release -p wright-tui --example render_bench`.
+//! Frame cost while streaming markdown, measured three ways on one long
+//! answer (prose, lists, tables, emoji and 60-line code blocks):
+//!
+//! 1. paced: 200 tokens/s (a token is ~4 characters) with a frame at most
+//!    every 16 ms, as the terminal loop draws: each frame takes the deltas
+//!    that arrived, writes finished rows to the scrollback and draws the
+//!    live part through crossterm into a byte counter. Reports each frame's
+//!    time and this thread's CPU time over the answer's streaming time;
+//! 2. keys: during (1), a key every 10th frame, timed from the key to its
+//!    frame drawn (the loop wakes at once on a key);
+//! 3. every delta drawn (the worst case: no frame cap), into a buffer.
+//!
+//! Run with `cargo run --release -p wright-tui --example render_bench [SECTIONS]`.
+//! Numbers and history: bench/README.md (TUI section).
+
+mod support;
 
 use std::time::{Duration, Instant};
 
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use wright_protocol::{AgentPath, Event, EventKind, Item, ItemDelta, ItemKind};
+use support::{Screen, answer_started, ev, quantile, text, thread_cpu};
+use wright_protocol::EventKind;
 use wright_tui::App;
-use wright_tui::host::{Input, Startup};
+use wright_tui::host::Startup;
 
-fn ev(kind: EventKind) -> Input {
-    Input::Core(Box::new(Event {
-        session_id: "s".to_owned(),
-        turn_id: 1,
-        seq: 0,
-        agent: AgentPath::root(),
-        parent_tool_use_id: None,
-        kind,
-    }))
+const WIDTH: u16 = 100;
+const HEIGHT: u16 = 30;
+/// A delta every 5 ms: 200 tokens/s.
+const DELTA_EVERY: Duration = Duration::from_millis(5);
+const FRAME: Duration = Duration::from_millis(16);
+
+/// The answer: `sections` sections, every other one with a 60-line listing.
+fn document(sections: usize) -> String {
+    let section = "## Step\n\nThe **parser** reads `tokens` one at a time and keeps a *stack* of open blocks; see [the docs](https://example.com) for more. 日本語 and emoji 🎉 are measured too.\n\n- first item with some words\n- second item with `code`\n  1. nested\n\n```rust\nfn main() {\n    let v: Vec<u32> = (0..10).map(|i| i * 2).collect();\n    println!(\"{v:?}\");\n}\n```\n\n| name | value |\n|---|---:|\n| a | 1 |\n| b | 22 |\n\n> a quote to finish\n\n";
+    let mut code =
+        String::from("```rust\n/// A longer listing, as an answer that writes a file shows.\n");
+    for i in 0..58 {
+        code.push_str(&format!(
+            "    let value_{i} = compute(\"item {i}\", &table[{i}..]).unwrap_or_default(); // step {i}\n"
+        ));
+    }
+    code.push_str("```\n\n");
+    let mut doc = String::new();
+    for i in 0..sections {
+        doc.push_str(section);
+        if i % 2 == 0 {
+            doc.push_str(&code);
+        }
+    }
+    doc
 }
 
-fn main() {
-    let section = "## Step\n\nThe **parser** reads `tokens` one at a time and keeps a *stack* of open blocks; see [the docs](https://example.com) for more. 日本語 and emoji 🎉 are measured too.\n\n- first item with some words\n- second item with `code`\n  1. nested\n\n```rust\nfn main() {\n    let v: Vec<u32> = (0..10).map(|i| i * 2).collect();\n    println!(\"{v:?}\");\n}\n```\n\n| name | value |\n|---|---:|\n| a | 1 |\n| b | 22 |\n\n> a quote to finish\n\n";
-    let doc = section.repeat(40);
-    let (width, height) = (100u16, 30u16);
+fn new_app() -> App {
     let mut app = App::new(
         Startup {
             model: "m".into(),
@@ -33,56 +60,111 @@ fn main() {
             window: 200_000,
             ..Startup::default()
         },
-        width,
+        WIDTH,
     );
     app.input(ev(EventKind::TurnStarted));
-    app.input(ev(EventKind::ItemStarted {
-        item: Item {
-            id: "m1".into(),
-            kind: ItemKind::AgentMessage {
-                text: String::new(),
-                stop_reason: None,
-            },
-        },
-    }));
+    app.input(answer_started("m1"));
+    app
+}
+
+fn deltas(doc: &str) -> Vec<String> {
     let chars: Vec<char> = doc.chars().collect();
+    chars.chunks(4).map(|c| c.iter().collect()).collect()
+}
+
+fn report(label: &str, sorted: &[Duration]) {
+    let n = sorted.len().max(1);
+    let mean = sorted.iter().sum::<Duration>() / u32::try_from(n).unwrap_or(1);
+    println!(
+        "{label}: n {}, mean {mean:.2?}, p50 {:.2?}, p99 {:.2?}, max {:.2?}",
+        sorted.len(),
+        quantile(sorted, 0.5),
+        quantile(sorted, 0.99),
+        quantile(sorted, 1.0)
+    );
+}
+
+fn main() -> std::io::Result<()> {
+    // The number of sections (40 by default) is the first argument.
+    let sections = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(40);
+    let doc = document(sections);
+    let deltas = deltas(&doc);
+    println!(
+        "answer: {} bytes in {} deltas (~1 token each), {WIDTH}x{HEIGHT}",
+        doc.len(),
+        deltas.len()
+    );
+
+    // As the terminal loop does at start; the answer comes later.
+    wright_tui::terminal::warm_up();
+    std::thread::sleep(Duration::from_millis(500));
+
+    // 1 and 2: paced, frame-capped, keys now and then.
+    let mut app = new_app();
+    let mut screen = Screen::new(WIDTH, 40, HEIGHT)?;
     let mut frames = Vec::new();
-    let mut rows = 0usize;
-    let area = Rect::new(0, 0, width, height);
-    for piece in chars.chunks(4) {
-        let delta: String = piece.iter().collect();
+    let mut keys = Vec::new();
+    let mut next = 0usize;
+    let mut frame_no = 0u32;
+    let cpu0 = thread_cpu();
+    let wall0 = Instant::now();
+    while next < deltas.len() {
+        frame_no += 1;
+        let due = ((FRAME * frame_no).as_micros() / DELTA_EVERY.as_micros()) as usize;
         let start = Instant::now();
-        app.set_now(Instant::now());
-        app.input(ev(EventKind::ItemDelta {
-            item_id: "m1".into(),
-            delta: ItemDelta::Text(delta),
-        }));
-        rows += app.take_history().len();
-        let h = app.desired_height(width).min(height);
+        app.set_now(start);
+        while next < deltas.len().min(due) {
+            app.input(text("m1", &deltas[next]));
+            next += 1;
+        }
+        screen.write_history(app.take_history())?;
+        screen.draw(&app)?;
+        frames.push(start.elapsed());
+        if frame_no.is_multiple_of(10) {
+            let code = if frame_no.is_multiple_of(20) {
+                KeyCode::Backspace
+            } else {
+                KeyCode::Char('x')
+            };
+            let start = Instant::now();
+            app.key(KeyEvent::new(code, KeyModifiers::NONE));
+            screen.draw(&app)?;
+            keys.push(start.elapsed());
+        }
+    }
+    let cpu = thread_cpu().saturating_sub(cpu0);
+    let wall = wall0.elapsed();
+    let streamed = DELTA_EVERY * u32::try_from(deltas.len()).unwrap_or(u32::MAX);
+    frames.sort();
+    keys.sort();
+    report("paced frame (deltas + scrollback + draw), wall", &frames);
+    report("key to its frame drawn", &keys);
+    // The thread's CPU clock moves in scheduler ticks: only its total is exact.
+    println!(
+        "at 200 tokens/s: {:.2}% of one core ({cpu:.2?} CPU, {:.0?} a frame, {wall:.2?} wall, for {streamed:.1?} of streaming), {:.1} KiB/s to the terminal",
+        cpu.as_secs_f64() / streamed.as_secs_f64() * 100.0,
+        cpu / u32::try_from(frames.len().max(1)).unwrap_or(1),
+        screen.bytes() as f64 / 1024.0 / streamed.as_secs_f64()
+    );
+
+    // 3: every delta drawn.
+    let mut app = new_app();
+    let mut each = Vec::new();
+    let area = Rect::new(0, 0, WIDTH, HEIGHT);
+    for delta in &deltas {
+        let start = Instant::now();
+        app.set_now(start);
+        app.input(text("m1", delta));
+        let _ = app.take_history();
+        let h = app.desired_height(WIDTH).min(HEIGHT);
         let mut buf = Buffer::empty(Rect { height: h, ..area });
         let _ = app.render(buf.area, &mut buf);
-        frames.push(start.elapsed());
+        each.push(start.elapsed());
     }
-    frames.sort();
-    let total: Duration = frames.iter().sum();
-    let n = frames.len();
-    let mean = total / u32::try_from(n).unwrap_or(1);
-    let p = |q: f64| frames[((n as f64 * q) as usize).min(n - 1)];
-    println!(
-        "{} deltas (~1 token each), {} bytes, {rows} rows committed",
-        n,
-        doc.len()
-    );
-    println!(
-        "per delta + frame: mean {mean:?}, p50 {:?}, p99 {:?}, max {:?}",
-        p(0.5),
-        p(0.99),
-        p(1.0)
-    );
-    // At 200 tokens/s a delta arrives every 5 ms; frames are drawn at most 60/s.
-    let busy = mean.as_secs_f64() * 200.0;
-    println!(
-        "at 200 tokens/s (every delta drawn): {:.1}% of one core",
-        busy * 100.0
-    );
+    each.sort();
+    report("every delta drawn (no frame cap)", &each);
+    Ok(())
 }

@@ -6,6 +6,7 @@
 mod app;
 mod approval;
 mod cells;
+mod code;
 pub mod composer;
 mod diff;
 mod highlight;

@@ -2,23 +2,70 @@
 //! code, links, lists, block quotes, tables, rules and highlighted code
 //! blocks, wrapped to the width. A soft break stays a line break, so a
 //! paragraph that grows as it streams never re-flows its earlier lines.
+//! A stream renders its open block again and again: it passes a
+//! [`CodeCache`] (code blocks are highlighted once per line) and the number
+//! of rows it already has (those are counted, not built again).
 
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use crate::code::CodeCache;
 use crate::wrap::{width as text_width, wrap};
 
 /// Renders `source` to rows of at most `width` columns.
+#[cfg(test)]
 pub fn render(source: &str, width: u16) -> Vec<Line<'static>> {
+    render_from(source, width, 0, &mut CodeCache::default())
+}
+
+/// The rows of `source` from row `skip` on (the rows before are counted,
+/// not kept), at most `width` columns wide; code blocks go through `cache`.
+pub fn render_from(
+    source: &str,
+    width: u16,
+    skip: usize,
+    cache: &mut CodeCache,
+) -> Vec<Line<'static>> {
     let options =
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    let mut r = Renderer::new(width);
+    cache.begin();
+    let mut r = Renderer::new(width, skip, cache);
     for event in Parser::new_ext(source, options) {
         r.event(event);
     }
     r.flush();
-    r.out
+    r.rows.out
+}
+
+/// The rows made so far: only those from `skip` on are kept.
+struct Rows {
+    out: Vec<Line<'static>>,
+    /// Rows made, kept or not.
+    made: usize,
+    skip: usize,
+}
+
+impl Rows {
+    fn push(&mut self, line: Line<'static>) {
+        if self.made >= self.skip {
+            self.out.push(line);
+        }
+        self.made += 1;
+    }
+
+    fn extend(&mut self, lines: impl IntoIterator<Item = Line<'static>>) {
+        for line in lines {
+            self.push(line);
+        }
+    }
+
+    /// Rows borrowed from a cache: the ones kept are copied.
+    fn extend_from(&mut self, lines: &[Line<'static>]) {
+        let first = self.skip.saturating_sub(self.made).min(lines.len());
+        self.out.extend_from_slice(&lines[first..]);
+        self.made += lines.len();
+    }
 }
 
 /// A container the current line is inside.
@@ -40,9 +87,10 @@ struct Table {
     row: Vec<Vec<Span<'static>>>,
 }
 
-struct Renderer {
+struct Renderer<'c> {
     width: u16,
-    out: Vec<Line<'static>>,
+    rows: Rows,
+    cache: &'c mut CodeCache,
     line: Vec<Span<'static>>,
     styles: Vec<Style>,
     containers: Vec<Container>,
@@ -54,11 +102,16 @@ struct Renderer {
     heading: Option<HeadingLevel>,
 }
 
-impl Renderer {
-    fn new(width: u16) -> Self {
+impl<'c> Renderer<'c> {
+    fn new(width: u16, skip: usize, cache: &'c mut CodeCache) -> Self {
         Self {
             width,
-            out: Vec::new(),
+            rows: Rows {
+                out: Vec::new(),
+                made: 0,
+                skip,
+            },
+            cache,
             line: Vec::new(),
             styles: vec![Style::default()],
             containers: Vec::new(),
@@ -104,10 +157,10 @@ impl Renderer {
             .containers
             .iter()
             .any(|c| matches!(c, Container::Item { .. }));
-        if !self.out.is_empty() && !in_item {
+        if self.rows.made > 0 && !in_item {
             let (prefix, _) = self.prefixes();
             let line = Line::from(prefix);
-            self.out.push(trim_line(line));
+            self.rows.push(trim_line(line));
         }
     }
 
@@ -142,7 +195,7 @@ impl Renderer {
         let spans = std::mem::take(&mut self.line);
         let (mut first, rest) = self.prefixes();
         first.extend(spans);
-        self.out.extend(wrap(Line::from(first), self.width, &rest));
+        self.rows.extend(wrap(Line::from(first), self.width, &rest));
     }
 
     fn event(&mut self, event: Event<'_>) {
@@ -178,7 +231,7 @@ impl Renderer {
             Event::Rule => {
                 self.block_gap();
                 let rule = "─".repeat(usize::from(self.width.min(80)));
-                self.out.push(Line::from(Span::styled(
+                self.rows.push(Line::from(Span::styled(
                     rule,
                     Style::default().fg(Color::DarkGray),
                 )));
@@ -295,12 +348,9 @@ impl Renderer {
             TagEnd::CodeBlock => {
                 if let Some((lang, code)) = self.code.take() {
                     let (_, rest) = self.prefixes();
-                    for line in crate::highlight::highlight(&lang, &code) {
-                        let mut spans = rest.clone();
-                        spans.push(Span::raw("  "));
-                        spans.extend(line.spans);
-                        self.out.extend(wrap(Line::from(spans), self.width, &rest));
-                    }
+                    let (done, unfinished) = self.cache.rows(&lang, &code, self.width, &rest);
+                    self.rows.extend_from(done);
+                    self.rows.extend(unfinished);
                 }
             }
             TagEnd::List(_) => {
@@ -346,7 +396,7 @@ impl Renderer {
             TagEnd::Table => {
                 if let Some(t) = self.table.take() {
                     let lines = table_lines(&t, self.width);
-                    self.out.extend(lines);
+                    self.rows.extend(lines);
                 }
             }
             _ => {}

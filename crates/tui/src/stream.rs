@@ -3,9 +3,17 @@
 //! table is), so nothing already written ever changes. The text is cut into
 //! blocks at blank lines outside code fences; finished blocks are rendered
 //! once and dropped, so a long answer costs no more per delta than a short one.
+//!
+//! The open block is rendered again only when it changed: its complete
+//! lines when a newline arrives, its unfinished rows (the tail) when a frame
+//! is drawn after new text. Code blocks keep their highlighting between
+//! renders ([`CodeCache`]), and rows already committed are counted, not built.
+
+use std::cell::RefCell;
 
 use ratatui::text::Line;
 
+use crate::code::CodeCache;
 use crate::markdown;
 
 /// The answer being streamed.
@@ -21,6 +29,12 @@ pub struct MarkdownStream {
     fence: Option<String>,
     /// Bytes of `block` already scanned for fences and blank lines.
     scanned: usize,
+    /// Code blocks of the open block, highlighted so far.
+    code: RefCell<CodeCache>,
+    /// Changes whenever `block` or `committed_rows` does.
+    version: u64,
+    /// The last tail drawn: its version, width and rows.
+    tail: RefCell<Option<(u64, u16, Vec<Line<'static>>)>>,
 }
 
 impl MarkdownStream {
@@ -31,7 +45,11 @@ impl MarkdownStream {
 
     /// Adds `delta`; returns the rows that became final, wrapped to `width`.
     pub fn push(&mut self, delta: &str, width: u16) -> Vec<Line<'static>> {
+        if delta.is_empty() {
+            return Vec::new();
+        }
         self.block.push_str(delta);
+        self.version += 1;
         let mut out = Vec::new();
         // Cut finished blocks at blank lines outside fences.
         while let Some(end) = self.next_line_end() {
@@ -56,10 +74,14 @@ impl MarkdownStream {
                 self.block.drain(..self.scanned);
                 self.scanned = 0;
                 self.committed_rows = 0;
+                self.code.get_mut().clear();
             }
         }
-        // In the open block, commit the rows of its complete lines.
-        out.extend(self.commit_complete(width));
+        // In the open block, commit the rows of its complete lines (which
+        // change only when a line ends).
+        if delta.contains('\n') {
+            out.extend(self.commit_complete(width));
+        }
         out
     }
 
@@ -68,11 +90,11 @@ impl MarkdownStream {
         let block = std::mem::take(&mut self.block);
         let mut out = Vec::new();
         if !block.trim().is_empty() {
-            let rows = markdown::render(&block, width);
+            let rows = self.render(&block, width);
             if self.committed_rows == 0 && self.started {
                 out.push(Line::default());
             }
-            out.extend(rows.into_iter().skip(self.committed_rows));
+            out.extend(rows);
         }
         *self = Self::default();
         out
@@ -80,16 +102,33 @@ impl MarkdownStream {
 
     /// The rows not yet committed (the partial line, a table being built).
     pub fn tail(&self, width: u16) -> Vec<Line<'static>> {
+        if let Some((version, w, rows)) = self.tail.borrow().as_ref()
+            && *version == self.version
+            && *w == width
+        {
+            return rows.clone();
+        }
+        let rows = self.fresh_tail(width);
+        *self.tail.borrow_mut() = Some((self.version, width, rows.clone()));
+        rows
+    }
+
+    fn fresh_tail(&self, width: u16) -> Vec<Line<'static>> {
         if self.block.trim().is_empty() {
             return Vec::new();
         }
-        let mut rows = markdown::render(&self.block, width);
         let mut out: Vec<Line<'static>> = Vec::new();
         if self.committed_rows == 0 && self.started {
             out.push(Line::default());
         }
-        out.extend(rows.drain(self.committed_rows.min(rows.len())..));
+        out.extend(self.render(&self.block, width));
         out
+    }
+
+    /// The rows of `source` (the open block or its start) past those committed.
+    fn render(&self, source: &str, width: u16) -> Vec<Line<'static>> {
+        let mut code = self.code.borrow_mut();
+        markdown::render_from(source, width, self.committed_rows, &mut code)
     }
 
     fn next_line_end(&self) -> Option<usize> {
@@ -99,12 +138,12 @@ impl MarkdownStream {
     }
 
     fn commit_block(&mut self, source: &str, width: u16) -> Vec<Line<'static>> {
-        let rows = markdown::render(source, width);
+        let rows = self.render(source, width);
         let mut out = Vec::new();
         if self.committed_rows == 0 && self.started && !rows.is_empty() {
             out.push(Line::default());
         }
-        out.extend(rows.into_iter().skip(self.committed_rows));
+        out.extend(rows);
         self.started = true;
         out
     }
@@ -120,36 +159,35 @@ impl MarkdownStream {
         if stable.trim().is_empty() {
             return Vec::new();
         }
-        let rows = markdown::render(stable, width);
-        if rows.len() <= self.committed_rows {
+        let rows = self.render(stable, width);
+        if rows.is_empty() {
             return Vec::new();
         }
         let mut out = Vec::new();
         if self.committed_rows == 0 && self.started {
             out.push(Line::default());
         }
-        out.extend(rows.into_iter().skip(self.committed_rows));
-        // The gap line is not one of the block's rows.
-        self.committed_rows += out.len() - usize::from(self.committed_rows == 0 && self.started);
+        self.committed_rows += rows.len();
+        self.version += 1;
+        out.extend(rows);
         self.started = true;
         out
     }
 }
 
-/// The opening of a trailing table in `text` (its last lines start with `|`).
+/// The opening of a trailing table in `text` (its last lines start with
+/// `|`), found from the end: a long block costs no more than a short one.
 fn table_start(text: &str) -> Option<usize> {
-    let mut lines = Vec::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        lines.push((offset, line));
-        offset += line.len();
-    }
     let mut start = None;
-    for (offset, line) in lines.iter().rev() {
-        if !line.trim_start().starts_with('|') {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let body = rest.strip_suffix('\n').unwrap_or(rest);
+        let line_start = body.rfind('\n').map_or(0, |i| i + 1);
+        if !rest[line_start..].trim_start().starts_with('|') {
             break;
         }
-        start = Some(*offset);
+        start = Some(line_start);
+        rest = &rest[..line_start];
     }
     start
 }

@@ -48,3 +48,58 @@ fn tables_are_held_until_complete() {
     assert_eq!(plain(&rows)[0], "┌─────┬───┐");
     assert_eq!(plain(&rows).last().map(String::as_str), Some("after"));
 }
+
+/// Code blocks in a paragraph's block, a list item and a quote, with blank
+/// lines inside the fence and a line long enough to wrap.
+const CODE_DOC: &str = "Some code:\n```python\ndef f(x):\n    return \"a long string that wraps past the edge\" # note\n\n    pass\n```\n- item\n  ```sh\n  echo hi && ls -la /tmp\n  ```\n\n> quoted\n> ```rust\n> fn a() -> u32 { 1 }\n> ```\n\n~~~\nplain ~~~ text\n~~~\n";
+
+#[test]
+fn code_blocks_give_the_same_rows_at_any_split() {
+    for width in [16, 40] {
+        let whole = {
+            let mut s = MarkdownStream::new();
+            let mut out = s.push(CODE_DOC, width);
+            out.extend(s.finish(width));
+            out
+        };
+        for (i, _) in CODE_DOC.char_indices() {
+            let mut s = MarkdownStream::new();
+            let mut out = s.push(&CODE_DOC[..i], width);
+            out.extend(s.push(&CODE_DOC[i..], width));
+            out.extend(s.finish(width));
+            assert_eq!(out, whole, "width {width}, split at {i}");
+        }
+        let mut s = MarkdownStream::new();
+        let mut out = Vec::new();
+        for c in CODE_DOC.chars() {
+            out.extend(s.push(&c.to_string(), width));
+        }
+        out.extend(s.finish(width));
+        assert_eq!(out, whole, "width {width}, char by char");
+    }
+}
+
+/// The tail drawn from the caches is the tail a fresh render gives.
+#[test]
+fn cached_tails_match_fresh_renders() {
+    for width in [16, 40] {
+        let mut s = MarkdownStream::new();
+        for c in CODE_DOC.chars() {
+            let _ = s.push(&c.to_string(), width);
+            let fresh = if s.block.trim().is_empty() {
+                Vec::new()
+            } else {
+                let mut rows = Vec::new();
+                if s.committed_rows == 0 && s.started {
+                    rows.push(Line::default());
+                }
+                let all = markdown::render(&s.block, width);
+                rows.extend(all.into_iter().skip(s.committed_rows));
+                rows
+            };
+            assert_eq!(s.tail(width), fresh, "width {width}, block {:?}", s.block);
+            // Asked again for the same frame: the same rows.
+            assert_eq!(s.tail(width), fresh);
+        }
+    }
+}

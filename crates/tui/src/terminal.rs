@@ -36,6 +36,7 @@ pub fn run(
     setup: impl FnOnce(&mut App),
 ) -> io::Result<u8> {
     install_panic_hook();
+    warm_up();
     let mut guard = RawMode::enter()?;
     let (width, _) = terminal::size()?;
     let mut app = App::new(startup, width);
@@ -96,6 +97,12 @@ pub fn run(
     screen.leave()?;
     guard.leave();
     Ok(code)
+}
+
+/// Starts loading what the first code block needs (syntaxes, theme) on a
+/// background thread; [`run`] does this first thing.
+pub fn warm_up() {
+    crate::highlight::warm_up();
 }
 
 /// The viewport and its terminal.

@@ -64,22 +64,30 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
     let (input_tx, input_rx) = std_mpsc::channel::<Input>();
     let (action_tx, mut actions) = mpsc::unbounded_channel::<Action>();
     let (done_tx, mut done) = oneshot::channel::<std::io::Result<u8>>();
-    std::thread::spawn(move || {
-        let result = wright_tui::terminal::run(
-            startup,
-            &input_rx,
-            |action| {
-                let _ = action_tx.send(action);
-            },
-            move |app| {
-                let composer = app.composer_mut();
-                composer.set_commands(entries);
-                composer.set_history(history);
-                composer.set_file_source(files);
-            },
-        );
-        let _ = done_tx.send(result);
-    });
+    // Named, so a profiler (or bench/tui_pty.py) can tell the UI's CPU apart.
+    let spawned = std::thread::Builder::new()
+        .name("wright-tui".to_owned())
+        .spawn(move || {
+            let result = wright_tui::terminal::run(
+                startup,
+                &input_rx,
+                |action| {
+                    let _ = action_tx.send(action);
+                },
+                move |app| {
+                    let composer = app.composer_mut();
+                    composer.set_commands(entries);
+                    composer.set_history(history);
+                    composer.set_file_source(files);
+                },
+            );
+            let _ = done_tx.send(result);
+        });
+    if let Err(e) = spawned {
+        eprintln!("error: cannot start the terminal UI: {e}");
+        handle.shutdown().await;
+        return 1;
+    }
     let send = |input: Input| {
         let _ = input_tx.send(input);
     };
