@@ -289,7 +289,9 @@ async fn summarize(
             StreamEvent::TextDelta(delta) | StreamEvent::ThinkingDelta(delta) => {
                 spent.streamed(delta);
             }
-            StreamEvent::ToolCallStarted { .. } | StreamEvent::Completed { .. } => {}
+            StreamEvent::ToolCallStarted { .. }
+            | StreamEvent::ThinkingSignature(_)
+            | StreamEvent::Completed { .. } => {}
         }
         if let StreamEvent::Completed { message, usage, .. } = event {
             // The summary is paid for like any request.

@@ -102,6 +102,7 @@ mod tests {
             can_ask: CanAsk::Yes,
             home: None,
             temp_roots: Vec::new(),
+            commands: crate::CommandConfinement::default(),
         })
     }
 

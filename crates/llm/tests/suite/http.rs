@@ -48,7 +48,9 @@ async fn anthropic_streams_text_with_headers() {
     let client = AnthropicClient::new(http_client().unwrap(), format!("{base}/"), Some(KEY.into()));
     assert_eq!(client.provider(), "anthropic");
     let items = collect(&client, CancellationToken::new()).await;
-    assert_eq!(items.len(), 3, "{items:?}");
+    // `message_start`'s usage first (what a cancel still counts), then text.
+    assert_eq!(items.len(), 4, "{items:?}");
+    assert!(matches!(items[0], Ok(StreamEvent::Usage(_))), "{items:?}");
     assert_eq!(stop_reason(&items), StopReason::EndTurn);
     let recorded = recorded.await.unwrap();
     let head = recorded.head.to_ascii_lowercase();
