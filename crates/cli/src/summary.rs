@@ -46,6 +46,19 @@ pub struct RunSummary {
     structured_output_failed: bool,
     /// Tokens and cost per model (Claude Code's `modelUsage`).
     models: std::collections::BTreeMap<String, ModelUsage>,
+    /// Every turn of this process together: what an interactive session's
+    /// closing line reports (each result reports its own turn).
+    process: ProcessTotals,
+    /// When the summary (the process's run) began.
+    created: Instant,
+}
+
+/// Requests and what the session had spent when this process began.
+#[derive(Debug, Default, Clone, Copy)]
+struct ProcessTotals {
+    requests: u32,
+    usage_before: Usage,
+    cost_before: f64,
 }
 
 /// One model's share of a run.
@@ -91,6 +104,8 @@ impl RunSummary {
             verifier_errors: 0,
             structured_output: None,
             structured_output_failed: false,
+            process: ProcessTotals::default(),
+            created: Instant::now(),
         }
     }
 
@@ -165,7 +180,10 @@ impl RunSummary {
                     self.seen_usage = true;
                     self.usage_at_turn_start = minus(total, request);
                     self.cost_at_turn_start = (total_cost_usd - cost_usd).max(0.0);
+                    self.process.usage_before = self.usage_at_turn_start;
+                    self.process.cost_before = self.cost_at_turn_start;
                 }
+                self.process.requests += 1;
                 self.model.clone_from(model);
                 self.num_turns += 1;
                 self.usage = *total;
@@ -353,22 +371,42 @@ impl RunSummary {
     /// session's totals when the session had spent something before it
     /// (`--continue`, an earlier turn).
     pub fn usage_line(&self) -> String {
-        let u = self.run_usage();
-        let requests = if self.num_turns == 1 {
+        self.line(
+            self.num_turns,
+            self.run_usage(),
+            self.run_cost(),
+            self.started.elapsed().as_secs_f64(),
+            self.usage_at_turn_start,
+        )
+    }
+
+    /// An interactive session's closing line: every turn of this process,
+    /// then the session's totals when it had spent something before.
+    pub fn process_usage_line(&self) -> String {
+        let p = &self.process;
+        self.line(
+            p.requests,
+            minus(&self.usage, &p.usage_before),
+            (self.cost_usd - p.cost_before).max(0.0),
+            self.created.elapsed().as_secs_f64(),
+            p.usage_before,
+        )
+    }
+
+    fn line(&self, requests: u32, u: Usage, cost: f64, secs: f64, before: Usage) -> String {
+        let requests = if requests == 1 {
             "1 request".to_owned()
         } else {
-            format!("{} requests", self.num_turns)
+            format!("{requests} requests")
         };
         let mut line = format!(
-            "this run: {requests} · {} in ({} cache read, {} cache write) · {} out · ${:.4} · {:.1}s",
+            "this run: {requests} · {} in ({} cache read, {} cache write) · {} out · ${cost:.4} · {secs:.1}s",
             u.input_tokens,
             u.cache_read_input_tokens,
             u.cache_creation_input_tokens,
             u.output_tokens,
-            self.run_cost(),
-            self.started.elapsed().as_secs_f64()
         );
-        if self.usage_at_turn_start != Usage::default() {
+        if before != Usage::default() {
             let s = &self.usage;
             line.push_str(&format!(
                 "; session: {} in · {} out · ${:.4}",
@@ -460,5 +498,36 @@ mod tests {
             summary.result(TurnEndReason::Completed)["verifier"]["runs"],
             0
         );
+    }
+
+    fn usage(input: u64, total_input: u64) -> Event {
+        let u = |n| Usage {
+            input_tokens: n,
+            ..Usage::default()
+        };
+        event(EventKind::Usage {
+            request: u(input),
+            total: u(total_input),
+            cost_usd: 0.0,
+            total_cost_usd: 0.0,
+            duration_ms: 1,
+            model: "m".to_owned(),
+        })
+    }
+
+    #[test]
+    fn the_interactive_line_counts_every_turn_of_the_process() {
+        let mut summary = RunSummary::new();
+        // A resumed session that had spent 50 before this process.
+        summary.observe(&event(EventKind::TurnStarted));
+        summary.observe(&usage(100, 150));
+        summary.observe(&usage(100, 250));
+        // A `!cmd` turn makes no request.
+        summary.observe(&event(EventKind::TurnStarted));
+        let line = summary.process_usage_line();
+        assert!(line.starts_with("this run: 2 requests · 200 in"), "{line}");
+        assert!(line.contains("session: 250 in"), "{line}");
+        // The last turn alone made none.
+        assert!(summary.usage_line().starts_with("this run: 0 requests"));
     }
 }

@@ -250,7 +250,7 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
         }
     }
     handle.shutdown().await;
-    let line = renderer.dim(&summary.usage_line());
+    let line = renderer.dim(&summary.process_usage_line());
     renderer.err_line(&line);
     stopped_by.map_or(0, crate::signals::exit_for)
 }

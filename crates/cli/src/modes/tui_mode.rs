@@ -217,7 +217,7 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
     };
     handle.shutdown().await;
     let renderer = Renderer::new(Detail::Normal);
-    eprintln!("{}", renderer.dim(&summary.usage_line()));
+    eprintln!("{}", renderer.dim(&summary.process_usage_line()));
     if let Some(session) = restart
         && stopped_by.is_none()
     {
