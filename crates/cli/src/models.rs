@@ -57,10 +57,16 @@ fn merged(builtin: &Catalog, o: &ModelOverride) -> ModelInfo {
 pub fn unknown_model_warning(catalog: &Catalog, model: &str) -> Option<String> {
     match catalog.lookup(model) {
         Lookup::Known(_) => None,
-        Lookup::Unknown(info) => Some(format!(
-            "unknown model `{model}`: assuming a {}-token window and {} output tokens, and cost 0 (add [models.\"{model}\"] to the config to set them)",
-            info.context_window, info.max_output
-        )),
+        Lookup::Unknown(info) => {
+            let known = catalog.list();
+            let near = wright_config::closest(model, known.iter().map(|m| m.name.as_str()))
+                .map(|name| format!(" (did you mean `{name}`?)"))
+                .unwrap_or_default();
+            Some(format!(
+                "unknown model `{model}`{near}: assuming a {}-token window and {} output tokens, and cost 0 (add [models.\"{model}\"] to the config to set them)",
+                info.context_window, info.max_output
+            ))
+        }
     }
 }
 
@@ -107,4 +113,24 @@ pub fn list(settings: &Settings, as_json: bool) -> u8 {
         );
     }
     exit::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typo_in_the_model_name_gets_did_you_mean() {
+        let catalog = Catalog::builtin();
+        let name = catalog.list()[0].name.clone();
+        let typo = format!("{}x", name);
+        let warning = unknown_model_warning(&catalog, &typo).unwrap();
+        assert!(
+            warning.contains(&format!("did you mean `{name}`?")),
+            "{warning}"
+        );
+        assert!(unknown_model_warning(&catalog, &name).is_none());
+        let far = unknown_model_warning(&catalog, "my-local-model").unwrap();
+        assert!(!far.contains("did you mean"), "{far}");
+    }
 }
