@@ -60,15 +60,7 @@ async fn next<T>(h: &mut Harness, pick: impl Fn(&EventKind) -> Option<T>) -> T {
 #[tokio::test]
 async fn rewind_files_finds_the_prompt_by_the_programs_uuid() {
     let dir = tempfile::tempdir().unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let store = wright_store::SessionStore::new(data.path());
-    let writer = store
-        .create(&wright_store::SessionMeta {
-            cwd: dir.path().to_path_buf(),
-            model: "m".into(),
-            provider: "fake".into(),
-        })
-        .unwrap();
+    let (_data, store, writer) = super::session_store(dir.path());
     let id = writer.id().to_owned();
     let notes = dir.path().join("notes.txt");
     let mut h = start_in(

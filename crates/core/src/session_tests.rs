@@ -728,18 +728,31 @@ fn recorded_results(store: &wright_store::SessionStore, id: &str) -> Vec<String>
         .collect()
 }
 
-#[tokio::test]
-async fn each_result_is_recorded_as_soon_as_its_call_finishes() {
-    let dir = tempfile::tempdir().unwrap();
+/// A session store in a temp dir of its own, and a new session's writer
+/// for a project at `cwd` (keep the dir alive while the store is used).
+pub(super) fn session_store(
+    cwd: &std::path::Path,
+) -> (
+    tempfile::TempDir,
+    wright_store::SessionStore,
+    wright_store::SessionWriter,
+) {
     let data = tempfile::tempdir().unwrap();
     let store = wright_store::SessionStore::new(data.path());
     let writer = store
         .create(&wright_store::SessionMeta {
-            cwd: dir.path().to_path_buf(),
+            cwd: cwd.to_path_buf(),
             model: "m".into(),
             provider: "fake".into(),
         })
         .unwrap();
+    (data, store, writer)
+}
+
+#[tokio::test]
+async fn each_result_is_recorded_as_soon_as_its_call_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_data, store, writer) = session_store(dir.path());
     let id = writer.id().to_owned();
     let root = dir.path().to_path_buf();
     let mut h = start_in(

@@ -150,15 +150,7 @@ async fn interrupt_stops_a_running_user_command() {
 #[tokio::test]
 async fn a_user_command_is_recorded_so_a_resume_keeps_it() {
     let dir = tempfile::tempdir().unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let store = wright_store::SessionStore::new(data.path());
-    let writer = store
-        .create(&wright_store::SessionMeta {
-            cwd: dir.path().to_path_buf(),
-            model: "m".into(),
-            provider: "fake".into(),
-        })
-        .unwrap();
+    let (_data, store, writer) = super::session_store(dir.path());
     let id = writer.id().to_owned();
     let mut h = start_in(
         dir,
