@@ -16,7 +16,9 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use globset::{GlobBuilder, GlobMatcher};
+use std::sync::OnceLock;
+
+use globset::{Glob, GlobBuilder, GlobMatcher};
 
 use crate::shell::{Word, lex};
 
@@ -97,12 +99,37 @@ pub(crate) enum Anchor {
     Anywhere,
 }
 
-/// A compiled path specifier.
+/// A path specifier.
 #[derive(Debug, Clone)]
 pub(crate) struct PathPat {
     pub anchor: Anchor,
     /// `None` matches nothing (a suggestion whose path could not be escaped).
-    glob: Option<GlobMatcher>,
+    glob: Option<LazyGlob>,
+}
+
+/// A parsed glob whose matcher is compiled on its first use. Compiling
+/// builds a regex automaton, far more work than parsing; most rules of a
+/// run never meet a path their tool would check, so start-up (and the
+/// rule-parsing fuzz target) should not pay for it.
+#[derive(Debug, Clone)]
+struct LazyGlob {
+    glob: Glob,
+    matcher: OnceLock<GlobMatcher>,
+}
+
+impl LazyGlob {
+    fn new(glob: Glob) -> Self {
+        LazyGlob {
+            glob,
+            matcher: OnceLock::new(),
+        }
+    }
+
+    fn is_match(&self, path: impl AsRef<Path>) -> bool {
+        self.matcher
+            .get_or_init(|| self.glob.compile_matcher())
+            .is_match(path)
+    }
 }
 
 /// Claude Code's display name for a wright tool, when it has one.
@@ -260,11 +287,10 @@ fn parse_path(text: &str) -> Result<PathPat, String> {
         .literal_separator(true)
         .backslash_escape(true)
         .build()
-        .map_err(|e| e.to_string())?
-        .compile_matcher();
+        .map_err(|e| e.to_string())?;
     Ok(PathPat {
         anchor,
-        glob: Some(glob),
+        glob: Some(LazyGlob::new(glob)),
     })
 }
 
@@ -410,7 +436,7 @@ impl Rule {
             .literal_separator(true)
             .build()
             .ok()
-            .map(|g| g.compile_matcher());
+            .map(LazyGlob::new);
         Rule {
             text: format!("{tool}({shown})"),
             tool: ToolPat::Name(canonical_tool(tool)),

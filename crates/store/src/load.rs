@@ -17,7 +17,9 @@ use crate::error::{Result, StoreError};
 use crate::legacy;
 use crate::repair::repair;
 
-/// How deep a chain of forks may go before loading stops (guards cycles).
+/// How deep a chain of forks may go before loading stops. A loop is caught
+/// earlier, by the chain of files being loaded; this bounds a long chain of
+/// distinct files.
 const MAX_FORK_DEPTH: usize = 64;
 
 /// A session as read from disk.
@@ -414,17 +416,19 @@ pub(crate) fn load_tree(
     path: &Path,
     locate: &dyn Fn(&str) -> Option<PathBuf>,
 ) -> Result<LoadedSession> {
-    load_depth(path, locate, 0)
+    load_depth(path, locate, &[])
 }
 
+/// Loads `path`; `chain` holds the files whose loading led here (a fork's
+/// children), so a parent that points back into it is a loop.
 fn load_depth(
     path: &Path,
     locate: &dyn Fn(&str) -> Option<PathBuf>,
-    depth: usize,
+    chain: &[&Path],
 ) -> Result<LoadedSession> {
     let (header, entries, warnings) = parse_file(path)?;
     Ok(attach_parent(
-        header, path, entries, warnings, locate, depth,
+        header, path, entries, warnings, locate, chain,
     ))
 }
 
@@ -434,7 +438,7 @@ pub(crate) fn load_unwritten(
     path: &Path,
     locate: &dyn Fn(&str) -> Option<PathBuf>,
 ) -> LoadedSession {
-    attach_parent(header, path, Vec::new(), Vec::new(), locate, 0)
+    attach_parent(header, path, Vec::new(), Vec::new(), locate, &[])
 }
 
 fn attach_parent(
@@ -443,7 +447,7 @@ fn attach_parent(
     mut entries: Vec<Entry>,
     mut warnings: Vec<String>,
     locate: &dyn Fn(&str) -> Option<PathBuf>,
-    depth: usize,
+    chain: &[&Path],
 ) -> LoadedSession {
     let mut blob_dirs = vec![blob_dir_of(path)];
     let mut inherited = Vec::new();
@@ -451,10 +455,16 @@ fn attach_parent(
     // point: its conversation starts empty and inherits nothing.
     let fork = header.parent.as_ref().filter(|_| header.agent.is_none());
     if let Some(fork) = fork {
-        let parent = if depth >= MAX_FORK_DEPTH {
+        let parent_path = locate(&fork.session);
+        let looped = parent_path
+            .as_deref()
+            .is_some_and(|p| p == path || chain.contains(&p));
+        let parent = if looped || chain.len() >= MAX_FORK_DEPTH {
             None
         } else {
-            locate(&fork.session).and_then(|p| load_depth(&p, locate, depth + 1).ok())
+            let mut longer = chain.to_vec();
+            longer.push(path);
+            parent_path.and_then(|p| load_depth(&p, locate, &longer).ok())
         };
         match parent {
             Some(parent) => {
@@ -475,6 +485,10 @@ fn attach_parent(
                 );
                 blob_dirs.extend(parent.blob_dirs);
             }
+            None if looped => warnings.push(format!(
+                "parent session {} leads back to this session (a fork loop); the history before the fork is lost",
+                fork.session
+            )),
             None => warnings.push(format!(
                 "parent session {} is missing; the history before the fork is lost",
                 fork.session

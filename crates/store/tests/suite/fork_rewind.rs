@@ -195,3 +195,32 @@ fn a_prompts_uuid_is_read_back_after_a_resume() {
     let uuids: Vec<Option<&str>> = turns.iter().map(|t| t.uuid.as_deref()).collect();
     assert_eq!(uuids, [Some("u-1"), None]);
 }
+
+#[test]
+fn a_fork_loop_is_reported_once_instead_of_loaded_round_and_round() {
+    let (dir, store) = store();
+    let mut w = store.create(&meta(dir.path())).unwrap();
+    turn(&mut w, 1);
+    let parent = w.id().to_string();
+    drop(w);
+    let mut fork = store.fork(&parent, None).unwrap();
+    fork.append_message(&Message::user_text("mine")).unwrap();
+    let fork_id = fork.id().to_string();
+    drop(fork);
+    // A damaged or hostile parent whose header names the fork as its own parent.
+    let parent_path = store.locate(&parent).unwrap();
+    let text = std::fs::read_to_string(&parent_path).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(header).unwrap();
+    header["parent"] = serde_json::json!({ "session": fork_id });
+    std::fs::write(&parent_path, format!("{header}\n{rest}")).unwrap();
+
+    let loaded = store.load(&fork_id).unwrap();
+    let loops: Vec<_> = loaded
+        .warnings
+        .iter()
+        .filter(|w| w.contains("fork loop"))
+        .collect();
+    assert_eq!(loops.len(), 1, "{:?}", loaded.warnings);
+    assert!(loaded.warnings.len() <= 3, "{:?}", loaded.warnings);
+}
