@@ -104,7 +104,7 @@ pub(crate) enum Anchor {
 pub(crate) struct PathPat {
     pub anchor: Anchor,
     /// `None` matches nothing (a suggestion whose path could not be escaped).
-    glob: Option<LazyGlob>,
+    glob: Option<Box<LazyGlob>>,
 }
 
 /// A parsed glob whose matcher is compiled on its first use. Compiling
@@ -118,11 +118,11 @@ struct LazyGlob {
 }
 
 impl LazyGlob {
-    fn new(glob: Glob) -> Self {
-        LazyGlob {
+    fn new(glob: Glob) -> Box<Self> {
+        Box::new(LazyGlob {
             glob,
             matcher: OnceLock::new(),
-        }
+        })
     }
 
     fn is_match(&self, path: impl AsRef<Path>) -> bool {
