@@ -4,10 +4,12 @@
 //   npm install @agentclientprotocol/sdk@2.4.0
 //   wright-mock --provider anthropic --scenario read-write   # prints URL
 //   node ts-sdk-check.mjs path/to/wright URL /tmp/project [fs]  # with input.txt in it
-// With `fs` the client offers fs/read_text_file and answers with an "unsaved
-// buffer": wright reads it after its own open and writes only to disk.
+// With `fs` the client offers fs/read_text_file (answered with an "unsaved
+// buffer") and fs/write_text_file (saved to disk, as Zed does): wright reads
+// the buffer after its own open, and its write goes through the editor.
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
+import { writeFileSync } from "node:fs";
 import * as acp from "@agentclientprotocol/sdk";
 
 const [wright, url, project, fsMode] = process.argv.slice(2);
@@ -21,6 +23,7 @@ const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(chil
 const updates = [];
 const asked = [];
 const reads = [];
+const writes = [];
 const result = await acp
   .client({ name: "ts-check" })
   .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
@@ -30,6 +33,11 @@ const result = await acp
   .onRequest(acp.methods.client.fs.readTextFile, (ctx) => {
     reads.push(ctx.params.path);
     return { content: "UNSAVED EDITOR TEXT\n" };
+  })
+  .onRequest(acp.methods.client.fs.writeTextFile, (ctx) => {
+    writes.push(ctx.params.path);
+    writeFileSync(ctx.params.path, ctx.params.content);
+    return {};
   })
   .onNotification(acp.methods.client.session.update, (ctx) => {
     updates.push(ctx.params.update);
@@ -56,6 +64,7 @@ console.log(JSON.stringify({
   stopReason: result.prompt.stopReason,
   modelOption: { before: result.session.configOptions[0].currentValue, offered: result.session.configOptions[0].options.length, after: result.model.configOptions[0].currentValue },
   editorReads: reads,
+  editorWrites: writes,
   permissionAskedFor: asked.map((a) => a.toolCall.title),
   updateKinds: updates.map((u) => u.sessionUpdate + (u.status ? ":" + u.status : "") + (u.kind ? ":" + u.kind : "")),
 }, null, 1));

@@ -47,14 +47,16 @@ struct Shared {
     sessions: Sessions,
     /// The editor said at `initialize` that it serves `fs/read_text_file`.
     editor_reads: AtomicBool,
+    /// The editor said at `initialize` that it serves `fs/write_text_file`.
+    editor_writes: AtomicBool,
 }
 
 impl Shared {
     /// A handle on the editor's buffers for a new session, when offered.
     fn editor(&self, cx: &ConnectionTo<Client>) -> Option<EditorFs> {
-        self.editor_reads
-            .load(Ordering::SeqCst)
-            .then(|| EditorFs::new(cx.clone()))
+        let reads = self.editor_reads.load(Ordering::SeqCst);
+        let writes = self.editor_writes.load(Ordering::SeqCst);
+        (reads || writes).then(|| EditorFs::new(cx.clone(), reads, writes))
     }
 
     fn session(&self, id: &str) -> Result<Arc<LiveSession>, Error> {
@@ -75,6 +77,7 @@ pub async fn serve_stdio(backend: Arc<dyn Backend>) -> Result<(), ServeError> {
         backend,
         sessions: Mutex::new(HashMap::new()),
         editor_reads: AtomicBool::new(false),
+        editor_writes: AtomicBool::new(false),
     });
     let result = connection(Arc::clone(&shared)).await;
     let live: Vec<Arc<LiveSession>> = shared
@@ -85,7 +88,12 @@ pub async fn serve_stdio(backend: Arc<dyn Backend>) -> Result<(), ServeError> {
     for session in live {
         let _ = session.ops.send(Op::Shutdown).await;
     }
-    result.map_err(|e| ServeError(e.to_string()))
+    match result {
+        // The editor hung up while a last update was on its way: that is
+        // how a connection ends, not a failure worth a line on stderr.
+        Err(e) if e.to_string().contains("Broken pipe") => Ok(()),
+        other => other.map_err(|e| ServeError(e.to_string())),
+    }
 }
 
 async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
@@ -320,6 +328,9 @@ fn initialize(shared: &Shared, req: &InitializeRequest) -> InitializeResponse {
     shared
         .editor_reads
         .store(req.client_capabilities.fs.read_text_file, Ordering::SeqCst);
+    shared
+        .editor_writes
+        .store(req.client_capabilities.fs.write_text_file, Ordering::SeqCst);
     let version = std::cmp::min(
         req.protocol_version,
         agent_client_protocol::schema::ProtocolVersion::LATEST,

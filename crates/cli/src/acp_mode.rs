@@ -327,14 +327,22 @@ mod tests {
     }
 }
 
-/// The editor's `fs/read_text_file` as the file tools' view of unsaved
-/// buffers.
+/// The editor's `fs/read_text_file` and `fs/write_text_file` as the file
+/// tools' view of unsaved buffers and their way into them.
 #[derive(Debug)]
 struct EditorBuffers(wright_acp::EditorFs);
 
 impl wright_tools::EditorBuffers for EditorBuffers {
     fn text<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, Option<String>> {
         Box::pin(self.0.read_text(path))
+    }
+
+    fn takes_writes(&self) -> bool {
+        self.0.takes_writes()
+    }
+
+    fn write<'a>(&'a self, path: &'a Path, text: &'a str) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(self.0.write_text(path, text))
     }
 }
 

@@ -262,3 +262,26 @@ async fn timeout_kills_the_group_through_the_helper() {
         out.content
     );
 }
+
+/// The edit tools ask whether a command is alive before they let an editor
+/// write by path; a foreground command counts while it runs.
+#[tokio::test]
+async fn a_foreground_command_counts_as_alive_while_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = ctx(dir.path());
+    assert!(!ctx.jobs.any_command_alive());
+    let run = BashTool.run(json!({"command": "sleep 1"}), &ctx);
+    let probe = async {
+        for _ in 0..200 {
+            if ctx.jobs.any_command_alive() {
+                return true;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        false
+    };
+    let (out, seen) = tokio::join!(run, probe);
+    out.unwrap();
+    assert!(seen);
+    assert!(!ctx.jobs.any_command_alive());
+}

@@ -2,9 +2,7 @@
 //! preserving the file's BOM and line endings; matching rules live in
 //! [`crate::edit_match`]. The file is read and replaced through
 //! [`wright_sandbox::Beneath`] at the path resolved once (see
-//! [`crate::paths`]).
-
-use wright_sandbox::Beneath;
+//! [`crate::paths`]), or through an attached editor (see [`crate::editor`]).
 
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
@@ -63,8 +61,15 @@ impl Tool for EditTool {
             let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             paths::check_write(ctx, &path, &beneath)?;
-            crate::editor::refuse_unsaved_write(ctx, &path, &beneath).await?;
-            blocking(move || edit_file(&beneath, &path, &a)).await
+            let mut base = crate::editor::base(ctx, &path, &beneath).await?;
+            let bytes = std::mem::take(&mut base.bytes);
+            let shown = path.clone();
+            let (text, mut out) = blocking(move || edit_text(&shown, bytes, &a)).await?;
+            base.write(&beneath, &path, text).await?;
+            if base.unsaved {
+                out.content.push_str(" (in the editor's unsaved text)");
+            }
+            Ok(out)
         })
     }
 }
@@ -80,15 +85,16 @@ pub(crate) fn checked_args(args: serde_json::Value) -> Result<EditArgs, ToolErro
     Ok(a)
 }
 
-fn edit_file(
-    beneath: &Beneath,
+/// The file's new text and the tool's output, from its current `bytes`
+/// (`None`: the file does not exist).
+fn edit_text(
     path: &paths::ToolPath,
+    bytes: Option<Vec<u8>>,
     a: &EditArgs,
-) -> Result<ToolOutput, ToolError> {
+) -> Result<(String, ToolOutput), ToolError> {
     let shown = path.shown.as_str();
-    let bytes = crate::paths::read_existing(beneath, path)?;
     if a.old_string.is_empty() {
-        return create(beneath, path, bytes.as_deref(), &a.new_string);
+        return create(path, bytes.as_deref(), &a.new_string);
     }
     let Some(bytes) = bytes else {
         let mut msg = format!("File not found: {shown}");
@@ -146,10 +152,6 @@ fn edit_file(
     } else {
         applied.text.clone()
     };
-    beneath
-        .write(&path.real, format!("{bom}{new_body}").as_bytes())
-        .map_err(|e| paths::open_failure("write", path, &e))?;
-
     let plural = if applied.count == 1 { "" } else { "s" };
     let mut content = format!(
         "Edited {shown}: replaced {} occurrence{plural}",
@@ -159,7 +161,7 @@ fn edit_file(
         content.push_str(" (matched after normalizing whitespace)");
     }
     let change = diff::change(shown, &body_lf, &applied.text);
-    Ok(ToolOutput {
+    let out = ToolOutput {
         images: Vec::new(),
         content,
         display: ToolDisplay {
@@ -167,7 +169,8 @@ fn edit_file(
             diff: Some(change.text),
             ..ToolDisplay::default()
         },
-    })
+    };
+    Ok((format!("{bom}{new_body}"), out))
 }
 
 /// CRLF when most line breaks are CRLF; mixed files are then written all-CRLF.
@@ -178,11 +181,10 @@ fn is_crlf(text: &str) -> bool {
 }
 
 fn create(
-    beneath: &Beneath,
     path: &paths::ToolPath,
     existing: Option<&[u8]>,
     content: &str,
-) -> Result<ToolOutput, ToolError> {
+) -> Result<(String, ToolOutput), ToolError> {
     let shown = path.shown.as_str();
     if existing.is_some_and(|b| !b.iter().all(u8::is_ascii_whitespace)) {
         return Err(ToolError::Failed(format!(
@@ -190,10 +192,7 @@ fn create(
              or use write to overwrite the whole file"
         )));
     }
-    beneath
-        .write(&path.real, content.as_bytes())
-        .map_err(|e| paths::open_failure("write", path, &e))?;
-    Ok(ToolOutput {
+    let out = ToolOutput {
         images: Vec::new(),
         content: format!("Created {shown} ({} lines)", content.lines().count()),
         display: ToolDisplay {
@@ -201,7 +200,8 @@ fn create(
             diff: Some(diff::change(shown, "", content).text),
             ..ToolDisplay::default()
         },
-    })
+    };
+    Ok((content.to_owned(), out))
 }
 
 #[cfg(test)]

@@ -1,15 +1,17 @@
 //! Unsaved editor buffers. A front end attached to an editor (ACP) lets the
-//! file tools see text the user has typed but not saved.
+//! file tools see text the user has typed but not saved, and, when the
+//! editor takes writes, puts the edit tools' results into its buffers.
 //!
-//! The editor never opens a file on wright's behalf for a write, and never
-//! picks which file a read sees: every path is first opened by wright itself
-//! beneath a workspace root (the kernel-checked open), and only then is the
-//! editor asked for its text of that same absolute path. Writes always go
-//! to disk through wright's own open, because an editor writing by path
-//! would put the final open outside the OS-enforced boundary (a symlink
-//! swapped in between would escape the workspace). A write to a file whose
-//! editor buffer differs from the disk is refused instead of merged blind;
-//! an editor reloads clean buffers when the file changes on disk.
+//! The editor never picks which file a tool touches: every path is first
+//! opened by wright itself beneath a workspace root (the kernel-checked
+//! open), and only then is the editor asked about that same absolute path.
+//! An editor writes by path, outside that check, so a process swapping a
+//! directory for a symlink between wright's open and the editor's write
+//! could redirect it. A write therefore goes through the editor only while
+//! no command of the session is alive (nothing the model started can race
+//! it), and is checked afterwards through wright's own open; otherwise it
+//! goes to disk through wright's open, and a file whose editor buffer holds
+//! unsaved changes is then refused instead of overwritten blind.
 
 use std::path::Path;
 
@@ -26,6 +28,18 @@ pub trait EditorBuffers: Send + Sync + std::fmt::Debug {
     /// opened it beneath a root), `None` when the editor cannot say in
     /// time. Implementations bound their own wait.
     fn text<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, Option<String>>;
+
+    /// Whether the editor takes writes ([`EditorBuffers::write`]).
+    fn takes_writes(&self) -> bool {
+        false
+    }
+
+    /// Makes `text` the editor's content of `path` and has it saved, or
+    /// says why not. Only called when [`EditorBuffers::takes_writes`].
+    fn write<'a>(&'a self, path: &'a Path, text: &'a str) -> BoxFuture<'a, Result<(), String>> {
+        let _ = (path, text);
+        Box::pin(async { Err("this editor takes no writes".to_owned()) })
+    }
 }
 
 /// The editor's text of a file when it differs from `disk` in more than
@@ -53,31 +67,93 @@ pub(crate) async fn unsaved_text(
     unsaved(&text, disk).then_some(text)
 }
 
-/// Refuses a write to a file the editor holds unsaved changes to: the
-/// write would silently throw them away or be lost when the user saves.
-pub(crate) async fn refuse_unsaved_write(
-    ctx: &ToolContext,
+/// What an edit tool starts from: the file's bytes as the user sees them
+/// (the editor's unsaved text when there is one) and where the result goes.
+pub(crate) struct Base<'a> {
+    /// The text to change: the editor's unsaved buffer, else the disk's
+    /// bytes; `None` when the file does not exist.
+    pub bytes: Option<Vec<u8>>,
+    /// Whether `bytes` is the editor's unsaved text.
+    pub unsaved: bool,
+    /// The editor to write through, when a write may go through it now.
+    editor: Option<&'a dyn EditorBuffers>,
+}
+
+/// Reads `path` for an edit tool: wright's own open first, then the
+/// editor's buffer of the file it opened. A dirty buffer that cannot be
+/// written through the editor now is refused: writing the disk would throw
+/// the user's typing away or be lost when they save.
+pub(crate) async fn base<'a>(
+    ctx: &'a ToolContext,
     path: &ToolPath,
     beneath: &Beneath,
-) -> Result<(), ToolError> {
-    let Some(editor) = ctx.editor.as_deref() else {
-        return Ok(());
-    };
+) -> Result<Base<'a>, ToolError> {
     let (b, p) = (beneath.clone(), path.clone());
-    let Some(disk) = blocking(move || crate::paths::read_existing(&b, &p)).await? else {
-        return Ok(());
+    let disk = blocking(move || crate::paths::read_existing(&b, &p)).await?;
+    let editor = ctx.editor.as_deref();
+    let writer = editor.filter(|e| e.takes_writes() && !ctx.jobs.any_command_alive());
+    let unsaved = match &disk {
+        Some(disk) => unsaved_text(editor, &path.real, disk).await,
+        None => None,
     };
-    if unsaved_text(Some(editor), &path.real, &disk)
-        .await
-        .is_some()
-    {
-        return Err(ToolError::Failed(format!(
+    match unsaved {
+        Some(_) if writer.is_none() => Err(ToolError::Failed(format!(
             "{} has unsaved changes in the editor; nothing was written. Ask the user to save \
              or revert it in the editor, then read it again before changing it.",
             path.shown
-        )));
+        ))),
+        Some(text) => Ok(Base {
+            bytes: Some(text.into_bytes()),
+            unsaved: true,
+            editor: writer,
+        }),
+        None => Ok(Base {
+            bytes: disk,
+            unsaved: false,
+            editor: writer,
+        }),
     }
-    Ok(())
+}
+
+impl Base<'_> {
+    /// Writes an edit tool's result: through the editor when it takes the
+    /// write now (so its buffer and undo history hold the change), else to
+    /// disk through wright's open. After an editor write the file is read
+    /// back through wright's open; if the disk does not hold `text` (the
+    /// editor kept it unsaved, or failed), wright writes it itself, so the
+    /// checks that run next see what the model wrote.
+    pub(crate) async fn write(
+        &self,
+        beneath: &Beneath,
+        path: &ToolPath,
+        text: String,
+    ) -> Result<(), ToolError> {
+        let editor_wrote = match self.editor {
+            None => false,
+            Some(editor) => match editor.write(&path.real, &text).await {
+                Ok(()) => true,
+                Err(e) if self.unsaved => {
+                    return Err(ToolError::Failed(format!(
+                        "{} has unsaved changes in the editor, and the editor did not take \
+                         the change ({e}); nothing was written.",
+                        path.shown
+                    )));
+                }
+                Err(_) => false,
+            },
+        };
+        let (b, p) = (beneath.clone(), path.clone());
+        blocking(move || {
+            if editor_wrote
+                && crate::paths::read_existing(&b, &p)?.as_deref() == Some(text.as_bytes())
+            {
+                return Ok(());
+            }
+            b.write(&p.real, text.as_bytes())
+                .map_err(|e| crate::paths::open_failure("write", &p, &e))
+        })
+        .await
+    }
 }
 
 #[cfg(test)]
@@ -105,11 +181,17 @@ mod tool_tests {
     use super::EditorBuffers;
     use crate::{EditTool, ReadTool, Tool, ToolContext, WriteTool};
 
-    /// An editor whose buffers are a map; records what it was asked.
+    /// An editor whose buffers are a map; records what it was asked. With
+    /// `takes_writes` it takes writes, saving them to disk when `saves`,
+    /// refusing them when `fails`.
     #[derive(Debug, Default)]
     struct FakeEditor {
         buffers: HashMap<PathBuf, String>,
         asked: Mutex<Vec<PathBuf>>,
+        takes_writes: bool,
+        saves: bool,
+        fails: bool,
+        written: Mutex<Vec<(PathBuf, String)>>,
     }
 
     impl EditorBuffers for FakeEditor {
@@ -119,6 +201,138 @@ mod tool_tests {
             }
             Box::pin(async move { self.buffers.get(path).cloned() })
         }
+
+        fn takes_writes(&self) -> bool {
+            self.takes_writes
+        }
+
+        fn write<'a>(&'a self, path: &'a Path, text: &'a str) -> BoxFuture<'a, Result<(), String>> {
+            self.written
+                .lock()
+                .unwrap()
+                .push((path.to_path_buf(), text.to_owned()));
+            Box::pin(async move {
+                if self.fails {
+                    return Err("read-only buffer".to_owned());
+                }
+                if self.saves {
+                    std::fs::write(path, text).map_err(|e| e.to_string())?;
+                }
+                Ok(())
+            })
+        }
+    }
+
+    fn writing_editor(dir: &Path, buffer: Option<&str>, saves: bool) -> FakeEditor {
+        let mut editor = FakeEditor {
+            takes_writes: true,
+            saves,
+            ..FakeEditor::default()
+        };
+        if let Some(text) = buffer {
+            editor.buffers.insert(real(dir, "a.txt"), text.into());
+        }
+        editor
+    }
+
+    fn disk(dir: &Path) -> String {
+        std::fs::read_to_string(dir.join("a.txt")).unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_edit_of_a_dirty_buffer_goes_into_it_through_the_editor() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "old\n").unwrap();
+        let editor = Arc::new(writing_editor(dir.path(), Some("old\nuser typing\n"), true));
+        let out = EditTool
+            .run(
+                json!({"file_path": "a.txt", "old_string": "old", "new_string": "new"}),
+                &ctx(dir.path(), editor.clone()),
+            )
+            .await
+            .unwrap();
+        assert!(out.content.contains("unsaved text"), "{}", out.content);
+        let written = editor.written.lock().unwrap().clone();
+        assert_eq!(
+            written,
+            vec![(real(dir.path(), "a.txt"), "new\nuser typing\n".to_owned())]
+        );
+        assert_eq!(disk(dir.path()), "new\nuser typing\n");
+    }
+
+    #[tokio::test]
+    async fn a_write_the_editor_keeps_unsaved_still_reaches_the_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "old\n").unwrap();
+        let editor = Arc::new(writing_editor(dir.path(), None, false));
+        WriteTool
+            .run(
+                json!({"file_path": "a.txt", "content": "new\n"}),
+                &ctx(dir.path(), editor.clone()),
+            )
+            .await
+            .unwrap();
+        assert_eq!(editor.written.lock().unwrap().len(), 1);
+        assert_eq!(disk(dir.path()), "new\n");
+    }
+
+    #[tokio::test]
+    async fn an_editor_that_refuses_a_clean_file_leaves_the_write_to_wright() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "old\n").unwrap();
+        let mut editor = writing_editor(dir.path(), None, true);
+        editor.fails = true;
+        EditTool
+            .run(
+                json!({"file_path": "a.txt", "old_string": "old", "new_string": "new"}),
+                &ctx(dir.path(), Arc::new(editor)),
+            )
+            .await
+            .unwrap();
+        assert_eq!(disk(dir.path()), "new\n");
+        // A dirty buffer it refuses is not overwritten on disk.
+        let mut editor = writing_editor(dir.path(), Some("new\ntyping\n"), true);
+        editor.fails = true;
+        let err = EditTool
+            .run(
+                json!({"file_path": "a.txt", "old_string": "new", "new_string": "x"}),
+                &ctx(dir.path(), Arc::new(editor)),
+            )
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("did not take"), "{err}");
+        assert_eq!(disk(dir.path()), "new\n");
+    }
+
+    /// An editor writes by path: while a command the model started is
+    /// alive (it could swap a directory for a symlink), nothing goes
+    /// through the editor, and a dirty buffer is refused as without one.
+    #[tokio::test]
+    async fn while_a_command_runs_no_write_goes_through_the_editor() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "old\n").unwrap();
+        let editor = Arc::new(writing_editor(dir.path(), Some("old\ntyping\n"), true));
+        let ctx = ctx(dir.path(), editor.clone());
+        let running = ctx.jobs.foreground_started();
+        let err = EditTool
+            .run(
+                json!({"file_path": "a.txt", "old_string": "old", "new_string": "new"}),
+                &ctx,
+            )
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("unsaved changes"), "{err}");
+        assert!(editor.written.lock().unwrap().is_empty());
+        assert_eq!(disk(dir.path()), "old\n");
+        drop(running);
+        EditTool
+            .run(
+                json!({"file_path": "a.txt", "old_string": "old", "new_string": "new"}),
+                &ctx,
+            )
+            .await
+            .unwrap();
+        assert_eq!(editor.written.lock().unwrap().len(), 1);
     }
 
     fn ctx(dir: &Path, editor: Arc<FakeEditor>) -> ToolContext {

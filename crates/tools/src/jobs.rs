@@ -16,7 +16,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -90,6 +90,18 @@ pub struct JobInfo {
 pub struct BackgroundJobs {
     jobs: Mutex<Vec<Arc<Job>>>,
     next: AtomicU64,
+    /// Foreground commands running now (every agent of the session shares
+    /// the table, so a sibling subagent's command counts too).
+    foreground: AtomicUsize,
+}
+
+/// Marks a foreground command as running until dropped.
+pub(crate) struct ForegroundCommand<'a>(&'a AtomicUsize);
+
+impl Drop for ForegroundCommand<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// One job; shared by the table and the task that waits for its end (which
@@ -148,6 +160,19 @@ impl BackgroundJobs {
     /// An empty table.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Counts a foreground command as running for the guard's lifetime.
+    pub(crate) fn foreground_started(&self) -> ForegroundCommand<'_> {
+        self.foreground.fetch_add(1, Ordering::SeqCst);
+        ForegroundCommand(&self.foreground)
+    }
+
+    /// Whether any command of the session (foreground or background) may
+    /// still be running.
+    pub fn any_command_alive(&self) -> bool {
+        self.foreground.load(Ordering::SeqCst) > 0
+            || self.all().iter().any(|j| j.status().is_running())
     }
 
     /// Every job started in this table, oldest first.

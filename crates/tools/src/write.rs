@@ -1,16 +1,14 @@
 //! The `write` tool: create or overwrite a file, creating parent
 //! directories, and show the change as a unified diff. The path is resolved
 //! once and the file is read and replaced through [`wright_sandbox::Beneath`]
-//! (see [`crate::paths`]).
-
-use wright_sandbox::Beneath;
+//! (see [`crate::paths`]), or through an attached editor (see
+//! [`crate::editor`]).
 
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
 
-use crate::output::blocking;
 use crate::{Tool, ToolContext, ToolError, ToolOutput, args, diff, paths};
 
 /// Arguments of `write`.
@@ -53,23 +51,23 @@ impl Tool for WriteTool {
             let path = paths::resolve(ctx, &a.file_path)?;
             let beneath = paths::beneath(ctx);
             paths::check_write(ctx, &path, &beneath)?;
-            crate::editor::refuse_unsaved_write(ctx, &path, &beneath).await?;
-            blocking(move || write_file(&beneath, &path, &a.content)).await
+            let mut base = crate::editor::base(ctx, &path, &beneath).await?;
+            let old = std::mem::take(&mut base.bytes);
+            let mut out = output(&path, old, &a.content);
+            base.write(&beneath, &path, a.content).await?;
+            if base.unsaved {
+                out.content
+                    .push_str(" (replacing the editor's unsaved text)");
+            }
+            Ok(out)
         })
     }
 }
 
-fn write_file(
-    beneath: &Beneath,
-    path: &paths::ToolPath,
-    content: &str,
-) -> Result<ToolOutput, ToolError> {
+/// What the tool reports for replacing `old` (`None`: a new file).
+fn output(path: &paths::ToolPath, old: Option<Vec<u8>>, content: &str) -> ToolOutput {
     let shown = path.shown.as_str();
-    let old =
-        paths::read_existing(beneath, path)?.map(|b| String::from_utf8_lossy(&b).into_owned());
-    beneath
-        .write(&path.real, content.as_bytes())
-        .map_err(|e| paths::open_failure("write", path, &e))?;
+    let old = old.map(|b| String::from_utf8_lossy(&b).into_owned());
     let lines = content.lines().count();
     let old_text = old.as_deref().unwrap_or("");
     let change = diff::change(shown, old_text, content);
@@ -77,7 +75,7 @@ fn write_file(
         None => format!("Created {shown} ({lines} lines)"),
         Some(_) => format!("Wrote {lines} lines to {shown}"),
     };
-    Ok(ToolOutput {
+    ToolOutput {
         images: Vec::new(),
         content: message,
         display: ToolDisplay {
@@ -85,7 +83,7 @@ fn write_file(
             diff: Some(change.text),
             ..ToolDisplay::default()
         },
-    })
+    }
 }
 
 #[cfg(test)]

@@ -406,25 +406,19 @@ fn an_editor_session_from_initialize_to_load() {
     ed.finish();
 }
 
-/// An editor that serves `fs/read_text_file`: the model reads the unsaved
-/// buffer, an edit of that dirty file is refused (the disk keeps its text),
-/// and the editor is only ever asked about the file wright itself opened.
-#[test]
-fn unsaved_editor_buffers_are_read_and_never_overwritten() {
-    let env = Env::new();
-    env.write("a.txt", "saved\n");
-    let read = json!({"file_path": "a.txt"});
-    let edit = json!({"file_path": "a.txt", "old_string": "saved", "new_string": "agent"});
-    let server = MockServer::start(vec![
-        MockResponse::sse(anthropic::tool_calls(&[("r1", "Read", read)])),
-        MockResponse::sse(anthropic::tool_calls(&[("e1", "Edit", edit)])),
-        MockResponse::sse(anthropic::text("The file has unsaved changes.")),
-    ])
-    .unwrap();
-    let mut ed = Editor::start(&env, &server.url());
+/// Starts an editor with these `fs` capabilities, opens a session in
+/// accept-edits mode and sends a prompt; returns the editor, the session
+/// id and the prompt's request id.
+fn editor_prompt(
+    env: &Env,
+    server: &MockServer,
+    reads: bool,
+    writes: bool,
+) -> (Editor, String, u64) {
+    let mut ed = Editor::start(env, &server.url());
     ed.call(
         "initialize",
-        json!({"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": false}}),
+        json!({"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": reads, "writeTextFile": writes}, "terminal": false}}),
     );
     let cwd = env.project.path().display().to_string();
     let new = ed.call("session/new", json!({"cwd": cwd, "mcpServers": []}));
@@ -437,6 +431,31 @@ fn unsaved_editor_buffers_are_read_and_never_overwritten() {
         "session/prompt",
         json!({"sessionId": session, "prompt": [{"type": "text", "text": "change a.txt"}]}),
     );
+    (ed, session, id)
+}
+
+/// The model reads a.txt, then edits "saved" to "agent" in it.
+fn read_then_edit() -> MockServer {
+    let read = json!({"file_path": "a.txt"});
+    let edit = json!({"file_path": "a.txt", "old_string": "saved", "new_string": "agent"});
+    MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[("r1", "Read", read)])),
+        MockResponse::sse(anthropic::tool_calls(&[("e1", "Edit", edit)])),
+        MockResponse::sse(anthropic::text("Done.")),
+    ])
+    .unwrap()
+}
+
+/// An editor that serves `fs/read_text_file` but takes no writes: the
+/// model reads the unsaved buffer, an edit of that dirty file is refused
+/// (the disk keeps its text), and the editor is only ever asked about the
+/// file wright itself opened.
+#[test]
+fn unsaved_editor_buffers_are_read_and_never_overwritten() {
+    let env = Env::new();
+    env.write("a.txt", "saved\n");
+    let server = read_then_edit();
+    let (mut ed, session, id) = editor_prompt(&env, &server, true, false);
     let mut reads = Vec::new();
     let done = ed.response(id, &mut |req| {
         assert_eq!(req["method"], "fs/read_text_file", "{req}");
@@ -462,6 +481,41 @@ fn unsaved_editor_buffers_are_read_and_never_overwritten() {
         after_edit.contains("unsaved changes in the editor"),
         "{after_edit}"
     );
+    ed.finish();
+}
+
+/// An editor that also serves `fs/write_text_file`: the edit applies to
+/// the unsaved buffer and goes back through the editor (which saves it, as
+/// Zed does), for the file wright opened; the editor sees the diff.
+#[test]
+fn edits_go_through_an_editor_that_takes_writes() {
+    let env = Env::new();
+    env.write("a.txt", "saved\n");
+    let server = read_then_edit();
+    let (mut ed, session, id) = editor_prompt(&env, &server, true, true);
+    let real = std::fs::canonicalize(env.path("a.txt")).unwrap();
+    let mut writes = Vec::new();
+    let done = ed.response(id, &mut |req| match req["method"].as_str() {
+        Some("fs/read_text_file") => json!({"content": "saved\nplus typing\n"}),
+        Some("fs/write_text_file") => {
+            let params = req["params"].clone();
+            std::fs::write(&real, params["content"].as_str().unwrap()).unwrap();
+            writes.push(params);
+            json!({})
+        }
+        _ => panic!("unexpected agent request: {req}"),
+    });
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    assert_eq!(writes[0]["sessionId"], session.as_str());
+    assert_eq!(writes[0]["path"], real.display().to_string().as_str());
+    assert_eq!(writes[0]["content"], "agent\nplus typing\n");
+    assert_eq!(
+        std::fs::read_to_string(env.path("a.txt")).unwrap(),
+        "agent\nplus typing\n"
+    );
+    let after_edit = server.requests()[2].json()["messages"].to_string();
+    assert!(after_edit.contains("unsaved text"), "{after_edit}");
     ed.finish();
 }
 
