@@ -3,7 +3,9 @@
 //! records each message's uuid with the prompt); the core restores the
 //! files the model edited since, and the control response waits for the
 //! core's answer, so a program that awaited it reads the restored files.
-//! Asked mid-turn, the rewind follows the turn (the core queues it).
+//! Asked mid-turn, the rewind follows the turn (the core queues it). A real
+//! rewind is preceded by a dry run of the same point, whose file list is
+//! the answer's `filesChanged`.
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -19,6 +21,11 @@ pub struct PendingRewind {
     /// The core's next answer is this rewind's: false while the turn it
     /// was asked during still runs.
     armed: bool,
+    /// A real rewind's files, from the dry run before it.
+    changed: Option<Vec<String>>,
+    /// The dry run before a real rewind failed with this; the real one
+    /// fails the same way, and its error is the answer.
+    failed: bool,
 }
 
 /// Hands the rewind `request` to the core; the answer follows from its
@@ -34,16 +41,21 @@ pub async fn start(
         .filter(|id| !id.is_empty())
         .ok_or("rewind_files needs user_message_id: the uuid of a user message the program sent")?;
     let dry_run = request["dry_run"] == true;
-    ops.send(Op::RewindFiles {
-        user_message_id: id.to_owned(),
-        dry_run,
-    })
-    .await
-    .map_err(|_| "the session has ended".to_owned())?;
+    let runs: &[bool] = if dry_run { &[true] } else { &[true, false] };
+    for &dry_run in runs {
+        ops.send(Op::RewindFiles {
+            user_message_id: id.to_owned(),
+            dry_run,
+        })
+        .await
+        .map_err(|_| "the session has ended".to_owned())?;
+    }
     Ok(PendingRewind {
         request_id: request_id.to_owned(),
         dry_run,
         armed: !running,
+        changed: None,
+        failed: false,
     })
 }
 
@@ -71,20 +83,32 @@ impl PendingRewind {
             self.arm(event);
             return None;
         }
+        let previewed = self.changed.is_some() || self.failed;
         match &event.kind {
             EventKind::Error { message } if self.dry_run => {
                 Some(Ok(json!({"canRewind": false, "error": message})))
             }
+            EventKind::Error { .. } if !previewed => {
+                self.failed = true;
+                None
+            }
             EventKind::Error { message } => Some(Err(message.clone())),
-            EventKind::RewindPreview { files, .. } if self.dry_run => {
+            EventKind::RewindPreview { files, .. } => {
                 let changed: Vec<String> = files
                     .iter()
                     .filter(|f| !matches!(f.action, RewindFileAction::Skip { .. }))
                     .map(|f| f.path.display().to_string())
                     .collect();
-                Some(Ok(json!({"canRewind": true, "filesChanged": changed})))
+                if self.dry_run {
+                    return Some(Ok(json!({"canRewind": true, "filesChanged": changed})));
+                }
+                self.changed = Some(changed);
+                None
             }
-            EventKind::Notice { .. } if !self.dry_run => Some(Ok(json!({"canRewind": true}))),
+            EventKind::Notice { .. } if previewed => Some(Ok(json!({
+                "canRewind": true,
+                "filesChanged": self.changed.take().unwrap_or_default(),
+            }))),
             _ => None,
         }
     }
@@ -103,6 +127,16 @@ mod tests {
             agent: AgentPath::root(),
             parent_tool_use_id: None,
             kind,
+        }
+    }
+
+    fn pending(dry_run: bool, armed: bool) -> PendingRewind {
+        PendingRewind {
+            request_id: "r".into(),
+            dry_run,
+            armed,
+            changed: None,
+            failed: false,
         }
     }
 
@@ -132,16 +166,8 @@ mod tests {
 
     #[test]
     fn the_cores_answer_becomes_the_response() {
-        let mut real = PendingRewind {
-            request_id: "r".into(),
-            dry_run: false,
-            armed: true,
-        };
-        let mut dry = PendingRewind {
-            request_id: "r".into(),
-            dry_run: true,
-            armed: true,
-        };
+        let mut real = pending(false, true);
+        let mut dry = pending(true, true);
         let notice = event(EventKind::Notice {
             message: "Files rewound".into(),
         });
@@ -156,9 +182,17 @@ mod tests {
                 action: RewindFileAction::Overwrite,
             }],
         });
-        assert_eq!(real.answer(&notice), Some(Ok(json!({"canRewind": true}))));
-        assert!(matches!(real.answer(&error), Some(Err(e)) if e.contains("no user message")));
+        // A real rewind: the dry run's files, then the rewind's notice.
+        assert_eq!(real.answer(&notice), None);
         assert_eq!(real.answer(&preview), None);
+        assert_eq!(
+            real.answer(&notice),
+            Some(Ok(json!({"canRewind": true, "filesChanged": ["/p/a.txt"]})))
+        );
+        // Both runs fail for an unknown message: the second error answers.
+        let mut unknown = pending(false, true);
+        assert_eq!(unknown.answer(&error), None);
+        assert!(matches!(unknown.answer(&error), Some(Err(e)) if e.contains("no user message")));
         assert_eq!(dry.answer(&notice), None);
         assert_eq!(
             dry.answer(&preview),
@@ -172,11 +206,12 @@ mod tests {
 
     #[test]
     fn asked_mid_turn_it_waits_for_the_turns_end() {
-        let mut pending = PendingRewind {
-            request_id: "r".into(),
-            dry_run: false,
-            armed: false,
-        };
+        let mut pending = pending(false, false);
+        let preview = event(EventKind::RewindPreview {
+            turn: 1,
+            prompt: "p".into(),
+            files: Vec::new(),
+        });
         let notice = event(EventKind::Notice {
             message: "a hook said so".into(),
         });
@@ -188,9 +223,10 @@ mod tests {
             structured_output_failed: false,
         });
         assert_eq!(pending.answer(&end), None);
+        assert_eq!(pending.answer(&preview), None);
         assert_eq!(
             pending.answer(&notice),
-            Some(Ok(json!({"canRewind": true})))
+            Some(Ok(json!({"canRewind": true, "filesChanged": []})))
         );
     }
 }

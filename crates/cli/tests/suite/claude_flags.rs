@@ -231,3 +231,37 @@ fn perm_server() -> serde_json::Value {
     let bin = wright_test_support::mcp_test_server_bin().unwrap();
     json!({"mcpServers": {"perm": {"command": bin.display().to_string()}}})
 }
+
+/// `--fallback-model`: after the model is overloaded twice in a row the run
+/// moves to the fallback model, says so, and finishes on it.
+#[test]
+fn fallback_model_takes_over_after_repeated_overloads() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::api_error(529, "overloaded_error", "Overloaded"),
+        MockResponse::api_error(529, "overloaded_error", "Overloaded"),
+        MockResponse::sse(anthropic::text("answered by the fallback")),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .args(["--fallback-model", "small-model"])
+        .env("WRIGHT_MAX_RETRIES", "3")
+        .env("WRIGHT_RETRY_MAX_DELAY_MS", "20")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "answered by the fallback"
+    );
+    assert!(
+        stderr(&out).contains("switching to the fallback model small-model"),
+        "{}",
+        stderr(&out)
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    assert_ne!(requests[0].json()["model"], "small-model");
+    assert_eq!(requests[2].json()["model"], "small-model");
+}

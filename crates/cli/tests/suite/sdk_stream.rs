@@ -114,6 +114,9 @@ fn rewind_files_reaches_a_user_message_of_an_earlier_process() {
     );
     let real = response(&lines, "real");
     assert_eq!(real["response"]["subtype"], "success", "{real}");
+    assert_eq!(real["response"]["response"]["canRewind"], true, "{real}");
+    let changed = real["response"]["response"]["filesChanged"].to_string();
+    assert!(changed.contains("notes.txt"), "{real}");
     assert!(
         !env.path("notes.txt").exists(),
         "notes.txt did not exist before the first message"
