@@ -120,18 +120,69 @@ pub(crate) fn glob_may_name_secret(word: &str) -> bool {
         // line is too common to treat as naming a secret.
         return false;
     }
-    if !name.contains(['[', '{', '\\']) {
-        // Compiling a glob builds a regex, a millisecond per word: plain
-        // `*` and `?` patterns are matched directly.
-        return SAMPLES
-            .iter()
-            .any(|s| wildcard_match(name.as_bytes(), s.as_bytes()));
-    }
-    let Ok(glob) = globset::Glob::new(name) else {
+    // Compiling a glob builds a regex, a millisecond per word. The pattern
+    // is widened instead to plain `*` and `?` and matched directly: the
+    // answer may say "secret" more often than the exact glob would (that
+    // only asks), never less.
+    let Some(wide) = widen_glob(name) else {
         return true;
     };
-    let m = glob.compile_matcher();
-    SAMPLES.iter().any(|s| m.is_match(s))
+    SAMPLES
+        .iter()
+        .any(|s| wildcard_match(wide.as_bytes(), s.as_bytes()))
+}
+
+/// `pattern` with every construct beyond `*` and `?` replaced by one that
+/// matches at least as much: a `[…]` class and an escaped character by
+/// `?` (one character), a `{…}` alternation by `*`. `None` when a class
+/// or an alternation is not closed (bash would then take it literally; the
+/// caller assumes the worst).
+fn widen_glob(pattern: &str) -> Option<String> {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next()?;
+                out.push('?');
+            }
+            '[' => {
+                // `]` right after `[` or `[!`/`[^` is a member, not the end.
+                if matches!(chars.peek(), Some('!' | '^')) {
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    chars.next();
+                }
+                loop {
+                    match chars.next()? {
+                        ']' => break,
+                        '\\' => {
+                            chars.next()?;
+                        }
+                        _ => {}
+                    }
+                }
+                out.push('?');
+            }
+            '{' => {
+                let mut depth = 1;
+                while depth > 0 {
+                    match chars.next()? {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        '\\' => {
+                            chars.next()?;
+                        }
+                        _ => {}
+                    }
+                }
+                out.push('*');
+            }
+            c => out.push(c),
+        }
+    }
+    Some(out)
 }
 
 /// Whether `text` matches `pattern` where `*` is any run and `?` any one
@@ -244,5 +295,46 @@ mod tests {
         assert!(glob_may_name_secret(".[e]nv"));
         assert!(glob_may_name_secret("*cred*"));
         assert!(!glob_may_name_secret("?.env"));
+        assert!(glob_may_name_secret("id_[re]sa"));
+        assert!(glob_may_name_secret("server.{pem,key}"));
+        assert!(glob_may_name_secret("\\.env"));
+        assert!(glob_may_name_secret("[unclosed"));
+        assert!(!glob_may_name_secret("file[12].txt"));
+        assert!(!glob_may_name_secret("src/{a,b}.rs"));
+    }
+
+    /// Widening never loses a match the exact glob has.
+    #[test]
+    fn a_widened_glob_matches_whatever_the_glob_matches() {
+        let samples = [
+            ".env",
+            ".env.local",
+            "id_rsa",
+            "server.pem",
+            "a]b",
+            "x{y}",
+            "",
+        ];
+        for pat in [
+            ".[e]nv",
+            "id_[!x]sa",
+            "*.{pem,key}",
+            "a[]]b",
+            "\\.env",
+            "x{y,{z}}",
+            "[^a]d_rsa",
+            "*.[pk]e[my]",
+        ] {
+            let exact = globset::Glob::new(pat).unwrap().compile_matcher();
+            let wide = widen_glob(pat).unwrap();
+            for s in samples {
+                if exact.is_match(s) {
+                    assert!(
+                        wildcard_match(wide.as_bytes(), s.as_bytes()),
+                        "{pat} -> {wide} vs {s}"
+                    );
+                }
+            }
+        }
     }
 }

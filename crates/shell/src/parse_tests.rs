@@ -175,3 +175,23 @@ fn non_ascii_text_never_crashes_the_parser() {
     let s = parse("echo héllo 日本");
     assert_eq!(s.commands[0].words[1].text, "héllo");
 }
+
+/// Recent parses are reused by text: whatever order scripts come in, each
+/// gets its own parse, equal to an uncached one.
+#[test]
+fn a_repeated_script_gets_the_same_parse() {
+    let scripts = [
+        "ls -la",
+        "rm -rf /tmp/x && echo done",
+        "git diff | head",
+        "echo $HOME > out.txt",
+        "((x++))",
+        "cat <<EOF\nhi\nEOF",
+    ];
+    for _ in 0..3 {
+        for s in scripts {
+            assert_eq!(crate::parse(s), crate::parse::parse_uncached(s), "{s}");
+        }
+    }
+    assert_eq!(crate::parse("ls -la"), crate::parse("ls -la"));
+}
