@@ -35,9 +35,21 @@ const MAX_VALUE_LEN: usize = 4096;
 /// Most directories the shell may be in at one point.
 const MAX_DIRS: usize = 64;
 
-/// `Err(reason)` when `command` is destructive enough to refuse outright.
+/// Least text the guard may lex for one command, in bytes.
+const WORK_BASE: usize = 1 << 20;
+/// Text the guard may lex per byte of the command: scripts nest in
+/// scripts (`sh -c`, `env -S`, `eval`, option clusters), and every level is
+/// lexed again, so a crafted line could otherwise take minutes.
+const WORK_FACTOR: usize = 16;
+
+/// `Err(reason)` when `command` is destructive enough to refuse outright,
+/// or too intricate to check within a bounded amount of work.
 pub fn check_command(command: &str) -> Result<(), String> {
-    Guard::default().check(command, &mut Ctx::default(), 0)
+    let mut guard = Guard {
+        budget: WORK_BASE.max(command.len().saturating_mul(WORK_FACTOR)),
+        ..Guard::default()
+    };
+    guard.check(command, &mut Ctx::default(), 0)
 }
 
 /// What the script has made knowable at one point.
@@ -119,6 +131,8 @@ struct Io<'a> {
 struct Guard {
     /// Git aliases the script defines: (lowercase name, value).
     aliases: Vec<(String, String)>,
+    /// Bytes of script text still allowed to be lexed.
+    budget: usize,
 }
 
 impl Guard {
@@ -126,6 +140,13 @@ impl Guard {
         if depth > MAX_DEPTH {
             return Err("command nesting is too deep to check".into());
         }
+        let Some(left) = self.budget.checked_sub(script.len()) else {
+            return Err(
+                "the command nests scripts in scripts too intricately to check; split it into simpler commands"
+                    .into(),
+            );
+        };
+        self.budget = left;
         check_fork_bomb(script)?;
         let lexed = lex(script);
         let nested = &lexed.nested;

@@ -106,7 +106,10 @@ pub(super) fn unwrap(words: &[String]) -> (&[String], bool) {
 
 /// Texts inside `word` a wrapper may run as a script: the word itself when
 /// it has spaces, and what follows an option letter or `=` in it
-/// (`-S'rm -rf /'`, `--command=…`).
+/// (`-S'rm -rf /'`, `--command=…`). Option letters end at the first
+/// whitespace: past it the text is the script itself, whose whole is
+/// already a candidate (taking every later tail too made a long word cost
+/// time quadratic in its length).
 fn scripts_in(word: &str) -> Vec<&str> {
     let mut out = Vec::new();
     if word.contains(char::is_whitespace) {
@@ -118,10 +121,13 @@ fn scripts_in(word: &str) -> Vec<&str> {
         out.push(v);
     }
     if word.starts_with('-') && !word.starts_with("--") {
-        for (i, _) in word.char_indices().skip(2) {
+        for (i, c) in word.char_indices().skip(2) {
             let tail = &word[i..];
             if tail.contains(char::is_whitespace) {
                 out.push(tail);
+            }
+            if c.is_whitespace() {
+                break;
             }
         }
     }

@@ -616,3 +616,18 @@ fn destructive_payloads_are_refused_behind_every_wrapper() {
     }
     assert!(missed.is_empty(), "should block: {missed:#?}");
 }
+
+/// Long option words and deeply nested scripts cost bounded work: a long
+/// `-S` word is checked once, not once per later character, and a line
+/// nesting scripts past the work budget is refused, not checked for minutes.
+#[test]
+fn intricate_lines_cost_bounded_work() {
+    let long = format!("env \"-S{}\"", " a".repeat(1500));
+    assert_eq!(check_command(&long), Ok(()));
+    let chained = format!("env \"-S{}\"", "sh -c ".repeat(300));
+    assert_eq!(check_command(&chained), Ok(()));
+    let hidden = format!("env \"-S{}sh -c 'rm -rf /'\"", "sh -c ".repeat(300));
+    assert!(check_command(&hidden).is_err());
+    assert!(check_command("env -vS'rm -rf /'").is_err());
+    assert!(check_command("env '-S rm -rf /'").is_err());
+}
