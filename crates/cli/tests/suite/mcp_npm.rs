@@ -109,7 +109,10 @@ fn check_listing(env: &Env) {
     let ghost = server("ghost");
     assert_eq!(ghost["status"], "failed", "{ghost}");
     assert!(
-        ghost["reason"].as_str().unwrap().contains("mcp-ghost-server"),
+        ghost["reason"]
+            .as_str()
+            .unwrap()
+            .contains("mcp-ghost-server"),
         "{ghost}"
     );
 
@@ -146,14 +149,14 @@ fn check_listing(env: &Env) {
         .collect();
     for name in ["everything ", "filesystem "] {
         assert!(
-            mcp.iter().any(|c| c["ok"] == true
-                && c["detail"].as_str().unwrap().starts_with(name)),
+            mcp.iter()
+                .any(|c| c["ok"] == true && c["detail"].as_str().unwrap().starts_with(name)),
             "{mcp:?}"
         );
     }
     assert!(
-        mcp.iter().any(|c| c["ok"] == false
-            && c["detail"].as_str().unwrap().starts_with("ghost ")),
+        mcp.iter()
+            .any(|c| c["ok"] == false && c["detail"].as_str().unwrap().starts_with("ghost ")),
         "{mcp:?}"
     );
 }
@@ -164,8 +167,16 @@ fn check_listing(env: &Env) {
 fn check_calls(env: &Env, notes: &str) {
     let script = vec![
         MockResponse::sse(anthropic::tool_calls(&[
-            ("c1", "mcp__everything__echo", json!({"message": "hi there"})),
-            ("c2", "mcp__filesystem__read_text_file", json!({"path": notes})),
+            (
+                "c1",
+                "mcp__everything__echo",
+                json!({"message": "hi there"}),
+            ),
+            (
+                "c2",
+                "mcp__filesystem__read_text_file",
+                json!({"path": notes}),
+            ),
             ("c3", "mcp__everything__get-tiny-image", json!({})),
         ])),
         MockResponse::sse(anthropic::text("done")),
@@ -281,7 +292,10 @@ impl HttpServer {
         // Generous: node is slow to start on a loaded machine.
         let deadline = Instant::now() + Duration::from_secs(60);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "server-everything did not listen");
+            assert!(
+                Instant::now() < deadline,
+                "server-everything did not listen"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
         Self {
