@@ -468,6 +468,40 @@ fn add_and_remove_round_trip_in_every_scope() {
 }
 
 #[test]
+fn add_with_url_or_a_lone_url_writes_an_http_server() {
+    let env = Env::new();
+    let add = |args: &[&str]| {
+        env.wright()
+            .args(["mcp", "add"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = add(&["web", "--url", "http://127.0.0.1:1/mcp", "-H", "X-Key: v"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = add(&["bare", "https://127.0.0.1:1/mcp"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let local = super::read(&env.path(".wright/config.local.toml"));
+    assert!(
+        local.contains("[mcp_servers.web]\ntype = \"http\"\nurl = \"http://127.0.0.1:1/mcp\""),
+        "{local}"
+    );
+    assert!(
+        local.contains("[mcp_servers.bare]\ntype = \"http\""),
+        "{local}"
+    );
+    // `--url` with a command, or with `--transport stdio`, is a usage error.
+    for args in [
+        &["x", "--url", "http://h/mcp", "--", "cmd"][..],
+        &["x", "-t", "stdio", "--url", "http://h/mcp"][..],
+    ] {
+        let out = add(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("--url"), "{}", stderr(&out));
+    }
+}
+
+#[test]
 fn an_unknown_key_in_a_server_table_is_a_config_error_naming_file_and_key() {
     let env = Env::new();
     env.write(
