@@ -757,3 +757,23 @@ fn only_the_programs_mcp_config_may_define_an_sdk_server() {
         "{err}"
     );
 }
+
+#[test]
+fn a_reader_that_goes_away_does_not_make_mcp_get_panic() {
+    let env = Env::new();
+    let flag = mcp_json("test", &[]);
+    let mut child = env
+        .std_wright()
+        .args(["mcp", "get", "test", "--mcp-config", &flag])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closed before wright has started the server, so its write fails as
+    // under `| head`.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}
