@@ -19,7 +19,7 @@
 //! and pass.
 
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -54,7 +54,7 @@ fn package(name: &str) -> Option<PathBuf> {
 /// The `mcpServers` of the project: server-filesystem over stdio allowed
 /// the project, `everything` as given, and `ghost` whose command does not
 /// exist.
-fn write_mcp_json(env: &Env, everything: Value, filesystem: &PathBuf) -> String {
+fn write_mcp_json(env: &Env, everything: Value, filesystem: &Path) -> String {
     let root = env.project.path().canonicalize().unwrap();
     env.write("notes.txt", "hello from the filesystem server\n");
     let config = json!({"mcpServers": {
@@ -276,7 +276,7 @@ struct HttpServer {
 }
 
 impl HttpServer {
-    fn start(script: &PathBuf) -> Self {
+    fn start(script: &Path) -> Self {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
