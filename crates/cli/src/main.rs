@@ -146,6 +146,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
                 McpAction::Add {
                     name,
                     target,
+                    url,
                     scope,
                     transport,
                     env,
@@ -155,6 +156,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             let request = mcp_write::AddRequest {
                 name,
                 target,
+                url: url.as_deref(),
                 scope: *scope,
                 transport: *transport,
                 env,

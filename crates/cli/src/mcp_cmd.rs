@@ -193,16 +193,21 @@ pub async fn list(
     for w in &warnings {
         eprintln!("{w}");
     }
+    let mut out = String::new();
     if as_json {
         let servers: Vec<Value> = lines.iter().map(|l| l.json(false)).collect();
-        println!("{}", json!({ "servers": servers }));
+        out = format!("{}\n", json!({ "servers": servers }));
     } else if lines.is_empty() {
-        println!("No MCP servers configured. Add one with `wright mcp add NAME -- COMMAND ARGS…`.");
+        out.push_str(
+            "No MCP servers configured. Add one with `wright mcp add NAME -- COMMAND ARGS…`.\n",
+        );
     } else {
         for line in &lines {
-            println!("{}", line.text());
+            out.push_str(&line.text());
+            out.push('\n');
         }
     }
+    emit(&out);
     Ok(exit::SUCCESS)
 }
 
@@ -230,11 +235,11 @@ pub async fn get(
         )));
     };
     if as_json {
-        println!("{}", line.json(true));
+        emit(&format!("{}\n", line.json(true)));
         return Ok(exit::SUCCESS);
     }
-    println!("{}", line.text());
-    print!("{}", crate::mcp_start::extra_lines(&line.candidate));
+    let mut out = format!("{}\n", line.text());
+    out.push_str(&crate::mcp_start::extra_lines(&line.candidate));
     for t in &line.tools {
         // A server's description can be any length: one line of it, capped.
         let description: String = t
@@ -247,9 +252,22 @@ pub async fn get(
             .chars()
             .take(200)
             .collect();
-        println!("  {}  {}", t.name, escape_controls(&description));
+        out.push_str(&format!(
+            "  {}  {}\n",
+            t.name,
+            escape_controls(&description)
+        ));
     }
+    emit(&out);
     Ok(exit::SUCCESS)
+}
+
+/// Writes a command's output to stdout; a reader that went away (`| head`)
+/// is not an error, and must not panic as `println!` would.
+fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 /// The `wright doctor` lines: one per server, failing when an approved

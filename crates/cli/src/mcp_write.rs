@@ -27,10 +27,12 @@ pub struct AddRequest<'a> {
     pub name: &'a str,
     /// The command and arguments, or the URL.
     pub target: &'a [String],
+    /// `--url URL`.
+    pub url: Option<&'a str>,
     /// Where to write it.
     pub scope: McpScopeArg,
-    /// How to reach it.
-    pub transport: McpTransportArg,
+    /// `--transport`, when given.
+    pub transport: Option<McpTransportArg>,
     /// `-e KEY=VALUE`.
     pub env: &'a [String],
     /// `-H 'Key: Value'`.
@@ -125,9 +127,31 @@ fn remember(loader: &ConfigLoader, name: &str, transport: &McpTransport) {
     }
 }
 
+/// The transport `wright mcp add` was asked for: `--transport` if given,
+/// else http for `--url` or a lone `http(s)://` target, else stdio.
+fn transport_kind(req: &AddRequest<'_>) -> Result<McpTransportArg, SetupError> {
+    let lone_url = match req.target {
+        [only] => only.starts_with("http://") || only.starts_with("https://"),
+        _ => false,
+    };
+    match (req.transport, req.url) {
+        (Some(McpTransportArg::Stdio), Some(_)) => Err(SetupError(
+            "--url is for http or sse servers; a stdio server takes a command: wright mcp add NAME -- COMMAND ARGS…".to_owned(),
+        )),
+        (_, Some(_)) if !req.target.is_empty() => Err(SetupError(
+            "give either --url URL or a command, not both".to_owned(),
+        )),
+        (Some(kind), _) => Ok(kind),
+        (None, Some(_)) => Ok(McpTransportArg::Http),
+        (None, None) if lone_url => Ok(McpTransportArg::Http),
+        (None, None) => Ok(McpTransportArg::Stdio),
+    }
+}
+
 fn transport(req: &AddRequest<'_>) -> Result<McpTransport, SetupError> {
     let usage = |m: &str| SetupError(m.to_owned());
-    match req.transport {
+    let kind = transport_kind(req)?;
+    match kind {
         McpTransportArg::Stdio => {
             if !req.headers.is_empty() {
                 return Err(usage("-H/--header is for --transport http or sse"));
@@ -154,10 +178,12 @@ fn transport(req: &AddRequest<'_>) -> Result<McpTransport, SetupError> {
             if !req.env.is_empty() {
                 return Err(usage("-e/--env is for stdio servers"));
             }
-            let Some((url, rest)) = req.target.split_first() else {
-                return Err(usage(
-                    "expected one URL: wright mcp add --transport http NAME URL",
-                ));
+            let (url, rest) = match (req.url, req.target.split_first()) {
+                (Some(url), _) => (url, &[][..]),
+                (None, Some((url, rest))) => (url.as_str(), rest),
+                (None, None) => {
+                    return Err(usage("expected one URL: wright mcp add NAME --url URL"));
+                }
             };
             // Claude Code's examples put `--header` after the URL, where
             // the trailing arguments swallow it.
@@ -170,9 +196,7 @@ fn transport(req: &AddRequest<'_>) -> Result<McpTransport, SetupError> {
                         all.push(a["--header=".len()..].to_owned());
                     }
                     _ => {
-                        return Err(usage(
-                            "expected one URL: wright mcp add --transport http NAME URL",
-                        ));
+                        return Err(usage("expected one URL: wright mcp add NAME --url URL"));
                     }
                 }
             }
@@ -184,8 +208,8 @@ fn transport(req: &AddRequest<'_>) -> Result<McpTransport, SetupError> {
                     .ok_or_else(|| SetupError(format!("-H {h:?}: expected 'Key: Value'")))?;
                 headers.insert(k.trim().to_owned(), v.trim().to_owned());
             }
-            let url = url.clone();
-            Ok(if req.transport == McpTransportArg::Http {
+            let url = url.to_owned();
+            Ok(if kind == McpTransportArg::Http {
                 McpTransport::Http { url, headers }
             } else {
                 McpTransport::Sse { url, headers }

@@ -453,3 +453,33 @@ async fn two_hundred_tools_are_deferred_and_found_by_keyword() {
     assert!(search.description.contains("mcp__test__tool_199"));
     assert!(tool_names(&requests[1]).contains(&"mcp__test__tool_17".to_owned()));
 }
+
+#[tokio::test]
+async fn a_long_result_is_cut_and_spilled_like_other_tools_output() {
+    let long: String = (0..20_000).map(|i| format!("line {i}\n")).collect();
+    let args = serde_json::json!({ "text": long }).to_string();
+    let mut h = start_with(
+        vec![calls(&[("c1", "mcp__test__echo", &args)]), text("done")],
+        PermissionMode::Auto,
+        5,
+        with_servers(vec![server("test", None, &[])], |_| {}),
+    );
+    let (_, reason) = turn(&mut h, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap().clone();
+    let (content, is_error) = results_of(&requests[1]).remove(0);
+    assert!(!is_error, "{content}");
+    assert!(
+        content.len() < long.len(),
+        "not cut: {} bytes",
+        content.len()
+    );
+    assert!(content.starts_with("line 0\n"), "{content}");
+    let path = content
+        .split("saved to ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .unwrap_or_else(|| panic!("no spill file named: {content}"));
+    assert!(path.contains("mcp-test"), "{path}");
+    assert_eq!(std::fs::read_to_string(path).unwrap(), long);
+}

@@ -149,8 +149,10 @@ impl Connection {
                         .map_err(|_| format!("invalid value for header {name}"))?;
                     custom.insert(name, value);
                 }
-                let transport_config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                    .custom_headers(custom);
+                let mut transport_config =
+                    StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                        .custom_headers(custom);
+                transport_config.retry_config = Arc::new(FewRetries);
                 // A configured Authorization header is the user's own token;
                 // a stored OAuth token must not be mixed in.
                 let own_auth = headers
@@ -337,6 +339,9 @@ impl Connection {
                 "the server answered with an error: {}",
                 e.message
             ))),
+            Err(ServiceError::TransportSend(error)) => {
+                Err(CallFailure::Other(transport_error_text(&error)))
+            }
             Err(e) => Err(CallFailure::Other(e.to_string())),
         }
     }
@@ -414,6 +419,8 @@ where
             // No token, or one the server rejects that cannot be refreshed:
             // `wright mcp login` is the user's next step.
             format!("{}; {AUTH_REQUIRED}", auth::needs_login(server_name))
+        } else if let rmcp::service::ClientInitializeError::TransportError { error, .. } = &e {
+            format!("initialize failed: {}", transport_error_text(error))
         } else {
             format!("initialize failed: {e}")
         }
@@ -458,4 +465,50 @@ fn http_client() -> Result<reqwest::Client, String> {
         .user_agent(concat!("wright/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| format!("cannot build the HTTP client: {e}"))
+}
+
+/// How often a broken SSE stream of an HTTP server is resumed: rmcp's
+/// default retries forever with a doubling delay, so a call in flight to a
+/// server that died would wait for the call timeout (10 minutes). Three
+/// tries within a few seconds ride out a blip; then the call fails and the
+/// server is restarted on the next call like a dead stdio server.
+#[derive(Debug)]
+struct FewRetries;
+
+impl rmcp::transport::common::client_side_sse::SseRetryPolicy for FewRetries {
+    fn retry(&self, current_times: usize) -> Option<Duration> {
+        const DELAYS_MS: [u64; 3] = [250, 1000, 2000];
+        DELAYS_MS
+            .get(current_times)
+            .map(|ms| Duration::from_millis(*ms))
+    }
+}
+
+/// What went wrong in a transport, for a person: rmcp's own text starts
+/// with the transport's Rust type name, so this walks the cause chain
+/// instead ("error sending request for url (…): … Connection refused"),
+/// leaving out causes their parent already quotes.
+fn transport_error_text(error: &rmcp::transport::DynamicTransportError) -> String {
+    let mut text = error.error.to_string();
+    let mut cause = cause_of(error.error.as_ref());
+    while let Some(e) = cause {
+        let part = e.to_string();
+        if !text.contains(&part) {
+            text = format!("{text}: {part}");
+        }
+        cause = cause_of(e);
+    }
+    text
+}
+
+/// `e`'s cause; rmcp's HTTP client error does not declare its reqwest
+/// error a source, so it is dug out here.
+fn cause_of<'a>(
+    e: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a (dyn std::error::Error + 'static)> {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    match e.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+        Some(StreamableHttpError::Client(inner)) => Some(inner),
+        _ => e.source(),
+    }
 }

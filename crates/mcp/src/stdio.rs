@@ -160,7 +160,9 @@ impl StdioChild {
     }
 
     /// "exit code N" / "killed by signal N" / "still running", plus the
-    /// stderr tail, for failure reports.
+    /// stderr tail, for failure reports. One line (the tail's lines joined
+    /// with " ⏎ "): reports end up in warnings, tool results and status
+    /// columns that show only a first line.
     pub(crate) fn describe_end(&self) -> String {
         let mut out = match self.exit_status() {
             Some(status) => match (status.code(), wright_sandbox::exit_signal(status)) {
@@ -172,8 +174,8 @@ impl StdioChild {
         };
         let tail = self.stderr_tail();
         if !tail.is_empty() {
-            out.push_str("; stderr:\n");
-            out.push_str(&tail.join("\n"));
+            out.push_str("; stderr: ");
+            out.push_str(&tail.join(" ⏎ "));
         }
         out
     }

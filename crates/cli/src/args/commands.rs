@@ -161,21 +161,27 @@ pub enum McpAction {
         #[arg(long)]
         json: bool,
     },
-    /// Add a server: `wright mcp add NAME -- CMD ARGS…` or
+    /// Add a server: `wright mcp add NAME -- CMD ARGS…`,
+    /// `wright mcp add NAME --url URL` or
     /// `wright mcp add --transport http NAME URL`.
     Add {
         /// Server name (letters, digits, `_` and `-`).
         name: String,
         /// The command and its arguments (stdio), or the URL (http, sse).
-        #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true, value_name = "COMMAND_OR_URL")]
+        #[arg(required_unless_present = "url", num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true, value_name = "COMMAND_OR_URL")]
         target: Vec<String>,
+        /// The server's URL: a streamable HTTP server unless
+        /// `--transport sse`.
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
         /// Where to write it: local (.wright/config.local.toml), project
         /// (.mcp.json) or user (your user config).
         #[arg(short, long, value_enum, default_value = "local")]
         scope: McpScopeArg,
-        /// How to reach the server.
-        #[arg(short, long, value_enum, default_value = "stdio")]
-        transport: McpTransportArg,
+        /// How to reach the server (default: http with `--url` or a lone
+        /// http(s) URL, stdio otherwise).
+        #[arg(short, long, value_enum)]
+        transport: Option<McpTransportArg>,
         /// An environment variable for a stdio server (repeatable).
         #[arg(short, long = "env", value_name = "KEY=VALUE")]
         env: Vec<String>,

@@ -468,6 +468,40 @@ fn add_and_remove_round_trip_in_every_scope() {
 }
 
 #[test]
+fn add_with_url_or_a_lone_url_writes_an_http_server() {
+    let env = Env::new();
+    let add = |args: &[&str]| {
+        env.wright()
+            .args(["mcp", "add"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = add(&["web", "--url", "http://127.0.0.1:1/mcp", "-H", "X-Key: v"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = add(&["bare", "https://127.0.0.1:1/mcp"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let local = super::read(&env.path(".wright/config.local.toml"));
+    assert!(
+        local.contains("[mcp_servers.web]\ntype = \"http\"\nurl = \"http://127.0.0.1:1/mcp\""),
+        "{local}"
+    );
+    assert!(
+        local.contains("[mcp_servers.bare]\ntype = \"http\""),
+        "{local}"
+    );
+    // `--url` with a command, or with `--transport stdio`, is a usage error.
+    for args in [
+        &["x", "--url", "http://h/mcp", "--", "cmd"][..],
+        &["x", "-t", "stdio", "--url", "http://h/mcp"][..],
+    ] {
+        let out = add(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("--url"), "{}", stderr(&out));
+    }
+}
+
+#[test]
 fn an_unknown_key_in_a_server_table_is_a_config_error_naming_file_and_key() {
     let env = Env::new();
     env.write(
@@ -722,4 +756,24 @@ fn only_the_programs_mcp_config_may_define_an_sdk_server() {
         err.contains("only be defined by the program driving wright"),
         "{err}"
     );
+}
+
+#[test]
+fn a_reader_that_goes_away_does_not_make_mcp_get_panic() {
+    let env = Env::new();
+    let flag = mcp_json("test", &[]);
+    let mut child = env
+        .std_wright()
+        .args(["mcp", "get", "test", "--mcp-config", &flag])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closed before wright has started the server, so its write fails as
+    // under `| head`.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
 }

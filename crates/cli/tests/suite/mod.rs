@@ -16,6 +16,7 @@ mod install;
 mod interactive;
 mod interrupt;
 mod mcp_config;
+mod mcp_npm;
 // The token file's mode is checked: Unix only.
 #[cfg(unix)]
 mod mcp_oauth;

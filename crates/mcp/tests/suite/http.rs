@@ -84,6 +84,9 @@ async fn an_unreachable_url_is_reported() {
         panic!("connected to nothing");
     };
     assert!(reason.contains("initialize failed"), "{reason}");
+    // The cause, not rmcp's Rust type names.
+    assert!(reason.contains("http://127.0.0.1:9/mcp"), "{reason}");
+    assert!(!reason.contains("rmcp::"), "{reason}");
 }
 
 #[tokio::test]
@@ -102,4 +105,29 @@ async fn a_401_is_reported_as_needing_authorization_and_headers_are_sent() {
     let first = &mock.requests()[0];
     assert_eq!(first.method, "POST");
     assert_eq!(first.header("x-test"), Some("1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_goes_away_mid_call_fails_the_call_instead_of_hanging() {
+    let server = HttpTestServer::start().await.unwrap();
+    let mcp = start(vec![http_server("web", &server.url)]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("mark");
+    let args = json!({"ms": 600_000, "mark": mark.to_str().unwrap()});
+    // Far beyond the stream's few resume attempts: the call must end
+    // because the server is gone, not because its time ran out.
+    let timeout = Duration::from_secs(300);
+    let none = CancellationToken::new();
+    let call = mcp.call("mcp__web__slow", args, timeout, &none, None);
+    let stopper = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        drop(server);
+    };
+    let (outcome, ()) = tokio::join!(call, stopper);
+    let err = outcome.unwrap_err();
+    assert!(
+        !matches!(err, wright_mcp::McpError::Timeout { .. }),
+        "{err}"
+    );
+    mcp.shutdown().await;
 }

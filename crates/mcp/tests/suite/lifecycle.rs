@@ -116,6 +116,7 @@ async fn a_server_that_exits_at_start_reports_exit_code_and_stderr() {
     let reason = failure(&mcp, "early");
     assert!(reason.contains("exit code 7"), "{reason}");
     assert!(reason.contains("refusing to start"), "{reason}");
+    assert!(!reason.contains('\n'), "one line: {reason}");
     mcp.shutdown().await;
 }
 
