@@ -38,6 +38,7 @@ mod sessions;
 mod stream_endings;
 mod subagent_records;
 mod subagents;
+mod subagents_parallel;
 mod trust;
 mod tui;
 

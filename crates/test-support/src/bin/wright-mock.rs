@@ -24,7 +24,9 @@ fn usage() -> String {
          Prints http://127.0.0.1:PORT on the first line of stdout, then serves until killed.\n\
          Anthropic clients use that URL as the base; OpenAI clients append /v1.\n\
          --dump DIR writes each request body to DIR/request-<n>.json (for a benchmark's floor client).",
-        scenario::NAMES.join(", ")
+        [scenario::NAMES, &["two-explorers (anthropic, routed)"]]
+            .concat()
+            .join(", ")
     )
 }
 
@@ -82,6 +84,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.scenario == "two-explorers" {
+        return serve_routed(&args);
+    }
     let Some(script) = scenario::script(args.provider, &args.scenario) else {
         eprintln!(
             "wright-mock: unknown scenario {:?}\n{}",
@@ -108,6 +113,25 @@ fn main() -> ExitCode {
     if args.timestamps || args.dump.is_some() {
         watch_requests(&server, args.timestamps, args.dump.as_deref());
     }
+    server.join();
+    ExitCode::SUCCESS
+}
+
+/// The routed `two-explorers` scenario (Anthropic only): a parent whose
+/// two `explore` subagents must run at the same time.
+fn serve_routed(args: &Args) -> ExitCode {
+    if args.provider != Provider::Anthropic {
+        eprintln!("wright-mock: two-explorers speaks only --provider anthropic");
+        return ExitCode::from(2);
+    }
+    let server = match MockServer::start_routed(wright_test_support::subagents::two_explorers()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("wright-mock: cannot bind 127.0.0.1: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    println!("{}", server.url());
     server.join();
     ExitCode::SUCCESS
 }
