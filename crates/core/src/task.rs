@@ -8,7 +8,6 @@
 //! result, with its turns, tokens, cost and time in the display details.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use futures::future::BoxFuture;
@@ -36,7 +35,7 @@ pub struct Agents {
     /// Children running at the same time (more calls wait for a slot).
     slots: tokio::sync::Semaphore,
     /// Numbers children per type: `explore-1`, `explore-2`, …
-    started: AtomicU64,
+    started: std::sync::Mutex<std::collections::HashMap<String, u64>>,
     /// Where isolated children's worktrees go; `None`: no isolation.
     worktrees: Option<std::path::PathBuf>,
     /// Isolate children whose definition says nothing (`[agents] isolation`).
@@ -50,10 +49,26 @@ impl Agents {
             defs,
             max_turns,
             slots: tokio::sync::Semaphore::new(max_concurrent.max(1)),
-            started: AtomicU64::new(0),
+            started: std::sync::Mutex::default(),
             worktrees: None,
             isolate_by_default: false,
         }
+    }
+
+    /// The next child's name for agent type `kind`: `explore-1`, then
+    /// `explore-2`, whatever other types ran in between.
+    fn next_name(&self, kind: &str) -> String {
+        let n = match self.started.lock() {
+            Ok(mut started) => {
+                let n = started.entry(kind.to_owned()).or_insert(0);
+                *n += 1;
+                *n
+            }
+            // Poisoned only by a panic elsewhere; a repeated name is
+            // still told apart by its call id.
+            Err(_) => 0,
+        };
+        format!("{kind}-{n}")
     }
 
     /// Worktree isolation: isolated children work in git worktrees under
@@ -195,8 +210,7 @@ pub(crate) async fn run(
         slot = agents.slots.acquire() => slot.map_err(|e| ToolError::Failed(e.to_string()))?,
         () = cancel.cancelled() => return Err(ToolError::Cancelled),
     };
-    let n = agents.started.fetch_add(1, Ordering::SeqCst) + 1;
-    let name = format!("{}-{n}", def.name);
+    let name = agents.next_name(&def.name);
     let agent = ctx.emitter.agent().child(&name);
     let isolate = match def.isolation.as_deref() {
         Some("worktree") => true,
@@ -237,12 +251,14 @@ pub(crate) async fn run(
         .filter(|m| m.role == Role::Assistant)
         .count();
     let mut answer = final_text(&conv);
+    let mut kept = None;
     if let Some(wt) = &worktree {
         let message = format!("wright: {} ({})", agent.0, args.description);
-        let report = crate::task_worktree::finish(wt, &message).await;
-        answer = format!("{answer}\n\n[{report}]");
+        let done = crate::task_worktree::finish(wt, &message).await;
+        answer = format!("{answer}\n\n[{}]", done.report);
+        kept = done.kept;
     }
-    let summary = format!(
+    let mut summary = format!(
         "{}{} · {requests} requests · {} tokens · ${:.4} · {:.1}s",
         agent.0,
         if args.description.is_empty() {
@@ -254,6 +270,10 @@ pub(crate) async fn run(
         own.cost_usd,
         started.elapsed().as_secs_f64()
     );
+    // The user must learn where the child's work went, not only the model.
+    if let Some(branch) = kept {
+        summary.push_str(&format!(" · changes on branch {branch}"));
+    }
     match reason {
         TurnEndReason::Completed => Ok(ToolOutput {
             content: if answer.trim().is_empty() {
@@ -468,4 +488,46 @@ pub fn subagent_prompt(def: &AgentDef, cwd: &std::path::Path) -> String {
         def.name,
         cwd.display()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_aliases_map_within_the_claude_family_and_inherit_keeps_the_parents() {
+        let parent = "claude-sonnet-4-5";
+        assert_eq!(resolve_model("haiku", parent), "claude-haiku-4-5");
+        assert_eq!(resolve_model("opus", parent), "claude-opus-4-1");
+        assert_eq!(resolve_model("sonnet", parent), "claude-sonnet-4-5");
+        assert_eq!(resolve_model("inherit", parent), parent);
+        assert_eq!(resolve_model("claude-opus-4-1", parent), "claude-opus-4-1");
+        // An alias means nothing to another provider's model: the parent's.
+        assert_eq!(resolve_model("haiku", "gpt-5"), "gpt-5");
+        assert_eq!(resolve_model("inherit", "gpt-5"), "gpt-5");
+        assert_eq!(resolve_model("gpt-5-mini", "gpt-5"), "gpt-5-mini");
+    }
+
+    #[test]
+    fn children_are_numbered_per_type() {
+        let agents = Agents::new(Vec::new(), 30, 4);
+        assert_eq!(agents.next_name("general"), "general-1");
+        assert_eq!(agents.next_name("explore"), "explore-1");
+        assert_eq!(agents.next_name("explore"), "explore-2");
+        assert_eq!(agents.next_name("general"), "general-2");
+    }
+
+    #[test]
+    fn a_definitions_mode_only_ever_tightens() {
+        let order = [
+            Mode::Bypass,
+            Mode::Auto,
+            Mode::AcceptEdits,
+            Mode::Default,
+            Mode::Plan,
+        ];
+        for pair in order.windows(2) {
+            assert!(strictness(pair[0]) < strictness(pair[1]), "{pair:?}");
+        }
+    }
 }

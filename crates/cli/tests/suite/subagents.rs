@@ -268,6 +268,12 @@ fn a_worktree_isolated_childs_edits_land_on_its_own_branch() {
         git(&["show", &format!("{branch}:a.txt")]),
         "changed by the child\n"
     );
+    // The user is told where the work went, not only the model.
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("changes on branch {branch}")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -114,6 +114,8 @@ fn stream_json_and_the_store_show_both_children() {
         .collect();
     calls.sort_unstable();
     assert_eq!(calls, ["toolu_task_alpha", "toolu_task_beta"]);
+    assert_eq!(doc["total_with_subagents"]["input_tokens"], 600, "{doc}");
+    assert_eq!(doc["total_with_subagents"]["output_tokens"], 120, "{doc}");
     for sub in subs {
         assert_eq!(sub["agent_type"], "explore");
         assert_eq!(sub["requests"], 2);
@@ -128,6 +130,10 @@ fn stream_json_and_the_store_show_both_children() {
         .unwrap();
     let text = stdout(&text);
     let tree = &text[text.find("## Subagents").expect("a subagents section")..];
+    assert!(
+        tree.contains("Total with subagents: 600 input, 120 output tokens"),
+        "{tree}"
+    );
     for path in ["root/explore-1", "root/explore-2"] {
         let line = tree
             .lines()
