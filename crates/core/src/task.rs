@@ -259,13 +259,14 @@ pub(crate) async fn run(
         kept = done.kept;
     }
     let mut summary = format!(
-        "{}{} · {requests} requests · {} tokens · ${:.4} · {:.1}s",
+        "{}{} · {requests} request{} · {} tokens · ${:.4} · {:.1}s",
         agent.0,
         if args.description.is_empty() {
             String::new()
         } else {
             format!(" ({})", args.description)
         },
+        if requests == 1 { "" } else { "s" },
         own.usage.input_tokens + own.usage.output_tokens,
         own.cost_usd,
         started.elapsed().as_secs_f64()

@@ -363,7 +363,7 @@ async fn children_usage_counts_in_the_session_totals() {
         })
         .unwrap();
     assert!(done.summary.contains("root/general-"), "{}", done.summary);
-    assert!(done.summary.contains("1 requests"), "{}", done.summary);
+    assert!(done.summary.contains("· 1 request ·"), "{}", done.summary);
 }
 
 #[tokio::test]

@@ -36,6 +36,7 @@ mod sdk_python;
 mod sdk_stream;
 mod sessions;
 mod stream_endings;
+mod subagent_limits;
 mod subagent_records;
 mod subagents;
 mod subagents_parallel;

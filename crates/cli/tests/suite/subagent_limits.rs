@@ -1,0 +1,85 @@
+//! A child's failures through the real binary: a child whose model
+//! request fails gives the parent an error result and the parent goes on;
+//! a child shares the session's budget, so its spending ends the run with
+//! the budget exit code and the per-agent breakdown in the result.
+
+use serde_json::json;
+use wright_test_support::{MockResponse, MockServer, anthropic};
+
+use super::scenarios::tool_results;
+use super::{Env, FAKE_KEY, stderr, stdout};
+
+fn task(prompt: &str) -> MockResponse {
+    MockResponse::sse(anthropic::tool_calls(&[(
+        "c1",
+        "Task",
+        json!({"description": "look", "prompt": prompt, "subagent_type": "explore"}),
+    )]))
+}
+
+#[test]
+fn a_child_whose_request_fails_is_an_error_result_and_the_parent_goes_on() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        task("look around"),
+        MockResponse::api_error(500, "api_error", "the child's model broke"),
+        MockResponse::sse(anthropic::text("I will do it myself.")),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "go")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "I will do it myself.");
+    let results = tool_results("anthropic", &server.requests()[2]);
+    assert_eq!(results.len(), 1, "{results:?}");
+    let (call, text, is_error) = &results[0];
+    assert_eq!(call, "c1");
+    assert!(*is_error, "{text}");
+    assert!(
+        text.contains("The subagent root/explore-1 stopped: it failed")
+            && text.contains("the child's model broke"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_child_shares_the_sessions_budget() {
+    let env = Env::new();
+    env.write("a.txt", "alpha\n");
+    let grep = |id: &str| {
+        MockResponse::sse(anthropic::tool_calls(&[(
+            id,
+            "Grep",
+            json!({"pattern": "alpha"}),
+        )]))
+    };
+    let server = MockServer::start(vec![
+        task("search"),
+        grep("g1"),
+        grep("g2"),
+        grep("g3"),
+        MockResponse::sse(anthropic::text("child answer")),
+        MockResponse::sse(anthropic::text("parent answer")),
+    ])
+    .unwrap();
+    // A priced model: each mock request costs $0.0006 on it, so the
+    // parent's first and the child's first leave the budget spent.
+    let out = env
+        .std_wright()
+        .args(["-p", "go", "--provider", "anthropic"])
+        .args(["--model", "claude-sonnet-4-5", "--base-url", &server.url()])
+        .args(["--max-budget-usd", "0.001", "--output-format", "json"])
+        .env("ANTHROPIC_API_KEY", FAKE_KEY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let result: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(result["subtype"], "error_max_budget", "{result}");
+    let child = &result["agents"]["root/explore-1"];
+    assert!(child["requests"].as_u64().unwrap() >= 1, "{result}");
+    assert!(child["cost_usd"].as_f64().unwrap() > 0.0, "{result}");
+    // The child never got to answer, nor the parent to go on.
+    assert!(server.request_count() < 6, "{}", server.request_count());
+}
