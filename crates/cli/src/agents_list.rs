@@ -26,8 +26,12 @@ pub fn list(
     let AgentsAction::List { json: as_json } = action;
     let dirs = agent_dirs(settings, project_root, loader.user_config_dir.as_deref());
     let (agents, warnings) = wright_context::discover_agents(&dirs);
-    for warning in &warnings {
-        eprintln!("warning: {}", escape_controls(warning));
+    let registry = crate::setup::tool_registry(settings, project_root);
+    let tool_warnings = agents
+        .iter()
+        .filter_map(|a| wright_core::tool_list_warning(a, &registry));
+    for warning in warnings.iter().cloned().chain(tool_warnings) {
+        eprintln!("warning: {}", escape_controls(&warning));
     }
     if *as_json {
         println!("{}", to_json(&agents));

@@ -60,6 +60,9 @@ pub fn agent_context(
     };
     let prompt = wright_core::subagent_prompt(def, cwd);
     let registry = setup::tool_registry(settings, root);
+    if let Some(w) = wright_core::tool_list_warning(def, &registry) {
+        eprintln!("warning: {}", crate::render::escape_controls(&w));
+    }
     let registry = match &def.tools {
         None => registry,
         Some(names) => registry.only(|n| names.iter().any(|a| a == n)),

@@ -39,4 +39,4 @@ pub use options::{
 pub use remember::RememberTool;
 pub use session::{Persistence, SessionHandle, spawn_session};
 pub use structured::check_json_schema;
-pub use task::{Agents, subagent_prompt};
+pub use task::{Agents, subagent_prompt, tool_list_warning};

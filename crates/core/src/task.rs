@@ -460,6 +460,53 @@ fn child_context(
     }
 }
 
+/// A warning naming the entries of `def`'s tool list that no child of it
+/// could be given, or `None` when every entry is usable. Usable: a tool of
+/// `registry` (wright's own) or an MCP-side name (`mcp__…`, the resource
+/// tools, `ToolSearch`). Not usable: `Task` (children never start
+/// children), arguments (`Bash(git diff:*)`: the list takes names, not
+/// permission rules) and names wright does not have (a typo, or another
+/// agent's tool). Such entries are ignored, which only narrows the child,
+/// so this warns rather than refuses the definition.
+pub fn tool_list_warning(def: &AgentDef, registry: &wright_tools::ToolRegistry) -> Option<String> {
+    let names = def.tools.as_ref()?;
+    let usable = |n: &str| {
+        n != NAME
+            && (registry.get(n).is_some()
+                || n.starts_with("mcp__")
+                || matches!(
+                    n,
+                    crate::mcp_resources::LIST
+                        | crate::mcp_resources::READ
+                        | crate::tool_search::NAME
+                ))
+    };
+    let ignored: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !usable(n))
+        .collect();
+    if ignored.is_empty() {
+        return None;
+    }
+    let kept = names.len() - ignored.len();
+    Some(format!(
+        "{}: agent `{}`: ignoring tools {}, which are not tool names a subagent can have; it gets {}",
+        def.source,
+        def.name,
+        ignored
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if kept == 0 {
+            "no tools".to_owned()
+        } else {
+            format!("the other {kept}")
+        }
+    ))
+}
+
 /// Claude Code's model aliases, within the parent's provider family.
 fn resolve_model(wanted: &str, parent: &str) -> String {
     let family = |alias: &str| match alias {
@@ -507,6 +554,34 @@ mod tests {
         assert_eq!(resolve_model("haiku", "gpt-5"), "gpt-5");
         assert_eq!(resolve_model("inherit", "gpt-5"), "gpt-5");
         assert_eq!(resolve_model("gpt-5-mini", "gpt-5"), "gpt-5-mini");
+    }
+
+    fn def_with_tools(tools: &[&str]) -> AgentDef {
+        let mut def = wright_context::agents::builtin_agents().remove(0);
+        def.name = "mine".into();
+        def.tools = Some(tools.iter().map(|t| (*t).to_owned()).collect());
+        def
+    }
+
+    #[test]
+    fn tool_lists_warn_about_entries_no_child_can_have() {
+        let registry = wright_tools::ToolRegistry::builtin();
+        let ok = def_with_tools(&["Read", "Grep", "mcp__git__status", "ToolSearch"]);
+        assert_eq!(tool_list_warning(&ok, &registry), None);
+        let all = wright_context::agents::builtin_agents().remove(0);
+        assert_eq!(tool_list_warning(&all, &registry), None);
+        let bad = def_with_tools(&["Read", "Bash(git diff:*)", "Task", "Frobnicate"]);
+        let warning = tool_list_warning(&bad, &registry).unwrap();
+        assert!(
+            warning.contains(
+                "agent `mine`: ignoring tools `Bash(git diff:*)`, `Task`, `Frobnicate`, which"
+            ),
+            "{warning}"
+        );
+        assert!(warning.ends_with("it gets the other 1"), "{warning}");
+        let none = def_with_tools(&["read"]);
+        let warning = tool_list_warning(&none, &registry).unwrap();
+        assert!(warning.ends_with("it gets no tools"), "{warning}");
     }
 
     #[test]
