@@ -507,8 +507,9 @@ pub fn tool_list_warning(def: &AgentDef, registry: &wright_tools::ToolRegistry) 
     ))
 }
 
-/// Claude Code's model aliases, within the parent's provider family.
-fn resolve_model(wanted: &str, parent: &str) -> String {
+/// Claude Code's model aliases, within the parent's provider family: the
+/// model a child asking for `wanted` gets under a parent on `parent`.
+pub fn resolve_model(wanted: &str, parent: &str) -> String {
     let family = |alias: &str| match alias {
         "sonnet" => Some("claude-sonnet-4-5"),
         "opus" => Some("claude-opus-4-1"),
@@ -525,17 +526,33 @@ fn resolve_model(wanted: &str, parent: &str) -> String {
 }
 
 /// What a subagent of type `def` working in `cwd` is told, exactly
-/// (`wright context --agent` prints it): the definition's body, then its
-/// situation.
+/// (`wright context --agent` prints it): the parts of
+/// [`subagent_prompt_parts`] joined by a blank line.
 pub fn subagent_prompt(def: &AgentDef, cwd: &std::path::Path) -> String {
-    format!(
-        "{}\n\nYou are the subagent `{}` of a coding agent, working in {}. The user does not see \
-         your messages: only your final answer goes back to the agent that started you, so end \
-         with a complete, concise report.",
-        def.prompt.trim(),
-        def.name,
-        cwd.display()
-    )
+    subagent_prompt_parts(def, cwd)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The parts of a subagent's system prompt, each with where it comes
+/// from: the definition's body (its file, or `built in`), then wright's
+/// note on its situation.
+pub fn subagent_prompt_parts(def: &AgentDef, cwd: &std::path::Path) -> Vec<(String, String)> {
+    vec![
+        (def.source.to_string(), def.prompt.trim().to_owned()),
+        (
+            "wright (the subagent's situation)".to_owned(),
+            format!(
+                "You are the subagent `{}` of a coding agent, working in {}. The user does not \
+                 see your messages: only your final answer goes back to the agent that started \
+                 you, so end with a complete, concise report.",
+                def.name,
+                cwd.display()
+            ),
+        ),
+    ]
 }
 
 #[cfg(test)]

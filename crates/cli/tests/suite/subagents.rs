@@ -300,6 +300,24 @@ fn wright_context_shows_what_an_agent_type_is_given() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert_eq!(tools, ["Read", "Grep"]);
+    // Part by part, each with its source.
+    let parts = v["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 2, "{v}");
+    assert!(
+        parts[0]["source"]
+            .as_str()
+            .unwrap()
+            .ends_with(".wright/agents/reviewer.md"),
+        "{v}"
+    );
+    assert_eq!(parts[0]["text"], "You review code and report bugs.");
+    assert!(
+        parts[1]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("You are the subagent `reviewer`"),
+        "{v}"
+    );
     let out = env
         .wright()
         .args(["context", "--agent", "nope"])
