@@ -359,4 +359,56 @@ fn the_todo_list_is_shown_as_a_checklist_and_recorded() {
     assert!(err.contains("☐ Run the tests"), "{err}");
     let results = tool_results("anthropic", &server.requests()[1]);
     assert!(!results[0].2, "{results:?}");
+    // The list is in the session's record.
+    let list = env
+        .wright()
+        .args(["sessions", "list", "--json"])
+        .output()
+        .unwrap();
+    let rows: serde_json::Value = serde_json::from_str(stdout(&list).trim()).unwrap();
+    let id = rows[0]["id"].as_str().unwrap();
+    let shown = env
+        .wright()
+        .args(["sessions", "show", id])
+        .output()
+        .unwrap();
+    let shown = stdout(&shown);
+    assert!(shown.contains("Tool call: `TodoWrite`"), "{shown}");
+    assert!(shown.contains("Fixing the bug"), "{shown}");
+}
+
+#[test]
+fn a_childs_todo_list_is_shown_under_it() {
+    let env = Env::new();
+    let todos = json!({"todos": [
+        {"content": "Read the code", "status": "completed", "activeForm": "Reading the code"},
+        {"content": "Fix the bug", "status": "in_progress", "activeForm": "Fixing the bug"},
+    ]});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c1",
+            "Task",
+            json!({"description": "plan", "prompt": "plan it", "subagent_type": "general"}),
+        )])),
+        MockResponse::sse(anthropic::tool_calls(&[("t1", "TodoWrite", todos)])),
+        MockResponse::sse(anthropic::text("planned")),
+        MockResponse::sse(anthropic::text("done")),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "plan it")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("    [general-1] ● TodoWrite(2 todos: 1 done, 1 in progress, 0 pending)"),
+        "{err}"
+    );
+    let indent = " ".repeat("general-1".len() + 11);
+    assert!(
+        err.contains(&format!("\n{indent}☑ Read the code\n")),
+        "{err}"
+    );
+    assert!(err.contains(&format!("\n{indent}◐ Fix the bug\n")), "{err}");
 }
