@@ -274,6 +274,11 @@ fn a_worktree_isolated_childs_edits_land_on_its_own_branch() {
         err.contains(&format!("changes on branch {branch}")),
         "{err}"
     );
+    // And the kept worktree is listed until the user deals with it.
+    let list = env.wright().args(["agents", "list"]).output().unwrap();
+    let list = stdout(&list);
+    let kept = &list[list.find("Kept worktrees").expect("a kept section")..];
+    assert!(kept.contains(&format!("  {branch}  ")), "{kept}");
 }
 
 #[test]
