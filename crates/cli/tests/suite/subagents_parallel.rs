@@ -145,3 +145,38 @@ fn stream_json_and_the_store_show_both_children() {
         );
     }
 }
+
+#[test]
+fn resuming_keeps_the_childrens_answers_in_the_parents_history() {
+    let env = project();
+    let server = MockServer::start_routed(two_explorers()).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "find alpha and beta")
+        .args(["--output-format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let id = result["session_id"].as_str().unwrap();
+    let again = MockServer::start(vec![wright_test_support::MockResponse::sse(
+        wright_test_support::anthropic::text("They found alpha and beta."),
+    )])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &again.url(), "what did they find?")
+        .args(["--resume", id])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // One request: the children are not run again, their answers are history.
+    let requests = again.requests();
+    assert_eq!(requests.len(), 1);
+    let results = tool_results("anthropic", &requests[0]);
+    assert_eq!(
+        results,
+        [
+            ("toolu_task_alpha".to_owned(), ALPHA.1.to_owned(), false),
+            ("toolu_task_beta".to_owned(), BETA.1.to_owned(), false),
+        ]
+    );
+}
