@@ -83,3 +83,73 @@ fn a_child_shares_the_sessions_budget() {
     // The child never got to answer, nor the parent to go on.
     assert!(server.request_count() < 6, "{}", server.request_count());
 }
+
+/// A response that starts and then goes silent, so a child waits on it.
+fn stalled() -> MockResponse {
+    let body = anthropic::text("thinking about it");
+    let end = body.find("event: content_block_stop").unwrap_or(0);
+    MockResponse::sse(body).drop_after(end).stall()
+}
+
+#[test]
+fn an_interrupt_during_children_gives_every_task_call_a_result() {
+    use std::time::{Duration, Instant};
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[
+            (
+                "c1",
+                "Task",
+                json!({"description": "one", "prompt": "wait one", "subagent_type": "explore"}),
+            ),
+            (
+                "c2",
+                "Task",
+                json!({"description": "two", "prompt": "wait two", "subagent_type": "explore"}),
+            ),
+        ])),
+        stalled(),
+        stalled(),
+    ])
+    .unwrap();
+    let child = env
+        .std_wright_p("anthropic", &server.url(), "go")
+        .args(["--output-format", "stream-json", "--verbose"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Both children are waiting on the model (bounded wait).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.request_count() < 3 {
+        assert!(Instant::now() < deadline, "the children never asked");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let lines = super::ndjson(&out);
+    let mut answered: Vec<String> = lines
+        .iter()
+        .filter(|l| l["type"] == "user" && l["parent_tool_use_id"].is_null())
+        .flat_map(|l| {
+            l["message"]["content"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter(|b| b["type"] == "tool_result" && b["is_error"] == true)
+        .filter_map(|b| b["tool_use_id"].as_str().map(str::to_owned))
+        .collect();
+    answered.sort_unstable();
+    assert_eq!(answered, ["c1", "c2"], "{lines:?}");
+    assert_eq!(lines.last().unwrap()["type"], "result");
+    // No request after the interrupt: the parent did not go on.
+    assert_eq!(server.request_count(), 3);
+}
