@@ -321,7 +321,7 @@ fn subagents_show_as_a_tree_under_their_task() {
         ..Usage::default()
     };
     app.input(sub(EventKind::Usage {
-        request: request.clone(),
+        request,
         total: Usage {
             input_tokens: 50_000,
             output_tokens: 300,
