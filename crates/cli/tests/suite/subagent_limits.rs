@@ -153,3 +153,72 @@ fn an_interrupt_during_children_gives_every_task_call_a_result() {
     // No request after the interrupt: the parent did not go on.
     assert_eq!(server.request_count(), 3);
 }
+
+#[test]
+fn a_programs_approval_question_names_the_asking_child() {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c1",
+            "Task",
+            json!({"description": "run", "prompt": "run it", "subagent_type": "general"}),
+        )])),
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "k1",
+            "Bash",
+            json!({"command": "touch made-by-child"}),
+        )])),
+        MockResponse::sse(anthropic::text("ran it")),
+        MockResponse::sse(anthropic::text("done")),
+    ])
+    .unwrap();
+    let mut child = env
+        .std_wright()
+        .args(["--provider", "anthropic", "--model", "test-model"])
+        .args(["--base-url", &server.url()])
+        .args([
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+        ])
+        .args(["--verbose", "--permission-prompt-tool", "stdio"])
+        .env("ANTHROPIC_API_KEY", FAKE_KEY)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let user = json!({"type": "user", "session_id": "", "parent_tool_use_id": null,
+                      "message": {"role": "user", "content": "go"}});
+    writeln!(stdin, "{user}").unwrap();
+    let stdout_pipe = child.stdout.take().unwrap();
+    let mut question = None;
+    for line in BufReader::new(stdout_pipe).lines() {
+        let Ok(line) = line else { break };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&line) else {
+            continue;
+        };
+        if v["type"] == "control_request" && v["request"]["subtype"] == "can_use_tool" {
+            let answer = json!({"type": "control_response", "response": {
+                "subtype": "success", "request_id": v["request_id"],
+                "response": {"behavior": "allow"}}});
+            writeln!(stdin, "{answer}").unwrap();
+            question = Some(v["request"].clone());
+        }
+        if v["type"] == "result" {
+            break;
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let question = question.expect("the child's Bash call was asked about");
+    assert_eq!(question["tool_name"], "Bash");
+    assert_eq!(question["tool_use_id"], "k1");
+    assert_eq!(question["agent_id"], "root/general-1");
+    assert_eq!(question["parent_tool_use_id"], "c1");
+    assert!(env.path("made-by-child").exists());
+}
