@@ -3,6 +3,8 @@
 //! with where each came from, so the user can tell which file a name
 //! resolves to when a project redefines one. Files that cannot be used are
 //! reported on stderr with their path; they never make the command fail.
+//! The text form also lists the worktrees isolated subagents kept with
+//! their changes.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -26,15 +28,71 @@ pub fn list(
     let AgentsAction::List { json: as_json } = action;
     let dirs = agent_dirs(settings, project_root, loader.user_config_dir.as_deref());
     let (agents, warnings) = wright_context::discover_agents(&dirs);
-    for warning in &warnings {
-        eprintln!("warning: {}", escape_controls(warning));
+    let registry = crate::setup::tool_registry(settings, project_root);
+    let tool_warnings = agents
+        .iter()
+        .filter_map(|a| wright_core::tool_list_warning(a, &registry));
+    for warning in warnings.iter().cloned().chain(tool_warnings) {
+        eprintln!("warning: {}", escape_controls(&warning));
     }
     if *as_json {
         println!("{}", to_json(&agents));
     } else {
         print!("{}", render(&agents));
+        let kept = kept_worktrees(project_root);
+        if !kept.is_empty() {
+            println!("\nKept worktrees (subagents' changes, not in your working tree):");
+            for (branch, path) in &kept {
+                println!(
+                    "  {}  {}",
+                    escape_controls(branch),
+                    escape_controls(&path.display().to_string())
+                );
+            }
+        }
     }
     exit::SUCCESS
+}
+
+/// The worktrees isolated subagents left with changes: this repository's
+/// worktrees on a `wright/…` branch, with their paths. Empty outside a
+/// git repository or when git cannot say.
+fn kept_worktrees(project_root: &Path) -> Vec<(String, std::path::PathBuf)> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(project_root)
+        // wright's own git run: nothing of the repository's may run.
+        .args([
+            "-c",
+            "core.fsmonitor=false",
+            "-c",
+            "core.hooksPath=/dev/null",
+        ])
+        .args(["worktree", "list", "--porcelain"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    match out {
+        Ok(out) if out.status.success() => wright_worktrees(&String::from_utf8_lossy(&out.stdout)),
+        _ => Vec::new(),
+    }
+}
+
+/// `git worktree list --porcelain` output → the `wright/…` branches with
+/// their worktree paths.
+fn wright_worktrees(porcelain: &str) -> Vec<(String, std::path::PathBuf)> {
+    porcelain
+        .split("\n\n")
+        .filter_map(|block| {
+            let path = block.lines().find_map(|l| l.strip_prefix("worktree "))?;
+            let branch = block
+                .lines()
+                .find_map(|l| l.strip_prefix("branch refs/heads/"))?;
+            branch
+                .starts_with("wright/")
+                .then(|| (branch.to_owned(), std::path::PathBuf::from(path)))
+        })
+        .collect()
 }
 
 /// `builtin` or the file's path.
@@ -121,6 +179,21 @@ fn render(agents: &[AgentDef]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_wright_branches_count_as_kept_worktrees() {
+        let porcelain = "worktree /p\nHEAD abc\nbranch refs/heads/main\n\n\
+                         worktree /d/coder-1-x\nHEAD def\nbranch refs/heads/wright/coder-1-x\n\n\
+                         worktree /d/detached\nHEAD 123\ndetached\n";
+        assert_eq!(
+            wright_worktrees(porcelain),
+            [(
+                "wright/coder-1-x".to_owned(),
+                std::path::PathBuf::from("/d/coder-1-x")
+            )]
+        );
+        assert!(wright_worktrees("").is_empty());
+    }
 
     fn file_agent() -> AgentDef {
         AgentDef {

@@ -104,13 +104,27 @@ impl Approver {
             return;
         };
         let answer = match &self.target {
-            Target::Program(peer) => peer.request(control::can_use_tool(
-                tool,
-                arguments,
-                reason,
-                suggested_rules,
-                call_id.as_deref(),
-            )),
+            Target::Program(peer) => {
+                let mut question = control::can_use_tool(
+                    tool,
+                    arguments,
+                    reason,
+                    suggested_rules,
+                    call_id.as_deref(),
+                );
+                // A subagent's question names it and the `Task` call that
+                // started it, as its stream messages do.
+                if !event.agent.is_root()
+                    && let Some(q) = question.as_object_mut()
+                {
+                    q.insert("agent_id".to_owned(), json!(event.agent.0));
+                    q.insert(
+                        "parent_tool_use_id".to_owned(),
+                        json!(event.parent_tool_use_id),
+                    );
+                }
+                peer.request(question)
+            }
             Target::McpTool {
                 manager,
                 tool: prompt_tool,

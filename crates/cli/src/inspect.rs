@@ -59,7 +59,11 @@ pub fn agent_context(
         )));
     };
     let prompt = wright_core::subagent_prompt(def, cwd);
+    let parts = wright_core::subagent_prompt_parts(def, cwd);
     let registry = setup::tool_registry(settings, root);
+    if let Some(w) = wright_core::tool_list_warning(def, &registry) {
+        eprintln!("warning: {}", crate::render::escape_controls(&w));
+    }
     let registry = match &def.tools {
         None => registry,
         Some(names) => registry.only(|n| names.iter().any(|a| a == n)),
@@ -77,24 +81,45 @@ pub fn agent_context(
                 "source": def.source.to_string(),
                 "model": def.model,
                 "system_prompt": prompt,
+                "parts": parts
+                    .iter()
+                    .map(|(source, text)| json!({"source": source, "text": text}))
+                    .collect::<Vec<_>>(),
                 "tools": tools,
             })
         );
         return Ok(exit::SUCCESS);
     }
+    // An alias shown with the model it means under the configured model.
+    let model = match (def.model.as_deref(), settings.model.as_deref()) {
+        (None, _) => "inherit".to_owned(),
+        (Some(wanted), Some(parent)) if wright_core::subagent_model(wanted, parent) != wanted => {
+            format!("{wanted} ({})", wright_core::subagent_model(wanted, parent))
+        }
+        (Some(wanted), _) => wanted.to_owned(),
+    };
     println!(
         "Agent {} ({}), model {}",
         def.name,
-        def.source,
-        def.model.as_deref().unwrap_or("inherit")
+        crate::render::escape_controls(&def.source.to_string()),
+        crate::render::escape_controls(&model)
     );
     println!(
         "\nSystem prompt ({} chars, ~{} tokens):",
         prompt.len(),
         prompt.len().div_ceil(4)
     );
-    for line in prompt.lines() {
-        println!("{}", crate::render::escape_controls(line));
+    for (n, (source, text)) in parts.iter().enumerate() {
+        println!(
+            "\n[{}] {} ({} chars, ~{} tokens)",
+            n + 1,
+            crate::render::escape_controls(source),
+            text.len(),
+            text.len().div_ceil(4)
+        );
+        for line in text.lines() {
+            println!("{}", crate::render::escape_controls(line));
+        }
     }
     println!("\nTools: {}", tools.len());
     for (name, size) in &tools {

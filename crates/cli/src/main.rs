@@ -442,6 +442,12 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
                 None => defs.push(def),
             }
         }
+        let registry = setup::tool_registry(&settings, &project_root);
+        for def in &defs {
+            if let Some(w) = wright_core::tool_list_warning(def, &registry) {
+                notices::say(&format!("warning: {}", render::escape_controls(&w)));
+            }
+        }
         let agents = agent_types(defs, &settings, &project_root);
         // `--tools` without `Task` offers no subagents, as in Claude Code.
         let task_offered = launch

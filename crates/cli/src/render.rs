@@ -35,7 +35,7 @@ pub struct Renderer {
 
 impl Renderer {
     /// The model's plan as a checklist under its `TodoWrite` call.
-    fn todo_list(&mut self, arguments: &str) {
+    fn todo_list(&mut self, arguments: &str, indent: &str) {
         let Ok(value) = serde_json::from_str::<serde_json::Value>(arguments) else {
             return;
         };
@@ -48,7 +48,7 @@ impl Renderer {
                 wright_tools::TodoStatus::InProgress => ("◐", "1"),
                 wright_tools::TodoStatus::Pending => ("☐", "0"),
             };
-            let line = format!("    {mark} {}", escape_controls(&item.content));
+            let line = format!("{indent}    {mark} {}", escape_controls(&item.content));
             self.err_line(&self.paint(&line, code));
         }
     }
@@ -68,6 +68,11 @@ impl Renderer {
                 {
                     let line = format!("    [{short}] ● {name}({})", short_args(name, arguments));
                     self.err_line(&self.paint(&line, "36"));
+                    if name == "TodoWrite" {
+                        // Under the child's line, by as much as its name.
+                        let indent = " ".repeat(short.chars().count() + 7);
+                        self.todo_list(arguments, &indent);
+                    }
                 }
             }
             EventKind::ItemCompleted { item } => {
@@ -165,7 +170,7 @@ impl Renderer {
                     let line = format!("● {name}({})", short_args(name, arguments));
                     self.err_line(&self.paint(&line, "36"));
                     if name == "TodoWrite" {
-                        self.todo_list(arguments);
+                        self.todo_list(arguments, "");
                     }
                 }
             }

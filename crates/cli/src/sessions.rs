@@ -121,7 +121,10 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
         SessionsAction::List { all, json } => {
             let project = (!all).then_some(cwd);
             warn_unreadable(&store, project);
-            let list = store.list(project);
+            let mut list = store.list(project);
+            for s in &mut list {
+                s.cost_usd = sessions_agents::cost_with_subagents(&store, s);
+            }
             let shorts = store.short_ids();
             if *json {
                 let items: Vec<Value> = list
@@ -164,8 +167,16 @@ pub fn command(action: &SessionsAction, cwd: &Path) -> Result<u8, SetupError> {
             };
             let out = match agent {
                 Some(agent) => sessions_agents::show_agent(&store, &id, agent, format),
-                None => export_warning(&store, &id, format)
-                    .and_then(|out| sessions_agents::with_subagents(&store, &id, out, format)),
+                None => load_warning(&store, &id).and_then(|loaded| {
+                    let out = wright_store::export_loaded(&loaded, format)?;
+                    let (usage, cost) = loaded.usage_total();
+                    let own = sessions_agents::Spent {
+                        input_tokens: usage.total_input(),
+                        output_tokens: usage.output_tokens,
+                        cost_usd: cost,
+                    };
+                    sessions_agents::with_subagents(&store, &id, out, format, own)
+                }),
             };
             print!("{}", out.map_err(err)?);
         }
@@ -225,11 +236,19 @@ fn export_warning(
     id: &str,
     format: ExportFormat,
 ) -> Result<String, wright_store::StoreError> {
+    wright_store::export_loaded(&load_warning(store, id)?, format)
+}
+
+/// Session `id`, its load warnings told on stderr.
+fn load_warning(
+    store: &SessionStore,
+    id: &str,
+) -> Result<wright_store::LoadedSession, wright_store::StoreError> {
     let loaded = store.load(id)?;
     for w in &loaded.warnings {
         eprintln!("warning: {w}");
     }
-    wright_store::export_loaded(&loaded, format)
+    Ok(loaded)
 }
 
 /// What `wright rewind` should do.

@@ -9,16 +9,41 @@ use wright_store::{ExportFormat, SessionStore, StoreError, SubagentSummary};
 use crate::render::escape_controls;
 use wright_context::thousands;
 
+/// What a session or its subagents spent.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Spent {
+    /// Input tokens, cached ones included.
+    pub input_tokens: u64,
+    /// Output tokens.
+    pub output_tokens: u64,
+    /// Cost in USD (0 when unpriced).
+    pub cost_usd: f64,
+}
+
+impl Spent {
+    /// `self` plus every subagent's share.
+    fn with(self, subagents: &[SubagentSummary]) -> Spent {
+        subagents.iter().fold(self, |total, s| Spent {
+            input_tokens: total.input_tokens.saturating_add(s.input_tokens),
+            output_tokens: total.output_tokens.saturating_add(s.output_tokens),
+            cost_usd: total.cost_usd + s.cost_usd.unwrap_or(0.0),
+        })
+    }
+}
+
 /// Session `id`'s rendered transcript `out` followed by its subagents:
-/// in Markdown a `## Subagents` tree (nothing when it has none), in JSON a
-/// `subagents` array added to the document.
+/// in Markdown a `## Subagents` tree and the total with them (nothing when
+/// it has none), in JSON a `subagents` array and `total_with_subagents`
+/// added to the document. `own` is what the session itself spent.
 pub fn with_subagents(
     store: &SessionStore,
     id: &str,
     out: String,
     format: ExportFormat,
+    own: Spent,
 ) -> Result<String, StoreError> {
     let subagents = store.subagents(id)?;
+    let total = own.with(&subagents);
     match format {
         ExportFormat::Json => {
             let mut doc: Value =
@@ -27,6 +52,14 @@ pub fn with_subagents(
                 map.insert(
                     "subagents".to_owned(),
                     subagents.iter().map(summary_json).collect(),
+                );
+                map.insert(
+                    "total_with_subagents".to_owned(),
+                    json!({
+                        "input_tokens": total.input_tokens,
+                        "output_tokens": total.output_tokens,
+                        "cost_usd": total.cost_usd,
+                    }),
                 );
             }
             serde_json::to_string_pretty(&doc).map_err(|e| StoreError::Encode(e.to_string()))
@@ -40,12 +73,33 @@ pub fn with_subagents(
                 }
                 let _ = writeln!(
                     out,
+                    "\nTotal with subagents: {} input, {} output tokens, ${:.4}",
+                    thousands(total.input_tokens),
+                    thousands(total.output_tokens),
+                    total.cost_usd
+                );
+                let _ = writeln!(
+                    out,
                     "\n_One transcript: wright sessions show {id} --agent PATH_"
                 );
             }
             Ok(out)
         }
     }
+}
+
+/// A listed session's cost with its subagents' (the parent's totals
+/// include its children's, as the run's result did). Only a session with
+/// an agents directory beside its file costs a look into it.
+pub fn cost_with_subagents(store: &SessionStore, s: &wright_store::SessionSummary) -> Option<f64> {
+    if !s.path.with_extension("agents").is_dir() {
+        return s.cost_usd;
+    }
+    let subagents = store.subagents(&s.id).unwrap_or_default();
+    subagents
+        .iter()
+        .filter_map(|c| c.cost_usd)
+        .fold(s.cost_usd, |total, c| Some(total.unwrap_or(0.0) + c))
 }
 
 /// The transcript of subagent `agent` of session `id`: its system prompt

@@ -39,4 +39,7 @@ pub use options::{
 pub use remember::RememberTool;
 pub use session::{Persistence, SessionHandle, spawn_session};
 pub use structured::check_json_schema;
-pub use task::{Agents, subagent_prompt};
+pub use task::{
+    Agents, resolve_model as subagent_model, subagent_prompt, subagent_prompt_parts,
+    tool_list_warning,
+};

@@ -8,7 +8,6 @@
 //! result, with its turns, tokens, cost and time in the display details.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use futures::future::BoxFuture;
@@ -36,7 +35,7 @@ pub struct Agents {
     /// Children running at the same time (more calls wait for a slot).
     slots: tokio::sync::Semaphore,
     /// Numbers children per type: `explore-1`, `explore-2`, …
-    started: AtomicU64,
+    started: std::sync::Mutex<std::collections::HashMap<String, u64>>,
     /// Where isolated children's worktrees go; `None`: no isolation.
     worktrees: Option<std::path::PathBuf>,
     /// Isolate children whose definition says nothing (`[agents] isolation`).
@@ -50,10 +49,26 @@ impl Agents {
             defs,
             max_turns,
             slots: tokio::sync::Semaphore::new(max_concurrent.max(1)),
-            started: AtomicU64::new(0),
+            started: std::sync::Mutex::default(),
             worktrees: None,
             isolate_by_default: false,
         }
+    }
+
+    /// The next child's name for agent type `kind`: `explore-1`, then
+    /// `explore-2`, whatever other types ran in between.
+    fn next_name(&self, kind: &str) -> String {
+        let n = match self.started.lock() {
+            Ok(mut started) => {
+                let n = started.entry(kind.to_owned()).or_insert(0);
+                *n += 1;
+                *n
+            }
+            // Poisoned only by a panic elsewhere; a repeated name is
+            // still told apart by its call id.
+            Err(_) => 0,
+        };
+        format!("{kind}-{n}")
     }
 
     /// Worktree isolation: isolated children work in git worktrees under
@@ -195,8 +210,7 @@ pub(crate) async fn run(
         slot = agents.slots.acquire() => slot.map_err(|e| ToolError::Failed(e.to_string()))?,
         () = cancel.cancelled() => return Err(ToolError::Cancelled),
     };
-    let n = agents.started.fetch_add(1, Ordering::SeqCst) + 1;
-    let name = format!("{}-{n}", def.name);
+    let name = agents.next_name(&def.name);
     let agent = ctx.emitter.agent().child(&name);
     let isolate = match def.isolation.as_deref() {
         Some("worktree") => true,
@@ -237,23 +251,30 @@ pub(crate) async fn run(
         .filter(|m| m.role == Role::Assistant)
         .count();
     let mut answer = final_text(&conv);
+    let mut kept = None;
     if let Some(wt) = &worktree {
         let message = format!("wright: {} ({})", agent.0, args.description);
-        let report = crate::task_worktree::finish(wt, &message).await;
-        answer = format!("{answer}\n\n[{report}]");
+        let done = crate::task_worktree::finish(wt, &message).await;
+        answer = format!("{answer}\n\n[{}]", done.report);
+        kept = done.kept;
     }
-    let summary = format!(
-        "{}{} · {requests} requests · {} tokens · ${:.4} · {:.1}s",
+    let mut summary = format!(
+        "{}{} · {requests} request{} · {} tokens · ${:.4} · {:.1}s",
         agent.0,
         if args.description.is_empty() {
             String::new()
         } else {
             format!(" ({})", args.description)
         },
+        if requests == 1 { "" } else { "s" },
         own.usage.input_tokens + own.usage.output_tokens,
         own.cost_usd,
         started.elapsed().as_secs_f64()
     );
+    // The user must learn where the child's work went, not only the model.
+    if let Some(branch) = kept {
+        summary.push_str(&format!(" · changes on branch {branch}"));
+    }
     match reason {
         TurnEndReason::Completed => Ok(ToolOutput {
             content: if answer.trim().is_empty() {
@@ -439,8 +460,56 @@ fn child_context(
     }
 }
 
-/// Claude Code's model aliases, within the parent's provider family.
-fn resolve_model(wanted: &str, parent: &str) -> String {
+/// A warning naming the entries of `def`'s tool list that no child of it
+/// could be given, or `None` when every entry is usable. Usable: a tool of
+/// `registry` (wright's own) or an MCP-side name (`mcp__…`, the resource
+/// tools, `ToolSearch`). Not usable: `Task` (children never start
+/// children), arguments (`Bash(git diff:*)`: the list takes names, not
+/// permission rules) and names wright does not have (a typo, or another
+/// agent's tool). Such entries are ignored, which only narrows the child,
+/// so this warns rather than refuses the definition.
+pub fn tool_list_warning(def: &AgentDef, registry: &wright_tools::ToolRegistry) -> Option<String> {
+    let names = def.tools.as_ref()?;
+    let usable = |n: &str| {
+        n != NAME
+            && (registry.get(n).is_some()
+                || n.starts_with("mcp__")
+                || matches!(
+                    n,
+                    crate::mcp_resources::LIST
+                        | crate::mcp_resources::READ
+                        | crate::tool_search::NAME
+                ))
+    };
+    let ignored: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !usable(n))
+        .collect();
+    if ignored.is_empty() {
+        return None;
+    }
+    let kept = names.len() - ignored.len();
+    Some(format!(
+        "{}: agent `{}`: ignoring tools {}, which are not tool names a subagent can have; it gets {}",
+        def.source,
+        def.name,
+        ignored
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if kept == 0 {
+            "no tools".to_owned()
+        } else {
+            format!("the other {kept}")
+        }
+    ))
+}
+
+/// Claude Code's model aliases, within the parent's provider family: the
+/// model a child asking for `wanted` gets under a parent on `parent`.
+pub fn resolve_model(wanted: &str, parent: &str) -> String {
     let family = |alias: &str| match alias {
         "sonnet" => Some("claude-sonnet-4-5"),
         "opus" => Some("claude-opus-4-1"),
@@ -457,15 +526,101 @@ fn resolve_model(wanted: &str, parent: &str) -> String {
 }
 
 /// What a subagent of type `def` working in `cwd` is told, exactly
-/// (`wright context --agent` prints it): the definition's body, then its
-/// situation.
+/// (`wright context --agent` prints it): the parts of
+/// [`subagent_prompt_parts`] joined by a blank line.
 pub fn subagent_prompt(def: &AgentDef, cwd: &std::path::Path) -> String {
-    format!(
-        "{}\n\nYou are the subagent `{}` of a coding agent, working in {}. The user does not see \
-         your messages: only your final answer goes back to the agent that started you, so end \
-         with a complete, concise report.",
-        def.prompt.trim(),
-        def.name,
-        cwd.display()
-    )
+    subagent_prompt_parts(def, cwd)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The parts of a subagent's system prompt, each with where it comes
+/// from: the definition's body (its file, or `built in`), then wright's
+/// note on its situation.
+pub fn subagent_prompt_parts(def: &AgentDef, cwd: &std::path::Path) -> Vec<(String, String)> {
+    vec![
+        (def.source.to_string(), def.prompt.trim().to_owned()),
+        (
+            "wright (the subagent's situation)".to_owned(),
+            format!(
+                "You are the subagent `{}` of a coding agent, working in {}. The user does not \
+                 see your messages: only your final answer goes back to the agent that started \
+                 you, so end with a complete, concise report.",
+                def.name,
+                cwd.display()
+            ),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_aliases_map_within_the_claude_family_and_inherit_keeps_the_parents() {
+        let parent = "claude-sonnet-4-5";
+        assert_eq!(resolve_model("haiku", parent), "claude-haiku-4-5");
+        assert_eq!(resolve_model("opus", parent), "claude-opus-4-1");
+        assert_eq!(resolve_model("sonnet", parent), "claude-sonnet-4-5");
+        assert_eq!(resolve_model("inherit", parent), parent);
+        assert_eq!(resolve_model("claude-opus-4-1", parent), "claude-opus-4-1");
+        // An alias means nothing to another provider's model: the parent's.
+        assert_eq!(resolve_model("haiku", "gpt-5"), "gpt-5");
+        assert_eq!(resolve_model("inherit", "gpt-5"), "gpt-5");
+        assert_eq!(resolve_model("gpt-5-mini", "gpt-5"), "gpt-5-mini");
+    }
+
+    fn def_with_tools(tools: &[&str]) -> AgentDef {
+        let mut def = wright_context::agents::builtin_agents().remove(0);
+        def.name = "mine".into();
+        def.tools = Some(tools.iter().map(|t| (*t).to_owned()).collect());
+        def
+    }
+
+    #[test]
+    fn tool_lists_warn_about_entries_no_child_can_have() {
+        let registry = wright_tools::ToolRegistry::builtin();
+        let ok = def_with_tools(&["Read", "Grep", "mcp__git__status", "ToolSearch"]);
+        assert_eq!(tool_list_warning(&ok, &registry), None);
+        let all = wright_context::agents::builtin_agents().remove(0);
+        assert_eq!(tool_list_warning(&all, &registry), None);
+        let bad = def_with_tools(&["Read", "Bash(git diff:*)", "Task", "Frobnicate"]);
+        let warning = tool_list_warning(&bad, &registry).unwrap();
+        assert!(
+            warning.contains(
+                "agent `mine`: ignoring tools `Bash(git diff:*)`, `Task`, `Frobnicate`, which"
+            ),
+            "{warning}"
+        );
+        assert!(warning.ends_with("it gets the other 1"), "{warning}");
+        let none = def_with_tools(&["read"]);
+        let warning = tool_list_warning(&none, &registry).unwrap();
+        assert!(warning.ends_with("it gets no tools"), "{warning}");
+    }
+
+    #[test]
+    fn children_are_numbered_per_type() {
+        let agents = Agents::new(Vec::new(), 30, 4);
+        assert_eq!(agents.next_name("general"), "general-1");
+        assert_eq!(agents.next_name("explore"), "explore-1");
+        assert_eq!(agents.next_name("explore"), "explore-2");
+        assert_eq!(agents.next_name("general"), "general-2");
+    }
+
+    #[test]
+    fn a_definitions_mode_only_ever_tightens() {
+        let order = [
+            Mode::Bypass,
+            Mode::Auto,
+            Mode::AcceptEdits,
+            Mode::Default,
+            Mode::Plan,
+        ];
+        for pair in order.windows(2) {
+            assert!(strictness(pair[0]) < strictness(pair[1]), "{pair:?}");
+        }
+    }
 }

@@ -20,6 +20,18 @@ struct Router {
     requests: Arc<Mutex<Vec<ModelRequest>>>,
     /// Children whose first request waits here, to prove they overlap.
     gate: Option<Arc<tokio::sync::Barrier>>,
+    /// Children's responses being streamed now, and the most at once.
+    in_flight: Arc<std::sync::atomic::AtomicUsize>,
+    peak: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Counts one child response as in flight until the stream is dropped.
+struct InFlight(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 impl ModelClient for Router {
@@ -66,6 +78,12 @@ impl ModelClient for Router {
                 message: format!("no summary expected here: {summary}"),
             })],
         };
+        let counted = is_child.then(|| {
+            use std::sync::atomic::Ordering::SeqCst;
+            let now = self.in_flight.fetch_add(1, SeqCst) + 1;
+            self.peak.fetch_max(now, SeqCst);
+            InFlight(Arc::clone(&self.in_flight))
+        });
         futures::stream::once(async move {
             if let Some(gate) = gate {
                 gate.wait().await;
@@ -73,6 +91,10 @@ impl ModelClient for Router {
             futures::stream::iter(events)
         })
         .flatten()
+        .map(move |e| {
+            let _held = &counted;
+            e
+        })
         .boxed()
     }
 }
@@ -94,6 +116,8 @@ fn reviewer() -> AgentDef {
 struct TaskHarness {
     handle: SessionHandle,
     requests: Arc<Mutex<Vec<ModelRequest>>>,
+    /// The most children's responses streamed at once.
+    peak: Arc<std::sync::atomic::AtomicUsize>,
     _dir: tempfile::TempDir,
 }
 
@@ -102,7 +126,17 @@ fn start_tasks(
     children: Vec<(&str, Vec<Reply>)>,
     gate: Option<Arc<tokio::sync::Barrier>>,
 ) -> TaskHarness {
+    start_capped(parent, children, gate, 4)
+}
+
+fn start_capped(
+    parent: Vec<Reply>,
+    children: Vec<(&str, Vec<Reply>)>,
+    gate: Option<Arc<tokio::sync::Barrier>>,
+    cap: usize,
+) -> TaskHarness {
     let requests = Arc::new(Mutex::new(Vec::new()));
+    let peak = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let client = Router {
         parent: Mutex::new(parent),
         children: Mutex::new(
@@ -113,13 +147,15 @@ fn start_tasks(
         ),
         requests: Arc::clone(&requests),
         gate,
+        in_flight: Arc::default(),
+        peak: Arc::clone(&peak),
     };
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "alpha\n").unwrap();
     let mut options = harness_options(dir.path());
     let mut defs = builtin_agents();
     defs.push(reviewer());
-    options.extensions.agents = Some(Arc::new(Agents::new(defs, 5, 4)));
+    options.extensions.agents = Some(Arc::new(Agents::new(defs, 5, cap)));
     let handle = spawn_session(
         options,
         Arc::new(client),
@@ -129,6 +165,7 @@ fn start_tasks(
     TaskHarness {
         handle,
         requests,
+        peak,
         _dir: dir,
     }
 }
@@ -363,7 +400,7 @@ async fn children_usage_counts_in_the_session_totals() {
         })
         .unwrap();
     assert!(done.summary.contains("root/general-"), "{}", done.summary);
-    assert!(done.summary.contains("1 requests"), "{}", done.summary);
+    assert!(done.summary.contains("· 1 request ·"), "{}", done.summary);
 }
 
 #[tokio::test]
@@ -452,6 +489,8 @@ async fn a_worktree_child_follows_the_mode_the_user_switched_to() {
         )])),
         requests: Arc::clone(&requests),
         gate: None,
+        in_flight: Arc::default(),
+        peak: Arc::default(),
     };
     let dir = tempfile::tempdir().unwrap();
     let git = |args: &[&str]| {
@@ -494,6 +533,7 @@ async fn a_worktree_child_follows_the_mode_the_user_switched_to() {
     let mut h = TaskHarness {
         handle,
         requests,
+        peak: Arc::default(),
         _dir: dir,
     };
     h.handle
@@ -529,4 +569,55 @@ async fn a_worktree_child_follows_the_mode_the_user_switched_to() {
             .next()
             .is_none()
     );
+}
+
+/// Three children in one response: with the cap at 4 they overlap; with
+/// `[agents] max_concurrent = 1` only one runs at a time, and every answer
+/// still comes back in call order.
+#[tokio::test]
+async fn the_concurrency_cap_bounds_children_running_at_once() {
+    let three = || {
+        calls(&[
+            (
+                "t1",
+                "Task",
+                r#"{"description":"a","prompt":"one","subagent_type":"explore"}"#,
+            ),
+            (
+                "t2",
+                "Task",
+                r#"{"description":"b","prompt":"two","subagent_type":"explore"}"#,
+            ),
+            (
+                "t3",
+                "Task",
+                r#"{"description":"c","prompt":"three","subagent_type":"explore"}"#,
+            ),
+        ])
+    };
+    let children = || {
+        vec![
+            ("one", vec![text("1")]),
+            ("two", vec![text("2")]),
+            ("three", vec![text("3")]),
+        ]
+    };
+    let expected = [
+        ("1".to_owned(), false),
+        ("2".to_owned(), false),
+        ("3".to_owned(), false),
+    ];
+    let gate = Arc::new(tokio::sync::Barrier::new(3));
+    let mut wide = start_capped(vec![three(), text("done")], children(), Some(gate), 4);
+    let (_, reason) = tokio::time::timeout(Duration::from_secs(30), run(&mut wide, "go"))
+        .await
+        .expect("children under the cap did not overlap");
+    assert_eq!(reason, TurnEndReason::Completed);
+    assert_eq!(wide.peak.load(std::sync::atomic::Ordering::SeqCst), 3);
+    let mut narrow = start_capped(vec![three(), text("done")], children(), None, 1);
+    let (_, reason) = run(&mut narrow, "go").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    assert_eq!(narrow.peak.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let requests = narrow.requests.lock().unwrap().clone();
+    assert_eq!(parent_results(&requests), expected);
 }

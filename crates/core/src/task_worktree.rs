@@ -94,10 +94,26 @@ pub(crate) async fn create(cwd: &Path, base_dir: &Path, name: &str) -> Result<Wo
     })
 }
 
-/// Commits what the child changed on its branch and says what happened,
-/// for the `Task` result; removes the worktree and branch when nothing
-/// changed.
-pub(crate) async fn finish(wt: &Worktree, message: &str) -> String {
+/// What became of a child's worktree.
+#[derive(Debug)]
+pub(crate) struct Finished {
+    /// What happened, for the `Task` result.
+    pub(crate) report: String,
+    /// The branch kept with the child's changes, for the user's display.
+    pub(crate) kept: Option<String>,
+}
+
+/// Commits what the child changed on its branch and says what happened;
+/// removes the worktree and branch when nothing changed.
+pub(crate) async fn finish(wt: &Worktree, message: &str) -> Finished {
+    let report = report(wt, message).await;
+    // Kept whenever the worktree still exists: with the child's changes,
+    // or because removing it failed.
+    let kept = wt.path.exists().then(|| wt.branch.clone());
+    Finished { report, kept }
+}
+
+async fn report(wt: &Worktree, message: &str) -> String {
     let changed = git(&wt.path, &["status", "--porcelain"])
         .await
         .map(|s| !s.trim().is_empty())
@@ -181,7 +197,9 @@ mod tests {
         assert!(wt.branch.starts_with("wright/coder-1-"));
         std::fs::write(wt.path.join("a.txt"), "two\n").unwrap();
         std::fs::write(wt.path.join("new.txt"), "new\n").unwrap();
-        let report = finish(&wt, "wright: coder-1").await;
+        let done = finish(&wt, "wright: coder-1").await;
+        assert_eq!(done.kept.as_deref(), Some(wt.branch.as_str()));
+        let report = done.report;
         assert!(report.contains(&wt.branch), "{report}");
         assert!(
             report.contains("a.txt") && report.contains("new.txt"),
@@ -199,8 +217,9 @@ mod tests {
         assert!(wt.path.exists());
 
         let clean = create(repo.path(), base.path(), "reader-1").await.unwrap();
-        let report = finish(&clean, "wright: reader-1").await;
-        assert!(report.contains("removed"), "{report}");
+        let done = finish(&clean, "wright: reader-1").await;
+        assert_eq!(done.kept, None);
+        assert!(done.report.contains("removed"), "{}", done.report);
         assert!(!clean.path.exists());
         let branches = git(repo.path(), &["branch", "--list", &clean.branch])
             .await
@@ -227,7 +246,7 @@ mod tests {
         let base = tempfile::tempdir().unwrap();
         let wt = create(repo.path(), base.path(), "coder-1").await.unwrap();
         std::fs::write(wt.path.join("a.txt"), "two\n").unwrap();
-        let report = finish(&wt, "wright: coder-1").await;
+        let report = finish(&wt, "wright: coder-1").await.report;
         assert!(report.contains(&wt.branch), "{report}");
         for mark in ["smudge", "clean", "hook"] {
             assert!(!marks.path().join(mark).exists(), "{mark} ran");

@@ -118,8 +118,13 @@ pub(crate) async fn run_turn(
     let mut continuations = 0u32;
     let reason = loop {
         if requests >= ctx.options.max_turns {
+            // A child's limit is its definition's or `[agents] max_turns`.
+            let limit = match ctx.role {
+                crate::context::Role::Root => "--max-turns",
+                crate::context::Role::Subagent => "its limit",
+            };
             emitter.warning(format!(
-                "Stopped after {requests} model requests (--max-turns {}).",
+                "Stopped after {requests} model requests ({limit} {}).",
                 ctx.options.max_turns
             ));
             break TurnEndReason::MaxTurns;

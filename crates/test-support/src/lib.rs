@@ -13,6 +13,8 @@
 //! [`mcp_test_server_bin`] finds (building it if needed) that binary.
 //! [`oauth_server`] is a loopback OAuth authorization server in front of
 //! that MCP server on streamable HTTP, for the MCP login tests.
+//! [`subagents`] is a routed scenario (see [`MockServer::start_routed`])
+//! where a parent's two subagents run side by side.
 
 pub mod anthropic;
 mod http;
@@ -26,10 +28,11 @@ pub mod scenario;
 mod server;
 pub mod session_damage;
 mod sse;
+pub mod subagents;
 
 pub use request::RecordedRequest;
 pub use response::MockResponse;
-pub use server::{MockServer, ScriptMode};
+pub use server::{MockServer, Router, ScriptMode};
 
 /// Token counts a mock stream reports, in Anthropic's terms; the OpenAI
 /// builders translate them (`prompt_tokens` includes cached input there).

@@ -35,8 +35,15 @@ struct State {
     next: usize,
 }
 
+/// Picks a request's answer by what it asks, for clients that send several
+/// requests at once (a parent and its subagents): arrival order is then no
+/// script. It runs on the connection's own thread, so it may block (a
+/// barrier proving that two requests are in flight together).
+pub type Router = dyn Fn(&RecordedRequest) -> MockResponse + Send + Sync;
+
 struct Shared {
     script: Vec<MockResponse>,
+    route: Option<Box<Router>>,
     mode: ScriptMode,
     state: Mutex<State>,
     stopping: AtomicBool,
@@ -51,6 +58,11 @@ impl Shared {
     /// Records `request` and picks its answer under one lock, so the order
     /// of `requests()` is exactly the order answers were handed out.
     fn answer(&self, request: RecordedRequest) -> MockResponse {
+        if let Some(route) = &self.route {
+            // Recorded first, answered outside the lock: the router may wait.
+            self.state().requests.push(request.clone());
+            return route(&request);
+        }
         let mut state = self.state();
         state.requests.push(request);
         let n = state.next;
@@ -91,10 +103,28 @@ impl MockServer {
         script: Vec<MockResponse>,
         mode: ScriptMode,
     ) -> io::Result<MockServer> {
+        Self::serve(port, script, None, mode)
+    }
+
+    /// Binds `127.0.0.1:0` and answers every request with `route(request)`,
+    /// recording it as [`MockServer::start`] does.
+    pub fn start_routed(
+        route: impl Fn(&RecordedRequest) -> MockResponse + Send + Sync + 'static,
+    ) -> io::Result<MockServer> {
+        Self::serve(0, Vec::new(), Some(Box::new(route)), ScriptMode::Once)
+    }
+
+    fn serve(
+        port: u16,
+        script: Vec<MockResponse>,
+        route: Option<Box<Router>>,
+        mode: ScriptMode,
+    ) -> io::Result<MockServer> {
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port))?;
         let addr = listener.local_addr()?;
         let shared = Arc::new(Shared {
             script,
+            route,
             mode,
             state: Mutex::new(State::default()),
             stopping: AtomicBool::new(false),

@@ -313,11 +313,30 @@ fn subagents_show_as_a_tree_under_their_task() {
             None,
         ),
     }));
+    // Two requests of the child's: its tokens are theirs, not the
+    // session's total (which counts the parent's too).
+    let request = Usage {
+        input_tokens: 600,
+        output_tokens: 150,
+        ..Usage::default()
+    };
     app.input(sub(EventKind::Usage {
-        request: Usage::default(),
+        request,
         total: Usage {
-            input_tokens: 1200,
+            input_tokens: 50_000,
             output_tokens: 300,
+            ..Usage::default()
+        },
+        cost_usd: 0.0,
+        total_cost_usd: 0.0,
+        duration_ms: 1,
+        model: "m".to_owned(),
+    }));
+    app.input(sub(EventKind::Usage {
+        request,
+        total: Usage {
+            input_tokens: 50_600,
+            output_tokens: 450,
             ..Usage::default()
         },
         cost_usd: 0.0,

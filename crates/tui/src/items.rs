@@ -131,8 +131,12 @@ impl App {
                     view.current = None;
                 }
             }
-            EventKind::Usage { total, .. } => {
-                view.tokens = total.total_input() + total.output_tokens;
+            // `total` is the whole session's: the child's own is the sum
+            // of its requests.
+            EventKind::Usage { request, .. } => {
+                view.tokens = view
+                    .tokens
+                    .saturating_add(request.total_input() + request.output_tokens);
             }
             EventKind::ApprovalRequested {
                 id,

@@ -96,6 +96,24 @@ fn lists_builtins_and_project_agents_and_names_broken_files() {
 }
 
 #[test]
+fn entries_no_child_can_have_are_named_and_the_agent_still_listed() {
+    let env = Env::new();
+    env.write(
+        ".wright/agents/gitter.md",
+        "---\nname: gitter\ndescription: git work\ntools: Read, Bash(git diff:*), Frobnicate\n---\nbody\n",
+    );
+    let out = agents_list(&env, &["--json"]);
+    let list = json(&out);
+    assert!(list.iter().any(|a| a["name"] == "gitter"));
+    let err = stderr(&out);
+    assert!(
+        err.contains("agent `gitter`: ignoring tools `Bash(git diff:*)`, `Frobnicate`")
+            && err.contains("it gets the other 1"),
+        "{err}"
+    );
+}
+
+#[test]
 fn user_and_claude_dirs_are_read_only_when_config_opts_in() {
     let env = Env::new();
     env.write(".wright/agents/reviewer.md", REVIEWER);

@@ -37,8 +37,10 @@ mod sdk_python;
 mod sdk_stream;
 mod sessions;
 mod stream_endings;
+mod subagent_limits;
 mod subagent_records;
 mod subagents;
+mod subagents_parallel;
 mod trust;
 mod tui;
 

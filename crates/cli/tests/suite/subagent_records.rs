@@ -213,6 +213,7 @@ fn show_lists_each_subagent_with_its_calls_tokens_and_cost() {
         "{tree}"
     );
     assert!(tree.find("root/explore-1").unwrap() < tree.find("root/explore-2").unwrap());
+    assert!(tree.contains("\nTotal with subagents: "), "{tree}");
     // The children are not sessions of their own.
     let list = env
         .wright()
@@ -254,6 +255,28 @@ fn show_json_includes_the_subagents() {
     );
     assert_eq!(subs[1]["path"], "root/explore-2");
     assert_eq!(subs[1]["tool_calls"], serde_json::json!(["Glob"]));
+    // The session's own totals, then the totals with its children's.
+    let own = doc["cost_usd"].as_f64().unwrap();
+    let total = &doc["total_with_subagents"];
+    let with = total["cost_usd"].as_f64().unwrap();
+    assert!((with - (own + 0.0021 + 0.0005)).abs() < 1e-9, "{total}");
+    let children_tokens: u64 = subs
+        .iter()
+        .map(|s| s["input_tokens"].as_u64().unwrap())
+        .sum();
+    assert!(
+        total["input_tokens"].as_u64().unwrap() > children_tokens,
+        "{total}"
+    );
+    // The list counts the children's cost in the session's.
+    let list = env
+        .wright()
+        .args(["sessions", "list", "--json"])
+        .output()
+        .unwrap();
+    let rows: Value = serde_json::from_str(&stdout(&list)).unwrap();
+    let listed = rows[0]["cost_usd"].as_f64().unwrap();
+    assert!((listed - with).abs() < 1e-9, "{rows}");
 }
 
 #[test]

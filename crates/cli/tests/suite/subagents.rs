@@ -268,6 +268,17 @@ fn a_worktree_isolated_childs_edits_land_on_its_own_branch() {
         git(&["show", &format!("{branch}:a.txt")]),
         "changed by the child\n"
     );
+    // The user is told where the work went, not only the model.
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("changes on branch {branch}")),
+        "{err}"
+    );
+    // And the kept worktree is listed until the user deals with it.
+    let list = env.wright().args(["agents", "list"]).output().unwrap();
+    let list = stdout(&list);
+    let kept = &list[list.find("Kept worktrees").expect("a kept section")..];
+    assert!(kept.contains(&format!("  {branch}  ")), "{kept}");
 }
 
 #[test]
@@ -294,6 +305,24 @@ fn wright_context_shows_what_an_agent_type_is_given() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert_eq!(tools, ["Read", "Grep"]);
+    // Part by part, each with its source.
+    let parts = v["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 2, "{v}");
+    assert!(
+        parts[0]["source"]
+            .as_str()
+            .unwrap()
+            .ends_with(".wright/agents/reviewer.md"),
+        "{v}"
+    );
+    assert_eq!(parts[0]["text"], "You review code and report bugs.");
+    assert!(
+        parts[1]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("You are the subagent `reviewer`"),
+        "{v}"
+    );
     let out = env
         .wright()
         .args(["context", "--agent", "nope"])
@@ -335,4 +364,56 @@ fn the_todo_list_is_shown_as_a_checklist_and_recorded() {
     assert!(err.contains("☐ Run the tests"), "{err}");
     let results = tool_results("anthropic", &server.requests()[1]);
     assert!(!results[0].2, "{results:?}");
+    // The list is in the session's record.
+    let list = env
+        .wright()
+        .args(["sessions", "list", "--json"])
+        .output()
+        .unwrap();
+    let rows: serde_json::Value = serde_json::from_str(stdout(&list).trim()).unwrap();
+    let id = rows[0]["id"].as_str().unwrap();
+    let shown = env
+        .wright()
+        .args(["sessions", "show", id])
+        .output()
+        .unwrap();
+    let shown = stdout(&shown);
+    assert!(shown.contains("Tool call: `TodoWrite`"), "{shown}");
+    assert!(shown.contains("Fixing the bug"), "{shown}");
+}
+
+#[test]
+fn a_childs_todo_list_is_shown_under_it() {
+    let env = Env::new();
+    let todos = json!({"todos": [
+        {"content": "Read the code", "status": "completed", "activeForm": "Reading the code"},
+        {"content": "Fix the bug", "status": "in_progress", "activeForm": "Fixing the bug"},
+    ]});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "c1",
+            "Task",
+            json!({"description": "plan", "prompt": "plan it", "subagent_type": "general"}),
+        )])),
+        MockResponse::sse(anthropic::tool_calls(&[("t1", "TodoWrite", todos)])),
+        MockResponse::sse(anthropic::text("planned")),
+        MockResponse::sse(anthropic::text("done")),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "plan it")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("    [general-1] ● TodoWrite(2 todos: 1 done, 1 in progress, 0 pending)"),
+        "{err}"
+    );
+    let indent = " ".repeat("general-1".len() + 11);
+    assert!(
+        err.contains(&format!("\n{indent}☑ Read the code\n")),
+        "{err}"
+    );
+    assert!(err.contains(&format!("\n{indent}◐ Fix the bug\n")), "{err}");
 }

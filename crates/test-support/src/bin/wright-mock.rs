@@ -24,7 +24,15 @@ fn usage() -> String {
          Prints http://127.0.0.1:PORT on the first line of stdout, then serves until killed.\n\
          Anthropic clients use that URL as the base; OpenAI clients append /v1.\n\
          --dump DIR writes each request body to DIR/request-<n>.json (for a benchmark's floor client).",
-        scenario::NAMES.join(", ")
+        [
+            scenario::NAMES,
+            &[
+                "two-explorers (anthropic, routed)",
+                "file:PATH (anthropic, a JSON script)"
+            ]
+        ]
+        .concat()
+        .join(", ")
     )
 }
 
@@ -82,7 +90,20 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(script) = scenario::script(args.provider, &args.scenario) else {
+    if args.scenario == "two-explorers" {
+        return serve_routed(&args);
+    }
+    let script = match args.scenario.strip_prefix("file:") {
+        Some(path) => match script_file(args.provider, path) {
+            Ok(script) => Some(script),
+            Err(e) => {
+                eprintln!("wright-mock: {path}: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => scenario::script(args.provider, &args.scenario),
+    };
+    let Some(script) = script else {
         eprintln!(
             "wright-mock: unknown scenario {:?}\n{}",
             args.scenario,
@@ -108,6 +129,67 @@ fn main() -> ExitCode {
     if args.timestamps || args.dump.is_some() {
         watch_requests(&server, args.timestamps, args.dump.as_deref());
     }
+    server.join();
+    ExitCode::SUCCESS
+}
+
+/// A script written by hand (Anthropic only), for trying wright by hand:
+/// a JSON array whose items are `{"text": "..."}`, `{"calls": [[id, name,
+/// input], ...]}` or `{"stall": true}` (a response that never finishes).
+fn script_file(
+    provider: Provider,
+    path: &str,
+) -> Result<Vec<wright_test_support::MockResponse>, String> {
+    use wright_test_support::{MockResponse, anthropic};
+    if provider != Provider::Anthropic {
+        return Err("script files speak only --provider anthropic".to_owned());
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let items: Vec<serde_json::Value> = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    items
+        .iter()
+        .map(|item| {
+            if let Some(text) = item["text"].as_str() {
+                return Ok(MockResponse::sse(anthropic::text(text)));
+            }
+            if item["stall"] == true {
+                return Ok(MockResponse::sse(anthropic::text("..."))
+                    .drop_after(100)
+                    .stall());
+            }
+            let calls = item["calls"]
+                .as_array()
+                .ok_or_else(|| format!("each item needs text, calls or stall: {item}"))?;
+            let calls: Vec<(&str, &str, serde_json::Value)> = calls
+                .iter()
+                .map(|c| {
+                    (
+                        c[0].as_str().unwrap_or("call"),
+                        c[1].as_str().unwrap_or("Read"),
+                        c[2].clone(),
+                    )
+                })
+                .collect();
+            Ok(MockResponse::sse(anthropic::tool_calls(&calls)))
+        })
+        .collect()
+}
+
+/// The routed `two-explorers` scenario (Anthropic only): a parent whose
+/// two `explore` subagents must run at the same time.
+fn serve_routed(args: &Args) -> ExitCode {
+    if args.provider != Provider::Anthropic {
+        eprintln!("wright-mock: two-explorers speaks only --provider anthropic");
+        return ExitCode::from(2);
+    }
+    let server = match MockServer::start_routed(wright_test_support::subagents::two_explorers()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("wright-mock: cannot bind 127.0.0.1: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    println!("{}", server.url());
     server.join();
     ExitCode::SUCCESS
 }
