@@ -120,6 +120,21 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     if matches!(args.command, Some(Command::Acp)) {
         return Ok(acp_mode::run(args).await);
     }
+    if matches!(
+        args.command,
+        Some(
+            Command::Sessions { .. }
+                | Command::Agents { .. }
+                | Command::Config { .. }
+                | Command::Context { .. }
+                | Command::Models { .. }
+                | Command::Skills { .. }
+                | Command::Memory { .. }
+                | Command::Hooks { .. }
+        )
+    ) {
+        wright_sandbox::end_on_closed_stdout();
+    }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let loader = ConfigLoader::from_environment(&cwd);
     let json_schema = claude_flags::json_schema_flag(&args)?;

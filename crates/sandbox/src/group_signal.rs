@@ -98,6 +98,19 @@ pub fn exit_code(status: std::process::ExitStatus) -> i32 {
         .unwrap_or_else(|| 128 + exit_signal(status).unwrap_or_default())
 }
 
+/// Lets a closed standard output end this process as it ends a Unix tool
+/// (`wright sessions list | head`), instead of every later write failing.
+/// Only for report commands: the agent's own modes handle the write error
+/// and still finish their session. Nothing to do on Windows.
+pub fn end_on_closed_stdout() {
+    #[cfg(unix)]
+    // SAFETY: restores the default disposition of one signal; called once
+    // at start-up, before any other thread looks at signals.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 #[cfg(test)]
 #[cfg(unix)]
 mod tests {

@@ -55,7 +55,9 @@ pub use denial::{Denial, classify_denial, denial_hint, looks_like_sandbox_denial
 pub use fs_open::{Beneath, OpenError};
 pub use fs_protected::{protected_write, user_config_dirs};
 pub use fs_resolve::{ResolveError, ResolvedPath};
-pub use group_signal::{GroupSignal, exit_code, exit_signal, own_process_group, signal_group};
+pub use group_signal::{
+    GroupSignal, end_on_closed_stdout, exit_code, exit_signal, own_process_group, signal_group,
+};
 pub use helper::{exec_helper, maybe_exec_helper, run_helper};
 #[cfg(target_os = "linux")]
 pub use linux_mounts::{NamespaceReport, PROTECTED_IN_ROOT};

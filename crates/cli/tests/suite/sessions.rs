@@ -453,3 +453,23 @@ fn a_session_recorded_with_the_old_tool_names_resumes_under_the_new_ones() {
         json!({"command": "echo hi", "timeout": 5000})
     );
 }
+
+/// A report command whose reader goes away (`| head`) ends quietly, as a
+/// Unix tool does, instead of panicking in its next write.
+#[test]
+fn report_commands_end_quietly_when_the_reader_goes_away() {
+    let env = Env::new();
+    for args in [&["models"][..], &["sessions", "list"], &["agents", "list"]] {
+        let mut child = env
+            .std_wright()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
