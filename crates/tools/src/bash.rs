@@ -90,8 +90,9 @@ async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, T
     if ctx.cancel.is_cancelled() {
         return Err(ToolError::Cancelled);
     }
-    // A background job is tracked by the table itself.
-    let _alive = (!a.run_in_background).then(|| ctx.jobs.foreground_started());
+    // No editor write may run while this command starts or runs (a
+    // background job is tracked by its status once started).
+    let _running = ctx.jobs.command_gate().await;
     let timeout = a
         .timeout
         .map_or(ctx.limits.bash_default_timeout, Duration::from_millis)

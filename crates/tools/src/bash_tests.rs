@@ -269,11 +269,11 @@ async fn timeout_kills_the_group_through_the_helper() {
 async fn a_foreground_command_counts_as_alive_while_it_runs() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = ctx(dir.path());
-    assert!(!ctx.jobs.any_command_alive());
+    assert!(ctx.jobs.quiet().is_some());
     let run = BashTool.run(json!({"command": "sleep 1"}), &ctx);
     let probe = async {
         for _ in 0..200 {
-            if ctx.jobs.any_command_alive() {
+            if ctx.jobs.quiet().is_none() {
                 return true;
             }
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
@@ -283,5 +283,20 @@ async fn a_foreground_command_counts_as_alive_while_it_runs() {
     let (out, seen) = tokio::join!(run, probe);
     out.unwrap();
     assert!(seen);
-    assert!(!ctx.jobs.any_command_alive());
+    assert!(ctx.jobs.quiet().is_some());
+}
+
+/// While an editor write holds the session quiet, a new command waits for
+/// it instead of starting (it could otherwise race the editor's write).
+#[tokio::test]
+async fn a_command_waits_for_an_editor_write_in_flight() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = ctx(dir.path());
+    let quiet = ctx.jobs.quiet().unwrap();
+    let run = BashTool.run(json!({"command": "true"}), &ctx);
+    tokio::pin!(run);
+    let early = tokio::time::timeout(std::time::Duration::from_millis(300), &mut run).await;
+    assert!(early.is_err(), "the command ran during the editor write");
+    drop(quiet);
+    run.await.unwrap();
 }

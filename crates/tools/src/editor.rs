@@ -8,8 +8,9 @@
 //! An editor writes by path, outside that check, so a process swapping a
 //! directory for a symlink between wright's open and the editor's write
 //! could redirect it. A write therefore goes through the editor only while
-//! no command of the session is alive (nothing the model started can race
-//! it), and is checked afterwards through wright's own open; otherwise it
+//! no command of the session is alive, and no command starts until it is
+//! done (nothing the model started can race it); it is checked afterwards
+//! through wright's own open. Otherwise it
 //! goes to disk through wright's open, and a file whose editor buffer holds
 //! unsaved changes is then refused instead of overwritten blind.
 
@@ -75,8 +76,11 @@ pub(crate) struct Base<'a> {
     pub bytes: Option<Vec<u8>>,
     /// Whether `bytes` is the editor's unsaved text.
     pub unsaved: bool,
-    /// The editor to write through, when a write may go through it now.
+    /// The editor to write through, when it takes writes and nothing
+    /// the model started was alive when the file was read.
     editor: Option<&'a dyn EditorBuffers>,
+    /// The session's commands, held off while the editor writes.
+    jobs: &'a crate::BackgroundJobs,
 }
 
 /// Reads `path` for an edit tool: wright's own open first, then the
@@ -91,7 +95,7 @@ pub(crate) async fn base<'a>(
     let (b, p) = (beneath.clone(), path.clone());
     let disk = blocking(move || crate::paths::read_existing(&b, &p)).await?;
     let editor = ctx.editor.as_deref();
-    let writer = editor.filter(|e| e.takes_writes() && !ctx.jobs.any_command_alive());
+    let writer = editor.filter(|e| e.takes_writes() && ctx.jobs.quiet().is_some());
     let unsaved = match &disk {
         Some(disk) => unsaved_text(editor, &path.real, disk).await,
         None => None,
@@ -106,11 +110,13 @@ pub(crate) async fn base<'a>(
             bytes: Some(text.into_bytes()),
             unsaved: true,
             editor: writer,
+            jobs: &ctx.jobs,
         }),
         None => Ok(Base {
             bytes: disk,
             unsaved: false,
             editor: writer,
+            jobs: &ctx.jobs,
         }),
     }
 }
@@ -128,9 +134,19 @@ impl Base<'_> {
         path: &ToolPath,
         text: String,
     ) -> Result<(), ToolError> {
-        let editor_wrote = match self.editor {
+        // Taken for the whole write: a command started since the read makes
+        // this a disk write (or a refusal, for the editor's unsaved text).
+        let quiet = self.editor.and_then(|e| Some((e, self.jobs.quiet()?)));
+        let editor_wrote = match &quiet {
+            None if self.unsaved => {
+                return Err(ToolError::Failed(format!(
+                    "{} has unsaved changes in the editor, and a command started meanwhile; \
+                     nothing was written. Try again once it has ended.",
+                    path.shown
+                )));
+            }
             None => false,
-            Some(editor) => match editor.write(&path.real, &text).await {
+            Some((editor, _)) => match editor.write(&path.real, &text).await {
                 Ok(()) => true,
                 Err(e) if self.unsaved => {
                     return Err(ToolError::Failed(format!(
@@ -143,7 +159,7 @@ impl Base<'_> {
             },
         };
         let (b, p) = (beneath.clone(), path.clone());
-        blocking(move || {
+        let result = blocking(move || {
             if editor_wrote
                 && crate::paths::read_existing(&b, &p)?.as_deref() == Some(text.as_bytes())
             {
@@ -152,7 +168,9 @@ impl Base<'_> {
             b.write(&p.real, text.as_bytes())
                 .map_err(|e| crate::paths::open_failure("write", &p, &e))
         })
-        .await
+        .await;
+        drop(quiet);
+        result
     }
 }
 
@@ -313,7 +331,7 @@ mod tool_tests {
         std::fs::write(dir.path().join("a.txt"), "old\n").unwrap();
         let editor = Arc::new(writing_editor(dir.path(), Some("old\ntyping\n"), true));
         let ctx = ctx(dir.path(), editor.clone());
-        let running = ctx.jobs.foreground_started();
+        let running = ctx.jobs.command_gate().await;
         let err = EditTool
             .run(
                 json!({"file_path": "a.txt", "old_string": "old", "new_string": "new"}),

@@ -16,7 +16,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -90,18 +90,11 @@ pub struct JobInfo {
 pub struct BackgroundJobs {
     jobs: Mutex<Vec<Arc<Job>>>,
     next: AtomicU64,
-    /// Foreground commands running now (every agent of the session shares
-    /// the table, so a sibling subagent's command counts too).
-    foreground: AtomicUsize,
-}
-
-/// Marks a foreground command as running until dropped.
-pub(crate) struct ForegroundCommand<'a>(&'a AtomicUsize);
-
-impl Drop for ForegroundCommand<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
+    /// Every command holds it shared from before it starts until it ends
+    /// (a background job: until it has started; its status says the rest);
+    /// an editor write holds it alone. Every agent of the session shares the
+    /// table, so a sibling subagent's command counts too.
+    gate: tokio::sync::RwLock<()>,
 }
 
 /// One job; shared by the table and the task that waits for its end (which
@@ -162,17 +155,22 @@ impl BackgroundJobs {
         Self::default()
     }
 
-    /// Counts a foreground command as running for the guard's lifetime.
-    pub(crate) fn foreground_started(&self) -> ForegroundCommand<'_> {
-        self.foreground.fetch_add(1, Ordering::SeqCst);
-        ForegroundCommand(&self.foreground)
+    /// Held by a command while it starts and, in the foreground, runs; waits
+    /// while an editor write is in flight.
+    pub(crate) async fn command_gate(&self) -> tokio::sync::RwLockReadGuard<'_, ()> {
+        self.gate.read().await
     }
 
-    /// Whether any command of the session (foreground or background) may
-    /// still be running.
-    pub fn any_command_alive(&self) -> bool {
-        self.foreground.load(Ordering::SeqCst) > 0
-            || self.all().iter().any(|j| j.status().is_running())
+    /// Holds off every new command of the session while the guard lives, or
+    /// `None` when a command is running or starting, or a background job is
+    /// alive: then something the model started could race a write that is
+    /// not wright's own kernel-checked one.
+    pub fn quiet(&self) -> Option<tokio::sync::RwLockWriteGuard<'_, ()>> {
+        let guard = self.gate.try_write().ok()?;
+        if self.all().iter().any(|j| j.status().is_running()) {
+            return None;
+        }
+        Some(guard)
     }
 
     /// Every job started in this table, oldest first.
