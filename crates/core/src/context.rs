@@ -22,6 +22,11 @@ pub(crate) struct TurnContext {
     /// Shared with the subagents that run under the parent's permissions.
     pub(crate) gate: Arc<Gate>,
     pub(crate) recorder: Recorder,
+    /// Where snapshots of files about to change are kept for `rewind`: the
+    /// session's own recorder, which a subagent working in the user's tree
+    /// shares (its edits are the session's to undo); an isolated child's
+    /// worktree edits stay in its own transcript.
+    pub(crate) checkpoints: Recorder,
     pub(crate) client: Arc<dyn ModelClient>,
     /// The built-in and MCP tools.
     pub(crate) tools: crate::toolbox::ToolBox,

@@ -320,7 +320,7 @@ async fn run_runnable(
         && let Ok(resolved) = wright_tools::paths::resolve(&tool_ctx, path)
     {
         // The same resolver the tool uses, so the snapshot is of the file it writes.
-        ctx.recorder
+        ctx.checkpoints
             .checkpoint(&ctx.emitter, &resolved.real, &tool_ctx.roots)
             .await;
         changed = Some(resolved.real);

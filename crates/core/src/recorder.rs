@@ -35,6 +35,13 @@ impl Recorder {
         }
     }
 
+    /// Another handle on the same session file.
+    pub(crate) fn share(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+
     pub(crate) fn message(&self, emitter: &Emitter, message: &Message) {
         self.with(emitter, |w| w.append_message(message).map(|_| ()));
     }

@@ -101,10 +101,12 @@ pub fn spawn_session(
         options.policy.clone(),
         options.local_config.clone(),
     ));
+    let recorder = Recorder::new(persistence.writer);
     let actor = Actor {
         ctx: TurnContext {
             gate,
-            recorder: Recorder::new(persistence.writer),
+            checkpoints: recorder.share(),
+            recorder,
             options,
             client,
             tools,

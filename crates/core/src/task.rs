@@ -442,9 +442,15 @@ fn child_context(
                 model: options.model.clone(),
             })
         });
+    let recorder = Recorder::new(writer);
+    let checkpoints = match worktree {
+        None => parent.checkpoints.share(),
+        Some(_) => recorder.share(),
+    };
     TurnContext {
         gate,
-        recorder: Recorder::new(writer),
+        recorder,
+        checkpoints,
         client: Arc::clone(&parent.client),
         tools: parent.tools.for_subagent(def.tools.as_deref()),
         emitter: parent.emitter.child(agent.clone(), call_id),

@@ -135,6 +135,25 @@ fn start_capped(
     gate: Option<Arc<tokio::sync::Barrier>>,
     cap: usize,
 ) -> TaskHarness {
+    let dir = tempfile::tempdir().unwrap();
+    start_in_dir(
+        dir,
+        parent,
+        children,
+        gate,
+        cap,
+        crate::Persistence::default(),
+    )
+}
+
+fn start_in_dir(
+    dir: tempfile::TempDir,
+    parent: Vec<Reply>,
+    children: Vec<(&str, Vec<Reply>)>,
+    gate: Option<Arc<tokio::sync::Barrier>>,
+    cap: usize,
+    persistence: crate::Persistence,
+) -> TaskHarness {
     let requests = Arc::new(Mutex::new(Vec::new()));
     let peak = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let client = Router {
@@ -150,9 +169,11 @@ fn start_capped(
         in_flight: Arc::default(),
         peak: Arc::clone(&peak),
     };
-    let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "alpha\n").unwrap();
     let mut options = harness_options(dir.path());
+    if persistence.writer.is_some() {
+        options.policy.mode = PermissionMode::Bypass;
+    }
     let mut defs = builtin_agents();
     defs.push(reviewer());
     options.extensions.agents = Some(Arc::new(Agents::new(defs, 5, cap)));
@@ -160,7 +181,7 @@ fn start_capped(
         options,
         Arc::new(client),
         Arc::new(ToolRegistry::builtin()),
-        crate::Persistence::default(),
+        persistence,
     );
     TaskHarness {
         handle,
@@ -620,4 +641,73 @@ async fn the_concurrency_cap_bounds_children_running_at_once() {
     assert_eq!(narrow.peak.load(std::sync::atomic::Ordering::SeqCst), 1);
     let requests = narrow.requests.lock().unwrap().clone();
     assert_eq!(parent_results(&requests), expected);
+}
+
+/// A child working in the user's tree keeps its file snapshots in the
+/// session's own file: rewinding the session to before the prompt undoes
+/// the child's edit too.
+#[tokio::test]
+async fn rewinding_the_session_undoes_a_childs_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_data, _store, writer) = super::session_store(dir.path());
+    let file = dir.path().join("a.txt");
+    let mut h = start_in_dir(
+        dir,
+        vec![
+            calls(&[(
+                "t1",
+                "Task",
+                r#"{"description":"edit","prompt":"change a","subagent_type":"general"}"#,
+            )]),
+            text("changed"),
+        ],
+        vec![(
+            "change a",
+            vec![
+                calls(&[(
+                    "w1",
+                    "Write",
+                    r#"{"file_path":"a.txt","content":"by the child\n"}"#,
+                )]),
+                text("wrote a.txt"),
+            ],
+        )],
+        None,
+        4,
+        crate::Persistence {
+            writer: Some(writer),
+            ..crate::Persistence::default()
+        },
+    );
+    h.handle
+        .submit(Op::UserTurnWithImages {
+            text: "go".into(),
+            images: Vec::new(),
+            uuid: Some("u-1".into()),
+        })
+        .await
+        .unwrap();
+    loop {
+        let e = h.handle.events.recv().await.unwrap();
+        if e.agent.is_root() && matches!(e.kind, EventKind::TurnCompleted { .. }) {
+            break;
+        }
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "by the child\n");
+    h.handle
+        .submit(Op::RewindFiles {
+            user_message_id: "u-1".into(),
+            dry_run: false,
+        })
+        .await
+        .unwrap();
+    loop {
+        let e = h.handle.events.recv().await.unwrap();
+        match e.kind {
+            EventKind::Notice { .. } => break,
+            EventKind::Error { message } => panic!("{message}"),
+            _ => {}
+        }
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "alpha\n");
 }
