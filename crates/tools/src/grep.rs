@@ -278,9 +278,15 @@ fn grep(a: &GrepArgs, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         ));
     }
     let plus = if found.stopped { "+" } else { "" };
+    let plural = |n: u64, one: &str, many: &str| {
+        format!(
+            "{n}{plus} {}",
+            if n == 1 && plus.is_empty() { one } else { many }
+        )
+    };
     let summary = match mode {
-        OutputMode::FilesWithMatches => format!("{files_matched}{plus} files"),
-        OutputMode::Content | OutputMode::Count => format!("{total_matches}{plus} matches"),
+        OutputMode::FilesWithMatches => plural(files_matched as u64, "file", "files"),
+        OutputMode::Content | OutputMode::Count => plural(total_matches, "match", "matches"),
     };
     Ok(ToolOutput {
         images: Vec::new(),

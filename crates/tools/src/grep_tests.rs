@@ -221,3 +221,18 @@ async fn the_walk_stops_at_the_cap() {
     assert_eq!(out.content.lines().count(), 111, "{}", out.content);
     assert_eq!(out.display.summary, "111 matches");
 }
+
+#[tokio::test]
+async fn one_result_is_singular_in_the_summary() {
+    let (_d, ctx) = setup();
+    let files = GrepTool
+        .run(json!({"pattern": "beta"}), &ctx)
+        .await
+        .unwrap();
+    assert_eq!(files.display.summary, "1 file");
+    let lines = GrepTool
+        .run(json!({"pattern": "beta", "output_mode": "content"}), &ctx)
+        .await
+        .unwrap();
+    assert_eq!(lines.display.summary, "1 match");
+}
