@@ -124,6 +124,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
         args.command,
         Some(
             Command::Sessions { .. }
+                | Command::Doctor { .. }
                 | Command::Agents { .. }
                 | Command::Config { .. }
                 | Command::Context { .. }

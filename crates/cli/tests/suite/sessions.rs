@@ -459,7 +459,12 @@ fn a_session_recorded_with_the_old_tool_names_resumes_under_the_new_ones() {
 #[test]
 fn report_commands_end_quietly_when_the_reader_goes_away() {
     let env = Env::new();
-    for args in [&["models"][..], &["sessions", "list"], &["agents", "list"]] {
+    for args in [
+        &["models"][..],
+        &["sessions", "list"],
+        &["agents", "list"],
+        &["doctor"],
+    ] {
         let mut child = env
             .std_wright()
             .args(args)
