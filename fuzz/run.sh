@@ -13,6 +13,8 @@ cd "$(dirname "$0")"
 seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 export RUSTC_BOOTSTRAP=1
+# Regex internals are built without coverage instrumentation (see the script).
+export RUSTC_WRAPPER=${RUSTC_WRAPPER:-$PWD/uninstrumented-deps.sh}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 # The session and config targets write a scratch file per input; on a disk
 # file system the truncate-and-close writeback makes them 40x slower.

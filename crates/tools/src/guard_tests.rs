@@ -631,3 +631,16 @@ fn intricate_lines_cost_bounded_work() {
     assert!(check_command("env -vS'rm -rf /'").is_err());
     assert!(check_command("env '-S rm -rf /'").is_err());
 }
+
+#[test]
+fn a_remembered_verdict_is_the_verdict_for_that_text_only() {
+    for _ in 0..3 {
+        assert!(check_command("rm -rf /").is_err());
+        assert!(check_command("rm -rf ./build").is_ok());
+        assert!(check_command("rm -rf / ").is_err());
+    }
+    for i in 0..10 {
+        assert!(check_command(&format!("echo {i}")).is_ok());
+    }
+    assert!(check_command("rm -rf /").is_err());
+}
