@@ -579,28 +579,40 @@ fn tidy_response(mut message: Message, history: &[Message]) -> Message {
     message
         .content
         .retain(|b| !matches!(b, ContentBlock::Text { text } if text.is_empty()));
-    let mut seen: std::collections::HashSet<String> = history
-        .iter()
-        .flat_map(|m| m.tool_calls().map(|(id, _, _)| id.to_owned()))
-        .collect();
+    // A scan per call, not a set of the whole history's ids: a response has
+    // a few calls, and building the set cost every turn time and
+    // allocations in proportion to the session's length.
+    let mut ours: Vec<String> = Vec::new();
+    let taken = |id: &str, ours: &[String]| {
+        ours.iter().any(|o| o == id)
+            || history
+                .iter()
+                .any(|m| m.tool_calls().any(|(old, _, _)| old == id))
+    };
     for (n, block) in message.content.iter_mut().enumerate() {
         if let ContentBlock::ToolCall { id, name, .. } = block {
             if name.trim().is_empty() {
                 "unnamed_tool".clone_into(name);
             }
-            if id.trim().is_empty() || seen.contains(id.as_str()) {
+            if id.trim().is_empty() || taken(id, &ours) {
                 let base = if id.trim().is_empty() {
                     "call"
                 } else {
                     id.as_str()
                 };
-                let mut fresh = format!("{base}_{n}");
-                while seen.contains(&fresh) {
-                    fresh.push('x');
+                // Numbered past the calls so far, so a server that repeats
+                // one id every turn does not make each turn try every
+                // earlier rename first.
+                let earlier: usize = history.iter().map(|m| m.tool_calls().count()).sum();
+                let mut k = earlier + n;
+                let mut fresh = format!("{base}_{k}");
+                while taken(&fresh, &ours) {
+                    k += 1;
+                    fresh = format!("{base}_{k}");
                 }
                 *id = fresh;
             }
-            seen.insert(id.clone());
+            ours.push(id.clone());
         }
     }
     message
@@ -711,5 +723,57 @@ impl SpentSoFar {
         if usage.total_input() > 0 || usage.output_tokens > 0 {
             report_usage(ctx, model, usage, started);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: &str, name: &str) -> ContentBlock {
+        ContentBlock::ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: "{}".into(),
+        }
+    }
+
+    fn ids(message: &Message) -> Vec<&str> {
+        message.tool_calls().map(|(id, _, _)| id).collect()
+    }
+
+    #[test]
+    fn tidying_makes_ids_unique_and_names_nonempty() {
+        let history = vec![Message {
+            role: Role::Assistant,
+            content: vec![call("a", "Read"), call("a_1", "Read")],
+        }];
+        let response = Message {
+            role: Role::Assistant,
+            content: vec![
+                ContentBlock::Text {
+                    text: String::new(),
+                },
+                call("a", "Bash"),
+                call("", " "),
+                call("b", "Read"),
+                call("b", "Read"),
+            ],
+        };
+        let tidy = tidy_response(response, &history);
+        // The empty text is gone, so the calls are blocks 0..4.
+        // Renames are numbered past the history's two calls.
+        assert_eq!(ids(&tidy), ["a_2", "call_3", "b", "b_5"]);
+        assert_eq!(tidy.tool_calls().nth(1).map(|c| c.1), Some("unnamed_tool"));
+        let again = tidy_response(
+            Message {
+                role: Role::Assistant,
+                content: vec![call("a", "Bash"), call("a_6", "Bash")],
+            },
+            &[history[0].clone(), tidy.clone()],
+        );
+        // Six calls so far: `a` becomes `a_6`, so the server's own `a_6`
+        // is renamed in turn.
+        assert_eq!(ids(&again), ["a_6", "a_6_7"]);
     }
 }

@@ -26,6 +26,7 @@ mod stream_redact;
 #[cfg(test)]
 mod test_fixtures;
 mod tls_roots;
+mod wire_cache;
 mod wire_json;
 
 pub use anthropic::{AnthropicClient, AnthropicDecoder};

@@ -197,3 +197,48 @@ pub(crate) fn conversation() -> ModelRequest {
         ..ModelRequest::default()
     }
 }
+
+/// Checks that a wire writer's bytes through one [`WireCache`] kept over a
+/// conversation's requests (growing, with breakpoints moving, an earlier
+/// message edited, rewound, compacted) equal what a fresh cache writes.
+pub(crate) fn assert_cache_is_transparent(
+    write: impl Fn(&ModelRequest, &crate::wire_cache::WireCache) -> Vec<u8>,
+) {
+    let kept = crate::wire_cache::WireCache::default();
+    let base = conversation();
+    let mut steps: Vec<Vec<Message>> = Vec::new();
+    let mut history = base.messages.to_vec();
+    steps.push(history.clone());
+    history.push(Message {
+        role: Role::Assistant,
+        content: vec![ContentBlock::Text {
+            text: "Done \"quoted\" \u{2603}".into(),
+        }],
+    });
+    history.push(Message::user_text("Next."));
+    steps.push(history.clone());
+    if let Some(ContentBlock::ToolResult { content, .. }) = history[2].content.first_mut() {
+        content.push_str(" // edited");
+    }
+    steps.push(history.clone());
+    history.truncate(3);
+    steps.push(history.clone());
+    steps.push(vec![Message::user_text("Summary of earlier work.")]);
+    steps.push(Vec::new());
+    steps.push(base.messages.to_vec());
+    for cache in [false, true] {
+        for (n, messages) in steps.iter().enumerate() {
+            let request = ModelRequest {
+                messages: std::sync::Arc::new(messages.clone()),
+                prompt_cache: cache,
+                ..conversation()
+            };
+            let fresh = write(&request, &crate::wire_cache::WireCache::default());
+            assert_eq!(
+                String::from_utf8_lossy(&write(&request, &kept)),
+                String::from_utf8_lossy(&fresh),
+                "step {n}, prompt cache {cache}"
+            );
+        }
+    }
+}

@@ -38,8 +38,15 @@ const MAX_VALUE_LEN: usize = 4096;
 /// Most directories the shell may be in at one point.
 const MAX_DIRS: usize = 64;
 
-/// Least text the guard may lex for one command, in bytes.
-const WORK_BASE: usize = 1 << 20;
+/// Least work the guard may do for one command, in bytes lexed. Lexing
+/// garbled text costs tree-sitter about a microsecond a byte (its error
+/// recovery), so this bounds a short line's check to a few tens of
+/// milliseconds; fuzzing found a 127-byte line that lexed 1 MiB in 18,000
+/// nested checks and took 1.4 s.
+const WORK_BASE: usize = 32 << 10;
+/// What one nested check costs besides its text: a parser is set up and a
+/// syntax tree walked for even the shortest script.
+const CHECK_COST: usize = 64;
 /// Text the guard may lex per byte of the command: scripts nest in
 /// scripts (`sh -c`, `env -S`, `eval`, option clusters), and every level is
 /// lexed again, so a crafted line could otherwise take minutes.
@@ -178,7 +185,7 @@ impl Guard {
         if depth > MAX_DEPTH {
             return Err("command nesting is too deep to check".into());
         }
-        let Some(left) = self.budget.checked_sub(script.len()) else {
+        let Some(left) = self.budget.checked_sub(script.len() + CHECK_COST) else {
             return Err(
                 "the command nests scripts in scripts too intricately to check; split it into simpler commands"
                     .into(),

@@ -624,12 +624,24 @@ fn destructive_payloads_are_refused_behind_every_wrapper() {
 fn intricate_lines_cost_bounded_work() {
     let long = format!("env \"-S{}\"", " a".repeat(1500));
     assert_eq!(check_command(&long), Ok(()));
+    // 300 scripts each nesting the rest lex 90 times the line's length:
+    // past the budget, so refused with a way out instead of checked.
     let chained = format!("env \"-S{}\"", "sh -c ".repeat(300));
+    assert!(check_command(&chained).is_err_and(|why| why.contains("split it")));
+    let chained = format!("env \"-S{}\"", "sh -c ".repeat(20));
     assert_eq!(check_command(&chained), Ok(()));
     let hidden = format!("env \"-S{}sh -c 'rm -rf /'\"", "sh -c ".repeat(300));
     assert!(check_command(&hidden).is_err());
     assert!(check_command("env -vS'rm -rf /'").is_err());
     assert!(check_command("env '-S rm -rf /'").is_err());
+}
+
+/// Found by fuzzing: 18,000 nested checks of a 127-byte line took 1.4 s.
+#[test]
+fn many_short_nested_scripts_are_bounded_too() {
+    let line = b"bash - \x00'\xe5ch\xd2\xd2\xd2\xd2\xd2\xd2\x92\xd2\xd2\xd2\xd2\xd2\xd2.\x99{{C{$(bash - \x00'\xe5ch\xd2~\xd2\xd2\xd2\xd2\xd2\xd2\xd2\xd2{\x13\x13\x13{C{$(bash - \x00'\xe5ch\xd2\xd2\xd2\xd2\xd2\xd2\xd2\xd2\xd2\xd2.\x99{\xa7C{$\xd2\xd2.\xd1f\x84\x84\xbc\x84\xe4(bash - \x00'\xe5ch\xd2~\xd2\xd2pnpm\xd2)'";
+    assert_eq!(line.len(), 127);
+    assert!(check_command(&String::from_utf8_lossy(line)).is_err());
 }
 
 #[test]

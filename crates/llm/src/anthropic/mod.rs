@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::client::{EventStream, ModelClient, ModelRequest};
 use crate::endpoint::{Auth, Endpoint, endpoint_client};
+use crate::wire_cache::WireCache;
 
 const PROVIDER: &str = "anthropic";
 const API_VERSION: &str = "2023-06-01";
@@ -18,6 +19,7 @@ const API_VERSION: &str = "2023-06-01";
 /// A [`ModelClient`] for the Anthropic Messages API.
 pub struct AnthropicClient {
     endpoint: Endpoint,
+    wire: WireCache,
 }
 
 impl AnthropicClient {
@@ -26,6 +28,7 @@ impl AnthropicClient {
     pub fn new(http: reqwest::Client, base_url: String, api_key: Option<String>) -> Self {
         Self {
             endpoint: Endpoint::new(http, base_url, api_key, "/v1/messages"),
+            wire: WireCache::default(),
         }
     }
 }
@@ -42,7 +45,7 @@ impl ModelClient for AnthropicClient {
             PROVIDER,
             &[("anthropic-version", API_VERSION)],
             Auth::Header("x-api-key"),
-            &wire::body(&request),
+            &wire::body(&request, &self.wire),
             AnthropicDecoder::new(),
             cancel,
         )

@@ -10,6 +10,7 @@ use wright_protocol::{ContentBlock, Message, Role};
 use crate::client::ModelRequest;
 use crate::ids::IdRules;
 use crate::openai_responses::SIGNATURE_PREFIX;
+use crate::wire_cache::WireCache;
 
 /// The smallest thinking budget the API accepts.
 pub const MIN_THINKING_BUDGET: u32 = 1024;
@@ -22,20 +23,24 @@ pub const MIN_THINKING_BUDGET: u32 = 1024;
 /// As a value tree, for tests and inspection; requests are sent as
 /// [`body`] writes them.
 pub fn request_body(request: &ModelRequest) -> Value {
-    serde_json::to_value(Body(request)).unwrap_or_default()
+    serde_json::to_value(body(request, &WireCache::default())).unwrap_or_default()
 }
 
 /// [`request_body`] as it is sent: serialized straight from the shared
-/// history, with no copy of the conversation and no value tree.
-pub(crate) fn body(request: &ModelRequest) -> impl Serialize + '_ {
-    Body(request)
+/// history, with no copy of the conversation and no value tree, and the
+/// messages `cache` holds from the last request reused.
+pub(crate) fn body<'a>(request: &'a ModelRequest, cache: &'a WireCache) -> impl Serialize + 'a {
+    Body { request, cache }
 }
 
-struct Body<'a>(&'a ModelRequest);
+struct Body<'a> {
+    request: &'a ModelRequest,
+    cache: &'a WireCache,
+}
 
 impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let request = self.0;
+        let request = self.request;
         let cache = request.prompt_cache;
         let mut body = s.serialize_map(None)?;
         body.serialize_entry("model", &request.model)?;
@@ -69,7 +74,13 @@ impl Serialize for Body<'_> {
                 body.serialize_entry("system", &request.system)?;
             }
         }
-        body.serialize_entry("messages", &Messages { request })?;
+        body.serialize_entry(
+            "messages",
+            &Messages {
+                request,
+                cache: self.cache,
+            },
+        )?;
         if !request.tools.is_empty() {
             body.serialize_entry("tools", &Tools { request })?;
         }
@@ -127,6 +138,7 @@ impl Serialize for Tools<'_> {
 /// blocks.
 struct Messages<'a> {
     request: &'a ModelRequest,
+    cache: &'a WireCache,
 }
 
 impl Serialize for Messages<'_> {
@@ -144,11 +156,11 @@ impl Serialize for Messages<'_> {
                 *slot = i;
             }
         }
-        s.collect_seq(
-            messages
-                .iter()
-                .enumerate()
-                .map(|(i, m)| message(m, marked.contains(&i))),
+        self.cache.serialize(
+            s,
+            messages,
+            |i| u8::from(marked.contains(&i)),
+            |m, form| vec![message(m, form == 1)],
         )
     }
 }

@@ -215,3 +215,10 @@ fn tool_images_go_inside_their_result() {
         ])
     );
 }
+
+#[test]
+fn kept_message_bytes_equal_fresh_ones() {
+    crate::test_fixtures::assert_cache_is_transparent(|request, cache| {
+        serde_json::to_vec(&body(request, cache)).unwrap()
+    });
+}

@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::client::{EventStream, ModelClient, ModelRequest};
 use crate::endpoint::{Auth, Endpoint, endpoint_client};
+use crate::wire_cache::WireCache;
 
 const PROVIDER: &str = "openai-chat";
 
@@ -21,6 +22,7 @@ const PROVIDER: &str = "openai-chat";
 pub struct OpenAiChatClient {
     endpoint: Endpoint,
     compat: ChatCompat,
+    wire: WireCache,
 }
 
 impl OpenAiChatClient {
@@ -31,12 +33,15 @@ impl OpenAiChatClient {
         Self {
             endpoint: Endpoint::new(http, base_url, api_key, "/chat/completions"),
             compat: ChatCompat::default(),
+            wire: WireCache::default(),
         }
     }
 
     /// Talks to the server with these quirks (see [`ChatCompat::for_server`]).
     pub fn with_compat(mut self, compat: ChatCompat) -> Self {
         self.compat = compat;
+        // Messages written under other quirks must not be reused.
+        self.wire = WireCache::default();
         self
     }
 
@@ -58,7 +63,7 @@ impl ModelClient for OpenAiChatClient {
             PROVIDER,
             &[],
             Auth::Bearer,
-            &wire::body(&request, &self.compat),
+            &wire::body(&request, &self.compat, &self.wire),
             OpenAiChatDecoder::with_compat(self.compat),
             cancel,
         )

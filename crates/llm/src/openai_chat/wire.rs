@@ -3,13 +3,14 @@
 use std::borrow::Cow;
 
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
 use wright_protocol::{ContentBlock, Message, Role};
 
 use super::compat::{ChatCompat, MaxTokensField, SystemRole};
 use crate::client::ModelRequest;
 use crate::ids::IdRules;
+use crate::wire_cache::WireCache;
 use crate::wire_json::{DataUrl, Seq};
 
 /// The JSON body of a streaming Chat Completions request with the default
@@ -26,18 +27,27 @@ pub fn request_body(request: &ModelRequest) -> Value {
 /// tree, for tests and inspection; requests are sent as [`body`] writes
 /// them.
 pub fn request_body_with(request: &ModelRequest, compat: &ChatCompat) -> Value {
-    serde_json::to_value(body(request, compat)).unwrap_or_default()
+    serde_json::to_value(body(request, compat, &WireCache::default())).unwrap_or_default()
 }
 
 /// [`request_body_with`] as it is sent: serialized straight from the shared
 /// history, with no copy of the conversation and no value tree.
-pub(crate) fn body<'a>(request: &'a ModelRequest, compat: &'a ChatCompat) -> impl Serialize + 'a {
-    Body { request, compat }
+pub(crate) fn body<'a>(
+    request: &'a ModelRequest,
+    compat: &'a ChatCompat,
+    cache: &'a WireCache,
+) -> impl Serialize + 'a {
+    Body {
+        request,
+        compat,
+        cache,
+    }
 }
 
 struct Body<'a> {
     request: &'a ModelRequest,
     compat: &'a ChatCompat,
+    cache: &'a WireCache,
 }
 
 impl Serialize for Body<'_> {
@@ -45,7 +55,14 @@ impl Serialize for Body<'_> {
         let (request, compat) = (self.request, self.compat);
         let mut body = s.serialize_map(None)?;
         body.serialize_entry("model", &request.model)?;
-        body.serialize_entry("messages", &messages(request, compat))?;
+        body.serialize_entry(
+            "messages",
+            &Messages {
+                request,
+                compat,
+                cache: self.cache,
+            },
+        )?;
         if !request.tools.is_empty() {
             let tools = request.tools.iter().map(|t| Tool {
                 kind: "function",
@@ -155,22 +172,38 @@ struct CallFunction<'a> {
 
 /// The chat messages of a request: the system prompt first, then each
 /// canonical message as one or more chat messages.
-fn messages<'a>(request: &'a ModelRequest, compat: &ChatCompat) -> Vec<ChatMessage<'a>> {
-    let mut out = Vec::with_capacity(request.messages.len() + 1);
-    if !request.system.is_empty() {
-        out.push(match compat.system_role {
-            SystemRole::System => ChatMessage::System {
-                content: &request.system,
+struct Messages<'a> {
+    request: &'a ModelRequest,
+    compat: &'a ChatCompat,
+    cache: &'a WireCache,
+}
+
+impl Serialize for Messages<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (request, compat) = (self.request, self.compat);
+        let mut seq = s.serialize_seq(None)?;
+        if !request.system.is_empty() {
+            seq.serialize_element(&match compat.system_role {
+                SystemRole::System => ChatMessage::System {
+                    content: &request.system,
+                },
+                SystemRole::Developer => ChatMessage::Developer {
+                    content: &request.system,
+                },
+            })?;
+        }
+        self.cache.write_items(
+            &mut seq,
+            &request.messages,
+            |_| 0,
+            |m, _| {
+                let mut out = Vec::with_capacity(1);
+                push_message(&mut out, m, compat.tool_call_ids);
+                out
             },
-            SystemRole::Developer => ChatMessage::Developer {
-                content: &request.system,
-            },
-        });
+        )?;
+        seq.end()
     }
-    for m in request.messages.iter() {
-        push_message(&mut out, m, compat.tool_call_ids);
-    }
-    out
 }
 
 /// Appends one canonical message as one or more chat messages. Tool results

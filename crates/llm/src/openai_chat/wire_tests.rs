@@ -190,3 +190,15 @@ fn server_tool_call_ids_are_echoed_when_valid() {
     assert!(id.len() <= 40 && id != vllm, "{id}");
     assert_eq!(body["messages"][3]["tool_call_id"], json!(id));
 }
+
+#[test]
+fn kept_message_bytes_equal_fresh_ones() {
+    for compat in [
+        ChatCompat::default(),
+        ChatCompat::for_server("https://api.openai.com/v1", "gpt-5"),
+    ] {
+        crate::test_fixtures::assert_cache_is_transparent(|request, cache| {
+            serde_json::to_vec(&body(request, &compat, cache)).unwrap()
+        });
+    }
+}

@@ -12,12 +12,14 @@ use tokio_util::sync::CancellationToken;
 
 use crate::client::{EventStream, ModelClient, ModelRequest};
 use crate::endpoint::{Auth, Endpoint, endpoint_client};
+use crate::wire_cache::WireCache;
 
 const PROVIDER: &str = "openai-responses";
 
 /// A [`ModelClient`] for the OpenAI Responses API.
 pub struct OpenAiResponsesClient {
     endpoint: Endpoint,
+    wire: WireCache,
 }
 
 impl OpenAiResponsesClient {
@@ -26,6 +28,7 @@ impl OpenAiResponsesClient {
     pub fn new(http: reqwest::Client, base_url: String, api_key: Option<String>) -> Self {
         Self {
             endpoint: Endpoint::new(http, base_url, api_key, "/responses"),
+            wire: WireCache::default(),
         }
     }
 }
@@ -42,7 +45,7 @@ impl ModelClient for OpenAiResponsesClient {
             PROVIDER,
             &[],
             Auth::Bearer,
-            &wire::body(&request),
+            &wire::body(&request, &self.wire),
             OpenAiResponsesDecoder::new(),
             cancel,
         )

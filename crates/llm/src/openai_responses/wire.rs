@@ -16,6 +16,7 @@ use wright_protocol::{ContentBlock, Message, Role};
 
 use crate::client::ModelRequest;
 use crate::ids::IdRules;
+use crate::wire_cache::WireCache;
 use crate::wire_json::{DataUrl, Seq};
 
 /// The prefix of a `Thinking` signature that holds a Responses reasoning item.
@@ -72,30 +73,56 @@ fn is_reasoning_model(model: &str) -> bool {
 /// As a value tree, for tests and inspection; requests are sent as
 /// [`body`] writes them.
 pub fn request_body(request: &ModelRequest) -> Value {
-    serde_json::to_value(Body(request)).unwrap_or_default()
+    serde_json::to_value(body(request, &WireCache::default())).unwrap_or_default()
 }
 
 /// [`request_body`] as it is sent: serialized straight from the shared
 /// history, with no copy of the conversation and no value tree.
-pub(crate) fn body(request: &ModelRequest) -> impl Serialize + '_ {
-    Body(request)
+pub(crate) fn body<'a>(request: &'a ModelRequest, cache: &'a WireCache) -> impl Serialize + 'a {
+    Body { request, cache }
 }
 
-struct Body<'a>(&'a ModelRequest);
+struct Body<'a> {
+    request: &'a ModelRequest,
+    cache: &'a WireCache,
+}
+
+/// `input`: each canonical message as its items.
+struct Input<'a> {
+    request: &'a ModelRequest,
+    cache: &'a WireCache,
+}
+
+impl Serialize for Input<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.cache.serialize(
+            s,
+            &self.request.messages,
+            |_| 0,
+            |m, _| {
+                let mut out = Vec::with_capacity(1);
+                push_message(&mut out, m);
+                out
+            },
+        )
+    }
+}
 
 impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let request = self.0;
+        let request = self.request;
         let mut body = s.serialize_map(None)?;
         body.serialize_entry("model", &request.model)?;
         if !request.system.is_empty() {
             body.serialize_entry("instructions", &request.system)?;
         }
-        let mut input = Vec::with_capacity(request.messages.len());
-        for m in request.messages.iter() {
-            push_message(&mut input, m);
-        }
-        body.serialize_entry("input", &input)?;
+        body.serialize_entry(
+            "input",
+            &Input {
+                request,
+                cache: self.cache,
+            },
+        )?;
         if !request.tools.is_empty() {
             // `strict` defaults to true here, which demands schemas with
             // every property required and no additional properties.

@@ -135,3 +135,10 @@ fn tool_images_follow_the_outputs_as_user_input() {
         "data:image/png;base64,AAAA"
     );
 }
+
+#[test]
+fn kept_message_bytes_equal_fresh_ones() {
+    crate::test_fixtures::assert_cache_is_transparent(|request, cache| {
+        serde_json::to_vec(&body(request, cache)).unwrap()
+    });
+}
