@@ -153,6 +153,19 @@ impl SessionStore {
     /// (when given), then in every project. Errors list the candidates.
     pub fn resolve_id(&self, prefix: &str, project: Option<&Path>) -> Result<ResolvedSession> {
         let prefix = prefix.trim();
+        // A whole id names its file: no need to list (and stat) every
+        // session of the project, which grows with every run.
+        if let Some(cwd) = project
+            && valid_id(prefix)
+        {
+            let path = self.project_dir(cwd).join(format!("{prefix}.jsonl"));
+            if crate::regular::is_regular(&path) {
+                return Ok(ResolvedSession {
+                    id: prefix.to_owned(),
+                    path,
+                });
+            }
+        }
         let matching = |scope: Option<&Path>| -> Vec<ResolvedSession> {
             self.session_files(scope)
                 .into_iter()
