@@ -101,6 +101,14 @@ pub(crate) async fn base<'a>(
         None => None,
     };
     match unsaved {
+        // The editor would take the change, but not while a command runs.
+        Some(_) if writer.is_none() && editor.is_some_and(|e| e.takes_writes()) => {
+            Err(ToolError::Failed(format!(
+                "{} has unsaved changes in the editor, and a command of this session is \
+                 running; nothing was written. Try again once it has ended.",
+                path.shown
+            )))
+        }
         Some(_) if writer.is_none() => Err(ToolError::Failed(format!(
             "{} has unsaved changes in the editor; nothing was written. Ask the user to save \
              or revert it in the editor, then read it again before changing it.",
@@ -340,6 +348,8 @@ mod tool_tests {
             .await
             .unwrap_err();
         assert!(err.to_string().contains("unsaved changes"), "{err}");
+        // The way out is to wait, not to ask the user to save.
+        assert!(err.to_string().contains("once it has ended"), "{err}");
         assert!(editor.written.lock().unwrap().is_empty());
         assert_eq!(disk(dir.path()), "old\n");
         drop(running);
