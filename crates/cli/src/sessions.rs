@@ -45,6 +45,19 @@ pub struct Opened {
     pub turns: Vec<wright_store::UserTurn>,
 }
 
+impl Opened {
+    /// Everything from one load; the history is moved out last, not copied.
+    fn from_loaded(writer: SessionWriter, loaded: wright_store::LoadedSession) -> Self {
+        Self {
+            warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
+            usage: loaded.usage_total(),
+            turns: loaded.user_turns(),
+            history: loaded.into_history(),
+            writer,
+        }
+    }
+}
+
 /// The store under the user's data dir.
 pub fn store() -> Result<SessionStore, SetupError> {
     dirs::data_dir().map(SessionStore::new).ok_or_else(|| {
@@ -95,22 +108,10 @@ pub fn open(
     if choice.fork {
         let writer = store.fork(&id, None).map_err(err)?;
         let loaded = writer.load().map_err(err)?;
-        return Ok(Opened {
-            history: loaded.history(),
-            warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
-            usage: loaded.usage_total(),
-            turns: loaded.user_turns(),
-            writer,
-        });
+        return Ok(Opened::from_loaded(writer, loaded));
     }
     let (writer, loaded) = store.resume(&id).map_err(err)?;
-    Ok(Opened {
-        history: loaded.history(),
-        warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
-        usage: loaded.usage_total(),
-        turns: loaded.user_turns(),
-        writer,
-    })
+    Ok(Opened::from_loaded(writer, loaded))
 }
 
 /// `wright sessions …`.

@@ -4,6 +4,7 @@
 //! This crate does no I/O. Every other crate depends on it, so its shapes
 //! change only with care.
 
+mod block_de;
 pub mod event;
 pub mod message;
 pub mod tool;

@@ -56,8 +56,9 @@ impl Message {
     }
 }
 
-/// One block of message content.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One block of message content. Its `Deserialize` is written out in
+/// `block_de` (one pass instead of serde's buffered internally tagged form).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentBlock {
     /// Plain text.

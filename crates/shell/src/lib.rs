@@ -13,6 +13,7 @@ mod ast;
 mod hidden;
 mod parse;
 pub mod readonly;
+mod recent;
 mod words;
 pub mod wrappers;
 
@@ -21,6 +22,7 @@ pub use ast::{
     marker, marker_index, unnumbered,
 };
 pub use parse::parse;
+pub use recent::Recent;
 pub use words::simple_escape;
 
 #[cfg(test)]

@@ -8,56 +8,25 @@
 //! parse errors, anything new). Bodies of unknown constructs are still
 //! walked, so the guard and deny rules see the commands inside them.
 
-use std::cell::RefCell;
-use std::collections::VecDeque;
-
 use tree_sitter::{Node, Parser};
 
 use crate::ast::{Command, Redirect, RedirectKind, Script, Sep, Unknown, Word};
+use crate::recent::Recent;
 
 /// Longest script parsed; longer ones are one unknown.
 const MAX_LEN: usize = 1 << 20;
 /// Deepest nesting of syntax walked.
 const MAX_NEST: usize = 200;
 
-/// How many recent parses each thread keeps.
-const RECENT_LEN: usize = 4;
-/// Longest script kept among them.
-const RECENT_MAX: usize = 64 * 1024;
-
 thread_local! {
-    /// Scripts parsed last on this thread, newest first. One command is
-    /// parsed by the permission engine, the destructive-command guard and
-    /// the checks around an approval in turn, and a tree-sitter parse
-    /// (its error recovery on a garbled script above all) is the costliest
-    /// step of that; the result depends on the text alone.
-    static RECENT: RefCell<VecDeque<(String, Script)>> = const { RefCell::new(VecDeque::new()) };
+    /// Scripts parsed last on this thread (see [`Recent`]).
+    static RECENT: Recent<Script> = const { Recent::new() };
 }
 
 /// Parses `script` with tree-sitter-bash. Never fails: whatever cannot be
 /// represented exactly is listed in [`Script::unknown`].
 pub fn parse(script: &str) -> Script {
-    let hit = RECENT.with(|recent| {
-        recent.try_borrow().ok().and_then(|recent| {
-            recent
-                .iter()
-                .find(|(text, _)| text == script)
-                .map(|(_, parsed)| parsed.clone())
-        })
-    });
-    if let Some(parsed) = hit {
-        return parsed;
-    }
-    let parsed = parse_uncached(script);
-    if script.len() <= RECENT_MAX {
-        RECENT.with(|recent| {
-            if let Ok(mut recent) = recent.try_borrow_mut() {
-                recent.truncate(RECENT_LEN - 1);
-                recent.push_front((script.to_owned(), parsed.clone()));
-            }
-        });
-    }
-    parsed
+    RECENT.with(|recent| recent.get_or(script, parse_uncached))
 }
 
 pub(crate) fn parse_uncached(script: &str) -> Script {

@@ -4,8 +4,14 @@
 //! the views the core needs: the conversation on the current branch, the
 //! user turns, the usage total.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::borrow::Borrow;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+// Entry ids are hashed several times per entry while a session loads
+// (duplicates, reattaching, the branch walk); SipHash was a visible part
+// of `--resume`. foldhash is still seeded per process.
+use foldhash::{HashMap, HashSet, HashSetExt};
 
 use wright_protocol::{ContentBlock, Message, Role, Usage};
 
@@ -82,12 +88,9 @@ impl LoadedSession {
             .or_else(|| self.header.parent.as_ref().and_then(|p| p.entry.as_ref()))
     }
 
-    fn index(&self) -> HashMap<&str, &Entry> {
-        self.inherited
-            .iter()
-            .chain(&self.entries)
-            .map(|e| (e.id.as_str(), e))
-            .collect()
+    /// Every entry, inherited ones first: what [`Self::path_positions`] indexes.
+    fn all(&self) -> impl Iterator<Item = &Entry> {
+        self.inherited.iter().chain(&self.entries)
     }
 
     /// An entry of this session's tree (inherited ones included).
@@ -101,19 +104,33 @@ impl LoadedSession {
 
     /// The entries from the root to `id` inclusive (empty for `None` or an unknown id).
     pub fn path_to(&self, id: Option<&str>) -> Vec<&Entry> {
-        let index = self.index();
+        let all: Vec<&Entry> = self.all().collect();
+        self.path_positions(id)
+            .into_iter()
+            .map(|at| all[at])
+            .collect()
+    }
+
+    /// [`Self::path_to`] as positions in [`Self::all`]'s order.
+    fn path_positions(&self, id: Option<&str>) -> Vec<usize> {
+        let index: HashMap<&str, usize> = self
+            .all()
+            .enumerate()
+            .map(|(at, e)| (e.id.as_str(), at))
+            .collect();
+        let all: Vec<&Entry> = self.all().collect();
         let mut path = Vec::new();
         let mut cursor = id;
         while let Some(current) = cursor {
-            let Some(entry) = index.get(current) else {
+            let Some(&at) = index.get(current) else {
                 break;
             };
-            path.push(*entry);
+            path.push(at);
             if path.len() > index.len() {
                 // A parent cycle can only come from a hand-edited file.
                 break;
             }
-            cursor = entry.parent_id.as_deref();
+            cursor = all[at].parent_id.as_deref();
         }
         path.reverse();
         path
@@ -127,12 +144,38 @@ impl LoadedSession {
     /// The conversation to send next: the current branch's messages, with
     /// the latest compaction applied and dangling tool calls answered.
     pub fn history(&self) -> Vec<Message> {
-        messages_on(&self.current_path())
+        messages_on(self.current_path(), |e| match &e.body {
+            EntryBody::Message { message } => Some(message.clone()),
+            _ => None,
+        })
+    }
+
+    /// [`Self::history`], moving the messages out instead of copying them
+    /// (a long session's history is most of its memory).
+    pub fn into_history(self) -> Vec<Message> {
+        let positions = self.path_positions(self.leaf().map(String::as_str));
+        let mut all: Vec<Option<Entry>> = self
+            .inherited
+            .into_iter()
+            .chain(self.entries)
+            .map(Some)
+            .collect();
+        let path: Vec<Entry> = positions
+            .into_iter()
+            .filter_map(|at| all.get_mut(at).and_then(Option::take))
+            .collect();
+        messages_on(path, |e| match e.body {
+            EntryBody::Message { message } => Some(message),
+            _ => None,
+        })
     }
 
     /// The conversation as it stood at `entry`.
     pub fn history_at(&self, entry: &str) -> Vec<Message> {
-        messages_on(&self.path_to(Some(entry)))
+        messages_on(self.path_to(Some(entry)), |e| match &e.body {
+            EntryBody::Message { message } => Some(message.clone()),
+            _ => None,
+        })
     }
 
     /// The user prompts on the current branch, oldest first, each with
@@ -180,45 +223,46 @@ impl LoadedSession {
 }
 
 /// The messages of a root-first path, compaction applied, repaired.
-fn messages_on(path: &[&Entry]) -> Vec<Message> {
-    let collect = |entries: &[&Entry]| -> Vec<Message> {
-        entries
-            .iter()
-            .filter_map(|e| match &e.body {
-                EntryBody::Message { message } => Some(message.clone()),
-                _ => None,
-            })
-            .collect()
-    };
+/// The messages of `path` (entries root first), with its latest compaction
+/// applied; `message` takes an entry's message, by copy or by move.
+fn messages_on<E: Borrow<Entry>>(
+    path: Vec<E>,
+    message: impl Fn(E) -> Option<Message>,
+) -> Vec<Message> {
     let compaction = path
         .iter()
-        .rposition(|e| matches!(e.body, EntryBody::Compaction { .. }));
-    let messages = match compaction {
-        Some(at) => {
-            let EntryBody::Compaction {
-                summary,
-                first_kept,
-                messages_follow,
-                ..
-            } = &path[at].body
-            else {
-                return Vec::new();
-            };
-            if *messages_follow {
-                return repair(collect(&path[at + 1..]));
-            }
-            let kept_from = first_kept
-                .as_deref()
-                .and_then(|k| path[..at].iter().position(|e| e.id == k))
-                .unwrap_or(at);
-            let mut out = vec![Message::user_text(summary.clone())];
-            out.extend(collect(&path[kept_from..at]));
-            out.extend(collect(&path[at + 1..]));
-            out
-        }
-        None => collect(path),
+        .rposition(|e| matches!(e.borrow().body, EntryBody::Compaction { .. }));
+    let Some(at) = compaction else {
+        return repair(path.into_iter().filter_map(message).collect());
     };
-    repair(messages)
+    let EntryBody::Compaction {
+        summary,
+        first_kept,
+        messages_follow,
+        ..
+    } = &path[at].borrow().body
+    else {
+        return Vec::new();
+    };
+    // The summary stands in for what came before; with `messages_follow`
+    // the whole compacted conversation comes after the compaction entry.
+    let (summary, kept_from) = if *messages_follow {
+        (None, at)
+    } else {
+        let kept_from = first_kept
+            .as_deref()
+            .and_then(|k| path[..at].iter().position(|e| e.borrow().id == k))
+            .unwrap_or(at);
+        (Some(Message::user_text(summary.clone())), kept_from)
+    };
+    let mut out: Vec<Message> = summary.into_iter().collect();
+    out.extend(
+        path.into_iter()
+            .enumerate()
+            .filter(|(i, _)| *i >= kept_from && *i != at)
+            .filter_map(|(_, e)| message(e)),
+    );
+    repair(out)
 }
 
 /// The blob directory beside a session file: `<id>.blobs`.
@@ -234,7 +278,15 @@ pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>
     let mut warnings = Vec::new();
     let blob_dirs = vec![blob_dir_of(path)];
     let terminated = bytes.last() == Some(&b'\n');
-    let mut lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    // `split` on a closure tests every byte; memchr finds the line ends a
+    // word at a time (a long session is hundreds of kilobytes).
+    let mut lines: Vec<&[u8]> = Vec::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', &bytes) {
+        lines.push(&bytes[start..end]);
+        start = end + 1;
+    }
+    lines.push(&bytes[start..]);
     if terminated {
         lines.pop();
     }
@@ -518,24 +570,32 @@ fn reattach(
     fork_point: Option<&str>,
     warnings: &mut Vec<String>,
 ) {
-    let mut known: HashSet<String> = inherited.iter().map(|e| e.id.clone()).collect();
-    // A fork's first entry follows the fork point, even when the parent
-    // session is gone (that loss is reported already).
-    let mut previous: Option<String> = fork_point.filter(|p| known.contains(*p)).map(str::to_owned);
-    for entry in entries.iter_mut() {
-        if let Some(parent) = &entry.parent_id
-            && !known.contains(parent)
-        {
-            if Some(parent.as_str()) != fork_point {
-                warnings.push(format!(
-                    "entry {} follows entry {parent}, which is missing; it was attached to the entry before it",
-                    entry.id
-                ));
+    // Decided on the ids alone, then applied: no id is copied to do it.
+    let fixes = {
+        let mut known: HashSet<&str> = inherited.iter().map(|e| e.id.as_str()).collect();
+        // A fork's first entry follows the fork point, even when the parent
+        // session is gone (that loss is reported already).
+        let mut previous: Option<&str> = fork_point.filter(|p| known.contains(*p));
+        let mut fixes = Vec::new();
+        for (at, entry) in entries.iter().enumerate() {
+            if let Some(parent) = &entry.parent_id
+                && !known.contains(parent.as_str())
+            {
+                if Some(parent.as_str()) != fork_point {
+                    warnings.push(format!(
+                        "entry {} follows entry {parent}, which is missing; it was attached to the entry before it",
+                        entry.id
+                    ));
+                }
+                fixes.push((at, previous.map(str::to_owned)));
             }
-            entry.parent_id.clone_from(&previous);
+            known.insert(entry.id.as_str());
+            previous = Some(entry.id.as_str());
         }
-        known.insert(entry.id.clone());
-        previous = Some(entry.id.clone());
+        fixes
+    };
+    for (at, parent) in fixes {
+        entries[at].parent_id = parent;
     }
 }
 

@@ -23,8 +23,7 @@
 //! Quoted text passed as data is not a command: `echo "rm -rf /"` and
 //! `grep -r 'rm -rf /' .` are allowed, `bash -c "rm -rf /"` is not.
 
-use std::cell::RefCell;
-use std::collections::VecDeque;
+use wright_shell::Recent;
 
 use crate::guard_view::{Escapes, Sep, Simple, has_marker, lex, marker_index, unescape};
 
@@ -52,49 +51,25 @@ const CHECK_COST: usize = 64;
 /// lexed again, so a crafted line could otherwise take minutes.
 const WORK_FACTOR: usize = 16;
 
-/// How many recent verdicts each thread keeps.
-const RECENT_LEN: usize = 4;
-/// Longest command whose verdict is kept.
-const RECENT_MAX: usize = 64 * 1024;
-
 thread_local! {
-    /// Verdicts given last on this thread, newest first. One bash call is
-    /// checked by the permission engine's hard guard, by the tool before it
-    /// spawns and by the checks around an approval; the guard lexes every
-    /// nested script and option tail again, which can cost milliseconds on
-    /// a garbled line, and the verdict depends on the text alone.
-    static RECENT: RefCell<VecDeque<(String, Result<(), String>)>> =
-        const { RefCell::new(VecDeque::new()) };
+    /// Verdicts given last on this thread: one bash call is checked by the
+    /// permission engine's hard guard, by the tool before it spawns and by
+    /// the checks around an approval (see [`Recent`]).
+    static RECENT: Recent<Result<(), String>> = const { Recent::new() };
 }
 
 /// `Err(reason)` when `command` is destructive enough to refuse outright,
 /// or too intricate to check within a bounded amount of work.
 pub fn check_command(command: &str) -> Result<(), String> {
-    let hit = RECENT.with(|recent| {
-        recent.try_borrow().ok().and_then(|recent| {
-            recent
-                .iter()
-                .find(|(text, _)| text == command)
-                .map(|(_, verdict)| verdict.clone())
+    RECENT.with(|recent| {
+        recent.get_or(command, |command| {
+            let mut guard = Guard {
+                budget: WORK_BASE.max(command.len().saturating_mul(WORK_FACTOR)),
+                ..Guard::default()
+            };
+            guard.check(command, &mut Ctx::default(), 0)
         })
-    });
-    if let Some(verdict) = hit {
-        return verdict;
-    }
-    let mut guard = Guard {
-        budget: WORK_BASE.max(command.len().saturating_mul(WORK_FACTOR)),
-        ..Guard::default()
-    };
-    let verdict = guard.check(command, &mut Ctx::default(), 0);
-    if command.len() <= RECENT_MAX {
-        RECENT.with(|recent| {
-            if let Ok(mut recent) = recent.try_borrow_mut() {
-                recent.truncate(RECENT_LEN - 1);
-                recent.push_front((command.to_owned(), verdict.clone()));
-            }
-        });
-    }
-    verdict
+    })
 }
 
 /// What the script has made knowable at one point.

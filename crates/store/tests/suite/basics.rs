@@ -233,7 +233,9 @@ fn compaction_replaces_old_history_with_the_summary() {
     w.append_message(&Message::user_text("prompt 3")).unwrap();
     let id = w.id().to_string();
     drop(w);
-    let history = store.load(&id).unwrap().history();
+    let loaded = store.load(&id).unwrap();
+    let history = loaded.history();
+    assert_eq!(loaded.into_history(), history, "moved out = copied");
     let texts: Vec<String> = history.iter().map(Message::text).collect();
     assert_eq!(
         texts,
@@ -259,7 +261,9 @@ fn compaction_with_messages_following_restarts_history_there() {
         .unwrap();
     let id = w.id().to_string();
     drop(w);
-    let history = store.load(&id).unwrap().history();
+    let loaded = store.load(&id).unwrap();
+    let history = loaded.history();
+    assert_eq!(loaded.into_history(), history, "moved out = copied");
     let texts: Vec<String> = history.iter().map(Message::text).collect();
     assert_eq!(texts, vec!["summary + prompt 1", "answer 1"]);
 }

@@ -30,6 +30,11 @@ fn fork_resumes_with_identical_history_and_leaves_the_parent_alone() {
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
     all.push(Message::user_text("fork prompt"));
     assert_eq!(loaded.history(), all);
+    assert_eq!(
+        loaded.clone().into_history(),
+        all,
+        "inherited entries moved out"
+    );
     assert_eq!(loaded.header.parent.as_ref().unwrap().session, parent_id);
 
     // Fork at an earlier entry, then resume it.
@@ -112,6 +117,11 @@ fn rewind_restores_files_and_branches_the_conversation() {
     let mut expected = after_turn_1.clone();
     expected.push(Message::user_text("different edit"));
     assert_eq!(loaded.history(), expected);
+    assert_eq!(
+        loaded.clone().into_history(),
+        expected,
+        "only the branch moves out"
+    );
     // Nothing was deleted: the old branch is still in the file.
     assert!(loaded.get(&turn2).is_some());
     assert!(
