@@ -35,7 +35,9 @@ pub fn session(data: &[u8]) {
     let Ok(loaded) = store.load_path(file) else {
         return;
     };
-    let _ = loaded.history();
+    let history = loaded.history();
+    // `--resume` moves the history out instead of copying it: same result.
+    assert!(loaded.clone().into_history() == history);
     let _ = loaded.user_turns();
     let _ = loaded.usage_total();
     let _ = export_loaded(&loaded, ExportFormat::Markdown);
