@@ -222,9 +222,9 @@ impl LoadedSession {
     }
 }
 
-/// The messages of a root-first path, compaction applied, repaired.
 /// The messages of `path` (entries root first), with its latest compaction
-/// applied; `message` takes an entry's message, by copy or by move.
+/// applied and the result repaired; `message` takes an entry's message, by
+/// copy or by move.
 fn messages_on<E: Borrow<Entry>>(
     path: Vec<E>,
     message: impl Fn(E) -> Option<Message>,
