@@ -8,7 +8,7 @@ use std::path::Path;
 use agent_client_protocol::v1::schema::{
     Plan, SessionUpdate, ToolCall, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
 };
-use wright_protocol::{ContentBlock, Message, Role};
+use wright_protocol::{ContentBlock, Message, Role, SUMMARY_MARKER};
 
 use crate::tool_map;
 use crate::updates::chunk;
@@ -88,10 +88,6 @@ pub fn replay(history: &[Message], cwd: &Path) -> Vec<SessionUpdate> {
     }
     out
 }
-
-/// First line of the message that carries a compaction summary
-/// (`wright_context::compaction::SUMMARY_MARKER`).
-const SUMMARY_MARKER: &str = "[wright: summary of the earlier conversation]";
 
 /// What a recorded user text block is.
 enum UserText {

@@ -25,9 +25,7 @@ pub const DEFAULT_KEEP_RECENT_TOKENS: u64 = 20_000;
 /// Characters an image is counted as (about 1,500 tokens).
 pub const IMAGE_CHARS: usize = 6_000;
 
-/// First line of the user message that carries a summary; also how an old
-/// summary is recognised when compacting again.
-pub const SUMMARY_MARKER: &str = "[wright: summary of the earlier conversation]";
+pub use wright_protocol::SUMMARY_MARKER;
 
 const SUMMARY_INTRO: &str = "The earlier part of this conversation was compacted into the summary \
 below to save context. The messages after it are verbatim. Continue the work from where it \

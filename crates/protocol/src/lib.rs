@@ -14,6 +14,6 @@ pub use event::{
     AgentPath, ApprovalDecision, Event, EventKind, Item, ItemDelta, ItemKind, Op, RewindFileAction,
     RewindFilePreview, ToolCallStatus, TurnEndReason,
 };
-pub use message::{ContentBlock, Message, Role, StopReason};
+pub use message::{ContentBlock, Message, Role, SUMMARY_MARKER, StopReason};
 pub use tool::{ToolDisplay, ToolKind, ToolSpec};
 pub use usage::Usage;

@@ -14,6 +14,11 @@ pub enum Role {
     Assistant,
 }
 
+/// First line of the user message that carries a compaction summary; how
+/// an old summary is recognised when compacting again, and how a replay
+/// (an editor reopening the session) tells it from a prompt.
+pub const SUMMARY_MARKER: &str = "[wright: summary of the earlier conversation]";
+
 /// One message of the conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Message {
