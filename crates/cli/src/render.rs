@@ -5,6 +5,8 @@
 use std::io::{IsTerminal, Write};
 
 use wright_protocol::{Event, EventKind, ItemDelta, ItemKind, ToolCallStatus, TurnEndReason};
+use wright_tui::hides_text;
+pub(crate) use wright_tui::strip_controls;
 
 /// How much to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -434,52 +436,10 @@ pub(crate) fn escape_controls(text: &str) -> String {
     text.chars()
         .flat_map(|c| match c {
             '\n' => "⏎".chars().collect::<Vec<_>>(),
-            c if c.is_control() || reorders(c) => c.escape_default().collect(),
+            c if c.is_control() || hides_text(c) => c.escape_default().collect(),
             c => vec![c],
         })
         .collect()
-}
-
-/// Invisible formatting characters that change how the text around them
-/// is shown (bidi overrides and isolates, zero-width joiners, the BOM): a
-/// command could look like another one.
-fn reorders(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
-}
-
-/// Removes terminal escape sequences and other control characters from
-/// model or command text (keeping newlines and tabs) before it reaches a
-/// terminal.
-pub(crate) fn strip_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\x1b' => match chars.next() {
-                // CSI: parameters up to a final byte in @..~.
-                Some('[') => {
-                    for c in chars.by_ref() {
-                        if ('@'..='~').contains(&c) {
-                            break;
-                        }
-                    }
-                }
-                // OSC: up to BEL or ESC \.
-                Some(']') => {
-                    while let Some(c) = chars.next() {
-                        if c == '\x07' || (c == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
-                            break;
-                        }
-                    }
-                }
-                _ => {}
-            },
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() || reorders(c) => {}
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The argument worth showing for a tool call, on one line.

@@ -12,11 +12,24 @@ use crate::wrap::{truncate, wrap};
 
 /// Removes escape sequences and control characters (keeps newlines and tabs as spaces).
 pub fn clean(text: &str) -> String {
+    strip(text, "    ")
+}
+
+/// Removes terminal escape sequences and other control characters from
+/// model or command text, keeping newlines and tabs, before it reaches a
+/// terminal (print mode writes it without the UI).
+pub fn strip_controls(text: &str) -> String {
+    strip(text, "\t")
+}
+
+/// [`strip_controls`], writing `tab` for each tab.
+fn strip(text: &str, tab: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\x1b' => match chars.next() {
+                // CSI: parameters up to a final byte in @..~.
                 Some('[') => {
                     for c in chars.by_ref() {
                         if ('@'..='~').contains(&c) {
@@ -24,6 +37,7 @@ pub fn clean(text: &str) -> String {
                         }
                     }
                 }
+                // OSC: up to BEL or ESC \.
                 Some(']') => {
                     while let Some(c) = chars.next() {
                         if c == '\x07' || (c == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
@@ -34,7 +48,7 @@ pub fn clean(text: &str) -> String {
                 _ => {}
             },
             '\n' => out.push('\n'),
-            '\t' => out.push_str("    "),
+            '\t' => out.push_str(tab),
             c if c.is_control() || hides_text(c) => {}
             c => out.push(c),
         }
@@ -42,9 +56,10 @@ pub fn clean(text: &str) -> String {
     out
 }
 
-/// Bidi overrides, zero-width characters and the BOM: they could make a
-/// command look like another one.
-fn hides_text(c: char) -> bool {
+/// Bidi overrides and isolates, zero-width characters and the BOM: they
+/// change how the text around them is shown, so a command could look like
+/// another one.
+pub fn hides_text(c: char) -> bool {
     matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 

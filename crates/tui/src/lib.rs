@@ -21,4 +21,5 @@ mod view;
 mod wrap;
 
 pub use app::App;
+pub use cells::{hides_text, strip_controls};
 pub use keys::command_entries;
