@@ -7,10 +7,14 @@
 /// three), ignoring ASCII case. Ties go to the earlier candidate.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let word = word.to_ascii_lowercase();
-    let limit = (word.chars().count() / 3).clamp(1, 3);
+    let len = word.chars().count();
+    let limit = (len / 3).clamp(1, 3);
     candidates
         .into_iter()
         .filter(|c| !c.eq_ignore_ascii_case(&word))
+        // Edits are at least the difference in length: most of a model
+        // catalog is ruled out without the quadratic table.
+        .filter(|c| c.chars().count().abs_diff(len) <= limit)
         .map(|c| (distance(&word, &c.to_ascii_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
@@ -65,5 +69,13 @@ mod tests {
         assert_eq!(closest("llama3", models), None);
         assert_eq!(distance("", "abc"), 3);
         assert_eq!(distance("ab", "ba"), 1);
+    }
+
+    #[test]
+    fn a_length_difference_at_the_limit_is_still_compared() {
+        // "max_toke": limit 2; "max_tokens" is 2 longer and 2 edits away.
+        assert_eq!(closest("max_toke", ["max_tokens"]), Some("max_tokens"));
+        assert_eq!(closest("max_tok", ["max_tokens"]), None);
+        assert_eq!(closest("mödel", ["model", "mödels"]), Some("model"));
     }
 }
