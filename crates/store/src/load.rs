@@ -88,7 +88,7 @@ impl LoadedSession {
             .or_else(|| self.header.parent.as_ref().and_then(|p| p.entry.as_ref()))
     }
 
-    /// Every entry, inherited ones first: what [`Self::path_positions`] indexes.
+    /// Every entry, inherited ones first: what [`path_positions`] indexes.
     fn all(&self) -> impl Iterator<Item = &Entry> {
         self.inherited.iter().chain(&self.entries)
     }
@@ -105,35 +105,10 @@ impl LoadedSession {
     /// The entries from the root to `id` inclusive (empty for `None` or an unknown id).
     pub fn path_to(&self, id: Option<&str>) -> Vec<&Entry> {
         let all: Vec<&Entry> = self.all().collect();
-        self.path_positions(id)
+        path_positions(&all, id)
             .into_iter()
             .map(|at| all[at])
             .collect()
-    }
-
-    /// [`Self::path_to`] as positions in [`Self::all`]'s order.
-    fn path_positions(&self, id: Option<&str>) -> Vec<usize> {
-        let index: HashMap<&str, usize> = self
-            .all()
-            .enumerate()
-            .map(|(at, e)| (e.id.as_str(), at))
-            .collect();
-        let all: Vec<&Entry> = self.all().collect();
-        let mut path = Vec::new();
-        let mut cursor = id;
-        while let Some(current) = cursor {
-            let Some(&at) = index.get(current) else {
-                break;
-            };
-            path.push(at);
-            if path.len() > index.len() {
-                // A parent cycle can only come from a hand-edited file.
-                break;
-            }
-            cursor = all[at].parent_id.as_deref();
-        }
-        path.reverse();
-        path
     }
 
     /// The entries from the root to the current leaf.
@@ -153,7 +128,10 @@ impl LoadedSession {
     /// [`Self::history`], moving the messages out instead of copying them
     /// (a long session's history is most of its memory).
     pub fn into_history(self) -> Vec<Message> {
-        let positions = self.path_positions(self.leaf().map(String::as_str));
+        let positions = {
+            let all: Vec<&Entry> = self.all().collect();
+            path_positions(&all, self.leaf().map(String::as_str))
+        };
         let mut all: Vec<Option<Entry>> = self
             .inherited
             .into_iter()
@@ -220,6 +198,31 @@ impl LoadedSession {
         }
         (total, cost)
     }
+}
+
+/// [`LoadedSession::path_to`] as positions in `all` (every entry, inherited
+/// ones first); a later entry with the same id wins.
+fn path_positions(all: &[&Entry], id: Option<&str>) -> Vec<usize> {
+    let index: HashMap<&str, usize> = all
+        .iter()
+        .enumerate()
+        .map(|(at, e)| (e.id.as_str(), at))
+        .collect();
+    let mut path = Vec::new();
+    let mut cursor = id;
+    while let Some(current) = cursor {
+        let Some(&at) = index.get(current) else {
+            break;
+        };
+        path.push(at);
+        if path.len() > index.len() {
+            // A parent cycle can only come from a hand-edited file.
+            break;
+        }
+        cursor = all[at].parent_id.as_deref();
+    }
+    path.reverse();
+    path
 }
 
 /// The messages of `path` (entries root first), with its latest compaction
