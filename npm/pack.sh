@@ -2,6 +2,7 @@
 # Packs wright's npm packages into OUT_DIR:
 #   npm/pack.sh main OUT_DIR                      -> wright-cli-<version>.tgz (the launcher)
 #   npm/pack.sh platform OUT_DIR BINARY [PLATFORM] -> wright-cli-<platform>-<version>.tgz
+#     (with the `wright-sandbox` helper beside BINARY, if there is one)
 # PLATFORM is node's `<os>-<cpu>` (linux-x64, linux-arm64, darwin-x64,
 # darwin-arm64, win32-x64); by default this machine's. The version is the
 # launcher's (npm/wright-cli/package.json), which the release sets from the tag.
@@ -28,6 +29,13 @@ platform)
     mkdir -p "$work/bin"
     cp "$binary" "$work/bin/$exe"
     chmod 755 "$work/bin/$exe"
+    # The sandbox helper beside it, when it was built: wright starts it for
+    # every command (and falls back to itself without it).
+    helper="$(dirname "$binary")/wright-sandbox${exe#wright}"
+    if [ -f "$helper" ]; then
+        cp "$helper" "$work/bin/wright-sandbox${exe#wright}"
+        chmod 755 "$work/bin/wright-sandbox${exe#wright}"
+    fi
     sed -e "s/@PLATFORM@/$platform/g" -e "s/@VERSION@/$version/g" \
         -e "s/@OS@/$os/g" -e "s/@CPU@/$cpu/g" \
         "$here/platform/package.json.in" > "$work/package.json"

@@ -39,7 +39,9 @@ fn pack_relative_relocations() {
         && env_or("CARGO_CFG_TARGET_OS", "") == "linux"
         && env_or("CARGO_CFG_TARGET_ENV", "") == "gnu";
     if packable && libc_reads_packed_relocations() {
-        println!("cargo:rustc-link-arg-bin=wright=-Wl,-z,pack-relative-relocs");
+        for bin in ["wright", "wright-sandbox"] {
+            println!("cargo:rustc-link-arg-bin={bin}=-Wl,-z,pack-relative-relocs");
+        }
     }
 }
 

@@ -275,12 +275,19 @@ fn sandbox_check() -> Check {
         wright_sandbox::Support::Unavailable(why) => crate::safety::unavailable_detail(&why),
         wright_sandbox::Support::Available => match std::env::current_exe() {
             Err(e) => format!("cannot locate the wright binary for the helper: {e}"),
-            Ok(exe) => {
+            Ok(main) => {
+                let helper = wright_sandbox::helper_beside(&main);
                 let cwd = std::env::current_dir().unwrap_or_default();
                 let policy = wright_sandbox::SandboxPolicy::workspace_write(vec![cwd]);
-                match wright_sandbox::applied_by_helper(&exe, &policy) {
-                    Ok(applied) => describe_sandbox(&applied),
-                    Err(why) => format!("the helper refused: {why}"),
+                match wright_sandbox::applied_by_helper(&helper, &policy) {
+                    Ok(applied) => {
+                        format!(
+                            "{} (helper {})",
+                            describe_sandbox(&applied),
+                            helper.display()
+                        )
+                    }
+                    Err(why) => format!("the helper {} refused: {why}", helper.display()),
                 }
             }
         },

@@ -49,11 +49,13 @@ pub fn build(
         wright_config::SandboxMode::WorkspaceWrite => SandboxMode::WorkspaceWrite,
         wright_config::SandboxMode::Full => SandboxMode::Full,
     };
-    let helper_exe = std::env::current_exe().map_err(|e| {
-        SetupError(format!(
-            "cannot locate the wright binary for the sandbox helper: {e}"
-        ))
-    })?;
+    let helper_exe = std::env::current_exe()
+        .map(|main| wright_sandbox::helper_beside(&main))
+        .map_err(|e| {
+            SetupError(format!(
+                "cannot locate the wright binary for the sandbox helper: {e}"
+            ))
+        })?;
     // Even unconfined, commands go through the helper so they die with wright.
     let unconfined = |warning: Option<String>| Safety {
         policy: policy.clone(),

@@ -1,15 +1,82 @@
-//! The helper entry point: `wright __sandbox-exec <policy-json> -- <cmd…>`.
+//! The helper entry points: `wright __sandbox-exec <policy-json> -- <cmd…>`
+//! and the same through the small `wright-sandbox` binary ([`helper_main`]).
 //! It arranges to die with wright, confines itself and then `exec`s the
 //! command, or refuses with exit status 126; it never runs the command
 //! unconfined unless the policy is `full`.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
 use std::process::Command;
 
 use crate::{
-    Applied, HELPER_ARG, HELPER_ERROR_PREFIX, HELPER_REFUSED_EXIT, PARENT_ENV, REPORT_ENV,
-    REPORT_PREFIX, SandboxError, SandboxPolicy,
+    Applied, BUILD, BUILD_ENV, HELPER_ARG, HELPER_ERROR_PREFIX, HELPER_REFUSED_EXIT, MAIN_ENV,
+    PARENT_ENV, REPORT_ENV, REPORT_PREFIX, SandboxError, SandboxPolicy,
 };
+
+/// `main` of the `wright-sandbox` binary. It runs the helper when the
+/// `wright` that started it is of its own build ([`BUILD_ENV`]); otherwise
+/// it `exec`s that `wright` ([`MAIN_ENV`]) with the same arguments, whose
+/// helper then confines the command with code that matches the policy it
+/// wrote, or refuses (126) where there is no `wright` to hand it to.
+pub fn helper_main() -> ! {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if args.first().is_none_or(|a| a != HELPER_ARG) {
+        eprintln!(
+            "usage: {} {HELPER_ARG} <policy-json> -- <command…> (started by wright, not by hand)",
+            crate::HELPER_BIN
+        );
+        std::process::exit(2);
+    }
+    let own = std::env::current_exe().ok();
+    match pin(
+        std::env::var_os(BUILD_ENV).as_deref(),
+        std::env::var_os(MAIN_ENV).map(PathBuf::from),
+        own.as_deref(),
+    ) {
+        Pin::Run => exec_helper(args),
+        Pin::HandTo(main) => {
+            #[cfg(unix)]
+            let err = std::os::unix::process::CommandExt::exec(Command::new(&main).args(args));
+            #[cfg(not(unix))]
+            let err = match Command::new(&main).args(args).status() {
+                Ok(status) => std::process::exit(status.code().unwrap_or(HELPER_REFUSED_EXIT)),
+                Err(e) => e,
+            };
+            eprintln!(
+                "{HELPER_ERROR_PREFIX} cannot hand the command to {}: {err}; the command was not \
+                 run",
+                main.display()
+            );
+        }
+        Pin::Refuse => eprintln!(
+            "{HELPER_ERROR_PREFIX} this helper belongs to another wright build and no wright \
+             was named to hand the command to; the command was not run"
+        ),
+    }
+    std::process::exit(HELPER_REFUSED_EXIT)
+}
+
+/// What the small helper does with a command.
+#[derive(Debug, PartialEq, Eq)]
+enum Pin {
+    /// Started by a `wright` of its own build: confine and run it.
+    Run,
+    /// Started by another build: that build's `wright` confines it.
+    HandTo(PathBuf),
+    /// Another build, and nothing (else) to hand the command to.
+    Refuse,
+}
+
+fn pin(wanted: Option<&OsStr>, main: Option<PathBuf>, own: Option<&std::path::Path>) -> Pin {
+    if wanted.is_some_and(|w| w == BUILD) {
+        return Pin::Run;
+    }
+    match main {
+        // Handing the command to this very binary would go round forever.
+        Some(main) if Some(main.as_path()) != own => Pin::HandTo(main),
+        _ => Pin::Refuse,
+    }
+}
 
 /// Becomes the helper if this process was started as one; returns otherwise.
 /// Call it first thing in `main`, before any thread (or async runtime) starts.
@@ -122,7 +189,9 @@ fn exec(cmd: Vec<OsString>, applied: &Applied) -> SandboxError {
     command
         .args(it)
         .env_remove(PARENT_ENV)
-        .env_remove(REPORT_ENV);
+        .env_remove(REPORT_ENV)
+        .env_remove(BUILD_ENV)
+        .env_remove(MAIN_ENV);
     #[cfg(target_os = "linux")]
     if applied.landlock {
         command.env(crate::linux_ns::NESTED_ENV, "1");
@@ -149,6 +218,27 @@ mod tests {
 
     fn os(v: &[&str]) -> Vec<OsString> {
         v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_small_helper_runs_only_for_its_own_build() {
+        let main = PathBuf::from("/opt/wright/wright");
+        let own = PathBuf::from("/opt/wright/wright-sandbox");
+        let same = Some(OsStr::new(BUILD));
+        assert_eq!(pin(same, Some(main.clone()), Some(&own)), Pin::Run);
+        assert_eq!(pin(same, None, None), Pin::Run);
+        for other in [
+            Some(OsStr::new("0123456789abcdef")),
+            Some(OsStr::new("")),
+            None,
+        ] {
+            assert_eq!(
+                pin(other, Some(main.clone()), Some(&own)),
+                Pin::HandTo(main.clone())
+            );
+            assert_eq!(pin(other, None, Some(&own)), Pin::Refuse);
+            assert_eq!(pin(other, Some(own.clone()), Some(&own)), Pin::Refuse);
+        }
     }
 
     #[test]

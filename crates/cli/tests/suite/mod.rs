@@ -31,6 +31,8 @@ mod records;
 #[cfg(unix)]
 mod rewind_security;
 mod safety;
+#[cfg(unix)]
+mod sandbox_helper;
 mod scenarios;
 mod sdk_flags;
 mod sdk_python;
