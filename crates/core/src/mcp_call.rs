@@ -64,7 +64,7 @@ pub fn spec_of(tool: &McpTool) -> ToolSpec {
     ToolSpec {
         name: tool.name.clone(),
         description,
-        input_schema: tool.input_schema.clone(),
+        input_schema: tool.input_schema.clone().into(),
     }
 }
 

@@ -37,7 +37,8 @@ pub(crate) fn specs() -> Vec<ToolSpec> {
                 "properties": {
                     "server": {"type": "string", "description": "Only this server's resources"}
                 }
-            }),
+            })
+            .into(),
         },
         ToolSpec {
             name: READ.to_owned(),
@@ -51,7 +52,8 @@ pub(crate) fn specs() -> Vec<ToolSpec> {
                     "uri": {"type": "string", "description": "The resource's URI"}
                 },
                 "required": ["server", "uri"]
-            }),
+            })
+            .into(),
         },
     ]
 }

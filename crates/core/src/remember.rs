@@ -52,7 +52,7 @@ impl Tool for RememberTool {
                     "body": {"type": "string", "description": "The note, in Markdown"}
                 },
                 "required": ["name", "description", "body"]
-            }),
+            }).into(),
         }
     }
 

@@ -118,7 +118,7 @@ pub(crate) fn spec(agents: &Agents) -> ToolSpec {
                 "model": {"type": "string", "description": "A model for this agent (default: its definition's, or yours)"}
             },
             "required": ["description", "prompt"]
-        }),
+        }).into(),
     }
 }
 

@@ -74,7 +74,8 @@ pub(crate) fn spec(deferred: &[McpTool]) -> ToolSpec {
                 }
             },
             "required": ["query"]
-        }),
+        })
+        .into(),
     }
 }
 

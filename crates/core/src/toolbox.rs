@@ -57,7 +57,7 @@ struct McpSide {
 }
 
 fn spec_chars(spec: &ToolSpec) -> usize {
-    spec.input_schema.to_string().len() + spec.description.len() + spec.name.len()
+    spec.input_schema.json().get().len() + spec.description.len() + spec.name.len()
 }
 
 impl ToolBox {

@@ -191,7 +191,9 @@ pub(crate) fn conversation() -> ModelRequest {
         tools: vec![ToolSpec {
             name: "read".into(),
             description: "Read a file".into(),
-            input_schema: json!({"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}),
+            input_schema:
+                json!({"type":"object","properties":{"path":{"type":"string"}},"required":["path"]})
+                    .into(),
         }],
         max_tokens: 1024,
         ..ModelRequest::default()

@@ -15,5 +15,5 @@ pub use event::{
     RewindFilePreview, ToolCallStatus, TurnEndReason,
 };
 pub use message::{ContentBlock, Message, Role, SUMMARY_MARKER, StopReason};
-pub use tool::{ToolDisplay, ToolKind, ToolSpec};
+pub use tool::{ToolDisplay, ToolKind, ToolSchema, ToolSpec};
 pub use usage::Usage;

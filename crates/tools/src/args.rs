@@ -2,9 +2,13 @@
 //! come from the model as JSON and become typed structs; the structs' schemas
 //! become compact JSON Schema for the tool specs.
 
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use wright_protocol::ToolSpec;
+use serde_json::value::RawValue;
+use wright_protocol::{ToolSchema, ToolSpec};
 
 use crate::ToolError;
 
@@ -26,7 +30,39 @@ pub fn parse<T: DeserializeOwned>(args: serde_json::Value) -> Result<T, ToolErro
 /// does not need (`$schema`, `title`, the struct's own doc, integer formats,
 /// `null` in optional types); `$ref`s are inlined because small local models
 /// handle flat schemas better.
+///
+/// The built-in tools' schemas are that derivation written out once, in
+/// `schemas.json` (a test keeps it equal to the types; `WRIGHT_BLESS=1`
+/// rewrites it): deriving them took a sixth of every start's instructions.
+/// A tool missing from the file derives its schema here.
 pub(crate) fn spec<T: JsonSchema>(name: &str, description: &str) -> ToolSpec {
+    let input_schema = match written_schema(name) {
+        Some(json) => ToolSchema::from_json(json.to_owned()),
+        None => derived_schema::<T>().into(),
+    };
+    ToolSpec {
+        name: name.to_owned(),
+        description: description.to_owned(),
+        input_schema,
+    }
+}
+
+/// `schemas.json`: one line per built-in tool, its name and compact schema.
+const WRITTEN_SCHEMAS: &str = include_str!("schemas.json");
+
+fn written_schema(name: &str) -> Option<&'static RawValue> {
+    #[cfg(test)]
+    if tests::DERIVE_ONLY.with(std::cell::Cell::get) {
+        return None;
+    }
+    static WRITTEN: OnceLock<BTreeMap<&'static str, &'static RawValue>> = OnceLock::new();
+    WRITTEN
+        .get_or_init(|| serde_json::from_str(WRITTEN_SCHEMAS).unwrap_or_default())
+        .get(name)
+        .copied()
+}
+
+fn derived_schema<T: JsonSchema>() -> serde_json::Value {
     let schema = schemars::schema_for!(T);
     let mut value = schema.to_value();
     let defs = value
@@ -40,11 +76,7 @@ pub(crate) fn spec<T: JsonSchema>(name: &str, description: &str) -> ToolSpec {
         obj.remove("title");
         obj.remove("description");
     }
-    ToolSpec {
-        name: name.to_owned(),
-        description: description.to_owned(),
-        input_schema: value,
-    }
+    value
 }
 
 fn inline_refs(value: &mut serde_json::Value, defs: &serde_json::Value) {
@@ -117,6 +149,54 @@ fn compact(value: &mut serde_json::Value) {
 mod tests {
     use super::*;
     use serde::Deserialize;
+
+    thread_local! {
+        /// Set while a test derives every schema from its type.
+        pub(super) static DERIVE_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// `schemas.json` holds what the built-in tools' argument types derive;
+    /// `WRIGHT_BLESS=1` writes it anew. Compared as trees: the order of keys
+    /// depends on whether serde_json's `preserve_order` is on in the build
+    /// (it is in the workspace's, not in this crate's alone).
+    #[test]
+    fn the_written_schemas_are_what_the_types_derive() {
+        DERIVE_ONLY.with(|d| d.set(true));
+        let derived = crate::ToolRegistry::builtin();
+        DERIVE_ONLY.with(|d| d.set(false));
+        let mut text = String::from("{\n");
+        for (i, spec) in derived.specs().iter().enumerate() {
+            let sep = if i + 1 < derived.specs().len() {
+                ","
+            } else {
+                ""
+            };
+            let name = serde_json::json!(spec.name);
+            text.push_str(&format!("{name}:{}{sep}\n", spec.input_schema));
+        }
+        text.push_str("}\n");
+        if std::env::var_os("WRIGHT_BLESS").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/schemas.json");
+            std::fs::write(path, &text).unwrap();
+            return;
+        }
+        let tree = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
+        assert_eq!(
+            tree(WRITTEN_SCHEMAS),
+            tree(&text),
+            "src/schemas.json is out of date: run `WRIGHT_BLESS=1 cargo test -p wright-tools \
+             written_schemas`"
+        );
+        // And the registry serves them as written.
+        let served = crate::ToolRegistry::builtin();
+        assert_eq!(served.specs(), derived.specs());
+        for spec in served.specs() {
+            assert_eq!(
+                spec.input_schema.json().get(),
+                written_schema(&spec.name).unwrap().get()
+            );
+        }
+    }
 
     #[derive(Deserialize, JsonSchema)]
     struct Demo {

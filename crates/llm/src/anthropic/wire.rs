@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
-use wright_protocol::{ContentBlock, Message, Role};
+use wright_protocol::{ContentBlock, Message, Role, ToolSchema};
 
 use crate::client::ModelRequest;
 use crate::ids::IdRules;
@@ -114,7 +114,7 @@ struct Tools<'a> {
 struct Tool<'a> {
     name: &'a str,
     description: &'a str,
-    input_schema: &'a Value,
+    input_schema: &'a ToolSchema,
     #[serde(skip_serializing_if = "Option::is_none")]
     cache_control: Option<CacheControl>,
 }

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
-use wright_protocol::{ContentBlock, Message, Role};
+use wright_protocol::{ContentBlock, Message, Role, ToolSchema};
 
 use super::compat::{ChatCompat, MaxTokensField, SystemRole};
 use crate::client::ModelRequest;
@@ -111,7 +111,7 @@ struct Tool<'a> {
 struct Function<'a> {
     name: &'a str,
     description: &'a str,
-    parameters: &'a Value,
+    parameters: &'a ToolSchema,
 }
 
 #[derive(Serialize)]

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
-use wright_protocol::{ContentBlock, Message, Role};
+use wright_protocol::{ContentBlock, Message, Role, ToolSchema};
 
 use crate::client::ModelRequest;
 use crate::ids::IdRules;
@@ -165,7 +165,7 @@ struct Tool<'a> {
     kind: &'static str,
     name: &'a str,
     description: &'a str,
-    parameters: &'a Value,
+    parameters: &'a ToolSchema,
     strict: bool,
 }
 
