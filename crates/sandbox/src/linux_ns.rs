@@ -7,9 +7,11 @@
 //! `/proc`, so no ancestor's environment is visible and every descendant —
 //! daemonized or not — dies with the sandbox.
 //!
-//! Process shape: the helper (in wright's process group) unshares, forks an
-//! init (pid 1 of the new namespace, in a session of its own with no
-//! controlling terminal) and mirrors its exit; init sets up the mounts, forks
+//! Process shape: the helper (in wright's process group) clones an init into
+//! the new namespaces (pid 1 of the new PID namespace, in a session of its
+//! own with no controlling terminal) and mirrors its exit; init maps its ids
+//! (or gives up, and the helper goes on without namespaces), sets up the
+//! mounts, forks
 //! the process that is confined further and `exec`s the command, reaps
 //! orphans, and exits with the command's status, which ends the namespace.
 //! Both the helper and init die with their parent (`PR_SET_PDEATHSIG`).
@@ -50,11 +52,6 @@ fn errno(what: &str) -> String {
     format!("{what}: {}", io::Error::last_os_error())
 }
 
-fn write_proc(file: &str, text: &str) -> Result<(), SandboxError> {
-    std::fs::write(file, text)
-        .map_err(|e| SandboxError::Namespace(format!("cannot write {file}: {e}")))
-}
-
 /// How [`enter`] came back.
 pub(crate) enum Entered {
     /// The kernel refused before anything changed: confine without namespaces.
@@ -70,41 +67,46 @@ pub(crate) enum Entered {
 pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
     // Inside a wright sandbox (NESTED_ENV) Landlock forbids writing the id
     // maps, and the outer namespaces already bound this command.
-    // Once this process has unshared it cannot go back (its next child would
-    // be pid 1 of a half-made namespace), so where the kernel may let
-    // `unshare` succeed and then refuse the id maps (AppArmor on Ubuntu
-    // 24.04, no /proc), find out in a throwaway child first.
-    if namespaces_refused().is_some() || !userns_usable() {
+    if namespaces_refused().is_some() {
         return Ok(Entered::Unavailable);
     }
+    // Taken before the clone: in the new user namespace, until its maps are
+    // written, the child's own ids read as the overflow id.
     // SAFETY: getuid/getgid/getpid cannot fail and touch no memory.
     let (uid, gid, helper_pid) = unsafe { (libc::getuid(), libc::getgid(), libc::getpid()) };
-    // SAFETY: unshare only changes this (single-threaded) process's namespaces.
-    let rc = unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::CLONE_NEWPID) };
-    if rc != 0 {
-        return Ok(Entered::Unavailable);
-    }
-    // Map our own ids only: nothing gains a privilege outside the namespace.
-    write_proc("/proc/self/setgroups", "deny")?;
-    write_proc("/proc/self/uid_map", &format!("{uid} {uid} 1"))?;
-    write_proc("/proc/self/gid_map", &format!("{gid} {gid} 1"))?;
-
-    // A pipe whose write end only the helper keeps: init sees it close if
-    // the helper died before init could arrange to die with it.
-    let mut fds = [0; 2];
-    // SAFETY: fds is a valid two-element array.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(SandboxError::Namespace(errno("pipe")));
-    }
-    let [alive_read, alive_write] = fds;
-    // SAFETY: the helper is single-threaded, so the child may run any code.
-    match unsafe { libc::fork() } {
-        -1 => Err(SandboxError::Namespace(errno("fork"))),
+    // Two pipes. `alive`: only the helper keeps its write end, so init sees
+    // it close if the helper died before init could arrange to die with it.
+    // `mapped`: init says whether it could map its ids; where the kernel
+    // lets the namespaces be created and then refuses the maps (AppArmor on
+    // Ubuntu 24.04, no /proc), init gives up and the helper, which changed
+    // nothing, confines the command without namespaces.
+    let [alive_read, alive_write] = pipe()?;
+    let [mapped_read, mapped_write] = match pipe() {
+        Ok(fds) => fds,
+        Err(e) => {
+            close_all(&[alive_read, alive_write]);
+            return Err(e);
+        }
+    };
+    // Init is created in the new namespaces by one `clone` (pid 1 of the new
+    // PID namespace), so the helper itself stays outside them and nothing
+    // has to be tried first in a throwaway process.
+    // SAFETY: a fork-like clone (no CLONE_VM, no new stack) of this
+    // single-threaded process: the child has its own copy of everything and
+    // may run any code, as after `fork`.
+    let pid = unsafe { clone_into_namespaces() };
+    match pid {
+        -1 => {
+            close_all(&[alive_read, alive_write, mapped_read, mapped_write]);
+            Ok(Entered::Unavailable)
+        }
         0 => {
-            // SAFETY: closing our copy of the write end, then probing the
-            // read end without blocking; both fds are ours.
-            unsafe { libc::close(alive_write) };
+            close_all(&[alive_write, mapped_read]);
             die_with_parent(helper_pid);
+            let ok = map_own_ids(uid, gid);
+            // SAFETY: writing one byte from a valid buffer to our pipe end.
+            let told = unsafe { libc::write(mapped_write, [u8::from(ok)].as_ptr().cast(), 1) } == 1;
+            close_all(&[mapped_write]);
             let mut poll = libc::pollfd {
                 fd: alive_read,
                 events: libc::POLLIN,
@@ -113,21 +115,90 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
             // SAFETY: poll on one valid pollfd with no timeout.
             let gone =
                 unsafe { libc::poll(&mut poll, 1, 0) } > 0 && poll.revents & libc::POLLHUP != 0;
-            // SAFETY: the fd is ours; _exit runs no destructors.
-            unsafe {
-                libc::close(alive_read);
-                if gone {
-                    libc::_exit(crate::HELPER_REFUSED_EXIT);
-                }
+            close_all(&[alive_read]);
+            if !ok || !told || gone {
+                // SAFETY: _exit runs no destructors.
+                unsafe { libc::_exit(crate::HELPER_REFUSED_EXIT) };
             }
             Ok(Entered::Inside(run_init(policy)))
         }
         child => {
-            // SAFETY: the read end is init's; the write end stays open until
-            // this process ends (exec never happens here).
-            unsafe { libc::close(alive_read) };
+            close_all(&[alive_read, mapped_write]);
+            let mapped = read_byte(mapped_read) == Some(1);
+            close_all(&[mapped_read]);
+            if !mapped {
+                // Init gave up before anything ran; this process is as it
+                // was. The write end of `alive` closes with it, unused.
+                let _ = wait_for(child);
+                close_all(&[alive_write]);
+                return Ok(Entered::Unavailable);
+            }
+            // The write end of `alive` stays open until this process ends
+            // (exec never happens here).
             mirror(child)
         }
+    }
+}
+
+/// `clone` with new user, mount and PID namespaces and no new stack: like
+/// `fork`, it returns 0 in the child, the child's pid in the parent, and -1
+/// (nothing created) where the kernel refuses.
+///
+/// # Safety
+/// As `fork`: only in a single-threaded process.
+unsafe fn clone_into_namespaces() -> libc::pid_t {
+    let flags = (libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::SIGCHLD)
+        as libc::c_ulong;
+    let none: libc::c_ulong = 0;
+    // The raw system call: glibc's `clone` wrapper wants a function and a
+    // stack. Only s390 takes the stack before the flags.
+    // SAFETY: no CLONE_VM and a null stack make this a fork; the pointer
+    // arguments are null and unused without their flags.
+    #[cfg(not(target_arch = "s390x"))]
+    let r = unsafe { libc::syscall(libc::SYS_clone, flags, none, none, none, none) };
+    #[cfg(target_arch = "s390x")]
+    let r = unsafe { libc::syscall(libc::SYS_clone, none, flags, none, none, none) };
+    libc::pid_t::try_from(r).unwrap_or(-1)
+}
+
+/// In a new user namespace: maps the ids `uid` and `gid` this process had
+/// outside it to themselves (nothing gains a privilege outside it). False
+/// where the kernel refuses.
+fn map_own_ids(uid: libc::uid_t, gid: libc::gid_t) -> bool {
+    std::fs::write("/proc/self/setgroups", "deny").is_ok()
+        && std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1")).is_ok()
+        && std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1")).is_ok()
+}
+
+fn pipe() -> Result<[libc::c_int; 2], SandboxError> {
+    let mut fds = [0; 2];
+    // SAFETY: fds is a valid two-element array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(SandboxError::Namespace(errno("pipe")));
+    }
+    Ok(fds)
+}
+
+fn close_all(fds: &[libc::c_int]) {
+    for &fd in fds {
+        // SAFETY: each fd is one of ours, closed once.
+        unsafe { libc::close(fd) };
+    }
+}
+
+/// One byte from `fd`, or `None` at its end (the writer gone) or on error.
+fn read_byte(fd: libc::c_int) -> Option<u8> {
+    let mut byte = 0u8;
+    loop {
+        // SAFETY: reading one byte into a valid buffer.
+        let r = unsafe { libc::read(fd, (&raw mut byte).cast(), 1) };
+        if r == 1 {
+            return Some(byte);
+        }
+        if r < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+            continue;
+        }
+        return None;
     }
 }
 
@@ -145,26 +216,6 @@ fn end_namespace() {
                 break;
             }
         }
-    }
-}
-
-/// Whether a child can create a user namespace and map its ids in it.
-fn userns_usable() -> bool {
-    // SAFETY: the helper is single-threaded; the child only makes syscalls
-    // and file writes, then `_exit`s.
-    match unsafe { libc::fork() } {
-        -1 => false,
-        0 => {
-            // SAFETY: getuid/getgid/unshare/_exit have no memory effects.
-            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-            let ok = unsafe { libc::unshare(libc::CLONE_NEWUSER) } == 0
-                && std::fs::write("/proc/self/setgroups", "deny").is_ok()
-                && std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1")).is_ok()
-                && std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1")).is_ok();
-            // SAFETY: leaves the child without running any destructor.
-            unsafe { libc::_exit(i32::from(!ok)) }
-        }
-        child => wait_for(child).is_some_and(|s| libc::WIFEXITED(s) && libc::WEXITSTATUS(s) == 0),
     }
 }
 

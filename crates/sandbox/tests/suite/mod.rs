@@ -3,6 +3,7 @@
 
 mod basics;
 mod escapes;
+mod fallback;
 
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
