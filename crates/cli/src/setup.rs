@@ -362,7 +362,9 @@ pub fn context_inputs(
         project_root,
         GitProbe::WithStatus {
             timeout: Duration::from_millis(500),
-            sandbox_helper: std::env::current_exe().ok(),
+            sandbox_helper: std::env::current_exe()
+                .ok()
+                .map(|main| wright_sandbox::helper_beside(&main)),
         },
     );
     let date = chrono::Local::now().format("%Y-%m-%d").to_string();

@@ -9,15 +9,17 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use crate::{
-    Applied, BUILD, BUILD_ENV, HELPER_ARG, HELPER_ERROR_PREFIX, HELPER_REFUSED_EXIT, MAIN_ENV,
-    PARENT_ENV, REPORT_ENV, REPORT_PREFIX, SandboxError, SandboxPolicy,
+    Applied, BUILD, BUILD_ENV, HANDED_ENV, HELPER_ARG, HELPER_ERROR_PREFIX, HELPER_REFUSED_EXIT,
+    MAIN_ENV, PARENT_ENV, REPORT_ENV, REPORT_PREFIX, SandboxError, SandboxPolicy,
 };
 
 /// `main` of the `wright-sandbox` binary. It runs the helper when the
 /// `wright` that started it is of its own build ([`BUILD_ENV`]); otherwise
 /// it `exec`s that `wright` ([`MAIN_ENV`]) with the same arguments, whose
-/// helper then confines the command with code that matches the policy it
-/// wrote, or refuses (126) where there is no `wright` to hand it to.
+/// helper then confines the command with its own code (or refuses, if that
+/// file too is now of another build), or refuses (126) where there is no
+/// `wright` to hand it to. It hands a command on once at most
+/// ([`HANDED_ENV`]).
 pub fn helper_main() -> ! {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     if args.first().is_none_or(|a| a != HELPER_ARG) {
@@ -27,18 +29,19 @@ pub fn helper_main() -> ! {
         );
         std::process::exit(2);
     }
-    let own = std::env::current_exe().ok();
     match pin(
         std::env::var_os(BUILD_ENV).as_deref(),
         std::env::var_os(MAIN_ENV).map(PathBuf::from),
-        own.as_deref(),
+        std::env::var_os(HANDED_ENV).is_some(),
     ) {
         Pin::Run => exec_helper(args),
         Pin::HandTo(main) => {
+            let mut next = Command::new(&main);
+            next.args(args).env(HANDED_ENV, "1");
             #[cfg(unix)]
-            let err = std::os::unix::process::CommandExt::exec(Command::new(&main).args(args));
+            let err = std::os::unix::process::CommandExt::exec(&mut next);
             #[cfg(not(unix))]
-            let err = match Command::new(&main).args(args).status() {
+            let err = match next.status() {
                 Ok(status) => std::process::exit(status.code().unwrap_or(HELPER_REFUSED_EXIT)),
                 Err(e) => e,
             };
@@ -49,8 +52,8 @@ pub fn helper_main() -> ! {
             );
         }
         Pin::Refuse => eprintln!(
-            "{HELPER_ERROR_PREFIX} this helper belongs to another wright build and no wright \
-             was named to hand the command to; the command was not run"
+            "{HELPER_ERROR_PREFIX} this helper belongs to another wright build and there is no \
+             wright to hand the command to; the command was not run"
         ),
     }
     std::process::exit(HELPER_REFUSED_EXIT)
@@ -67,21 +70,34 @@ enum Pin {
     Refuse,
 }
 
-fn pin(wanted: Option<&OsStr>, main: Option<PathBuf>, own: Option<&std::path::Path>) -> Pin {
+fn pin(wanted: Option<&OsStr>, main: Option<PathBuf>, handed: bool) -> Pin {
     if wanted.is_some_and(|w| w == BUILD) {
         return Pin::Run;
     }
     match main {
-        // Handing the command to this very binary would go round forever.
-        Some(main) if Some(main.as_path()) != own => Pin::HandTo(main),
+        // Handed on already: `main` names a helper too (or this one), and
+        // handing on again could go round forever.
+        Some(main) if !handed => Pin::HandTo(main),
         _ => Pin::Refuse,
     }
 }
 
 /// Becomes the helper if this process was started as one; returns otherwise.
 /// Call it first thing in `main`, before any thread (or async runtime) starts.
+///
+/// A `wright` that started this one (directly, or through the small helper)
+/// names its [`BUILD`]; another build here means the file was replaced
+/// since that session began (an upgrade), and its code may read the
+/// policy differently: refuse, and say to restart.
 pub fn maybe_exec_helper() {
     if std::env::args_os().nth(1).is_some_and(|a| a == HELPER_ARG) {
+        if std::env::var_os(BUILD_ENV).is_some_and(|b| b != BUILD) {
+            eprintln!(
+                "{HELPER_ERROR_PREFIX} wright was replaced by another build since this session \
+                 started; restart wright to run commands; the command was not run"
+            );
+            std::process::exit(HELPER_REFUSED_EXIT);
+        }
         exec_helper(std::env::args_os().skip(1).collect());
     }
 }
@@ -191,7 +207,8 @@ fn exec(cmd: Vec<OsString>, applied: &Applied) -> SandboxError {
         .env_remove(PARENT_ENV)
         .env_remove(REPORT_ENV)
         .env_remove(BUILD_ENV)
-        .env_remove(MAIN_ENV);
+        .env_remove(MAIN_ENV)
+        .env_remove(HANDED_ENV);
     #[cfg(target_os = "linux")]
     if applied.landlock {
         command.env(crate::linux_ns::NESTED_ENV, "1");
@@ -223,21 +240,24 @@ mod tests {
     #[test]
     fn the_small_helper_runs_only_for_its_own_build() {
         let main = PathBuf::from("/opt/wright/wright");
-        let own = PathBuf::from("/opt/wright/wright-sandbox");
         let same = Some(OsStr::new(BUILD));
-        assert_eq!(pin(same, Some(main.clone()), Some(&own)), Pin::Run);
-        assert_eq!(pin(same, None, None), Pin::Run);
+        assert_eq!(pin(same, Some(main.clone()), false), Pin::Run);
+        assert_eq!(pin(same, None, true), Pin::Run);
         for other in [
             Some(OsStr::new("0123456789abcdef")),
             Some(OsStr::new("")),
             None,
         ] {
             assert_eq!(
-                pin(other, Some(main.clone()), Some(&own)),
+                pin(other, Some(main.clone()), false),
                 Pin::HandTo(main.clone())
             );
-            assert_eq!(pin(other, None, Some(&own)), Pin::Refuse);
-            assert_eq!(pin(other, Some(own.clone()), Some(&own)), Pin::Refuse);
+            assert_eq!(pin(other, None, false), Pin::Refuse);
+            assert_eq!(
+                pin(other, Some(main.clone()), true),
+                Pin::Refuse,
+                "handed once"
+            );
         }
     }
 

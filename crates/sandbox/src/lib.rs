@@ -16,8 +16,8 @@
 //! but Unix ones), then `exec`s the shell. If the policy cannot be applied
 //! the helper exits 126 and never runs the command unconfined.
 //!
-//! Modules: [`policy`] (what is allowed), `helper` (the re-executed entry
-//! point), `linux` (Landlock, and the order of it all), `linux_ns`
+//! Modules: [`policy`] (what is allowed), `helper` (the entry points: the
+//! small helper binary's and the re-executed `wright`'s), `linux` (Landlock, and the order of it all), `linux_ns`
 //! (namespaces and mounts), `linux_seccomp` (the filter), [`secrets`] (which
 //! files hold secrets), `protect` (wright's own environment and memory),
 //! [`denial`] (telling the model a failure came from the sandbox),
@@ -77,7 +77,7 @@ pub const HELPER_BIN: &str = "wright-sandbox";
 
 /// Hash of the sources the helper is built from (see `build.rs`): the
 /// helper binary runs a command only for a `wright` of the same build.
-pub const BUILD: &str = env!("WRIGHT_SANDBOX_BUILD");
+pub const BUILD: &str = env!("WRIGHT_SANDBOX_STAMP");
 
 /// Set on the helper to the [`BUILD`] of the `wright` that started it.
 pub const BUILD_ENV: &str = "WRIGHT_SANDBOX_BUILD";
@@ -86,6 +86,10 @@ pub const BUILD_ENV: &str = "WRIGHT_SANDBOX_BUILD";
 /// another build hands the command to it (which confines it with its own,
 /// matching code) instead of applying a policy it may read differently.
 pub const MAIN_ENV: &str = "WRIGHT_SANDBOX_MAIN";
+
+/// Set by a helper that hands its command on, so that the next one does not
+/// hand it on again.
+pub const HANDED_ENV: &str = "WRIGHT_SANDBOX_HANDED";
 
 /// Exit status of the helper when it refuses to run the command (the shell's
 /// "cannot execute" code, so callers treat it as "did not run").
@@ -181,7 +185,8 @@ pub fn applied_by_helper(helper_exe: &Path, policy: &SandboxPolicy) -> Result<Ap
 pub struct SandboxContext {
     /// What the command may do.
     pub policy: SandboxPolicy,
-    /// The binary that dispatches [`HELPER_ARG`] (normally `current_exe()`).
+    /// The binary that dispatches [`HELPER_ARG`] ([`helper_beside`] the
+    /// running `wright`).
     pub helper_exe: PathBuf,
     /// The session's secret files, searched once and shared by every clone.
     pub known_secrets: std::sync::Arc<secrets::KnownSecrets>,
@@ -267,9 +272,12 @@ pub fn command_argv<S: AsRef<OsStr>>(
         .args(argv)
         .env(PARENT_ENV, std::process::id().to_string())
         .env(BUILD_ENV, BUILD);
-    if let Some(main) = main_exe() {
-        cmd.env(MAIN_ENV, main);
-    }
+    match main_exe() {
+        Some(main) => cmd.env(MAIN_ENV, main),
+        // Never one inherited from wright's own environment.
+        None => cmd.env_remove(MAIN_ENV),
+    };
+    cmd.env_remove(HANDED_ENV);
     Ok(cmd)
 }
 

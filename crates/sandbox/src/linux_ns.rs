@@ -22,8 +22,9 @@ use crate::linux_mounts::NamespaceReport;
 use crate::{SandboxError, SandboxPolicy};
 
 /// Set in a command's environment by the helper that confined it, so a
-/// wright run inside it knows not to create namespaces again (an unset
-/// variable only makes that nested helper refuse, it loosens nothing).
+/// wright run inside it knows not to create namespaces again (unset, the
+/// nested helper tries, is refused the id maps by Landlock and goes on
+/// without them: it loosens nothing, the outer sandbox still binds it).
 pub const NESTED_ENV: &str = "WRIGHT_SANDBOXED";
 
 /// Why the kernel will refuse unprivileged user namespaces, if its settings
@@ -65,8 +66,9 @@ pub(crate) enum Entered {
 /// process that goes on to `exec` the command; the helper and init stay
 /// here until the command ends.
 pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
-    // Inside a wright sandbox (NESTED_ENV) Landlock forbids writing the id
-    // maps, and the outer namespaces already bound this command.
+    // Inside a wright sandbox (NESTED_ENV) the outer namespaces already bound
+    // this command (and Landlock forbids writing the id maps: without the
+    // variable, init says so and the helper goes on without namespaces).
     if namespaces_refused().is_some() {
         return Ok(Entered::Unavailable);
     }
@@ -97,8 +99,18 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
     let pid = unsafe { clone_into_namespaces() };
     match pid {
         -1 => {
+            let err = io::Error::last_os_error();
             close_all(&[alive_read, alive_write, mapped_read, mapped_write]);
-            Ok(Entered::Unavailable)
+            // Out of processes, memory or namespaces is a state a command
+            // can bring about (a background job creating namespaces), not
+            // the kernel's policy: refuse rather than run the next command
+            // with less confinement.
+            match err.raw_os_error() {
+                Some(libc::EAGAIN | libc::ENOMEM | libc::ENOSPC) => Err(SandboxError::Namespace(
+                    format!("cannot create namespaces now: {err}"),
+                )),
+                _ => Ok(Entered::Unavailable),
+            }
         }
         0 => {
             close_all(&[alive_write, mapped_read]);
@@ -124,41 +136,73 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
         }
         child => {
             close_all(&[alive_read, mapped_write]);
-            let mapped = read_byte(mapped_read) == Some(1);
+            let answer = read_byte(mapped_read);
             close_all(&[mapped_read]);
-            if !mapped {
+            match answer {
+                // The write end of `alive` stays open until this process
+                // ends (exec never happens here).
+                Some(1) => mirror(child),
                 // Init gave up before anything ran; this process is as it
                 // was. The write end of `alive` closes with it, unused.
-                let _ = wait_for(child);
-                close_all(&[alive_write]);
-                return Ok(Entered::Unavailable);
+                Some(0) => {
+                    let _ = wait_for(child);
+                    close_all(&[alive_write]);
+                    Ok(Entered::Unavailable)
+                }
+                // Init ended (or was killed) without saying: nothing says
+                // the kernel refused, so do not go on with less.
+                _ => {
+                    // SAFETY: signalling and reaping our own child.
+                    unsafe { libc::kill(child, libc::SIGKILL) };
+                    let _ = wait_for(child);
+                    close_all(&[alive_write]);
+                    Err(SandboxError::Namespace(
+                        "the sandbox's init ended before it set up the namespaces".to_owned(),
+                    ))
+                }
             }
-            // The write end of `alive` stays open until this process ends
-            // (exec never happens here).
-            mirror(child)
         }
     }
 }
 
 /// `clone` with new user, mount and PID namespaces and no new stack: like
 /// `fork`, it returns 0 in the child, the child's pid in the parent, and -1
-/// (nothing created) where the kernel refuses.
+/// (nothing created, `errno` says why) where the kernel refuses.
+///
+/// The child's C library still believes it has the helper's thread id (a
+/// raw `clone` does not update it, unlike `fork`); init uses nothing that
+/// reads it (no pthread calls, `raise` or fork handlers; `getpid` and
+/// `fork` ask the kernel).
 ///
 /// # Safety
 /// As `fork`: only in a single-threaded process.
 unsafe fn clone_into_namespaces() -> libc::pid_t {
-    let flags = (libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::SIGCHLD)
-        as libc::c_ulong;
-    let none: libc::c_ulong = 0;
-    // The raw system call: glibc's `clone` wrapper wants a function and a
-    // stack. Only s390 takes the stack before the flags.
-    // SAFETY: no CLONE_VM and a null stack make this a fork; the pointer
-    // arguments are null and unused without their flags.
-    #[cfg(not(target_arch = "s390x"))]
-    let r = unsafe { libc::syscall(libc::SYS_clone, flags, none, none, none, none) };
-    #[cfg(target_arch = "s390x")]
-    let r = unsafe { libc::syscall(libc::SYS_clone, none, flags, none, none, none) };
-    libc::pid_t::try_from(r).unwrap_or(-1)
+    // Where the raw call's arguments and return are known to be the plain
+    // `fork` ones (the seccomp filter supports no other architecture).
+    #[cfg(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    ))]
+    {
+        let flags = (libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::SIGCHLD)
+            as libc::c_ulong;
+        let none: libc::c_ulong = 0;
+        // The raw system call: glibc's `clone` wrapper wants a function and
+        // a stack.
+        // SAFETY: no CLONE_VM and a null stack make this a fork; the pointer
+        // arguments are null and unused without their flags.
+        let r = unsafe { libc::syscall(libc::SYS_clone, flags, none, none, none, none) };
+        libc::pid_t::try_from(r).unwrap_or(-1)
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    )))]
+    {
+        -1
+    }
 }
 
 /// In a new user namespace: maps the ids `uid` and `gid` this process had

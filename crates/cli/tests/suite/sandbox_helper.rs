@@ -7,7 +7,9 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
-use wright_sandbox::{BUILD, BUILD_ENV, HELPER_ARG, MAIN_ENV, PARENT_ENV, SandboxPolicy};
+use wright_sandbox::{
+    BUILD, BUILD_ENV, HANDED_ENV, HELPER_ARG, MAIN_ENV, PARENT_ENV, SandboxPolicy,
+};
 use wright_test_support::{MockResponse, MockServer, anthropic};
 
 use super::{Env, stderr, stdout};
@@ -23,6 +25,7 @@ fn helper(script: &str, build: Option<&str>, main: Option<&Path>) -> std::proces
     cmd.args([HELPER_ARG, &policy, "--", "sh", "-c", script])
         .env_remove(BUILD_ENV)
         .env_remove(MAIN_ENV)
+        .env_remove(HANDED_ENV)
         .env(PARENT_ENV, std::process::id().to_string());
     if let Some(build) = build {
         cmd.env(BUILD_ENV, build);
@@ -47,23 +50,76 @@ fn the_helper_runs_a_command_for_its_own_build_and_hides_its_variables() {
     assert_eq!(stdout(&out), "ran\nbuild=unset main=unset\n");
 }
 
-#[test]
-fn a_helper_of_another_build_hands_the_command_to_its_wright() {
-    // Through the real `wright`: its own helper code runs the command.
-    let main = Path::new(env!("CARGO_BIN_EXE_wright"));
-    for build in [Some("0000000000000000"), Some(""), None] {
-        let out = helper(REPORT, build, Some(main));
-        assert_eq!(out.status.code(), Some(0), "{build:?}: {}", stderr(&out));
-        assert_eq!(stdout(&out), "ran\nbuild=unset main=unset\n", "{build:?}");
-    }
-    // What it is handed to gets the very arguments the helper got.
-    let dir = tempfile::tempdir().unwrap();
-    let fake = dir.path().join("wright");
-    std::fs::write(&fake, "#!/bin/sh\necho \"handed $1 $3 $4 $5\"\n").unwrap();
+/// A stand-in `wright` that prints what it was handed.
+fn fake_wright(dir: &Path) -> std::path::PathBuf {
+    let fake = dir.join("wright");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho \"handed $1 $3 $4 $5 ${WRIGHT_SANDBOX_HANDED-unset}\"\n",
+    )
+    .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let out = helper("echo ran", Some("0000000000000000"), Some(&fake));
-    assert_eq!(stdout(&out), format!("handed {HELPER_ARG} -- sh -c\n"));
+    fake
+}
+
+#[test]
+fn a_helper_of_another_build_hands_the_command_to_its_wright_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = fake_wright(dir.path());
+    for build in [Some("0000000000000000"), Some(""), None] {
+        // The very arguments the helper got, marked as handed on.
+        let out = helper("echo ran", build, Some(&fake));
+        assert_eq!(out.status.code(), Some(0), "{build:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), format!("handed {HELPER_ARG} -- sh -c 1\n"));
+    }
+    // Handed on already (`main` named a helper): not again.
+    let out = Command::new(HELPER)
+        .args([HELPER_ARG, &SandboxPolicy::full().to_json().unwrap()])
+        .args(["--", "sh", "-c", "echo ran"])
+        .env(BUILD_ENV, "0000000000000000")
+        .env(MAIN_ENV, &fake)
+        .env(HANDED_ENV, "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(126), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("another wright build"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// The `wright` a command is handed to (or re-executed) confines it only if
+/// it is of the build that wrote the policy; a file replaced since (an
+/// upgrade during the session) refuses.
+#[test]
+fn wright_replaced_since_the_session_began_refuses_its_commands() {
+    let main = Path::new(env!("CARGO_BIN_EXE_wright"));
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let script = format!("touch {}", marker.display());
+    // Through the helper of another build, and directly.
+    let out = helper(&script, Some("0000000000000000"), Some(main));
+    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
+    assert!(stderr(&out).contains("restart wright"), "{}", stderr(&out));
+    let out = Command::new(main)
+        .args([HELPER_ARG, &SandboxPolicy::full().to_json().unwrap(), "--"])
+        .args(["sh", "-c", &script])
+        .env(BUILD_ENV, "0000000000000000")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(126), "{}", stderr(&out));
+    assert!(!marker.exists(), "the command ran");
+    // Of the same build, it runs them.
+    let out = Command::new(main)
+        .args([HELPER_ARG, &SandboxPolicy::full().to_json().unwrap(), "--"])
+        .args(["sh", "-c", REPORT])
+        .env(BUILD_ENV, BUILD)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "ran\nbuild=unset main=unset\n");
 }
 
 #[test]

@@ -50,3 +50,32 @@ fn without_namespaces_the_command_still_runs_confined() {
     assert_eq!(report["landlock"], true, "{report}");
     assert_eq!(report["seccomp"], true, "{report}");
 }
+
+/// Inside a confined command, with the variable that marks it removed, a
+/// nested helper's `clone` into new namespaces succeeds but Landlock keeps
+/// init from writing its id maps: init says so, and the nested helper goes
+/// on without namespaces, still inside the outer sandbox.
+#[test]
+fn a_nested_helper_refused_its_id_maps_goes_on_without_namespaces() {
+    if !supported("nested_without_maps") {
+        return;
+    }
+    let Some(d) = dirs() else { return };
+    let policy = SandboxPolicy::workspace_write(vec![d.ws.clone()]);
+    std::fs::write(d.ws.join("policy.json"), policy.to_json().unwrap()).unwrap();
+    let script = format!(
+        "env -u WRIGHT_SANDBOXED {REPORT_ENV}=1 {HELPER} {HELPER_ARG} \"$(cat policy.json)\" -- \
+         sh -c 'touch inner; echo inner done'",
+    );
+    let (code, out) = super::run(&policy, &script, &d.ws);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("inner done"), "{out}");
+    assert!(d.ws.join("inner").exists(), "{out}");
+    let report = out
+        .lines()
+        .find_map(|l| l.strip_prefix(REPORT_PREFIX))
+        .unwrap_or_else(|| panic!("no report: {out}"));
+    let report: serde_json::Value = serde_json::from_str(report).unwrap();
+    assert_eq!(report["namespaces"], serde_json::Value::Null, "{report}");
+    assert_eq!(report["landlock"], true, "{report}");
+}
