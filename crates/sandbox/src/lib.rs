@@ -5,24 +5,25 @@
 //! `<helper> __sandbox-exec <policy-json> -- bash -c <script>`, where the
 //! helper is the small `wright-sandbox` binary installed beside `wright`
 //! (or `wright` itself, re-executed, where there is none; see
-//! [`helper_beside`]); that fresh,
-//! single-threaded helper process dies with wright (`PR_SET_PDEATHSIG`),
-//! and, unless the policy is `full`, enters user, mount and PID namespaces
-//! where the kernel allows (read-only file tree outside the writable roots,
-//! read-only policy files, hidden secrets, a fresh `/proc`, no controlling
-//! terminal, every descendant killed with it), then applies Landlock (writes
-//! only inside the writable roots) and a seccomp filter (no terminal
-//! injection, no device nodes, no io_uring, and with network off no socket
-//! but Unix ones), then `exec`s the shell. If the policy cannot be applied
-//! the helper exits 126 and never runs the command unconfined.
+//! [`helper_beside`]); that fresh, single-threaded helper process dies
+//! with wright (`PR_SET_PDEATHSIG`), and, unless the policy is `full`,
+//! enters user, mount and PID namespaces where the kernel allows (read-only
+//! file tree outside the writable roots, read-only policy files, hidden
+//! secrets, a fresh `/proc`, no controlling terminal, every descendant
+//! killed with it), then applies Landlock (writes only inside the writable
+//! roots) and a seccomp filter (no terminal injection, no device nodes, no
+//! io_uring, and with network off no socket but Unix ones), then `exec`s
+//! the shell. If the policy cannot be applied the helper exits 126 and
+//! never runs the command unconfined.
 //!
 //! Modules: [`policy`] (what is allowed), `helper` (the entry points: the
-//! small helper binary's and the re-executed `wright`'s), `linux` (Landlock, and the order of it all), `linux_ns`
-//! (namespaces and mounts), `linux_seccomp` (the filter), [`secrets`] (which
-//! files hold secrets), `protect` (wright's own environment and memory),
-//! [`denial`] (telling the model a failure came from the sandbox),
-//! `group_signal` (a command's process group: starting, stopping, its
-//! exit status), [`private_fs`] (files only the user can read).
+//! small helper binary's and the re-executed `wright`'s), `linux`
+//! (Landlock, and the order of it all), `linux_ns` (namespaces and mounts),
+//! `linux_seccomp` (the filter), [`secrets`] (which files hold secrets),
+//! `protect` (wright's own environment and memory), [`denial`] (telling the
+//! model a failure came from the sandbox), `group_signal` (a command's
+//! process group: starting, stopping, its exit status), [`private_fs`]
+//! (files only the user can read).
 
 pub mod denial;
 pub mod fs_open;

@@ -96,10 +96,8 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
     // SAFETY: a fork-like clone (no CLONE_VM, no new stack) of this
     // single-threaded process: the child has its own copy of everything and
     // may run any code, as after `fork`.
-    let pid = unsafe { clone_into_namespaces() };
-    match pid {
-        -1 => {
-            let err = io::Error::last_os_error();
+    match unsafe { clone_into_namespaces() } {
+        Err(err) => {
             close_all(&[alive_read, alive_write, mapped_read, mapped_write]);
             // Out of processes, memory or namespaces is a state a command
             // can bring about (a background job creating namespaces), not
@@ -112,7 +110,7 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
                 _ => Ok(Entered::Unavailable),
             }
         }
-        0 => {
+        Ok(0) => {
             close_all(&[alive_write, mapped_read]);
             die_with_parent(helper_pid);
             let ok = map_own_ids(uid, gid);
@@ -134,7 +132,7 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
             }
             Ok(Entered::Inside(run_init(policy)))
         }
-        child => {
+        Ok(child) => {
             close_all(&[alive_read, mapped_write]);
             let answer = read_byte(mapped_read);
             close_all(&[mapped_read]);
@@ -166,8 +164,8 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
 }
 
 /// `clone` with new user, mount and PID namespaces and no new stack: like
-/// `fork`, it returns 0 in the child, the child's pid in the parent, and -1
-/// (nothing created, `errno` says why) where the kernel refuses.
+/// `fork`, it returns 0 in the child and the child's pid in the parent, or
+/// why the kernel refused (nothing was created).
 ///
 /// The child's C library still believes it has the helper's thread id (a
 /// raw `clone` does not update it, unlike `fork`); init uses nothing that
@@ -176,7 +174,7 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
 ///
 /// # Safety
 /// As `fork`: only in a single-threaded process.
-unsafe fn clone_into_namespaces() -> libc::pid_t {
+unsafe fn clone_into_namespaces() -> io::Result<libc::pid_t> {
     // Where the raw call's arguments and return are known to be the plain
     // `fork` ones (the seccomp filter supports no other architecture).
     #[cfg(any(
@@ -193,7 +191,10 @@ unsafe fn clone_into_namespaces() -> libc::pid_t {
         // SAFETY: no CLONE_VM and a null stack make this a fork; the pointer
         // arguments are null and unused without their flags.
         let r = unsafe { libc::syscall(libc::SYS_clone, flags, none, none, none, none) };
-        libc::pid_t::try_from(r).unwrap_or(-1)
+        if r < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        libc::pid_t::try_from(r).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
     }
     #[cfg(not(any(
         target_arch = "x86_64",
@@ -201,7 +202,7 @@ unsafe fn clone_into_namespaces() -> libc::pid_t {
         target_arch = "riscv64"
     )))]
     {
-        -1
+        Err(io::Error::from_raw_os_error(libc::ENOSYS))
     }
 }
 

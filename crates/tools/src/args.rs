@@ -150,9 +150,11 @@ mod tests {
     use super::*;
     use serde::Deserialize;
 
+    use std::cell::Cell;
+
     thread_local! {
         /// Set while a test derives every schema from its type.
-        pub(super) static DERIVE_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        pub(super) static DERIVE_ONLY: Cell<bool> = const { Cell::new(false) };
     }
 
     /// `schemas.json` holds what the built-in tools' argument types derive;
