@@ -273,13 +273,12 @@ async fn reachability(http: &reqwest::Client, choice: &provider::Choice) -> Chec
 fn sandbox_check() -> Check {
     let detail = match wright_sandbox::probe() {
         wright_sandbox::Support::Unavailable(why) => crate::safety::unavailable_detail(&why),
-        wright_sandbox::Support::Available => match std::env::current_exe() {
+        wright_sandbox::Support::Available => match wright_sandbox::own_helper() {
             Err(e) => format!("cannot locate the wright binary for the helper: {e}"),
-            Ok(main) => {
-                let helper = wright_sandbox::helper_beside(&main);
+            Ok(helper) => {
                 let cwd = std::env::current_dir().unwrap_or_default();
                 let policy = wright_sandbox::SandboxPolicy::workspace_write(vec![cwd]);
-                match wright_sandbox::applied_by_helper(&helper, &policy) {
+                match wright_sandbox::applied_by_helper(helper, &policy) {
                     Ok(applied) => {
                         format!(
                             "{} (helper {})",

@@ -49,8 +49,8 @@ pub fn build(
         wright_config::SandboxMode::WorkspaceWrite => SandboxMode::WorkspaceWrite,
         wright_config::SandboxMode::Full => SandboxMode::Full,
     };
-    let helper_exe = std::env::current_exe()
-        .map(|main| wright_sandbox::helper_beside(&main))
+    let helper_exe = wright_sandbox::own_helper()
+        .map(Path::to_path_buf)
         .map_err(|e| {
             SetupError(format!(
                 "cannot locate the wright binary for the sandbox helper: {e}"

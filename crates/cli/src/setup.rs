@@ -362,9 +362,7 @@ pub fn context_inputs(
         project_root,
         GitProbe::WithStatus {
             timeout: Duration::from_millis(500),
-            sandbox_helper: std::env::current_exe()
-                .ok()
-                .map(|main| wright_sandbox::helper_beside(&main)),
+            sandbox_helper: wright_sandbox::own_helper().ok().map(Path::to_path_buf),
         },
     );
     let date = chrono::Local::now().format("%Y-%m-%d").to_string();

@@ -285,8 +285,28 @@ pub fn command_argv<S: AsRef<OsStr>>(
 /// This process's binary, looked up once: where a helper of another build
 /// hands its command.
 fn main_exe() -> Option<&'static Path> {
-    static MAIN: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    MAIN.get_or_init(|| std::env::current_exe().ok()).as_deref()
+    own_exe().as_deref().ok()
+}
+
+fn own_exe() -> &'static Result<PathBuf, String> {
+    static MAIN: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    MAIN.get_or_init(|| std::env::current_exe().map_err(|e| e.to_string()))
+}
+
+/// The helper for this process's own binary ([`helper_beside`] it), looked
+/// up once per process however many parts of wright ask; the error says why
+/// the binary could not be located.
+pub fn own_helper() -> Result<&'static Path, &'static str> {
+    static HELPER: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    HELPER
+        .get_or_init(|| {
+            own_exe()
+                .as_deref()
+                .map(helper_beside)
+                .map_err(Clone::clone)
+        })
+        .as_deref()
+        .map_err(String::as_str)
 }
 
 #[cfg(test)]

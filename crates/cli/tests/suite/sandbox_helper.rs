@@ -229,14 +229,16 @@ fn assert_runs_commands_through(wright: &Path, helper: &Path) {
         std::fs::read_to_string(env.path("made.txt")).unwrap(),
         "made\n"
     );
-    if sandboxed() {
-        let line = doctor_sandbox(&env, wright);
-        assert!(line.contains("Landlock"), "{line}");
-        assert!(
-            line.contains(&format!("(helper {})", helper.display())),
-            "{line}"
-        );
+    if !sandboxed() {
+        eprintln!("SKIPPED the helper's name in doctor: OS sandbox unavailable here");
+        return;
     }
+    let line = doctor_sandbox(&env, wright);
+    assert!(line.contains("Landlock"), "{line}");
+    assert!(
+        line.contains(&format!("(helper {})", helper.display())),
+        "{line}"
+    );
 }
 
 #[test]
