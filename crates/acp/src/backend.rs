@@ -90,7 +90,14 @@ pub struct BackendSession {
     /// The project's and user's custom slash commands, offered to the
     /// editor beside the built-in `/compact`.
     pub commands: Vec<CustomCommand>,
+    /// What a recorded call touched, for the replay of `history` (live calls
+    /// carry it in their items).
+    pub touches_of: TouchesOf,
 }
+
+/// What a call of the named tool with these raw arguments touches, as the
+/// tool says; `None` for a tool the backend does not know.
+pub type TouchesOf = Box<dyn Fn(&str, &str) -> Option<wright_protocol::Touches> + Send + Sync>;
 
 /// A custom slash command (`.wright/commands/NAME.md`) as the editor sees it.
 pub struct CustomCommand {

@@ -20,7 +20,7 @@ mod updates;
 
 pub use backend::{
     AuthState, Backend, BackendError, BackendSession, CustomCommand, McpServerSpec, ModelChoice,
-    SessionRequest,
+    SessionRequest, TouchesOf,
 };
 pub use editor_fs::EditorFs;
 pub use server::serve_stdio;

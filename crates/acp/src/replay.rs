@@ -8,13 +8,18 @@ use std::path::Path;
 use agent_client_protocol::v1::schema::{
     Plan, SessionUpdate, ToolCall, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
 };
-use wright_protocol::{ContentBlock, Message, Role, SUMMARY_MARKER};
+use wright_protocol::{ContentBlock, Message, Role, SUMMARY_MARKER, Touches};
 
 use crate::tool_map;
 use crate::updates::chunk;
 
-/// The updates that replay `history` in order.
-pub fn replay(history: &[Message], cwd: &Path) -> Vec<SessionUpdate> {
+/// The updates that replay `history` in order; `touches_of` says what a
+/// recorded call touched (the backend asks the call's tool).
+pub fn replay(
+    history: &[Message],
+    cwd: &Path,
+    touches_of: &dyn Fn(&str, &str) -> Option<Touches>,
+) -> Vec<SessionUpdate> {
     let mut out = Vec::new();
     // Tool names by call id, for their results (which come in the next message).
     let mut names: HashMap<&str, &str> = HashMap::new();
@@ -47,7 +52,8 @@ pub fn replay(history: &[Message], cwd: &Path) -> Vec<SessionUpdate> {
                         out.push(SessionUpdate::Plan(Plan::new(entries)));
                         continue;
                     }
-                    let p = tool_map::present(name, None, arguments, cwd);
+                    let touches = touches_of(name, arguments);
+                    let p = tool_map::present(name, None, arguments, touches.as_ref(), cwd);
                     out.push(SessionUpdate::ToolCall(
                         ToolCall::new(id.clone(), p.title)
                             .kind(p.kind)
@@ -142,7 +148,7 @@ mod tests {
                 }],
             },
         ];
-        let updates = replay(&history, Path::new("/p"));
+        let updates = replay(&history, Path::new("/p"), &|_: &str, _: &str| None);
         assert_eq!(updates.len(), 4);
         assert!(matches!(updates[0], SessionUpdate::UserMessageChunk(_)));
         assert!(matches!(updates[1], SessionUpdate::AgentMessageChunk(_)));
@@ -166,7 +172,7 @@ mod tests {
             Message::user_text(format!("{SUMMARY_MARKER}\nearlier we did things")),
             prompt,
         ];
-        let updates = replay(&history, Path::new("/p"));
+        let updates = replay(&history, Path::new("/p"), &|_: &str, _: &str| None);
         assert_eq!(updates.len(), 2, "{updates:?}");
         assert!(matches!(updates[0], SessionUpdate::AgentThoughtChunk(_)));
         let SessionUpdate::UserMessageChunk(typed) = &updates[1] else {

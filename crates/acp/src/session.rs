@@ -135,7 +135,7 @@ pub async fn open_session(
     if let Some(editor) = &request.editor {
         editor.bind(&id);
     }
-    for update in replay::replay(&started.history, &cwd) {
+    for update in replay::replay(&started.history, &cwd, &*started.touches_of) {
         notify(cx, &id, update)?;
     }
     let models = model_option::choices(&model, &provider, &started.models);

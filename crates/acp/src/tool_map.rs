@@ -1,7 +1,8 @@
 //! What an editor shows for one of wright's tool calls: ACP kind, title,
 //! file locations and content (diffs for edits from the call's own
 //! arguments, so the permission dialog can show them before anything runs),
-//! and `TodoWrite` lists as plans. Pure functions of name and arguments.
+//! and `TodoWrite` lists as plans. Pure functions of the call: its name,
+//! arguments and what its tool said it touches.
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +11,7 @@ use agent_client_protocol::v1::schema::{
     ToolCallContent, ToolCallLocation, ToolKind,
 };
 use serde_json::Value;
-use wright_protocol::ToolKind as WrightKind;
+use wright_protocol::{ToolKind as WrightKind, Touches};
 
 /// Outputs longer than this are cut for display (the model got its own copy).
 const MAX_SHOWN_OUTPUT: usize = 20_000;
@@ -44,16 +45,18 @@ pub fn kind_of(name: &str, wright_kind: Option<WrightKind>) -> ToolKind {
             Some(WrightKind::Edit) => ToolKind::Edit,
             Some(WrightKind::Exec) => ToolKind::Execute,
             Some(WrightKind::Network) => ToolKind::Fetch,
-            None => ToolKind::Other,
+            Some(WrightKind::Interaction | WrightKind::Other) | None => ToolKind::Other,
         },
     }
 }
 
-/// Kind, title, locations and pre-run content of a call.
+/// Kind, title, locations and pre-run content of a call. The file a call
+/// reads or writes is the one its tool named in `touches` (the item's).
 pub fn present(
     name: &str,
     wright_kind: Option<WrightKind>,
     arguments: &str,
+    touches: Option<&Touches>,
     cwd: &Path,
 ) -> Presentation {
     let args: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
@@ -62,7 +65,11 @@ pub fn present(
         let p = s(key);
         (!p.is_empty()).then(|| absolute(cwd, p))
     };
-    let file = path("file_path").or_else(|| path("notebook_path"));
+    let file = touches
+        .and_then(Touches::subject_path)
+        .filter(|p| !p.is_empty())
+        .map(|p| absolute(cwd, p))
+        .or_else(|| path("notebook_path"));
     let shown = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
     let mut locations: Vec<ToolCallLocation> = Vec::new();
     let mut content = Vec::new();

@@ -32,6 +32,7 @@ fn an_edit_shows_its_diff_and_location_before_it_runs() {
         "Edit",
         None,
         r#"{"file_path":"src/a.rs","old_string":"one","new_string":"two"}"#,
+        Some(&Touches::write("src/a.rs")),
         Path::new("/p"),
     );
     assert_eq!(p.kind, ToolKind::Edit);
@@ -51,6 +52,7 @@ fn a_new_file_is_a_diff_without_old_text() {
         "Write",
         None,
         r#"{"file_path":"/abs/n.txt","content":"hi\n"}"#,
+        Some(&Touches::write("/abs/n.txt")),
         Path::new("/p"),
     );
     assert_eq!(
@@ -68,6 +70,7 @@ fn overwriting_a_file_shows_what_it_replaces() {
         "Write",
         None,
         r#"{"file_path":"old.txt","content":"new\n"}"#,
+        Some(&Touches::write("old.txt")),
         &dir,
     );
     let path = dir.join("old.txt");
@@ -86,6 +89,7 @@ fn multi_edit_gives_one_diff_per_edit() {
         "MultiEdit",
         None,
         r#"{"file_path":"a","edits":[{"old_string":"x","new_string":"y"},{"old_string":"","new_string":"z"}]}"#,
+        Some(&Touches::write("a")),
         Path::new("/p"),
     );
     assert_eq!(p.content.len(), 2);
@@ -99,26 +103,33 @@ fn titles_of_commands_searches_and_mcp_tools() {
             "Bash",
             None,
             r#"{"command":"cargo test","description":"Run tests"}"#,
+            None,
             cwd
         )
         .title,
         "Run tests: `cargo test`"
     );
     assert_eq!(
-        present("Grep", None, r#"{"pattern":"fn main"}"#, cwd).title,
+        present("Grep", None, r#"{"pattern":"fn main"}"#, None, cwd).title,
         "grep \"fn main\""
     );
     assert_eq!(
-        present("mcp__github__list_issues", None, "{}", cwd).title,
+        present("mcp__github__list_issues", None, "{}", None, cwd).title,
         "list_issues (github MCP)"
     );
-    let read = present("Read", None, r#"{"file_path":"x.rs","offset":10}"#, cwd);
+    let read = present(
+        "Read",
+        None,
+        r#"{"offset":10}"#,
+        Some(&Touches::read("x.rs")),
+        cwd,
+    );
     assert_eq!(
         read.locations,
         vec![ToolCallLocation::new("/p/x.rs").line(10)]
     );
     // Arguments that are not JSON still give a usable title.
-    assert_eq!(present("Bash", None, "{not json", cwd).title, "``");
+    assert_eq!(present("Bash", None, "{not json", None, cwd).title, "``");
 }
 
 #[test]

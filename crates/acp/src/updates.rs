@@ -141,6 +141,7 @@ impl EventMapper {
                     name,
                     tool_kind,
                     arguments,
+                    touches,
                     ..
                 } => {
                     self.items.insert(item.id.clone(), call_id.clone());
@@ -149,7 +150,8 @@ impl EventMapper {
                     {
                         return vec![Action::Update(SessionUpdate::Plan(Plan::new(entries)))];
                     }
-                    let presentation = tool_map::present(name, *tool_kind, arguments, &self.cwd);
+                    let presentation =
+                        tool_map::present(name, *tool_kind, arguments, touches.as_ref(), &self.cwd);
                     let call = ToolCall::new(call_id.clone(), presentation.title.clone())
                         .kind(presentation.kind)
                         .status(ToolCallStatus::Pending)
@@ -377,7 +379,7 @@ impl EventMapper {
             None => {
                 // A subagent's call (or one announced out of our sight):
                 // the whole description, so the editor can show it alone.
-                let p = tool_map::present(tool, None, arguments, &self.cwd);
+                let p = tool_map::present(tool, None, arguments, None, &self.cwd);
                 let fields = fields_for(&p, reason)
                     .raw_input(serde_json::from_str::<serde_json::Value>(arguments).ok());
                 ToolCallUpdate::new(id.to_owned(), fields)
@@ -402,9 +404,11 @@ impl EventMapper {
                     name,
                     tool_kind,
                     arguments,
+                    touches,
                     ..
                 } => {
-                    let p = tool_map::present(name, *tool_kind, arguments, &self.cwd);
+                    let p =
+                        tool_map::present(name, *tool_kind, arguments, touches.as_ref(), &self.cwd);
                     format!("• {}", p.title)
                 }
                 _ => return Vec::new(),

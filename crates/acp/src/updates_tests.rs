@@ -33,11 +33,25 @@ fn tool(
         call_id: call_id.into(),
         name: name.into(),
         tool_kind: None,
+        touches: touches(name, args),
         arguments: args.into(),
         status,
         output: output.map(Into::into),
         display: None,
     }
+}
+
+/// What the core's item says the call touches (as the built-in tools do).
+fn touches(name: &str, args: &str) -> Option<wright_protocol::Touches> {
+    use wright_protocol::Touches;
+    let v: serde_json::Value = serde_json::from_str(args).ok()?;
+    let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_owned);
+    Some(match name {
+        "Read" => Touches::read(s("file_path")?),
+        "Edit" | "Write" => Touches::write(s("file_path")?),
+        "Bash" => Touches::command(s("command")?),
+        _ => return None,
+    })
 }
 
 fn started(id: &str, kind: ItemKind) -> EventKind {

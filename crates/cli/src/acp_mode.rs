@@ -201,8 +201,17 @@ async fn start_session(
             expand: Box::new(move |args| wright_context::commands::expand(&c, args)),
         })
         .collect();
+    let tools = wright_tools::ToolRegistry::builtin();
     Ok(BackendSession {
         commands,
+        touches_of: Box::new(move |name, arguments| {
+            let args = serde_json::from_str(arguments).ok()?;
+            Some(
+                tools
+                    .get(name)?
+                    .touches(&wright_tools::claude_names(name, args)),
+            )
+        }),
         // The core's first event names a new session's id.
         id: launch.session.resume.clone().unwrap_or_default(),
         ops,

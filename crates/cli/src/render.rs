@@ -4,7 +4,9 @@
 
 use std::io::{IsTerminal, Write};
 
-use wright_protocol::{Event, EventKind, ItemDelta, ItemKind, ToolCallStatus, TurnEndReason};
+use wright_protocol::{
+    Event, EventKind, ItemDelta, ItemKind, ToolCallStatus, Touches, TurnEndReason,
+};
 use wright_tui::hides_text;
 pub(crate) use wright_tui::strip_controls;
 
@@ -65,10 +67,14 @@ impl Renderer {
         match &event.kind {
             EventKind::ItemStarted { item } => {
                 if let ItemKind::ToolCall {
-                    name, arguments, ..
+                    name,
+                    arguments,
+                    touches,
+                    ..
                 } = &item.kind
                 {
-                    let line = format!("    [{short}] ● {name}({})", short_args(name, arguments));
+                    let shown = short_args(name, arguments, touches.as_ref());
+                    let line = format!("    [{short}] ● {name}({shown})");
                     self.err_line(&self.paint(&line, "36"));
                     if name == "TodoWrite" {
                         // Under the child's line, by as much as its name.
@@ -161,7 +167,10 @@ impl Renderer {
             },
             EventKind::ItemStarted { item } => {
                 if let ItemKind::ToolCall {
-                    name, arguments, ..
+                    name,
+                    arguments,
+                    touches,
+                    ..
                 } = &item.kind
                 {
                     if self.answer_only && !self.held.is_empty() {
@@ -169,7 +178,8 @@ impl Renderer {
                         let narration = strip_controls(narration.trim_end());
                         self.err_line(&self.paint(&narration, "2"));
                     }
-                    let line = format!("● {name}({})", short_args(name, arguments));
+                    let shown = short_args(name, arguments, touches.as_ref());
+                    let line = format!("● {name}({shown})");
                     self.err_line(&self.paint(&line, "36"));
                     if name == "TodoWrite" {
                         self.todo_list(arguments, "");
@@ -462,7 +472,7 @@ fn done_line(
     (format!("  {mark} {summary}"), code)
 }
 
-fn short_args(name: &str, arguments: &str) -> String {
+fn short_args(name: &str, arguments: &str, touches: Option<&Touches>) -> String {
     let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
     let text = |k: &str| value.get(k).and_then(|v| v.as_str()).unwrap_or_default();
     match name {
@@ -480,10 +490,9 @@ fn short_args(name: &str, arguments: &str) -> String {
         }
         _ => {}
     }
+    // The argument a person looks for first: a pattern or a job id, else
+    // what the call touches (its command, path or URL), as its tool said.
     let key = match name {
-        "Bash" => "command",
-        "Read" | "Write" | "Edit" => "file_path",
-        "LS" => "path",
         "Glob" | "Grep" => "pattern",
         "BashOutput" => "bash_id",
         "KillShell" => "shell_id",
@@ -492,6 +501,7 @@ fn short_args(name: &str, arguments: &str) -> String {
     let shown = value
         .get(key)
         .and_then(|v| v.as_str())
+        .or_else(|| touches.and_then(Touches::shown))
         .map(str::to_owned)
         .unwrap_or_else(|| arguments.to_owned());
     truncate_chars(&escape_controls(&shown), 100)
@@ -503,28 +513,34 @@ mod tests {
 
     #[test]
     fn short_args_picks_the_main_argument() {
-        assert_eq!(short_args("Bash", r#"{"command":"ls -la"}"#), "ls -la");
+        let bash = |c: &str| Touches::command(c);
+        assert_eq!(short_args("Bash", "{}", Some(&bash("ls -la"))), "ls -la");
         assert_eq!(
             short_args(
                 "Task",
-                r#"{"description":"find x","prompt":"…","subagent_type":"explore"}"#
+                r#"{"description":"find x","prompt":"…","subagent_type":"explore"}"#,
+                None
             ),
             "explore: find x"
         );
         assert_eq!(
             short_args(
                 "TodoWrite",
-                r#"{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}"#
+                r#"{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}"#,
+                None
             ),
             "1 todo: 0 done, 0 in progress, 1 pending"
         );
+        let read = Touches::read("a.rs");
+        assert_eq!(short_args("Read", r#"{"limit":3}"#, Some(&read)), "a.rs");
+        let grep = Touches::read(".");
         assert_eq!(
-            short_args("Read", r#"{"file_path":"a.rs","limit":3}"#),
-            "a.rs"
+            short_args("Grep", r#"{"pattern":"fn main"}"#, Some(&grep)),
+            "fn main"
         );
-        assert_eq!(short_args("other", r#"{"x":1}"#), r#"{"x":1}"#);
-        assert_eq!(short_args("Bash", "not json"), "not json");
-        assert_eq!(short_args("Bash", r#"{"command":"a\nb"}"#), "a⏎b");
+        assert_eq!(short_args("other", r#"{"x":1}"#, None), r#"{"x":1}"#);
+        assert_eq!(short_args("Bash", "not json", None), "not json");
+        assert_eq!(short_args("Bash", "{}", Some(&bash("a\nb"))), "a⏎b");
     }
 
     #[test]

@@ -32,6 +32,7 @@ fn call(status: ToolCallStatus, output: Option<&str>) -> ItemKind {
         call_id: "toolu_1".to_owned(),
         name: "Bash".to_owned(),
         tool_kind: None,
+        touches: None,
         arguments: r#"{"command":"ls"}"#.to_owned(),
         status,
         output: output.map(str::to_owned),

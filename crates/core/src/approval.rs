@@ -17,7 +17,8 @@ use wright_hooks::hook::{HookPayload, HookRun, PermissionDecision};
 use wright_permissions::{
     AlwaysRules, CallInfo, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, Rule, Verdict,
 };
-use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, ToolKind};
+use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, Touches};
+use wright_tools::Tool;
 
 use wright_sandbox::SandboxContext;
 
@@ -69,7 +70,10 @@ pub(crate) struct Gate {
 pub(crate) struct Request<'a> {
     pub(crate) call_id: &'a str,
     pub(crate) tool: &'a str,
-    pub(crate) kind: ToolKind,
+    /// The tool that says what input rewritten by an approval touches.
+    pub(crate) describes: &'a dyn Tool,
+    /// What the call touches, as its tool said once for `args`.
+    pub(crate) touches: &'a Touches,
     pub(crate) args: &'a serde_json::Value,
     pub(crate) raw_args: &'a str,
     pub(crate) cwd: &'a Path,
@@ -109,25 +113,16 @@ impl Gate {
         }
     }
 
-    /// The sandbox a command runs under now: `base`, except that in plan mode
-    /// it is read-only whatever was configured, so no command can change a
-    /// file however the classifier judged it.
+    /// The sandbox a command runs under now (the permission engine chooses
+    /// it for the mode; plan mode when the state is unavailable).
     pub(crate) fn sandbox_for_commands(
         &self,
         base: Option<&SandboxContext>,
     ) -> Option<SandboxContext> {
-        let plan = self
-            .engine
-            .lock()
-            .map_or(true, |engine| engine.mode() == Mode::Plan);
-        base.map(|sb| {
-            let mut sb = sb.clone();
-            if plan {
-                sb.policy.mode = wright_sandbox::SandboxMode::ReadOnly;
-                sb.policy.network = false;
-            }
-            sb
-        })
+        match self.engine.lock() {
+            Ok(engine) => engine.command_sandbox(base),
+            Err(_) => wright_permissions::command_sandbox(Mode::Plan, base),
+        }
     }
 
     /// Delivers a front end's answer; unknown ids (already cancelled) are ignored.
@@ -153,8 +148,7 @@ impl Gate {
     ) -> Result<Option<serde_json::Value>, Refusal> {
         let info = CallInfo {
             tool: request.tool,
-            kind: request.kind,
-            args: request.args,
+            touches: request.touches,
             cwd: request.cwd,
         };
         let verdict = match self.engine.lock() {
@@ -199,10 +193,10 @@ impl Gate {
         request: &Request<'_>,
         updated: serde_json::Value,
     ) -> Result<serde_json::Value, Refusal> {
+        let touches = request.describes.touches(&updated);
         let info = CallInfo {
             tool: request.tool,
-            kind: request.kind,
-            args: &updated,
+            touches: &touches,
             cwd: request.cwd,
         };
         let verdict = match self.engine.lock() {
@@ -337,8 +331,7 @@ impl Gate {
     fn always_rules(&self, request: &Request<'_>, asked: &Rule) -> AlwaysRules {
         let info = CallInfo {
             tool: request.tool,
-            kind: request.kind,
-            args: request.args,
+            touches: request.touches,
             cwd: request.cwd,
         };
         match self.engine.lock() {

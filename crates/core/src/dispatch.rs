@@ -11,7 +11,7 @@ use std::time::Instant;
 use futures::future::join_all;
 use tokio_util::sync::CancellationToken;
 use wright_protocol::{
-    ContentBlock, Item, ItemDelta, ItemKind, Message, Role, ToolCallStatus, ToolKind,
+    ContentBlock, Item, ItemDelta, ItemKind, Message, Role, ToolCallStatus, ToolKind, Touches,
 };
 use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 
@@ -28,9 +28,15 @@ struct Runnable {
     item_id: String,
     tool: Arc<dyn Tool>,
     args: serde_json::Value,
+    /// What the call touches, as its tool said for `args`.
+    touches: Touches,
     /// Context a `PreToolUse` hook asked to give the model with the result.
     hook_context: Option<String>,
 }
+
+/// A call that passed the checks: the tool, the arguments it runs with,
+/// what they touch, and the `PreToolUse` hooks' context.
+type Prepared = (Arc<dyn Tool>, serde_json::Value, Touches, Option<String>);
 
 /// A tool call the model asked for, announced to the front end.
 pub(crate) struct PendingCall {
@@ -40,6 +46,8 @@ pub(crate) struct PendingCall {
     call_id: String,
     name: String,
     arguments: String,
+    /// What the model's arguments touch (shown with the item).
+    touches: Option<Touches>,
 }
 
 /// Emits an `ItemStarted` for every tool call of a finished response, so
@@ -57,25 +65,62 @@ pub(crate) fn announce_tool_calls(
         .enumerate()
         .map(|(n, (call_id, name, arguments))| {
             let item_id = ctx.emitter.next_item_id();
-            ctx.emitter.item_started(Item {
-                id: item_id.clone(),
-                kind: tool_item(
-                    call_id,
-                    name,
-                    ctx.tools.lookup(name).as_deref(),
-                    arguments,
-                    ToolCallStatus::InProgress,
-                ),
-            });
-            PendingCall {
+            let tool = ctx.tools.lookup(name);
+            let touches = touches_of(tool.as_deref(), name, arguments);
+            let call = PendingCall {
                 item_id,
                 cut_off: cut_off && n == last,
                 call_id: call_id.to_owned(),
                 name: name.to_owned(),
                 arguments: arguments.to_owned(),
-            }
+                touches,
+            };
+            announce(ctx, &call, tool.as_deref());
+            call
         })
         .collect()
+}
+
+/// What a call touches, as its tool says for the model's arguments (after
+/// the same renames [`prepare`] makes); `None` for an unknown tool or
+/// arguments that are not an object.
+fn touches_of(tool: Option<&dyn Tool>, name: &str, arguments: &str) -> Option<Touches> {
+    let args = parse_arguments(arguments).ok()?;
+    Some(tool?.touches(&wright_tools::claude_names(name, args)))
+}
+
+/// Emits the `ItemStarted` of a call about to be checked and run.
+fn announce(ctx: &TurnContext, call: &PendingCall, tool: Option<&dyn Tool>) {
+    ctx.emitter.item_started(Item {
+        id: call.item_id.clone(),
+        kind: tool_item(&call.shown(tool), ToolCallStatus::InProgress),
+    });
+}
+
+impl PendingCall {
+    fn shown<'a>(&'a self, tool: Option<&'a dyn Tool>) -> Shown<'a> {
+        Shown {
+            item_id: &self.item_id,
+            call_id: &self.call_id,
+            name: &self.name,
+            tool,
+            arguments: &self.arguments,
+            touches: self.touches.as_ref(),
+        }
+    }
+}
+
+impl Runnable {
+    fn shown(&self) -> Shown<'_> {
+        Shown {
+            item_id: &self.item_id,
+            call_id: &self.call_id,
+            name: self.tool.name(),
+            tool: Some(self.tool.as_ref()),
+            arguments: &self.arguments,
+            touches: Some(&self.touches),
+        }
+    }
 }
 
 /// Runs the announced calls and returns the tool-result blocks in call order.
@@ -114,7 +159,7 @@ pub(crate) async fn run_tool_calls(
                 }
                 results[index] = Some(refuse(ctx, &call, tool.as_deref(), status, text));
             }
-            Ok((tool, args, hook_context)) => {
+            Ok((tool, args, touches, hook_context)) => {
                 let read_only = tool.kind() == ToolKind::ReadOnly;
                 let runnable = Runnable {
                     index,
@@ -123,6 +168,7 @@ pub(crate) async fn run_tool_calls(
                     item_id: call.item_id,
                     tool,
                     args,
+                    touches,
                     hook_context,
                 };
                 if read_only {
@@ -172,7 +218,7 @@ async fn prepare(
     call: &PendingCall,
     tool: Option<Arc<dyn Tool>>,
     cancel: &CancellationToken,
-) -> Result<(Arc<dyn Tool>, serde_json::Value, Option<String>), Refusal> {
+) -> Result<Prepared, Refusal> {
     let (name, arguments) = (call.name.as_str(), call.arguments.as_str());
     let Some(tool) = tool else {
         return Err((
@@ -194,17 +240,23 @@ async fn prepare(
         return Err((ToolCallStatus::Failed, why.to_string()));
     }
     let args = parse_arguments(arguments).map_err(|e| (ToolCallStatus::Failed, e.to_string()))?;
-    let args = claude_args(name, args);
+    let args = wright_tools::claude_names(name, args);
     let hooks = tool_hooks::before(ctx, &call.call_id, name, args, cancel).await;
     let raw_args = if hooks.rewritten {
         hooks.args.to_string()
     } else {
         arguments.to_owned()
     };
+    // Asked once per call; again only for input a hook or an approval rewrote.
+    let touches = match (&call.touches, hooks.rewritten) {
+        (Some(touches), false) => touches.clone(),
+        _ => tool.touches(&hooks.args),
+    };
     let request = Request {
         call_id: &call.call_id,
         tool: name,
-        kind: tool.kind(),
+        describes: tool.as_ref(),
+        touches: &touches,
         args: &hooks.args,
         raw_args: &raw_args,
         cwd: &ctx.options.cwd,
@@ -220,21 +272,14 @@ async fn prepare(
             crate::text::cap_hook_text(&updated.to_string())
         ));
     }
-    Ok((tool, rewritten.unwrap_or(hooks.args), hooks.context))
-}
-
-/// The arguments under Claude Code's names before anyone looks at them:
-/// some models still send `path` to the file tools, and a hook written for
-/// Claude Code reads `file_path` only.
-fn claude_args(tool: &str, mut args: serde_json::Value) -> serde_json::Value {
-    if matches!(tool, "Read" | "Write" | "Edit")
-        && let Some(map) = args.as_object_mut()
-        && !map.contains_key("file_path")
-        && let Some(path) = map.remove("path")
-    {
-        map.insert("file_path".to_owned(), path);
-    }
-    args
+    let (args, touches) = match rewritten {
+        Some(updated) => {
+            let touches = tool.touches(&updated);
+            (updated, touches)
+        }
+        None => (hooks.args, touches),
+    };
+    Ok((tool, args, touches, hooks.context))
 }
 
 /// The context a tool runs with in this session.
@@ -291,15 +336,7 @@ async fn run_runnable(
             ToolCallStatus::Cancelled,
             "Cancelled by user before it ran.".to_owned(),
         );
-        return finish(
-            &ctx.emitter,
-            &r.item_id,
-            &r.call_id,
-            name,
-            Some(r.tool.as_ref()),
-            &r.arguments,
-            outcome,
-        );
+        return finish(&ctx.emitter, &r.shown(), outcome);
     }
     let sink_emitter = ctx.emitter.clone();
     let sink_item = r.item_id.clone();
@@ -310,27 +347,29 @@ async fn run_runnable(
     if r.tool.kind() != ToolKind::ReadOnly {
         ctx.recorder.sync(&ctx.emitter).await;
     }
-    let mut changed = None;
-    if r.tool.kind() == ToolKind::Edit
-        && let Some(path) = r
-            .args
-            .get("file_path")
-            .or_else(|| r.args.get("path"))
-            .and_then(|p| p.as_str())
-        && let Ok(resolved) = wright_tools::paths::resolve(&tool_ctx, path)
-    {
-        // The same resolver the tool uses, so the snapshot is of the file it writes.
+    // The same resolver the tool uses, so each snapshot is of a file it
+    // writes; sorted, so two calls that lock the same files lock them in
+    // one order.
+    let mut changed: Vec<std::path::PathBuf> = r
+        .touches
+        .writes
+        .iter()
+        .filter_map(|path| wright_tools::paths::resolve(&tool_ctx, path).ok())
+        .map(|resolved| resolved.real)
+        .collect();
+    changed.sort();
+    changed.dedup();
+    for path in &changed {
         ctx.checkpoints
-            .checkpoint(&ctx.emitter, &resolved.real, &tool_ctx.roots)
+            .checkpoint(&ctx.emitter, path, &tool_ctx.roots)
             .await;
-        changed = Some(resolved.real);
     }
     // Subagents run side by side: two that edit one file take turns, so
     // neither writes over the other's read-modify-write.
-    let _write_lock = match &changed {
-        Some(path) => Some(ctx.file_locks.lock(path).await),
-        None => None,
-    };
+    let mut _write_locks = Vec::with_capacity(changed.len());
+    for path in &changed {
+        _write_locks.push(ctx.file_locks.lock(path).await);
+    }
     let started = Instant::now();
     let result = match ctx.tools.agents() {
         // A subagent needs the session, which a tool does not get.
@@ -340,15 +379,14 @@ async fn run_runnable(
         _ => r.tool.run(r.args.clone(), &tool_ctx).await,
     };
     let mut outcome = Outcome::from_result(result, started);
-    if outcome.status == ToolCallStatus::Completed
-        && verify_step::Pending::is_verified(name)
-        && let Some(path) = changed
-    {
-        pending.edited(path);
+    if outcome.status == ToolCallStatus::Completed && verify_step::Pending::is_verified(name) {
+        for path in changed {
+            pending.edited(path);
+        }
     }
     let post = tool_hooks::after(
         ctx,
-        (&r.call_id, name, &r.args),
+        (&r.call_id, name, &r.args, &r.touches),
         outcome.status,
         &outcome.content,
         &outcome.display,
@@ -356,19 +394,11 @@ async fn run_runnable(
     )
     .await;
     let report = verify_step::after_call(ctx, pending, r.index, &tool_ctx, cancel).await;
-    for extra in [r.hook_context, post, report].into_iter().flatten() {
+    for extra in [r.hook_context.clone(), post, report].into_iter().flatten() {
         outcome.content.push_str("\n\n");
         outcome.content.push_str(&extra);
     }
-    finish(
-        &ctx.emitter,
-        &r.item_id,
-        &r.call_id,
-        name,
-        Some(r.tool.as_ref()),
-        &r.arguments,
-        outcome,
-    )
+    finish(&ctx.emitter, &r.shown(), outcome)
 }
 
 /// Runs a command the user typed (`!cmd`) exactly as the model's `Bash`
@@ -390,17 +420,13 @@ pub(crate) async fn run_user_command(
         cut_off: false,
         name: BASH.to_owned(),
         arguments: serde_json::json!({ "command": command }).to_string(),
+        touches: None,
     };
-    ctx.emitter.item_started(Item {
-        id: call.item_id.clone(),
-        kind: tool_item(
-            &call.call_id,
-            &call.name,
-            tool.as_deref(),
-            &call.arguments,
-            ToolCallStatus::InProgress,
-        ),
-    });
+    let call = PendingCall {
+        touches: touches_of(tool.as_deref(), &call.name, &call.arguments),
+        ..call
+    };
+    announce(ctx, &call, tool.as_deref());
     let prepared = match &tool {
         // `--tools`/`--disallowed-tools` took Bash away: the user's command
         // is refused as the model's would be.
@@ -410,7 +436,7 @@ pub(crate) async fn run_user_command(
         )),
         Some(_) => prepare(ctx, &call, tool.clone(), cancel).await,
     };
-    let (tool, args, hook_context) = match prepared {
+    let (tool, args, touches, hook_context) = match prepared {
         Ok(prepared) if !cancel.is_cancelled() => prepared,
         Ok(_) => {
             let text = "Cancelled by user before it ran.".to_owned();
@@ -435,6 +461,7 @@ pub(crate) async fn run_user_command(
         item_id: call.item_id,
         tool,
         args,
+        touches,
         hook_context,
     };
     let blocks = run_runnable(ctx, runnable, &pending, cancel).await;
@@ -458,11 +485,7 @@ fn refused(
 ) -> Vec<ContentBlock> {
     finish(
         &ctx.emitter,
-        &call.item_id,
-        &call.call_id,
-        &call.name,
-        tool,
-        &call.arguments,
+        &call.shown(tool),
         Outcome::refused(status, text),
     )
 }
@@ -530,18 +553,23 @@ impl Outcome {
     }
 }
 
-fn tool_item(
-    call_id: &str,
-    name: &str,
-    tool: Option<&dyn Tool>,
-    arguments: &str,
-    status: ToolCallStatus,
-) -> ItemKind {
+/// The item of a call: what it is, what it touches and where it stands.
+struct Shown<'a> {
+    item_id: &'a str,
+    call_id: &'a str,
+    name: &'a str,
+    tool: Option<&'a dyn Tool>,
+    arguments: &'a str,
+    touches: Option<&'a Touches>,
+}
+
+fn tool_item(shown: &Shown<'_>, status: ToolCallStatus) -> ItemKind {
     ItemKind::ToolCall {
-        call_id: call_id.to_owned(),
-        name: name.to_owned(),
-        tool_kind: tool.map(|t| t.kind()),
-        arguments: arguments.to_owned(),
+        call_id: shown.call_id.to_owned(),
+        name: shown.name.to_owned(),
+        tool_kind: shown.tool.map(|t| t.kind()),
+        arguments: shown.arguments.to_owned(),
+        touches: shown.touches.cloned(),
         status,
         output: None,
         display: None,
@@ -549,16 +577,8 @@ fn tool_item(
 }
 
 /// Emits the completed item and builds the result block for the model.
-fn finish(
-    emitter: &Emitter,
-    item_id: &str,
-    call_id: &str,
-    name: &str,
-    tool: Option<&dyn Tool>,
-    arguments: &str,
-    outcome: Outcome,
-) -> Vec<ContentBlock> {
-    let mut kind = tool_item(call_id, name, tool, arguments, outcome.status);
+fn finish(emitter: &Emitter, shown: &Shown<'_>, outcome: Outcome) -> Vec<ContentBlock> {
+    let mut kind = tool_item(shown, outcome.status);
     if let ItemKind::ToolCall {
         output, display, ..
     } = &mut kind
@@ -567,11 +587,11 @@ fn finish(
         *display = Some(outcome.display);
     }
     emitter.item_completed(Item {
-        id: item_id.to_owned(),
+        id: shown.item_id.to_owned(),
         kind,
     });
     let result = ContentBlock::ToolResult {
-        call_id: call_id.to_owned(),
+        call_id: shown.call_id.to_owned(),
         content: outcome.content,
         is_error: outcome.status != ToolCallStatus::Completed,
     };

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
 use wright_mcp::{McpError, McpManager, McpProgress, McpTool, McpToolResult, ProgressSink};
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 use wright_tools::output;
 use wright_tools::truncate::Keep;
 use wright_tools::{Tool, ToolContext, ToolError, ToolImage, ToolOutput};
@@ -47,7 +47,7 @@ pub(crate) fn kind_of(tool: &McpTool, hints: HintTrust) -> ToolKind {
     let read_only = tool.hints.read_only == Some(true) && tool.hints.destructive != Some(true);
     match hints {
         HintTrust::Trust if read_only => ToolKind::ReadOnly,
-        HintTrust::Trust | HintTrust::Ignore => ToolKind::Exec,
+        HintTrust::Trust | HintTrust::Ignore => ToolKind::Other,
     }
 }
 
@@ -79,6 +79,12 @@ impl Tool for McpCallTool {
 
     fn kind(&self) -> ToolKind {
         self.kind
+    }
+
+    fn touches(&self, _args: &serde_json::Value) -> Touches {
+        // A server's tool says nothing wright can check; its effects are
+        // unknown unless the user believes its read-only annotation.
+        Touches::of(self.kind)
     }
 
     fn run<'a>(
@@ -198,11 +204,14 @@ mod tests {
     #[test]
     fn hints_count_only_when_trusted() {
         let ro = tool(Some(true), None);
-        assert_eq!(kind_of(&ro, HintTrust::Ignore), ToolKind::Exec);
+        assert_eq!(kind_of(&ro, HintTrust::Ignore), ToolKind::Other);
         assert_eq!(kind_of(&ro, HintTrust::Trust), ToolKind::ReadOnly);
         let both = tool(Some(true), Some(true));
-        assert_eq!(kind_of(&both, HintTrust::Trust), ToolKind::Exec);
-        assert_eq!(kind_of(&tool(None, None), HintTrust::Trust), ToolKind::Exec);
+        assert_eq!(kind_of(&both, HintTrust::Trust), ToolKind::Other);
+        assert_eq!(
+            kind_of(&tool(None, None), HintTrust::Trust),
+            ToolKind::Other
+        );
     }
 
     #[test]

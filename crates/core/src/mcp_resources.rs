@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 use wright_mcp::{McpManager, McpToolResult};
-use wright_protocol::{ContentBlock, ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ContentBlock, ToolDisplay, ToolKind, ToolSpec, Touches};
 use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 
 use crate::mcp_call::finish_result;
@@ -89,6 +89,10 @@ impl Tool for ListResourcesTool {
         ToolKind::ReadOnly
     }
 
+    fn touches(&self, _args: &serde_json::Value) -> Touches {
+        Touches::of(ToolKind::ReadOnly)
+    }
+
     fn run<'a>(
         &'a self,
         args: serde_json::Value,
@@ -166,6 +170,10 @@ impl Tool for ReadResourceTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::ReadOnly
+    }
+
+    fn touches(&self, _args: &serde_json::Value) -> Touches {
+        Touches::of(ToolKind::ReadOnly)
     }
 
     fn run<'a>(

@@ -6,7 +6,7 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::json;
 use wright_context::{MemoryScope, MemoryStore, MemoryType, NewNote};
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 
 /// Writes memory notes to one store.
@@ -58,6 +58,12 @@ impl Tool for RememberTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::Edit
+    }
+
+    fn touches(&self, _args: &serde_json::Value) -> Touches {
+        // The note goes to the memory store, not a workspace path: asked
+        // for like an edit, checked by the store itself.
+        Touches::of(ToolKind::Edit)
     }
 
     fn run<'a>(

@@ -160,6 +160,19 @@ fn start_in(
     adjust: impl FnOnce(&mut SessionOptions),
     persistence: super::Persistence,
 ) -> Harness {
+    let tools = ToolRegistry::builtin();
+    start_with_tools(dir, replies, (mode, max_turns), adjust, persistence, tools)
+}
+
+/// [`start_in`] with the session's tools given.
+fn start_with_tools(
+    dir: tempfile::TempDir,
+    replies: Vec<Reply>,
+    (mode, max_turns): (PermissionMode, u32),
+    adjust: impl FnOnce(&mut SessionOptions),
+    persistence: super::Persistence,
+    tools: ToolRegistry,
+) -> Harness {
     let requests = Arc::new(Mutex::new(Vec::new()));
     let requested = Arc::new(tokio::sync::Notify::new());
     let client = Scripted {
@@ -171,12 +184,7 @@ fn start_in(
     options.policy.mode = mode;
     options.max_turns = max_turns;
     adjust(&mut options);
-    let handle = spawn_session(
-        options,
-        Arc::new(client),
-        Arc::new(ToolRegistry::builtin()),
-        persistence,
-    );
+    let handle = spawn_session(options, Arc::new(client), Arc::new(tools), persistence);
     Harness {
         handle,
         requests,
@@ -980,3 +988,6 @@ async fn set_max_thinking_tokens_changes_the_budget_and_zero_turns_it_off() {
         .collect();
     assert_eq!(budgets, [Some(2000), Some(5000), None, Some(1024)]);
 }
+
+#[path = "recipe_tests.rs"]
+mod recipe;

@@ -14,7 +14,9 @@ use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 use wright_context::agents::AgentDef;
 use wright_permissions::Mode;
-use wright_protocol::{ContentBlock, Role, ToolDisplay, ToolKind, ToolSpec, TurnEndReason};
+use wright_protocol::{
+    ContentBlock, Role, ToolDisplay, ToolKind, ToolSpec, Touches, TurnEndReason,
+};
 use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 
 use crate::approval::Gate;
@@ -140,6 +142,10 @@ impl Tool for TaskTool {
     /// Children run side by side (their own calls are checked one by one).
     fn kind(&self) -> ToolKind {
         ToolKind::ReadOnly
+    }
+
+    fn touches(&self, _args: &serde_json::Value) -> Touches {
+        Touches::of(ToolKind::ReadOnly)
     }
 
     fn run<'a>(

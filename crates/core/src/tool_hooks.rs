@@ -6,7 +6,7 @@
 use tokio_util::sync::CancellationToken;
 use wright_hooks::hook::{HookPayload, HookRun, PermissionDecision};
 use wright_permissions::HookVerdict;
-use wright_protocol::{ToolCallStatus, ToolDisplay};
+use wright_protocol::{ToolCallStatus, ToolDisplay, Touches};
 
 use crate::context::TurnContext;
 use crate::hook_points;
@@ -120,7 +120,7 @@ fn shorten(text: &str) -> String {
 /// `summary`, `exit_code`, `duration_ms`). `Bash` merges stderr into stdout.
 fn tool_response(
     tool: &str,
-    args: &serde_json::Value,
+    touches: &Touches,
     content: &str,
     display: &ToolDisplay,
 ) -> serde_json::Value {
@@ -133,7 +133,7 @@ fn tool_response(
     let extra = match tool {
         "Bash" => serde_json::json!({"stdout": content, "stderr": "", "interrupted": false}),
         "Read" | "Write" | "Edit" => serde_json::json!({
-            "filePath": args.get("file_path").cloned().unwrap_or_default(),
+            "filePath": touches.subject_path().unwrap_or_default(),
             "success": true,
         }),
         _ => serde_json::Value::Null,
@@ -148,18 +148,18 @@ fn tool_response(
 /// returns what to append to the result for the model, if anything.
 pub(crate) async fn after(
     ctx: &TurnContext,
-    call: (&str, &str, &serde_json::Value),
+    call: (&str, &str, &serde_json::Value, &Touches),
     status: ToolCallStatus,
     content: &str,
     display: &ToolDisplay,
     cancel: &CancellationToken,
 ) -> Option<String> {
-    let (call_id, tool, args) = call;
+    let (call_id, tool, args, touches) = call;
     let payload = match status {
         ToolCallStatus::Completed => HookPayload::PostToolUse {
             tool_name: tool.to_owned(),
             tool_input: args.clone(),
-            tool_response: tool_response(tool, args, content, display),
+            tool_response: tool_response(tool, touches, content, display),
             tool_use_id: call_id.to_owned(),
         },
         ToolCallStatus::Failed => HookPayload::PostToolUseFailure {

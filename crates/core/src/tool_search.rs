@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use wright_mcp::{McpManager, McpTool};
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 use wright_tools::{Tool, ToolContext, ToolError, ToolOutput};
 
 use crate::mcp_call::spec_of;
@@ -157,6 +157,10 @@ impl Tool for ToolSearchTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::ReadOnly
+    }
+
+    fn touches(&self, _args: &serde_json::Value) -> Touches {
+        Touches::of(ToolKind::ReadOnly)
     }
 
     fn run<'a>(

@@ -11,8 +11,8 @@ use std::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 use wright_hooks::verify::{self, CheckRun, ReportLimits};
 use wright_permissions::HookVerdict;
-use wright_protocol::ToolKind;
 use wright_protocol::{Item, ItemKind};
+use wright_tools::Tool;
 use wright_tools::{ScriptEnd, ToolContext};
 
 use crate::approval::Request;
@@ -183,10 +183,13 @@ async fn permitted(
 ) -> Result<(), String> {
     let args = serde_json::json!({ "command": run.command });
     let raw_args = args.to_string();
+    let bash = wright_tools::BashTool;
+    let touches = bash.touches(&args);
     let request = Request {
         call_id: "verifier",
         tool: "Bash",
-        kind: ToolKind::Exec,
+        describes: &bash,
+        touches: &touches,
         args: &args,
         raw_args: &raw_args,
         cwd: &run.cwd,

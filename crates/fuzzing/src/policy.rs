@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use wright_permissions::{CallInfo, CanAsk, Engine, Mode, PolicyInput, Rule, RuleSet, Verdict};
-use wright_protocol::ToolKind;
+use wright_protocol::Touches;
 
 /// Permission rule parsing. Invariant: a parsed rule's text parses back to
 /// the same rule.
@@ -57,12 +57,11 @@ fn engines() -> &'static [Engine; 3] {
 pub fn command(data: &[u8]) {
     let command = String::from_utf8_lossy(data);
     let _ = wright_shell::parse(&command);
-    let _ = wright_tools::guard::check_command(&command);
-    let args = serde_json::json!({ "command": command });
+    let _ = wright_shell::guard::check_command(&command);
+    let touches = Touches::command(command.clone());
     let call = CallInfo {
-        tool: "bash",
-        kind: ToolKind::Exec,
-        args: &args,
+        tool: "Bash",
+        touches: &touches,
         cwd: Path::new("/fuzz/ws"),
     };
     let mut allowed_before = false;

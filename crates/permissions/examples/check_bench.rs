@@ -5,9 +5,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde_json::json;
 use wright_permissions::{CallInfo, CanAsk, Engine, Mode, PolicyInput, RuleSet};
-use wright_protocol::ToolKind;
+use wright_protocol::Touches;
 
 fn main() {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -32,31 +31,27 @@ fn main() {
         commands: wright_permissions::CommandConfinement::AsConfigured,
     });
     let cases = [
-        ("read", ToolKind::ReadOnly, json!({"path": "src/lib.rs"})),
-        ("edit", ToolKind::Edit, json!({"path": "src/lib.rs"})),
-        ("bash", ToolKind::Exec, json!({"command": "git status"})),
+        ("Read", Touches::read("src/lib.rs")),
+        ("Edit", Touches::write("src/lib.rs")),
+        ("Bash", Touches::command("git status")),
         (
-            "bash",
-            ToolKind::Exec,
-            json!({"command": "cargo test -p wright-permissions -- --nocapture"}),
+            "Bash",
+            Touches::command("cargo test -p wright-permissions -- --nocapture"),
         ),
         (
-            "bash",
-            ToolKind::Exec,
-            json!({"command": "cd src && grep -rn 'fn main' . | head -20 > /tmp/out.txt"}),
+            "Bash",
+            Touches::command("cd src && grep -rn 'fn main' . | head -20 > /tmp/out.txt"),
         ),
         (
-            "bash",
-            ToolKind::Exec,
-            json!({"command": "bash -c \"npm run test && echo $(git rev-parse HEAD)\""}),
+            "Bash",
+            Touches::command("bash -c \"npm run test && echo $(git rev-parse HEAD)\""),
         ),
     ];
     const N: u32 = 20_000;
-    for (tool, kind, args) in &cases {
+    for (tool, touches) in &cases {
         let call = CallInfo {
             tool,
-            kind: *kind,
-            args,
+            touches,
             cwd: &cwd,
         };
         for _ in 0..1000 {
@@ -67,6 +62,6 @@ fn main() {
             black_box(engine.check(black_box(&call)));
         }
         let ns = start.elapsed().as_nanos() / u128::from(N);
-        println!("{ns:>8} ns/check  {tool} {args}");
+        println!("{ns:>8} ns/check  {tool} {touches:?}");
     }
 }

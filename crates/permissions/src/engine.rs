@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use wright_protocol::ToolKind;
+use wright_protocol::{ToolKind, Touches};
 
 use crate::classify;
 use crate::command::{Part, parts};
@@ -88,15 +88,18 @@ pub enum CommandConfinement {
     Unenforced(String),
 }
 
-/// One tool call to decide on.
+/// One tool call to decide on. The engine decides on what the call touches
+/// (its tool said so): a rule name maps to an effect (`Read(…)` to paths
+/// read, `Edit(…)` to paths written, `Bash(…)` to the command,
+/// `WebFetch(…)` to the URL), so a tool the engine has never heard of gets
+/// every path rule and check by what it touches. The name still matters to
+/// rules that name the tool (`Grep(…)`, `mcp__github__*`).
 #[derive(Debug, Clone, Copy)]
 pub struct CallInfo<'a> {
-    /// The tool's name (`bash`, `edit`, `mcp__github__create_issue`, …).
+    /// The tool's name (`Bash`, `Edit`, `mcp__github__create_issue`, …).
     pub tool: &'a str,
-    /// What the tool does.
-    pub kind: ToolKind,
-    /// The call's JSON arguments.
-    pub args: &'a serde_json::Value,
+    /// What the call reads, writes, runs and fetches, and its kind.
+    pub touches: &'a Touches,
     /// The session's working directory.
     pub cwd: &'a Path,
 }
@@ -253,19 +256,33 @@ impl Engine {
     /// place in the order (see [`HookVerdict`]).
     pub fn check_with_hook(&self, call: &CallInfo<'_>, hook: &HookVerdict) -> Verdict {
         let tool = canonical_tool(call.tool);
-        let target = self.target(call, &tool);
-        let verdict = self.decide(call, &tool, &target, hook);
-        match (verdict, self.can_ask) {
-            (Verdict::Ask { reason, suggestion }, CanAsk::No) => Verdict::Deny {
-                by: DeniedBy::NoApproval,
-                reason: format!(
-                    "{reason}, and this run cannot ask for approval. The user can allow it with \
-                     `--allow '{suggestion}'`{}.",
-                    mode_hint(call.kind, &target)
-                ),
-            },
-            (v, _) => v,
+        // A call that touches several paths is decided once per path; the
+        // strictest answer wins (the first deny, else the first ask).
+        let mut verdict = Verdict::Allow;
+        for single in one_effect_each(call.touches) {
+            let call = CallInfo {
+                touches: &single,
+                ..*call
+            };
+            let target = self.target(&call);
+            let v = match (self.decide(&call, &tool, &target, hook), self.can_ask) {
+                (Verdict::Ask { reason, suggestion }, CanAsk::No) => Verdict::Deny {
+                    by: DeniedBy::NoApproval,
+                    reason: format!(
+                        "{reason}, and this run cannot ask for approval. The user can allow it \
+                         with `--allow '{suggestion}'`{}.",
+                        mode_hint(call.touches.kind, &target)
+                    ),
+                },
+                (v, _) => v,
+            };
+            match (&verdict, v) {
+                (_, v @ Verdict::Deny { .. }) => return v,
+                (Verdict::Allow, v) => verdict = v,
+                _ => {}
+            }
         }
+        verdict
     }
 
     fn decide(
@@ -323,7 +340,7 @@ impl Engine {
             pending = Some(Verdict::Ask { reason, suggestion });
         }
         // 2. Deny rules.
-        for rule in self.rules.deny.iter().filter(|r| r.covers_tool(tool)) {
+        for rule in self.rules.deny.iter().filter(|r| covers(r, tool, target)) {
             if self.rule_matches(rule, target, MatchFor::Deny) {
                 return Verdict::Deny {
                     reason: format!("`{}` is denied by the rule `{rule}`", what(call, target)),
@@ -354,7 +371,7 @@ impl Engine {
             )));
         }
         // 3. Plan mode changes nothing.
-        if self.mode == Mode::Plan && !self.read_only(call.kind, target) {
+        if self.mode == Mode::Plan && !self.read_only(call.touches.kind, target) {
             return Verdict::Deny {
                 reason: format!(
                     "`{}` was not run: plan mode is read-only. Describe the change in the plan \
@@ -385,7 +402,7 @@ impl Engine {
             };
         }
         // 4. Ask rules.
-        for rule in self.rules.ask.iter().filter(|r| r.covers_tool(tool)) {
+        for rule in self.rules.ask.iter().filter(|r| covers(r, tool, target)) {
             if self.rule_matches(rule, target, MatchFor::Deny) {
                 return ask(format!(
                     "the rule `{rule}` requires approval for `{}`",
@@ -399,7 +416,7 @@ impl Engine {
         // 5. Allow rules and session grants (and a hook's allow); 6. the mode.
         // Stopping one of the session's own background commands changes
         // nothing the user has not already allowed.
-        let own_job = tool == "killshell";
+        let own_job = call.touches.own_job;
         let verdict =
             if self.allowed_by_rules(tool, target) || *hook == HookVerdict::Allow || own_job {
                 Verdict::Allow
@@ -421,7 +438,7 @@ impl Engine {
                 self.mode
             ))
         };
-        match (self.mode, call.kind) {
+        match (self.mode, call.touches.kind) {
             (Mode::Bypass, _) => None,
             (Mode::Auto, _) => match target {
                 Target::Command(c) => c.parts.iter().find_map(|p| {
@@ -434,11 +451,11 @@ impl Engine {
                 }),
                 _ => None,
             },
-            (_, ToolKind::ReadOnly) => None,
-            (Mode::Plan, ToolKind::Exec) if self.read_only(call.kind, target) => None,
+            (_, ToolKind::ReadOnly | ToolKind::Interaction) => None,
+            (Mode::Plan, ToolKind::Exec) if self.read_only(call.touches.kind, target) => None,
             (Mode::AcceptEdits, ToolKind::Edit) => None,
             (_, ToolKind::Edit) => needs("the edit"),
-            (_, ToolKind::Exec) => needs("running"),
+            (_, ToolKind::Exec | ToolKind::Other) => needs("running"),
             (_, ToolKind::Network) => needs("network access"),
         }
     }
@@ -451,7 +468,10 @@ impl Engine {
                         .iter()
                         .all(|r| r.kind != RedirectKind::Write || is_sink(&r.target))
             }),
-            _ => kind == ToolKind::ReadOnly || kind == ToolKind::Network,
+            _ => matches!(
+                kind,
+                ToolKind::ReadOnly | ToolKind::Network | ToolKind::Interaction
+            ),
         }
     }
 
@@ -461,38 +481,31 @@ impl Engine {
             .any(|r| r.kind == RedirectKind::Write && r.target.dynamic)
     }
 
-    fn target(&self, call: &CallInfo<'_>, tool: &str) -> Target {
-        let s = |k: &str| call.args.get(k).and_then(|v| v.as_str());
+    /// What the engine looks at of a call with at most one effect (see
+    /// [`one_effect_each`]): the command, else the path written, else the
+    /// path read, else the URL.
+    fn target(&self, call: &CallInfo<'_>) -> Target {
+        let t = call.touches;
         let home = self.home.as_deref();
-        match tool {
-            "bash" => Target::Command(command_target(
-                s("command").unwrap_or_default(),
-                call.cwd,
-                home,
-            )),
-            "read" | "edit" | "write" | "glob" | "grep" | "ls" => {
-                let access = if matches!(tool, "edit" | "write") {
-                    Access::Write
-                } else {
-                    Access::Read
-                };
-                match s("file_path").or_else(|| s("path")) {
-                    Some(p) => Target::Path(paths::resolve(call.cwd, p, home), access),
-                    None if access == Access::Read => {
-                        Target::Path(paths::resolve(call.cwd, ".", home), access)
-                    }
-                    None => Target::Other,
-                }
-            }
-            "webfetch" => Target::Url(s("url").map(host_of).unwrap_or_default()),
-            _ => Target::Other,
+        if let Some(command) = &t.command {
+            return Target::Command(command_target(command, call.cwd, home));
+        }
+        if let Some(p) = t.writes.first() {
+            return Target::Path(paths::resolve(call.cwd, p, home), Access::Write);
+        }
+        if let Some(p) = t.reads.first() {
+            return Target::Path(paths::resolve(call.cwd, p, home), Access::Read);
+        }
+        match &t.url {
+            Some(url) => Target::Url(host_of(url)),
+            None => Target::Other,
         }
     }
 
     fn hard_guard(&self, target: &Target) -> Option<String> {
         match target {
             Target::Command(c) => {
-                if let Err(why) = wright_tools::guard::check_command(&c.text) {
+                if let Err(why) = wright_shell::guard::check_command(&c.text) {
                     return Some(format!("this command is refused in every mode ({why})"));
                 }
                 let outside = c.writes.iter().find(|(_, r)| {
@@ -602,6 +615,54 @@ pub(crate) fn is_sink(w: &Word) -> bool {
             || w.text
                 .strip_prefix("/dev/fd/")
                 .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())))
+}
+
+/// The call split into calls of one effect each (one command, one path
+/// written or read, one URL), in that order; a call with none is itself.
+fn one_effect_each(t: &Touches) -> Vec<Touches> {
+    let one = |f: &dyn Fn(&mut Touches)| {
+        let mut single = Touches {
+            reads: Vec::new(),
+            writes: Vec::new(),
+            command: None,
+            url: None,
+            ..t.clone()
+        };
+        f(&mut single);
+        single
+    };
+    let mut each: Vec<Touches> = Vec::new();
+    if let Some(c) = &t.command {
+        each.push(one(&|s| s.command = Some(c.clone())));
+    }
+    each.extend(
+        t.writes
+            .iter()
+            .map(|p| one(&|s| s.writes = vec![p.clone()])),
+    );
+    each.extend(t.reads.iter().map(|p| one(&|s| s.reads = vec![p.clone()])));
+    if let Some(u) = &t.url {
+        each.push(one(&|s| s.url = Some(u.clone())));
+    }
+    if each.is_empty() {
+        each.push(t.clone());
+    }
+    each
+}
+
+/// Whether `rule` applies to a call of `tool` touching `target`: a rule
+/// that names the tool, or one whose name stands for the target's effect
+/// (`Read` for a path read, `Edit` for a path written, `Bash` for a
+/// command, `WebFetch` for a URL), whatever tool has that effect.
+fn covers(rule: &Rule, tool: &str, target: &Target) -> bool {
+    let effect = match target {
+        Target::Command(_) => "bash",
+        Target::Path(_, Access::Write) => "edit",
+        Target::Path(_, Access::Read) => "read",
+        Target::Url(_) => "webfetch",
+        Target::Other => return rule.covers_tool(tool),
+    };
+    rule.covers_tool(tool) || rule.covers_tool(effect)
 }
 
 /// How a call reads in messages: the command, the path, or the tool name.

@@ -6,7 +6,7 @@
 
 use super::{CallInfo, Engine, Target, Verdict};
 use crate::classify;
-use crate::rule::{Rule, Spec, canonical_tool};
+use crate::rule::{Rule, Spec};
 
 /// The rules "always allow" would store for one call, and whether that is
 /// enough for the same call not to ask again.
@@ -27,8 +27,7 @@ impl Engine {
     /// (dangerous, privileged, not fully parsed), which get no rule and
     /// make `still_asks` say so. Other calls get `asked`.
     pub fn always_rules(&self, call: &CallInfo<'_>, asked: &Rule) -> AlwaysRules {
-        let tool = canonical_tool(call.tool);
-        let target = self.target(call, &tool);
+        let target = self.target(call);
         let mut rules: Vec<Rule> = Vec::new();
         let mut still_asks = None;
         match &target {
@@ -111,8 +110,7 @@ mod tests {
         let args = json!({ "command": command });
         let call = CallInfo {
             tool: "Bash",
-            kind: ToolKind::Exec,
-            args: &args,
+            touches: &crate::test_fx::touches("Bash", ToolKind::Exec, &args),
             cwd: dir,
         };
         let verdict = e.check(&call);
@@ -194,8 +192,7 @@ mod tests {
             json!({ "file_path": dir.path().join("a.rs"), "old_string": "a", "new_string": "b" });
         let call = CallInfo {
             tool: "Edit",
-            kind: ToolKind::Edit,
-            args: &args,
+            touches: &crate::test_fx::touches("Edit", ToolKind::Edit, &args),
             cwd: dir.path(),
         };
         let Verdict::Ask { suggestion, .. } = e.check(&call) else {

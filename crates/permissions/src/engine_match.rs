@@ -136,7 +136,10 @@ impl Engine {
 
     /// Every part allowed by some allow rule or grant (rules may differ per part).
     pub(super) fn allowed_by_rules(&self, tool: &str, target: &Target) -> bool {
-        let rules: Vec<&Rule> = self.allow_rules().filter(|r| r.covers_tool(tool)).collect();
+        let rules: Vec<&Rule> = self
+            .allow_rules()
+            .filter(|r| super::covers(r, tool, target))
+            .collect();
         match target {
             Target::Command(c) => {
                 if rules.iter().any(|r| r.spec().is_none()) {
@@ -181,7 +184,7 @@ impl Engine {
     /// What "always allow" should store for this call: as narrow as useful.
     pub fn suggest_rule(&self, call: &CallInfo<'_>) -> Rule {
         let tool = canonical_tool(call.tool);
-        let target = self.target(call, &tool);
+        let target = self.target(call);
         self.suggest_for(call, &tool, &target)
     }
 

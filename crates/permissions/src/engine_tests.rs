@@ -65,8 +65,7 @@ fn call(e: &Engine, cwd: &Path, tool: &str, args: serde_json::Value) -> Verdict 
     };
     e.check(&CallInfo {
         tool,
-        kind,
-        args: &args,
+        touches: &crate::test_fx::touches(tool, kind, &args),
         cwd,
     })
 }
@@ -590,23 +589,24 @@ fn session_grants_and_suggestions() {
     for (cmd, want) in rows {
         let s = e.suggest_rule(&CallInfo {
             tool: "bash",
-            kind: ToolKind::Exec,
-            args: &json!({"command": cmd}),
+            touches: &crate::test_fx::touches("bash", ToolKind::Exec, &json!({"command": cmd})),
             cwd: &f.ws,
         });
         assert_eq!(s.to_string(), want, "{cmd}");
     }
     let s = e.suggest_rule(&CallInfo {
         tool: "edit",
-        kind: ToolKind::Edit,
-        args: &json!({"path": "src/a.rs"}),
+        touches: &crate::test_fx::touches("edit", ToolKind::Edit, &json!({"path": "src/a.rs"})),
         cwd: &f.ws,
     });
     assert_eq!(s.to_string(), "Edit(/src/a.rs)");
     let s = e.suggest_rule(&CallInfo {
         tool: "webfetch",
-        kind: ToolKind::Network,
-        args: &json!({"url": "https://Docs.rs/x"}),
+        touches: &crate::test_fx::touches(
+            "webfetch",
+            ToolKind::Network,
+            &json!({"url": "https://Docs.rs/x"}),
+        ),
         cwd: &f.ws,
     });
     assert_eq!(s.to_string(), "WebFetch(domain:docs.rs)");
@@ -619,19 +619,22 @@ fn session_grants_and_suggestions() {
 #[test]
 fn hook_verdicts_take_their_place_in_the_order() {
     let f = fx();
-    let check =
-        |mode: Mode, allow: &[&str], ask: &[&str], deny: &[&str], cmd: &str, hook: HookVerdict| {
-            let e = engine(&f, mode, allow, ask, deny, CanAsk::Yes);
-            e.check_with_hook(
-                &CallInfo {
-                    tool: "Bash",
-                    kind: ToolKind::Exec,
-                    args: &json!({"command": cmd}),
-                    cwd: &f.ws,
-                },
-                &hook,
-            )
-        };
+    let check = |mode: Mode,
+                 allow: &[&str],
+                 ask: &[&str],
+                 deny: &[&str],
+                 cmd: &str,
+                 hook: HookVerdict| {
+        let e = engine(&f, mode, allow, ask, deny, CanAsk::Yes);
+        e.check_with_hook(
+            &CallInfo {
+                tool: "Bash",
+                touches: &crate::test_fx::touches("Bash", ToolKind::Exec, &json!({"command": cmd})),
+                cwd: &f.ws,
+            },
+            &hook,
+        )
+    };
     let deny = || HookVerdict::Deny("hook says no".into());
     let ask = || HookVerdict::Ask("hook asks".into());
     let is_deny_by =
@@ -703,8 +706,11 @@ fn hook_verdicts_take_their_place_in_the_order() {
     let v = e.check_with_hook(
         &CallInfo {
             tool: "Bash",
-            kind: ToolKind::Exec,
-            args: &json!({"command": "touch a"}),
+            touches: &crate::test_fx::touches(
+                "Bash",
+                ToolKind::Exec,
+                &json!({"command": "touch a"}),
+            ),
             cwd: &f.ws,
         },
         &ask(),
@@ -717,8 +723,11 @@ fn killing_an_own_background_job_needs_no_approval_outside_plan_mode() {
     let f = fx();
     let info = CallInfo {
         tool: "KillShell",
-        kind: ToolKind::Exec,
-        args: &json!({"shell_id": "bash_1"}),
+        touches: &crate::test_fx::touches(
+            "KillShell",
+            ToolKind::Exec,
+            &json!({"shell_id": "bash_1"}),
+        ),
         cwd: &f.ws,
     };
     let e = engine(&f, Mode::Default, &[], &[], &[], CanAsk::No);

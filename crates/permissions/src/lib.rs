@@ -6,9 +6,15 @@
 //! and hard guards (destructive commands, writes outside the workspace,
 //! secret files). Shell commands are normalized first (quoting, wrappers,
 //! chains, substitutions, `bash -c`, `eval`) so a rule must allow every part.
+//! The engine decides on what a call touches ([`wright_protocol::Touches`],
+//! which the call's tool reports), never on the tool's raw arguments, and it
+//! chooses the sandbox a command runs under for the mode
+//! ([`Engine::command_sandbox`]); `wright-shell` describes commands and
+//! `wright-sandbox` enforces.
 
 mod classify;
 mod command;
+mod confinement;
 mod danger;
 mod engine;
 mod paths;
@@ -17,6 +23,7 @@ mod rule;
 mod shell;
 use wright_shell::wrappers;
 
+pub use confinement::command_sandbox;
 pub use engine::{
     AlwaysRules, CallInfo, CanAsk, CommandConfinement, DeniedBy, Engine, HookVerdict, Mode,
     PolicyInput, RuleSet, Verdict,

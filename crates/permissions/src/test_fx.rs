@@ -48,8 +48,38 @@ pub(crate) fn check(e: &Engine, f: &Fx, cmd: &str) -> Verdict {
     let args = json!({ "command": cmd });
     e.check(&CallInfo {
         tool: "bash",
-        kind: ToolKind::Exec,
-        args: &args,
+        touches: &touches("bash", ToolKind::Exec, &args),
         cwd: &f.ws,
     })
+}
+
+/// What a call of `tool` with `args` touches, as the built-in tools say it
+/// (the tests here name tools and arguments; the engine sees only this).
+pub(crate) fn touches(
+    tool: &str,
+    kind: ToolKind,
+    args: &serde_json::Value,
+) -> wright_protocol::Touches {
+    use wright_protocol::Touches;
+    let s = |k: &str| args.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+    let lower = tool.to_ascii_lowercase();
+    let mut t = match lower.as_str() {
+        "bash" => Touches::command(s("command").unwrap_or_default()),
+        "edit" | "write" | "multiedit" | "notebookedit" => {
+            match s("file_path").or_else(|| s("path")) {
+                Some(p) => Touches::write(p),
+                None => Touches::of(kind),
+            }
+        }
+        "read" | "glob" | "grep" | "ls" => Touches::read(
+            s("file_path")
+                .or_else(|| s("path"))
+                .unwrap_or_else(|| ".".to_owned()),
+        ),
+        "webfetch" | "web_fetch" | "fetch" => Touches::fetch(s("url").unwrap_or_default()),
+        _ => Touches::of(kind),
+    };
+    t.kind = kind;
+    t.own_job = lower == "killshell";
+    t
 }

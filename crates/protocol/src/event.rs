@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::message::StopReason;
 use crate::tool::{ToolDisplay, ToolKind};
+use crate::touches::Touches;
 use crate::usage::Usage;
 
 /// A command sent to the core.
@@ -398,6 +399,11 @@ pub enum ItemKind {
         tool_kind: Option<ToolKind>,
         /// Raw arguments.
         arguments: String,
+        /// What the call touches, as its tool read the arguments (absent
+        /// for an unknown tool or arguments that are not a JSON object):
+        /// front ends show this instead of parsing the arguments.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        touches: Option<Touches>,
         /// Where the call stands.
         status: ToolCallStatus,
         /// What went back to the model (on completion).

@@ -8,6 +8,7 @@ mod block_de;
 pub mod event;
 pub mod message;
 pub mod tool;
+pub mod touches;
 pub mod usage;
 
 pub use event::{
@@ -16,4 +17,5 @@ pub use event::{
 };
 pub use message::{ContentBlock, Message, Role, SUMMARY_MARKER, StopReason};
 pub use tool::{ToolDisplay, ToolKind, ToolSchema, ToolSpec};
+pub use touches::Touches;
 pub use usage::Usage;

@@ -122,6 +122,12 @@ pub enum ToolKind {
     Exec,
     /// Talks to the network.
     Network,
+    /// Asks the person something (a question, a plan to approve); changes
+    /// nothing by itself.
+    Interaction,
+    /// Anything else: a tool whose effects are not known (an MCP tool
+    /// without a read-only annotation). Treated like a command.
+    Other,
 }
 
 /// What a front end shows about a finished tool run, beside what the model got.

@@ -7,9 +7,12 @@
 //! [`Substitution`]s; anything it does not represent exactly is an
 //! [`Unknown`], and a script with unknowns is never "known safe".
 //! [`readonly`] is the allowlist of commands *and their options* that only
-//! read.
+//! read; [`guard`] is the destructive-command guard, refusing in every
+//! permission mode what no rule may allow.
 
 mod ast;
+pub mod guard;
+mod guard_view;
 mod hidden;
 mod parse;
 pub mod readonly;

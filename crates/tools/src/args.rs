@@ -26,6 +26,32 @@ pub fn parse<T: DeserializeOwned>(args: serde_json::Value) -> Result<T, ToolErro
     serde_json::from_value(args).map_err(|e| ToolError::InvalidArgs(e.to_string()))
 }
 
+/// The arguments under Claude Code's names before anyone looks at them:
+/// some models still send `path` to the file tools, and a hook written for
+/// Claude Code reads `file_path` only.
+pub fn claude_names(tool: &str, mut args: serde_json::Value) -> serde_json::Value {
+    if matches!(tool, "Read" | "Write" | "Edit")
+        && let Some(map) = args.as_object_mut()
+        && !map.contains_key("file_path")
+        && let Some(path) = map.remove("path")
+    {
+        map.insert("file_path".to_owned(), path);
+    }
+    args
+}
+
+/// The text of one string argument, for [`crate::Tool::touches`]: read
+/// from the raw arguments, so a call whose other arguments are broken
+/// still names its path (some models send the object as a JSON string).
+pub(crate) fn text_arg(args: &serde_json::Value, key: &str) -> Option<String> {
+    match args {
+        serde_json::Value::String(s) => serde_json::from_str::<serde_json::Value>(s)
+            .ok()
+            .and_then(|v| v.get(key)?.as_str().map(str::to_owned)),
+        _ => args.get(key)?.as_str().map(str::to_owned),
+    }
+}
+
 /// A tool spec whose schema is derived from `T` and trimmed of what the model
 /// does not need (`$schema`, `title`, the struct's own doc, integer formats,
 /// `null` in optional types); `$ref`s are inlined because small local models

@@ -11,11 +11,13 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 
 use crate::bash_proc::{self, Ended};
 use crate::truncate::Keep;
-use crate::{Tool, ToolContext, ToolError, ToolOutput, args, guard, jobs, output};
+use wright_shell::guard;
+
+use crate::{Tool, ToolContext, ToolError, ToolOutput, args, jobs, output};
 
 /// Arguments of `bash`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -57,6 +59,10 @@ impl Tool for BashTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::Exec
+    }
+
+    fn touches(&self, args: &serde_json::Value) -> Touches {
+        Touches::command(args::text_arg(args, "command").unwrap_or_default())
     }
 
     fn run<'a>(

@@ -7,7 +7,7 @@
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 
 use crate::edit_match::{self, MatchError, MatchKind};
 use crate::output::blocking;
@@ -49,6 +49,13 @@ impl Tool for EditTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::Edit
+    }
+
+    fn touches(&self, args: &serde_json::Value) -> Touches {
+        match args::text_arg(args, "file_path") {
+            Some(path) => Touches::write(path),
+            None => Touches::of(ToolKind::Edit),
+        }
     }
 
     fn run<'a>(

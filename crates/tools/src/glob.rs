@@ -4,7 +4,7 @@
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 
 use crate::output::{self, blocking};
 use crate::truncate::Keep;
@@ -42,6 +42,10 @@ impl Tool for GlobTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::ReadOnly
+    }
+
+    fn touches(&self, args: &serde_json::Value) -> Touches {
+        Touches::read(args::text_arg(args, "path").unwrap_or_else(|| ".".to_owned()))
     }
 
     fn run<'a>(

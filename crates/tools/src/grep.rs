@@ -9,7 +9,7 @@ use std::path::Path;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 
 use crate::output::{self, blocking, cut_line};
 use crate::truncate::Keep;
@@ -90,6 +90,10 @@ impl Tool for GrepTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::ReadOnly
+    }
+
+    fn touches(&self, args: &serde_json::Value) -> Touches {
+        Touches::read(args::text_arg(args, "path").unwrap_or_else(|| ".".to_owned()))
     }
 
     fn run<'a>(

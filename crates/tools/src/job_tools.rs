@@ -7,7 +7,7 @@ use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 
 use crate::jobs::JobStatus;
 use crate::truncate::Keep;
@@ -44,6 +44,11 @@ impl Tool for BashOutputTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::ReadOnly
+    }
+
+    fn touches(&self, _args: &serde_json::Value) -> Touches {
+        // Only what this session's own job printed.
+        Touches::of(ToolKind::ReadOnly)
     }
 
     fn run<'a>(
@@ -153,6 +158,15 @@ impl Tool for KillShellTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::Exec
+    }
+
+    fn touches(&self, _args: &serde_json::Value) -> Touches {
+        // Stopping one of the session's own background commands changes
+        // nothing the user has not already allowed.
+        Touches {
+            own_job: true,
+            ..Touches::of(ToolKind::Exec)
+        }
     }
 
     fn run<'a>(

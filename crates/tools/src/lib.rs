@@ -1,12 +1,31 @@
-//! The tools the model calls (`read`, `write`, `edit`, `bash`, `glob`,
-//! `grep`, `ls`, `BashOutput`/`KillShell` over `bash`'s background
+//! The tools the model calls (`Read`, `Write`, `Edit`, `Bash`, `Glob`,
+//! `Grep`, `LS`, `BashOutput`/`KillShell` over `Bash`'s background
 //! [`jobs`], and the stateless `TodoWrite` task list): the [`Tool`] trait,
 //! the context a run gets, the error kinds the model is told about, and the
 //! [`ToolRegistry`] of built-ins.
 //!
-//! Safety policy (permissions, sandbox) lives in the core; the policy here
-//! applies in every mode: the destructive-command [`guard`] of `bash`, and
-//! in [`paths`] the protected files and workspace bounds of `write`/`edit`.
+//! Safety is not decided here: `wright-shell` describes commands (and holds
+//! the destructive-command guard `Bash` runs first), `wright-permissions`
+//! decides on what a call touches, and `wright-sandbox` enforces (the OS
+//! sandbox of commands, the path resolver and the beneath-opens [`paths`]
+//! uses, so the edit tools write nowhere the check did not see).
+//!
+//! # Adding a built-in tool
+//! 1. One file, `src/<name>.rs`: the argument struct (`Deserialize` +
+//!    `JsonSchema`, Claude Code's argument names) and `impl Tool`: `name`,
+//!    `spec` ([`args`]' `spec::<Args>`), `kind`, `touches` and `run`.
+//!    `touches` is the safety contract: every path the call reads or writes,
+//!    its command or its URL. A path named there gets the path rules
+//!    (`Read(…)`/`Edit(…)`), the secret-file check and the workspace check,
+//!    checkpoints and file locks, with no line anywhere else; a path it
+//!    leaves out gets none of them.
+//! 2. One line: `mod <name>;` and its `pub use` here, and its entry in
+//!    [`ToolRegistry::builtin`].
+//! 3. Its schema in `schemas.json` (`WRIGHT_BLESS=1 cargo test -p
+//!    wright-tools` writes it).
+//! 4. Tests beside it: valid input, missing or invalid arguments, each
+//!    error. `crates/core/src/recipe_tests.rs` shows a tool that gets every
+//!    path check from its `touches` alone.
 
 mod args;
 mod bash;
@@ -18,8 +37,6 @@ mod edit_match;
 pub mod editor;
 mod glob;
 mod grep;
-pub mod guard;
-mod guard_view;
 mod job_tools;
 pub mod jobs;
 mod ls;
@@ -39,9 +56,9 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 
-pub use args::parse as parse_args;
+pub use args::{claude_names, parse as parse_args};
 pub use bash::BashTool;
 pub use check::{CHECKED_TOOLS, check_args};
 pub use edit::EditTool;
@@ -65,8 +82,16 @@ pub trait Tool: Send + Sync {
     fn name(&self) -> &str;
     /// Name, description and JSON Schema of the arguments, as sent to the model.
     fn spec(&self) -> ToolSpec;
-    /// The effect class, used by permissions and the scheduler.
+    /// The effect class, used by the scheduler (read-only calls of one
+    /// response run side by side).
     fn kind(&self) -> ToolKind;
+    /// What one call with these arguments reads, writes, runs and fetches.
+    /// Dispatch asks once per call and hands the answer to the permission
+    /// gate, checkpoints, file locks, hooks, the verifier and the front
+    /// ends: a path named here gets the path rules, the secret-file check
+    /// and the workspace check without a line elsewhere. Arguments that do
+    /// not parse name what they can (the run refuses them anyway).
+    fn touches(&self, args: &serde_json::Value) -> Touches;
     /// Runs the tool with the model's arguments.
     fn run<'a>(
         &'a self,

@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader};
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 
 use crate::output::{self, blocking, cut_line};
 use crate::truncate::Keep;
@@ -51,6 +51,10 @@ impl Tool for ReadTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::ReadOnly
+    }
+
+    fn touches(&self, args: &serde_json::Value) -> Touches {
+        Touches::read(args::text_arg(args, "file_path").unwrap_or_else(|| ".".to_owned()))
     }
 
     fn run<'a>(

@@ -7,7 +7,7 @@
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 
 use crate::{Tool, ToolContext, ToolError, ToolOutput, args};
 
@@ -201,6 +201,10 @@ impl Tool for TodoWriteTool {
     fn kind(&self) -> ToolKind {
         // Nothing on disk changes: never worth a permission prompt.
         ToolKind::ReadOnly
+    }
+
+    fn touches(&self, _args: &serde_json::Value) -> Touches {
+        Touches::of(ToolKind::ReadOnly)
     }
 
     fn run<'a>(

@@ -7,7 +7,7 @@
 use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use wright_protocol::{ToolDisplay, ToolKind, ToolSpec};
+use wright_protocol::{ToolDisplay, ToolKind, ToolSpec, Touches};
 
 use crate::{Tool, ToolContext, ToolError, ToolOutput, args, diff, paths};
 
@@ -39,6 +39,13 @@ impl Tool for WriteTool {
 
     fn kind(&self) -> ToolKind {
         ToolKind::Edit
+    }
+
+    fn touches(&self, args: &serde_json::Value) -> Touches {
+        match args::text_arg(args, "file_path") {
+            Some(path) => Touches::write(path),
+            None => Touches::of(ToolKind::Edit),
+        }
     }
 
     fn run<'a>(

@@ -27,6 +27,7 @@ fn tool_item(id: &str, status: ToolCallStatus) -> Item {
             call_id: format!("call_{id}"),
             name: "Bash".to_owned(),
             tool_kind: None,
+            touches: None,
             arguments: r#"{"command":"cargo test --workspace"}"#.to_owned(),
             status,
             output: Some("running 12 tests\ntest result: ok".to_owned()),

@@ -65,6 +65,7 @@ fn tool(
             call_id: format!("call_{id}"),
             name: name.to_owned(),
             tool_kind: None,
+            touches: None,
             arguments: args.to_owned(),
             status,
             output: Some("ok".to_owned()),

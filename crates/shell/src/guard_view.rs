@@ -1,4 +1,4 @@
-//! The guard's view of a parsed script ([`wright_shell::parse`], the same
+//! The guard's view of a parsed script ([`crate::parse`], the same
 //! tree-sitter-bash parse the permission engine uses), and the backslash
 //! escapes of `echo -e`/`printf` whose output the guard follows into shells.
 //!
@@ -8,8 +8,8 @@
 //! [`Lexed::nested`]. Here-document and here-string bodies are kept apart:
 //! they are what a shell reading standard input would run.
 
-use wright_shell::{RedirectKind, Script};
-pub(crate) use wright_shell::{Sep, has_marker, marker_index};
+use crate::{RedirectKind, Script};
+pub(crate) use crate::{Sep, has_marker, marker_index};
 
 /// The guard's view of one simple command.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -30,13 +30,13 @@ pub(crate) struct Simple {
 pub(crate) struct Lexed {
     pub commands: Vec<Simple>,
     /// Scripts inside command or process substitutions. The `n`th stands in
-    /// its word as [`wright_shell::marker`]`(n)`.
+    /// its word as [`crate::marker`]`(n)`.
     pub nested: Vec<String>,
 }
 
 /// Parses `script` for the guard.
 pub(crate) fn lex(script: &str) -> Lexed {
-    from_script(wright_shell::parse(script))
+    from_script(crate::parse(script))
 }
 
 fn from_script(script: Script) -> Lexed {
@@ -90,7 +90,7 @@ pub(crate) fn unescape(s: &str, style: Escapes) -> (String, bool) {
             continue;
         };
         i += 2;
-        if let Some(s) = wright_shell::simple_escape(e) {
+        if let Some(s) = crate::simple_escape(e) {
             out.push(s);
             continue;
         }

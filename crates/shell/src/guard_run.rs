@@ -1,6 +1,6 @@
 //! What one simple command really runs, for the guard: wrappers are peeled
 //! with the permission engine's own option tables
-//! ([`wright_shell::wrappers`]), so the two can never disagree on where the
+//! ([`crate::wrappers`]), so the two can never disagree on where the
 //! wrapped command starts. Where that is not known — an opaque wrapper, a
 //! wrapper option computed at run time, or a program that may run its
 //! arguments (`cargo run -- …`, `npx …`) — the guard fails closed: every
@@ -8,8 +8,8 @@
 //! as a command, and every argument with spaces as a script.
 
 use super::*;
-use wright_shell::Word;
-use wright_shell::wrappers::{Effects, ShellRun, Step, is_wrapper, peel, shell_run};
+use crate::Word;
+use crate::wrappers::{Effects, ShellRun, Step, is_wrapper, peel, shell_run};
 
 /// Programs whose arguments are text they print or search, never a command
 /// they run: their suffixes are not scanned (`echo rm -rf /` is harmless).

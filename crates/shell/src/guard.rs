@@ -23,7 +23,7 @@
 //! Quoted text passed as data is not a command: `echo "rm -rf /"` and
 //! `grep -r 'rm -rf /' .` are allowed, `bash -c "rm -rf /"` is not.
 
-use wright_shell::Recent;
+use crate::Recent;
 
 use crate::guard_view::{Escapes, Sep, Simple, has_marker, lex, marker_index, unescape};
 
