@@ -78,8 +78,6 @@ pub struct App {
     pub(crate) tools: Vec<RunningTool>,
     pub(crate) agents: BTreeMap<String, AgentView>,
     pub(crate) approval: Option<ApprovalMenu>,
-    /// When the approval menu opened: keys typed ahead must not answer it.
-    pub(crate) approval_at: Instant,
     pub(crate) picker: Option<Picker>,
     /// A rewind previewed and waiting for y/n: its turn.
     pub(crate) rewind_confirm: Option<u32>,
@@ -113,7 +111,6 @@ impl App {
             tools: Vec::new(),
             agents: BTreeMap::new(),
             approval: None,
-            approval_at: now,
             picker: None,
             rewind_confirm: None,
             queued: VecDeque::new(),
@@ -151,6 +148,15 @@ impl App {
     /// Sets the clock (spinner, elapsed time, double Ctrl-C).
     pub fn set_now(&mut self, now: Instant) {
         self.now = now;
+    }
+
+    /// A frame was drawn at `at`: an approval menu on it is on screen from
+    /// then, and starts listening only [`crate::approval::KEY_GUARD`]
+    /// later (the terminal loop calls this after every draw).
+    pub fn frame_drawn(&mut self, at: Instant) {
+        if let Some(menu) = self.approval.as_mut() {
+            menu.shown(at);
+        }
     }
 
     /// Draws without colour from now on (NO_COLOR).
@@ -337,7 +343,6 @@ impl App {
                     still_asks.as_ref(),
                 );
                 self.approval = Some(ApprovalMenu::new(id, None, tool, arguments, reason, always));
-                self.approval_at = self.now;
             }
             EventKind::Usage {
                 request,

@@ -161,7 +161,6 @@ impl App {
                     reason.clone(),
                     always,
                 ));
-                self.approval_at = self.now;
             }
             EventKind::Warning { message } | EventKind::Error { message } => {
                 let short = path.rsplit('/').next().unwrap_or(&path).to_owned();

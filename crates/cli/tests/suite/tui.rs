@@ -308,8 +308,8 @@ fn arrow_editing_history_and_custom_commands_reach_the_model() {
     assert_eq!(tui.wait_exit(), 0);
 }
 
-/// Keys typed within a moment of an approval menu opening are ignored (they
-/// were meant for the prompt); waiting past that is not a timed assertion.
+/// Keys typed within a moment of an approval menu opening go to the prompt,
+/// not the menu; waiting past that is not a timed assertion.
 fn past_the_menu_grace() {
     std::thread::sleep(Duration::from_millis(800));
 }
@@ -328,7 +328,7 @@ fn bang_runs_a_command_with_approval_and_the_next_request_sees_it() {
         s.contains("needs approval") && s.contains("Bash(echo hi-from-bang:*)")
     });
     past_the_menu_grace();
-    tui.send("y");
+    tui.send("1\r");
     tui.wait_for("the command's output", |s| {
         s.contains("Bash(echo hi-from-bang)") && s.lines().any(|l| l.trim() == "hi-from-bang")
     });
@@ -366,7 +366,7 @@ fn always_on_a_chain_lets_the_same_chain_run_without_asking() {
         s.contains("Bash(echo one:*), Bash(echo two:*), Bash(head:*)")
     });
     past_the_menu_grace();
-    tui.send("s");
+    tui.send("2\r");
     // A second question would never be answered: the answer proves none came.
     tui.wait_for("the answer", |s| s.contains("both ran"));
     wait_requests(&server, 3);
