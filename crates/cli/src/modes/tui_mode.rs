@@ -29,7 +29,7 @@ pub struct TuiLaunch {
 }
 
 /// Runs the UI until the user leaves; returns the exit code.
-pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -> u8 {
+pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8 {
     let Started {
         mut handle,
         notices: started_notices,
