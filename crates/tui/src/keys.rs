@@ -48,6 +48,8 @@ pub const COMMANDS: [(&str, &str); 12] = [
 
 const KEYS_HELP: &str = "keys: Enter send · Esc interrupt · Ctrl-C clear / interrupt / twice to leave · \
 Ctrl-D leave · Shift-Tab cycle permission mode · typing during a turn queues the next prompt\n\
+approvals: 1–4 or ↑/↓ picks, Enter confirms, Esc refuses; letters (and anything typed as a menu \
+opens) go to the prompt\n\
 !cmd runs cmd through the permission check and sandbox the model's Bash gets; \
 the model sees it and its output with your next prompt";
 

@@ -375,3 +375,83 @@ fn always_on_a_chain_lets_the_same_chain_run_without_asking() {
     tui.send("/exit\r");
     assert_eq!(tui.wait_exit(), 0);
 }
+
+/// Issue 33's safety hole: a sentence typed while an answer streams, with
+/// "yes", "always" and a digit in it and Enter at its end, lands in the
+/// prompt when an approval opens under it. The command does not run, no
+/// rule is saved, the project is not trusted; the sentence is sent as the
+/// next prompt once the turn is over.
+#[test]
+fn a_sentence_typed_as_an_approval_opens_answers_nothing() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "b1",
+            "Bash",
+            serde_json::json!({"command": "touch ran.txt"}),
+        )])),
+        // Whether the refused turn asks the model again or not, the
+        // sentence gets an answer.
+        MockResponse::sse(anthropic::text("the sentence arrived")),
+        MockResponse::sse(anthropic::text("the sentence arrived")),
+    ])
+    .unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("make the file\r");
+    // Typing on, at a typist's pace, until the menu is on screen, then the
+    // end of the sentence straight away: nothing pauses for the menu.
+    let sentence = "yes and always ";
+    let start = Instant::now();
+    'typing: loop {
+        for c in sentence.chars() {
+            tui.send(&c.to_string());
+            std::thread::sleep(Duration::from_millis(60));
+            if tui.screen().contains("needs approval") {
+                break 'typing;
+            }
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "no approval menu:\n{}",
+            tui.screen()
+        );
+    }
+    for c in "yes and always 3".chars() {
+        tui.send(&c.to_string());
+        std::thread::sleep(Duration::from_millis(60));
+    }
+    tui.send("\r");
+    tui.wait_for("the sentence queued as a prompt", |s| {
+        s.contains("queued:") && s.contains("yes and always 3")
+    });
+    past_the_menu_grace();
+    let screen = tui.screen();
+    assert!(screen.contains("needs approval"), "still open:\n{screen}");
+    assert!(!env.path("ran.txt").exists(), "{screen}");
+    assert!(!env.path(".wright/config.local.toml").exists(), "{screen}");
+    let user = env.home.path().join(".config/wright/config.toml");
+    assert!(!user.exists(), "{screen}");
+    // Refused on purpose; the sentence then goes to the model as typed.
+    tui.send("\x1b");
+    tui.wait_for("the queued prompt's answer", |s| {
+        s.contains("the sentence arrived")
+    });
+    let start = Instant::now();
+    while !server.requests().iter().any(|r| {
+        r.json()["messages"]
+            .to_string()
+            .contains("yes and always 3")
+    }) {
+        assert!(
+            start.elapsed() < WAIT,
+            "the sentence never reached the model"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!env.path("ran.txt").exists());
+    assert!(!env.path(".wright/config.local.toml").exists());
+    assert!(!user.exists());
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+}
