@@ -69,6 +69,19 @@ impl ProjectTrust {
 }
 
 impl ProjectTrust {
+    /// What an "always allow in this project" answer cannot do here, for
+    /// the question to say before it is picked; `None` when the project is
+    /// trusted for good.
+    pub fn always_caveat(&self) -> Option<&'static str> {
+        match self.state {
+            State::Remembered => None,
+            State::ForThisRun => Some("later runs apply it only while the project is trusted"),
+            State::Declined | State::NotAsked | State::HeldForHooks => {
+                Some("saved, but later sessions ignore it until you run `wright trust`")
+            }
+        }
+    }
+
     /// The project has Claude Code hooks that trust would let run: the
     /// note after an "always" answer says to read them before trusting.
     pub fn hold_for_hooks(&mut self) {
@@ -249,6 +262,7 @@ mod tests {
             (held, ".claude/settings"),
             (this_run, "this run only"),
         ] {
+            assert!(trust.always_caveat().is_some(), "{names}");
             let before = trust.state.clone();
             let note = trust.on_project_approval().unwrap();
             assert!(
@@ -264,6 +278,7 @@ mod tests {
         let mut remembered = untrusted();
         remembered.state = State::Remembered;
         assert_eq!(remembered.on_project_approval(), None);
+        assert_eq!(remembered.always_caveat(), None);
         // Holding does not undo trust already given.
         remembered.hold_for_hooks();
         assert_eq!(remembered.state, State::Remembered);

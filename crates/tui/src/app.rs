@@ -94,6 +94,8 @@ pub struct App {
     pub(crate) no_color: bool,
     /// The running work is a `!cmd`: its output stays in the transcript.
     pub(crate) shell: bool,
+    /// Said on every approval's project choice ([`Startup::always_caveat`]).
+    pub(crate) always_caveat: Option<String>,
 }
 
 impl App {
@@ -128,6 +130,7 @@ impl App {
             exit: None,
             no_color: false,
             shell: false,
+            always_caveat: startup.always_caveat,
         };
         for notice in &startup.notices {
             app.message(MessageKind::Dim, notice);
@@ -341,7 +344,8 @@ impl App {
                     suggested_rule.as_ref(),
                     &suggested_rules,
                     still_asks.as_ref(),
-                );
+                )
+                .with_caveat(self.always_caveat.clone());
                 self.approval = Some(ApprovalMenu::new(id, None, tool, arguments, reason, always));
             }
             EventKind::Usage {

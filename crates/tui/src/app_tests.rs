@@ -19,6 +19,7 @@ fn startup() -> Startup {
         window: 200_000,
         branch: Some("main".to_owned()),
         notices: Vec::new(),
+        always_caveat: None,
     }
 }
 
@@ -238,6 +239,32 @@ fn resolved(actions: &[Action]) -> bool {
             )
         )
     })
+}
+
+#[test]
+fn the_project_choice_says_what_an_untrusted_project_does_with_the_rule() {
+    let (mut app, _) = busy_app(140);
+    app.always_caveat = Some("later sessions ignore it until you run `wright trust`".to_owned());
+    app.input(ev(EventKind::ApprovalRequested {
+        id: "ap1".to_owned(),
+        tool: "Bash".to_owned(),
+        arguments: r#"{"command":"touch a"}"#.to_owned(),
+        reason: "needs approval".to_owned(),
+        suggested_rule: Some("Bash(touch:*)".to_owned()),
+        suggested_rules: Vec::new(),
+        still_asks: None,
+        call_id: None,
+    }));
+    let shown = screen(&app, 140, 20);
+    let choice = shown
+        .lines()
+        .find(|l| l.contains("3. Always allow in this project"))
+        .unwrap_or_default();
+    assert!(
+        choice.contains("(Bash(touch:*)); later sessions ignore it until you run `wright trust`"),
+        "{shown}"
+    );
+    assert!(!shown.contains("session (Bash(touch:*)); later"), "{shown}");
 }
 
 #[test]

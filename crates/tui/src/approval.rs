@@ -53,6 +53,9 @@ pub struct AlwaysOffer {
     pub rules: Vec<String>,
     /// Why the same call would still ask once they are saved.
     pub still_asks: Option<String>,
+    /// What saving them in the project cannot promise (it is not trusted),
+    /// added to the project choice.
+    pub caveat: Option<String>,
 }
 
 impl AlwaysOffer {
@@ -71,7 +74,15 @@ impl AlwaysOffer {
         Self {
             rules,
             still_asks: still_asks.cloned(),
+            caveat: None,
         }
+    }
+
+    /// The same offer, with `caveat` said on the project choice.
+    #[must_use]
+    pub fn with_caveat(mut self, caveat: Option<String>) -> Self {
+        self.caveat = caveat;
+        self
     }
 
     /// The label of "always" choice `i` (1: this session, 2: the project).
@@ -88,14 +99,20 @@ impl AlwaysOffer {
         } else {
             "in this project"
         };
-        match (&self.still_asks, rules.is_empty()) {
+        let label = match (&self.still_asks, rules.is_empty()) {
             (None, true) => base.to_owned(),
             (None, false) => format!("{base} ({rules})"),
-            (Some(why), true) => format!("Yes, this once: no rule can be saved ({})", clean(why)),
+            (Some(why), true) => {
+                return format!("Yes, this once: no rule can be saved ({})", clean(why));
+            }
             (Some(why), false) => format!(
                 "Yes, and allow {rules} {scope}; it will still ask ({})",
                 clean(why)
             ),
+        };
+        match &self.caveat {
+            Some(caveat) if i == 2 => format!("{label}; {}", clean(caveat)),
+            _ => label,
         }
     }
 }

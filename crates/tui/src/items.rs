@@ -152,7 +152,8 @@ impl App {
                     suggested_rule.as_ref(),
                     suggested_rules,
                     still_asks.as_ref(),
-                );
+                )
+                .with_caveat(self.always_caveat.clone());
                 self.approval = Some(ApprovalMenu::new(
                     id.clone(),
                     Some(path),

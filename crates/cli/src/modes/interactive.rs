@@ -230,6 +230,10 @@ pub async fn run(started: Started, detail: Detail, trust: ProjectTrust) -> u8 {
             }
             if let EventKind::ApprovalRequested { id, .. } = &event.kind {
                 renderer.event(&event);
+                if let Some(caveat) = trust.always_caveat() {
+                    let line = renderer.dim(&format!("  3 (always, in this project): {caveat}"));
+                    renderer.err_line(&line);
+                }
                 let decision = ask_approval(&mut lines, &mut signals, &mut renderer).await;
                 if decision == ApprovalDecision::AllowProject
                     && let Some(line) = trust.on_project_approval()

@@ -53,6 +53,7 @@ pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8
         window: view.as_ref().map_or(0, |v| v.window),
         branch: git_branch(&launch.project_root),
         notices,
+        always_caveat: trust.always_caveat().map(str::to_owned),
     };
     let prompts = mcp
         .as_ref()

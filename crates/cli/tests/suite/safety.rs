@@ -178,6 +178,10 @@ fn allow_always_for_the_project_is_saved_but_waits_for_trust() {
     let local = std::fs::read_to_string(env.path(".wright/config.local.toml")).unwrap();
     assert!(local.contains("Bash(touch"), "{local}");
     assert!(
+        shown.contains("3 (always, in this project): saved, but later sessions ignore it"),
+        "{shown}"
+    );
+    assert!(
         shown.contains("this project is not trusted, so later sessions ignore it")
             && shown.contains("wright trust"),
         "{shown}"

@@ -428,6 +428,11 @@ fn a_sentence_typed_as_an_approval_opens_answers_nothing() {
     past_the_menu_grace();
     let screen = tui.screen();
     assert!(screen.contains("needs approval"), "still open:\n{screen}");
+    // The project choice says, before it is picked, that it trusts nothing.
+    assert!(
+        screen.contains("saved, but later sessions ignore it"),
+        "{screen}"
+    );
     assert!(!env.path("ran.txt").exists(), "{screen}");
     assert!(!env.path(".wright/config.local.toml").exists(), "{screen}");
     let user = env.home.path().join(".config/wright/config.toml");
