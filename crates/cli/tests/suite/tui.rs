@@ -400,7 +400,7 @@ fn a_sentence_typed_as_an_approval_opens_answers_nothing() {
     tui.wait_for("the status line", |s| s.contains("default"));
     tui.send("make the file\r");
     // Typing on, at a typist's pace, until the menu is on screen, then the
-    // end of the sentence straight away: nothing pauses for the menu.
+    // end of the sentence straight away: nobody pauses for the menu.
     let sentence = "yes and always ";
     let start = Instant::now();
     'typing: loop {
@@ -417,11 +417,13 @@ fn a_sentence_typed_as_an_approval_opens_answers_nothing() {
             tui.screen()
         );
     }
-    for c in "yes and always 3".chars() {
-        tui.send(&c.to_string());
-        std::thread::sleep(Duration::from_millis(60));
+    // Word by word, the last one a digit and Enter, spread past the moment
+    // a menu that listened after a fixed delay would take them (each gap
+    // well under the guard, so a loaded machine has room to spare).
+    for word in ["yes ", "and ", "always ", "3\r"] {
+        std::thread::sleep(Duration::from_millis(200));
+        tui.send(word);
     }
-    tui.send("\r");
     tui.wait_for("the sentence queued as a prompt", |s| {
         s.contains("queued:") && s.contains("yes and always 3")
     });
