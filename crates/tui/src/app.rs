@@ -154,8 +154,8 @@ impl App {
     }
 
     /// A frame was drawn at `at`: an approval menu on it is on screen from
-    /// then, and starts listening only [`crate::approval::KEY_GUARD`]
-    /// later (the terminal loop calls this after every draw).
+    /// then, and takes keys only after its guard (half a second) has passed
+    /// with no typing (the terminal loop calls this after every draw).
     pub fn frame_drawn(&mut self, at: Instant) {
         if let Some(menu) = self.approval.as_mut() {
             menu.shown(at);
