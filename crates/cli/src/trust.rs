@@ -1,10 +1,12 @@
 //! Project trust at the binary's edge: loading config with the one-time
 //! warning (or, in interactive mode, the y/N question), the `wright trust`
-//! subcommand, the doctor line, and counting "always allow in this
-//! project" as trusting it. The rules themselves live in `wright_config`.
+//! subcommand, the doctor line, and what an "always allow in this project"
+//! answer means for a project that is not trusted: it never trusts it (a
+//! keystroke meant for one command must not switch on the project's hooks,
+//! MCP servers and looser settings), so the user is told the saved rule
+//! waits for trust. The rules themselves live in `wright_config`.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
 
 use wright_config::{
     ConfigError, ConfigLoader, IgnoreReason, Resolved, Trust, TrustChange, describe_ignored,
@@ -18,66 +20,70 @@ use crate::args::{Args, InputFormat, OutputFormat};
 enum State {
     /// Trusted by the user's config: nothing to record.
     Remembered,
-    /// Trusted for this run (`--trust-project` or a config dir that could
-    /// not be written): "always allow" records it.
+    /// Trusted for this run only (`--trust-project` or a config dir that
+    /// could not be written): later runs need trust again.
     ForThisRun,
-    /// The user said no at start-up: "always allow" must not undo that.
+    /// The user said no at start-up.
     Declined,
-    /// Nothing to trust was found: "always allow" records trust.
+    /// Nothing to trust was found at start-up, so nobody was asked.
     NotAsked,
     /// Trusting would start running the project's Claude Code hooks
-    /// outside the sandbox: only an explicit `wright trust` does that.
+    /// outside the sandbox: the note says to read them first.
     HeldForHooks,
 }
 
 /// The project's trust as the interactive session needs it.
 #[derive(Debug, Clone)]
 pub struct ProjectTrust {
-    user_config_dir: Option<PathBuf>,
-    project_root: PathBuf,
     state: State,
 }
 
 impl ProjectTrust {
-    /// Called when the user answers "always in this project": wright saves
-    /// that approval in `.wright/config.local.toml`, which is honoured only
-    /// for trusted projects, so the answer also trusts the project (unless
-    /// the user declined that at start-up). Returns a line to show.
-    pub fn on_project_approval(&mut self) -> Option<String> {
+    /// Called when the user answers "always in this project": the core has
+    /// saved the rule in `.wright/config.local.toml` and allows it for this
+    /// session. That file's allow rules apply in later sessions only to a
+    /// trusted project, and this answer never trusts it (trust is its own
+    /// question: at start-up, or `wright trust`). Returns the line saying
+    /// what that means here; `None` when the project is trusted for good.
+    pub fn on_project_approval(&self) -> Option<String> {
+        const SAVED: &str = "note: the rule is saved in .wright/config.local.toml and allowed for \
+                             this session";
         match self.state {
             State::Remembered => None,
-            State::HeldForHooks => Some(
-                "note: the saved approval applies to this session only: trusting this project \
-                 would also run the hooks in its .claude/settings files outside the sandbox; \
-                 read them, then run `wright trust`"
-                    .to_owned(),
-            ),
-            State::Declined => Some(
-                "note: this project is not trusted, so the saved approval applies to this \
-                 session only; run `wright trust` to keep it"
-                    .to_owned(),
-            ),
-            State::ForThisRun | State::NotAsked => {
-                let dir = self.user_config_dir.as_ref()?;
-                match record_trust(dir, &self.project_root, TrustChange::Trust) {
-                    Ok(file) => {
-                        self.state = State::Remembered;
-                        Some(format!(
-                            "note: wright now trusts {} (recorded in {}); `wright trust --revoke` undoes it",
-                            self.project_root.display(),
-                            file.display()
-                        ))
-                    }
-                    Err(e) => Some(format!("warning: could not record trust: {e}")),
-                }
-            }
+            State::ForThisRun => Some(format!(
+                "{SAVED}; this project is trusted for this run only, so later runs apply it \
+                 only once it is trusted again (--trust-project, or `wright trust` for good)"
+            )),
+            State::HeldForHooks => Some(format!(
+                "{SAVED}; this project is not trusted, so later sessions ignore it. Trusting \
+                 would also run the hooks in its .claude/settings files outside the sandbox: \
+                 read them, then run `wright trust` to apply the rule from now on"
+            )),
+            State::Declined | State::NotAsked => Some(format!(
+                "{SAVED}; this project is not trusted, so later sessions ignore it. \
+                 `wright trust` applies it from now on, with the rest of the project's \
+                 .wright/ config (its hooks, MCP servers and looser settings)"
+            )),
         }
     }
 }
 
 impl ProjectTrust {
-    /// The project has Claude Code hooks that trust would let run: an
-    /// "always" answer no longer trusts it on the side.
+    /// What an "always allow in this project" answer cannot do here, for
+    /// the question to say before it is picked; `None` when the project is
+    /// trusted for good.
+    pub fn always_caveat(&self) -> Option<&'static str> {
+        match self.state {
+            State::Remembered => None,
+            State::ForThisRun => Some("later runs apply it only while the project is trusted"),
+            State::Declined | State::NotAsked | State::HeldForHooks => {
+                Some("saved, but later sessions ignore it until you run `wright trust`")
+            }
+        }
+    }
+
+    /// The project has Claude Code hooks that trust would let run: the
+    /// note after an "always" answer says to read them before trusting.
     pub fn hold_for_hooks(&mut self) {
         if self.state == State::NotAsked {
             self.state = State::HeldForHooks;
@@ -93,8 +99,6 @@ pub fn load(loader: &ConfigLoader, args: &Args) -> Result<(Resolved, ProjectTrus
     let mut resolved = loader.load(&overrides)?;
     crate::mcp_servers::release_approved(&mut resolved, &args.approving_rules());
     let mut trust = ProjectTrust {
-        user_config_dir: loader.user_config_dir.clone(),
-        project_root: loader.project_root.clone(),
         state: match &resolved.settings.trust {
             Trust::Trusted(wright_config::TrustSource::UserConfig(_)) => State::Remembered,
             Trust::Trusted(wright_config::TrustSource::Flag) => State::ForThisRun,
@@ -238,34 +242,45 @@ pub fn ask_yes_no(question: &str) -> Answer {
 mod tests {
     use super::*;
 
-    fn untrusted(dir: &std::path::Path) -> ProjectTrust {
+    fn untrusted() -> ProjectTrust {
         ProjectTrust {
-            user_config_dir: Some(dir.join("config")),
-            project_root: dir.join("project"),
             state: State::NotAsked,
         }
     }
 
     #[test]
-    fn an_always_answer_trusts_a_project_only_when_that_runs_no_hooks_of_its_own() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        let mut held = untrusted(dir.path());
+    fn an_always_answer_never_trusts_the_project() {
+        let mut held = untrusted();
         held.hold_for_hooks();
-        let note = held.on_project_approval().unwrap();
-        assert!(
-            note.contains(".claude/settings") && note.contains("wright trust"),
-            "{note}"
-        );
-        assert_eq!(held.state, State::HeldForHooks);
-        assert!(!dir.path().join("config/config.toml").exists());
-
-        let mut plain = untrusted(dir.path());
-        let note = plain.on_project_approval().unwrap();
-        assert!(note.contains("now trusts"), "{note}");
-        assert_eq!(plain.state, State::Remembered);
+        let mut declined = untrusted();
+        declined.state = State::Declined;
+        let mut this_run = untrusted();
+        this_run.state = State::ForThisRun;
+        for (trust, names) in [
+            (untrusted(), "not trusted"),
+            (declined, "not trusted"),
+            (held, ".claude/settings"),
+            (this_run, "this run only"),
+        ] {
+            assert!(trust.always_caveat().is_some(), "{names}");
+            let before = trust.state.clone();
+            let note = trust.on_project_approval().unwrap();
+            assert!(
+                note.contains("config.local.toml")
+                    && note.contains(names)
+                    && note.contains("wright trust"),
+                "{note}"
+            );
+            // Still untrusted: a later "always" says the same again.
+            assert_eq!(trust.state, before, "{note}");
+            assert_eq!(trust.on_project_approval(), Some(note));
+        }
+        let mut remembered = untrusted();
+        remembered.state = State::Remembered;
+        assert_eq!(remembered.on_project_approval(), None);
+        assert_eq!(remembered.always_caveat(), None);
         // Holding does not undo trust already given.
-        plain.hold_for_hooks();
-        assert_eq!(plain.state, State::Remembered);
+        remembered.hold_for_hooks();
+        assert_eq!(remembered.state, State::Remembered);
     }
 }

@@ -78,8 +78,6 @@ pub struct App {
     pub(crate) tools: Vec<RunningTool>,
     pub(crate) agents: BTreeMap<String, AgentView>,
     pub(crate) approval: Option<ApprovalMenu>,
-    /// When the approval menu opened: keys typed ahead must not answer it.
-    pub(crate) approval_at: Instant,
     pub(crate) picker: Option<Picker>,
     /// A rewind previewed and waiting for y/n: its turn.
     pub(crate) rewind_confirm: Option<u32>,
@@ -96,6 +94,8 @@ pub struct App {
     pub(crate) no_color: bool,
     /// The running work is a `!cmd`: its output stays in the transcript.
     pub(crate) shell: bool,
+    /// Said on every approval's project choice ([`Startup::always_caveat`]).
+    pub(crate) always_caveat: Option<String>,
 }
 
 impl App {
@@ -113,7 +113,6 @@ impl App {
             tools: Vec::new(),
             agents: BTreeMap::new(),
             approval: None,
-            approval_at: now,
             picker: None,
             rewind_confirm: None,
             queued: VecDeque::new(),
@@ -131,6 +130,7 @@ impl App {
             exit: None,
             no_color: false,
             shell: false,
+            always_caveat: startup.always_caveat,
         };
         for notice in &startup.notices {
             app.message(MessageKind::Dim, notice);
@@ -151,6 +151,15 @@ impl App {
     /// Sets the clock (spinner, elapsed time, double Ctrl-C).
     pub fn set_now(&mut self, now: Instant) {
         self.now = now;
+    }
+
+    /// A frame was drawn at `at`: an approval menu on it is on screen from
+    /// then, and takes keys only after its guard (half a second) has passed
+    /// with no typing (the terminal loop calls this after every draw).
+    pub fn frame_drawn(&mut self, at: Instant) {
+        if let Some(menu) = self.approval.as_mut() {
+            menu.shown(at);
+        }
     }
 
     /// Draws without colour from now on (NO_COLOR).
@@ -335,9 +344,9 @@ impl App {
                     suggested_rule.as_ref(),
                     &suggested_rules,
                     still_asks.as_ref(),
-                );
+                )
+                .with_caveat(self.always_caveat.clone());
                 self.approval = Some(ApprovalMenu::new(id, None, tool, arguments, reason, always));
-                self.approval_at = self.now;
             }
             EventKind::Usage {
                 request,

@@ -19,6 +19,7 @@ fn startup() -> Startup {
         window: 200_000,
         branch: Some("main".to_owned()),
         notices: Vec::new(),
+        always_caveat: None,
     }
 }
 
@@ -183,16 +184,16 @@ fn approval_menu_with_a_diff_and_its_keys() {
     }));
     insta::assert_snapshot!("approval_menu", screen(&app, 70, 16));
     let key = |c| crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char(c));
-    // Typed ahead of the menu: ignored.
+    // Typed before the menu was on screen: the prompt's, not the menu's.
     app.key(key('y'));
     assert!(app.take_actions().is_empty());
+    assert_eq!(app.composer.text(), "y");
+    app.frame_drawn(t0 + Duration::from_secs(2));
     app.set_now(t0 + Duration::from_secs(5));
-    app.key(crossterm::event::KeyEvent::from(
-        crossterm::event::KeyCode::Down,
-    ));
-    app.key(crossterm::event::KeyEvent::from(
-        crossterm::event::KeyCode::Enter,
-    ));
+    // The first ↓ picks the first choice, the second the next one.
+    app.key(special(crossterm::event::KeyCode::Down));
+    app.key(special(crossterm::event::KeyCode::Down));
+    app.key(special(crossterm::event::KeyCode::Enter));
     assert_eq!(
         app.take_actions(),
         [Action::Op(wright_protocol::Op::ResolveApproval {
@@ -201,6 +202,180 @@ fn approval_menu_with_a_diff_and_its_keys() {
         })]
     );
     assert!(app.approval.is_none());
+    assert_eq!(app.composer.text(), "y", "what was typed stays");
+}
+
+fn special(code: crossterm::event::KeyCode) -> crossterm::event::KeyEvent {
+    crossterm::event::KeyEvent::from(code)
+}
+
+fn typed(c: char) -> crossterm::event::KeyEvent {
+    special(crossterm::event::KeyCode::Char(c))
+}
+
+/// A turn running with a Bash approval open (not yet drawn); the clock at
+/// its opening.
+fn approval_open() -> (App, Instant) {
+    let (mut app, _) = busy_app(80);
+    app.input(ev(EventKind::ApprovalRequested {
+        id: "ap1".to_owned(),
+        tool: "Bash".to_owned(),
+        arguments: r#"{"command":"rm -rf build"}"#.to_owned(),
+        reason: "needs approval".to_owned(),
+        suggested_rule: Some("Bash(rm:*)".to_owned()),
+        suggested_rules: Vec::new(),
+        still_asks: None,
+        call_id: None,
+    }));
+    let now = app.now;
+    (app, now)
+}
+
+fn resolved(actions: &[Action]) -> bool {
+    actions.iter().any(|a| {
+        matches!(
+            a,
+            Action::Op(
+                wright_protocol::Op::ResolveApproval { .. } | wright_protocol::Op::Interrupt
+            )
+        )
+    })
+}
+
+#[test]
+fn the_project_choice_says_what_an_untrusted_project_does_with_the_rule() {
+    let (mut app, _) = busy_app(140);
+    app.always_caveat = Some("later sessions ignore it until you run `wright trust`".to_owned());
+    app.input(ev(EventKind::ApprovalRequested {
+        id: "ap1".to_owned(),
+        tool: "Bash".to_owned(),
+        arguments: r#"{"command":"touch a"}"#.to_owned(),
+        reason: "needs approval".to_owned(),
+        suggested_rule: Some("Bash(touch:*)".to_owned()),
+        suggested_rules: Vec::new(),
+        still_asks: None,
+        call_id: None,
+    }));
+    let shown = screen(&app, 140, 20);
+    let choice = shown
+        .lines()
+        .find(|l| l.contains("3. Always allow in this project"))
+        .unwrap_or_default();
+    assert!(
+        choice.contains("(Bash(touch:*)); later sessions ignore it until you run `wright trust`"),
+        "{shown}"
+    );
+    assert!(!shown.contains("session (Bash(touch:*)); later"), "{shown}");
+}
+
+#[test]
+fn letters_never_answer_an_approval() {
+    let (mut app, t) = approval_open();
+    app.frame_drawn(t);
+    let letters = "yYsSaAnNqx ";
+    for (i, c) in letters.chars().enumerate() {
+        // Each a whole second after the last: the menu listens, and still
+        // no letter is an answer.
+        app.set_now(t + Duration::from_secs(1 + i as u64));
+        app.key(typed(c));
+        assert!(!resolved(&app.take_actions()), "{c:?} answered");
+        assert!(app.approval.is_some());
+    }
+    assert_eq!(app.composer.text(), letters);
+    // Enter with no choice picked confirms nothing: it sends the prompt,
+    // which waits for the turn.
+    app.set_now(t + Duration::from_secs(30));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert!(!resolved(&app.take_actions()));
+    assert!(app.approval.is_some());
+    assert_eq!(app.queued.front().map(String::as_str), Some(letters));
+    assert!(app.composer.is_empty());
+}
+
+#[test]
+fn keys_in_the_guard_window_go_to_the_composer() {
+    use crate::approval::KEY_GUARD;
+    let ms = Duration::from_millis;
+    let (mut app, t) = approval_open();
+    // Before the menu is drawn, however long that takes.
+    app.set_now(t + Duration::from_secs(10));
+    for c in "yes and".chars() {
+        app.key(typed(c));
+    }
+    assert!(app.take_actions().is_empty());
+    let shown = t + Duration::from_secs(10);
+    app.frame_drawn(shown);
+    // Drawing again later does not restart the clock.
+    app.frame_drawn(shown + Duration::from_secs(5));
+    // Within the guard of the first frame, then of each key: a digit, and
+    // the Enter after it, are the sentence's.
+    let mut at = shown;
+    for c in " always 1".chars() {
+        at += ms(100);
+        app.set_now(at);
+        app.key(typed(c));
+    }
+    at += KEY_GUARD - ms(1);
+    app.set_now(at);
+    app.key(typed('2'));
+    app.set_now(at + ms(50));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert!(!resolved(&app.take_actions()));
+    assert!(app.approval.is_some(), "the menu is still open");
+    assert_eq!(
+        app.queued.front().map(String::as_str),
+        Some("yes and always 12")
+    );
+    // A paste also makes the menu wait.
+    let pasted = at + Duration::from_secs(5);
+    app.set_now(pasted);
+    app.paste("3");
+    app.set_now(pasted + ms(10));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert!(!resolved(&app.take_actions()));
+    assert_eq!(app.queued.back().map(String::as_str), Some("3"));
+}
+
+#[test]
+fn a_digit_then_enter_after_the_guard_answers() {
+    use crate::approval::KEY_GUARD;
+    let (mut app, t) = approval_open();
+    app.frame_drawn(t);
+    app.set_now(t + KEY_GUARD);
+    // A digit picks, Enter confirms; the digit alone answers nothing.
+    app.key(typed('3'));
+    assert!(app.take_actions().is_empty());
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert_eq!(
+        app.take_actions(),
+        [Action::Op(wright_protocol::Op::ResolveApproval {
+            id: "ap1".to_owned(),
+            decision: wright_protocol::ApprovalDecision::AllowProject,
+        })]
+    );
+    assert!(app.approval.is_none());
+    assert!(app.composer.is_empty(), "the answer's keys are the menu's");
+
+    // A pick followed by typing is forgotten: the next Enter is the prompt's.
+    let (mut app, t) = approval_open();
+    app.frame_drawn(t);
+    app.set_now(t + Duration::from_secs(1));
+    app.key(typed('1'));
+    app.key(typed('x'));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert!(!resolved(&app.take_actions()));
+    assert!(app.approval.is_some());
+    // After a pause, 4 and Enter refuse.
+    app.set_now(t + Duration::from_secs(3));
+    app.key(typed('4'));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert_eq!(
+        app.take_actions(),
+        [Action::Op(wright_protocol::Op::ResolveApproval {
+            id: "ap1".to_owned(),
+            decision: wright_protocol::ApprovalDecision::Deny { note: None },
+        })]
+    );
 }
 
 #[test]

@@ -1,8 +1,15 @@
 //! The approval menu: what the model wants to run (the whole command, or
-//! the edit as a diff) and four choices picked with ↑/↓/Enter or y/s/a/n.
+//! the edit as a diff) and four numbered choices. A choice is picked with
+//! a digit or ↑/↓ and confirmed with Enter; no letter answers it, because
+//! a person typing their next prompt while an answer streams would
+//! otherwise answer a menu that opened under their fingers. For the same
+//! reason the menu is deaf until it has been on screen for [`KEY_GUARD`]
+//! with no typing in between: keys it does not take go to the composer.
 //! The "always" choices show every rule they will save (one per part of a
 //! command chain) and never promise to stop asking when the core says the
 //! same call would still ask.
+
+use std::time::{Duration, Instant};
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -22,8 +29,22 @@ pub struct ApprovalMenu {
     arguments: String,
     reason: String,
     always: AlwaysOffer,
-    selected: usize,
+    /// The choice Enter confirms: none until a digit or arrow picks one,
+    /// so an Enter that ends a typed sentence confirms nothing.
+    selected: Option<usize>,
+    /// When the menu was first drawn (`None`: not on screen yet).
+    shown_at: Option<Instant>,
+    /// When the last key the menu did not take went to the composer.
+    typed_at: Option<Instant>,
 }
+
+/// How long the menu stays deaf after it first appears on screen, and
+/// after each key that went to the composer instead. Keys typed at normal
+/// speed come well under this apart (about 100–250 ms), so a person still
+/// typing their prompt keeps typing into the composer; a deliberate answer
+/// comes after reading the menu, which takes longer than this. Short enough
+/// that an answer given on purpose is never noticeably delayed.
+pub(crate) const KEY_GUARD: Duration = Duration::from_millis(500);
 
 /// What the "always" choices save, from the approval event.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -32,6 +53,9 @@ pub struct AlwaysOffer {
     pub rules: Vec<String>,
     /// Why the same call would still ask once they are saved.
     pub still_asks: Option<String>,
+    /// What saving them in the project cannot promise (it is not trusted),
+    /// added to the project choice.
+    pub caveat: Option<String>,
 }
 
 impl AlwaysOffer {
@@ -50,7 +74,15 @@ impl AlwaysOffer {
         Self {
             rules,
             still_asks: still_asks.cloned(),
+            caveat: None,
         }
+    }
+
+    /// The same offer, with `caveat` said on the project choice.
+    #[must_use]
+    pub fn with_caveat(mut self, caveat: Option<String>) -> Self {
+        self.caveat = caveat;
+        self
     }
 
     /// The label of "always" choice `i` (1: this session, 2: the project).
@@ -61,20 +93,26 @@ impl AlwaysOffer {
             .map(|r| clean(r))
             .collect::<Vec<_>>()
             .join(", ");
-        let base = CHOICES[i].0;
+        let base = CHOICES[i];
         let scope = if i == 1 {
             "this session"
         } else {
             "in this project"
         };
-        match (&self.still_asks, rules.is_empty()) {
+        let label = match (&self.still_asks, rules.is_empty()) {
             (None, true) => base.to_owned(),
             (None, false) => format!("{base} ({rules})"),
-            (Some(why), true) => format!("Yes, this once: no rule can be saved ({})", clean(why)),
+            (Some(why), true) => {
+                return format!("Yes, this once: no rule can be saved ({})", clean(why));
+            }
             (Some(why), false) => format!(
                 "Yes, and allow {rules} {scope}; it will still ask ({})",
                 clean(why)
             ),
+        };
+        match &self.caveat {
+            Some(caveat) if i == 2 => format!("{label}; {}", clean(caveat)),
+            _ => label,
         }
     }
 }
@@ -88,13 +126,15 @@ pub enum MenuOutcome {
     Decided(ApprovalDecision),
     /// Refused and the turn is to stop (Esc, Ctrl-C).
     Cancelled,
+    /// Not a key for the menu: it belongs to the composer.
+    Composer,
 }
 
-const CHOICES: [(&str, char); 4] = [
-    ("Yes", 'y'),
-    ("Yes, and don't ask again this session", 's'),
-    ("Always allow in this project", 'a'),
-    ("No", 'n'),
+const CHOICES: [&str; 4] = [
+    "Yes",
+    "Yes, and don't ask again this session",
+    "Always allow in this project",
+    "No",
 ];
 
 impl ApprovalMenu {
@@ -114,39 +154,85 @@ impl ApprovalMenu {
             arguments,
             reason,
             always,
-            selected: 0,
+            selected: None,
+            shown_at: None,
+            typed_at: None,
         }
     }
 
-    /// Handles a key.
-    pub fn key(&mut self, key: crossterm::event::KeyEvent) -> MenuOutcome {
+    /// The menu was drawn at `at`; only the first frame counts, since keys
+    /// typed before anyone could see the menu were never meant for it.
+    pub fn shown(&mut self, at: Instant) {
+        self.shown_at.get_or_insert(at);
+    }
+
+    /// Whether keys at `now` reach the menu: it has been on screen for
+    /// [`KEY_GUARD`] and nothing has been typed into the composer for as long.
+    pub fn listening(&self, now: Instant) -> bool {
+        let quiet_since = |t: Instant| now.saturating_duration_since(t) >= KEY_GUARD;
+        self.shown_at.is_some_and(quiet_since) && self.typed_at.is_none_or(quiet_since)
+    }
+
+    /// Something went to the composer at `now` (a key the menu did not take,
+    /// a paste): the person is typing, so the menu is deaf again and a
+    /// choice picked before is forgotten.
+    pub fn typed(&mut self, now: Instant) {
+        self.typed_at = Some(now);
+        self.selected = None;
+    }
+
+    /// Handles a key pressed at `now`. Esc and Ctrl-C always refuse (the
+    /// safe answer); digits 1–4 and ↑/↓ (Tab/Shift-Tab) pick, Enter
+    /// confirms a picked choice; everything else, and every key while the
+    /// menu is deaf, is [`MenuOutcome::Composer`].
+    pub fn key(&mut self, key: crossterm::event::KeyEvent, now: Instant) -> MenuOutcome {
         use crossterm::event::{KeyCode, KeyModifiers};
-        let pick = |i: usize| MenuOutcome::Decided(decision(i));
+        let ctrl_or_alt = key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let n = CHOICES.len();
+        match key.code {
+            KeyCode::Esc => return MenuOutcome::Cancelled,
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                return MenuOutcome::Cancelled;
+            }
+            // Arrows would walk the composer's history over the draft:
+            // while deaf they do nothing.
+            KeyCode::Up | KeyCode::Down | KeyCode::Tab | KeyCode::BackTab
+                if !self.listening(now) =>
+            {
+                return MenuOutcome::Open;
+            }
+            _ if !self.listening(now) => {
+                self.typed(now);
+                return MenuOutcome::Composer;
+            }
+            _ => {}
+        }
         match key.code {
             KeyCode::Up | KeyCode::BackTab => {
-                self.selected = (self.selected + CHOICES.len() - 1) % CHOICES.len();
+                self.selected = Some(self.selected.map_or(n - 1, |i| (i + n - 1) % n));
                 MenuOutcome::Open
             }
             KeyCode::Down | KeyCode::Tab => {
-                self.selected = (self.selected + 1) % CHOICES.len();
+                self.selected = Some(self.selected.map_or(0, |i| (i + 1) % n));
                 MenuOutcome::Open
             }
-            KeyCode::Enter => pick(self.selected),
-            KeyCode::Esc => MenuOutcome::Cancelled,
-            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                MenuOutcome::Cancelled
+            KeyCode::Char(c @ '1'..='4') if !ctrl_or_alt => {
+                self.selected = Some(usize::from(c as u8 - b'1'));
+                MenuOutcome::Open
             }
-            KeyCode::Char(c) => match CHOICES
-                .iter()
-                .position(|(_, k)| *k == c.to_ascii_lowercase())
-            {
-                Some(i) => pick(i),
-                None => match c {
-                    '1'..='4' => pick(usize::from(c as u8 - b'1')),
-                    _ => MenuOutcome::Open,
-                },
+            KeyCode::Enter if key.modifiers.is_empty() => match self.selected {
+                Some(i) => MenuOutcome::Decided(decision(i)),
+                None => {
+                    self.typed(now);
+                    MenuOutcome::Composer
+                }
             },
-            _ => MenuOutcome::Open,
+            _ => {
+                self.typed(now);
+                MenuOutcome::Composer
+            }
         }
     }
 
@@ -171,14 +257,14 @@ impl ApprovalMenu {
             &[Span::raw("  ")],
         ));
         rows.extend(self.body(width));
-        for (i, (label, key)) in CHOICES.iter().enumerate() {
+        for (i, label) in CHOICES.iter().enumerate() {
             let label = if i == 1 || i == 2 {
                 self.always.label(i)
             } else {
                 (*label).to_owned()
             };
-            let text = format!("{}. {label}  [{key}]", i + 1);
-            let (mark, style) = if i == self.selected {
+            let text = format!("{}. {label}", i + 1);
+            let (mark, style) = if self.selected == Some(i) {
                 (
                     "❯ ",
                     Style::default()
@@ -195,7 +281,7 @@ impl ApprovalMenu {
             ));
         }
         rows.push(Line::from(Span::styled(
-            "  Esc or Ctrl-C: refuse and stop",
+            "  1–4 or ↑/↓, then Enter · Esc or Ctrl-C: refuse and stop",
             Style::default().fg(Color::DarkGray),
         )));
         rows

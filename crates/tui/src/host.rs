@@ -108,4 +108,8 @@ pub struct Startup {
     pub branch: Option<String>,
     /// Lines to show first (which session was resumed, warnings).
     pub notices: Vec<String>,
+    /// What "always allow in this project" cannot promise here, said on
+    /// that choice before it is picked: e.g. that later sessions ignore the
+    /// saved rule until the project is trusted (`None`: nothing to add).
+    pub always_caveat: Option<String>,
 }

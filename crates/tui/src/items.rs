@@ -152,7 +152,8 @@ impl App {
                     suggested_rule.as_ref(),
                     suggested_rules,
                     still_asks.as_ref(),
-                );
+                )
+                .with_caveat(self.always_caveat.clone());
                 self.approval = Some(ApprovalMenu::new(
                     id.clone(),
                     Some(path),
@@ -161,7 +162,6 @@ impl App {
                     reason.clone(),
                     always,
                 ));
-                self.approval_at = self.now;
             }
             EventKind::Warning { message } | EventKind::Error { message } => {
                 let short = path.rsplit('/').next().unwrap_or(&path).to_owned();

@@ -15,10 +15,6 @@ use crate::host::{Action, HostRequest};
 /// A second Ctrl-C within this long of the first leaves.
 const DOUBLE_CTRL_C: Duration = Duration::from_secs(2);
 
-/// Keys within this long of an approval menu opening are ignored (except
-/// Esc and Ctrl-C): they were typed for the prompt, not for the menu.
-const APPROVAL_GRACE: Duration = Duration::from_millis(400);
-
 /// What Shift-Tab cycles through.
 const MODES: [&str; 3] = ["default", "accept-edits", "plan"];
 
@@ -52,6 +48,8 @@ pub const COMMANDS: [(&str, &str); 12] = [
 
 const KEYS_HELP: &str = "keys: Enter send · Esc interrupt · Ctrl-C clear / interrupt / twice to leave · \
 Ctrl-D leave · Shift-Tab cycle permission mode · typing during a turn queues the next prompt\n\
+approvals: 1–4 or ↑/↓ picks, Enter confirms, Esc refuses; letters (and anything typed as a menu \
+opens) go to the prompt\n\
 !cmd runs cmd through the permission check and sandbox the model's Bash gets; \
 the model sees it and its output with your next prompt";
 
@@ -74,17 +72,7 @@ impl App {
         }
         if let Some(menu) = self.approval.as_mut() {
             let id = menu.id.clone();
-            // Keys typed before the menu showed are not an answer to it.
-            let fresh = self.now.saturating_duration_since(self.approval_at) < APPROVAL_GRACE;
-            let stops = matches!(key.code, KeyCode::Esc)
-                || (key.code == KeyCode::Char('c')
-                    && key
-                        .modifiers
-                        .contains(crossterm::event::KeyModifiers::CONTROL));
-            if fresh && !stops {
-                return;
-            }
-            match menu.key(key) {
+            match menu.key(key, self.now) {
                 MenuOutcome::Open => {}
                 MenuOutcome::Decided(decision) => {
                     self.approval = None;
@@ -99,6 +87,8 @@ impl App {
                     }));
                     self.actions.push(Action::Op(Op::Interrupt));
                 }
+                // Typed for the prompt, not for the menu: it stays there.
+                MenuOutcome::Composer => self.composer_key(key),
             }
             return;
         }
@@ -110,6 +100,10 @@ impl App {
             self.rewind_key(turn, key);
             return;
         }
+        self.composer_key(key);
+    }
+
+    fn composer_key(&mut self, key: KeyEvent) {
         match self.composer.handle_key(key) {
             ComposerOutcome::None => {}
             ComposerOutcome::Submit(text) => self.submit(text),
@@ -132,11 +126,16 @@ impl App {
         }
     }
 
-    /// Handles a bracketed paste (one piece of the prompt, however many lines).
+    /// Handles a bracketed paste (one piece of the prompt, however many
+    /// lines). With an approval open it still goes to the composer, and the
+    /// menu stays deaf for a moment after it, as after a typed key.
     pub fn paste(&mut self, text: &str) {
-        if self.approval.is_none() && self.picker.is_none() {
-            self.composer.handle_paste(text);
+        if let Some(menu) = self.approval.as_mut() {
+            menu.typed(self.now);
+        } else if self.picker.is_some() {
+            return;
         }
+        self.composer.handle_paste(text);
     }
 
     #[cfg(test)]

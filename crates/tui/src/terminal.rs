@@ -88,6 +88,8 @@ pub fn run(
         if dirty || frame_due {
             screen.draw(&app)?;
             last_draw = Instant::now();
+            // From here an open approval menu is on screen: its guard runs.
+            app.frame_drawn(last_draw);
             dirty = false;
         }
         let wait = if app.busy() { BUSY_FRAME } else { IDLE_WAIT };

@@ -1,5 +1,6 @@
 //! Draws the live part of the screen, bottom-up: the status line, the
-//! composer (or an open menu), queued prompts, the spinner, running tools
+//! composer (below an open approval menu, which keeps it in view; replaced
+//! by the `/resume` picker), queued prompts, the spinner, running tools
 //! with their output boxes and subagent trees, and the answer's unfinished
 //! rows. When the viewport is short, the top of the live part gives way.
 
@@ -30,7 +31,7 @@ impl App {
     }
 
     /// Draws the live part into `area`; returns where the cursor goes
-    /// (`None`: hidden, a menu is open).
+    /// (`None`: hidden, a picker is open or there is no room).
     pub fn render(&self, area: Rect, buf: &mut Buffer) -> Option<(u16, u16)> {
         let cursor = self.render_live(area, buf);
         if self.no_color {
@@ -84,37 +85,36 @@ impl App {
     }
 
     fn bottom_height(&self, width: u16) -> usize {
+        // A rule above the composer.
+        let composer = 1 + usize::from(self.composer.desired_height(width).max(1));
         if let Some(menu) = &self.approval {
-            return menu.lines(width).len();
+            // The composer stays below the menu: what is typed while the
+            // menu is open lands there, in view.
+            return menu.lines(width).len() + composer;
         }
         if self.picker.is_some() {
             return self.picker_lines(width).len();
         }
-        // A rule above the composer.
-        1 + usize::from(self.composer.desired_height(width).max(1))
+        composer
     }
 
     fn render_bottom(&self, area: Rect, buf: &mut Buffer) -> Option<(u16, u16)> {
-        let rows = if let Some(menu) = &self.approval {
-            menu.lines(area.width)
-        } else if self.picker.is_some() {
-            self.picker_lines(area.width)
-        } else {
-            if area.height == 0 {
-                return None;
-            }
-            let rule = "─".repeat(usize::from(area.width));
-            Line::from(Span::styled(rule, dim())).render(Rect { height: 1, ..area }, buf);
-            let composer_area = Rect {
-                y: area.y + 1,
-                height: area.height - 1,
+        let (rows, composer_area) = if let Some(menu) = &self.approval {
+            let rows = menu.lines(area.width);
+            // Short of room, the menu's choices win over the composer.
+            let menu_h = u16::try_from(rows.len())
+                .unwrap_or(u16::MAX)
+                .min(area.height);
+            let below = Rect {
+                y: area.y + menu_h,
+                height: area.height - menu_h,
                 ..area
             };
-            if composer_area.height == 0 {
-                return None;
-            }
-            self.composer.render(composer_area, buf);
-            return Some(self.composer.cursor_position(composer_area));
+            (rows, (below.height >= 2).then_some(below))
+        } else if self.picker.is_some() {
+            (self.picker_lines(area.width), None)
+        } else {
+            (Vec::new(), Some(area))
         };
         // A menu taller than the room keeps its choices (the end) in view.
         let skip = rows.len().saturating_sub(usize::from(area.height));
@@ -129,7 +129,22 @@ impl App {
                 buf,
             );
         }
-        None
+        let area = composer_area?;
+        if area.height == 0 {
+            return None;
+        }
+        let rule = "─".repeat(usize::from(area.width));
+        Line::from(Span::styled(rule, dim())).render(Rect { height: 1, ..area }, buf);
+        let composer_area = Rect {
+            y: area.y + 1,
+            height: area.height - 1,
+            ..area
+        };
+        if composer_area.height == 0 {
+            return None;
+        }
+        self.composer.render(composer_area, buf);
+        Some(self.composer.cursor_position(composer_area))
     }
 
     /// Everything live above the composer, top to bottom.

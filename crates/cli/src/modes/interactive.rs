@@ -1,10 +1,13 @@
 //! The interactive line mode (when stdin or stdout is not a terminal, or
 //! `WRIGHT_LINE_MODE=1`): one prompt per line, streamed answers, `/exit`
 //! or end of input to leave. Ctrl-C stops a running turn; at the prompt it
-//! leaves.
+//! leaves. An approval is answered only by a number on a line of its own,
+//! typed after the question showed: lines typed before it (the person's
+//! next prompts, typed while the answer streamed) stay prompts.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 use wright_protocol::{ApprovalDecision, EventKind, Op};
@@ -18,7 +21,7 @@ use crate::trust::ProjectTrust;
 
 /// Runs the read–eval loop until the user leaves; returns the exit code.
 /// `trust` is told when the user approves a call for the whole project.
-pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u8 {
+pub async fn run(started: Started, detail: Detail, trust: ProjectTrust) -> u8 {
     let Started {
         mut handle,
         notices,
@@ -227,7 +230,11 @@ pub async fn run(started: Started, detail: Detail, mut trust: ProjectTrust) -> u
             }
             if let EventKind::ApprovalRequested { id, .. } = &event.kind {
                 renderer.event(&event);
-                let decision = ask_approval(&mut lines, &mut signals).await;
+                if let Some(caveat) = trust.always_caveat() {
+                    let line = renderer.dim(&format!("  3 (always, in this project): {caveat}"));
+                    renderer.err_line(&line);
+                }
+                let decision = ask_approval(&mut lines, &mut signals, &mut renderer).await;
                 if decision == ApprovalDecision::AllowProject
                     && let Some(line) = trust.on_project_approval()
                 {
@@ -306,7 +313,7 @@ async fn confirm_rewind(
     turn: u32,
     prompt: &str,
     files: &[wright_protocol::RewindFilePreview],
-    lines: &mut mpsc::UnboundedReceiver<String>,
+    lines: &mut Lines,
     signals: &mut Signals,
 ) -> bool {
     use wright_protocol::RewindFileAction;
@@ -341,41 +348,69 @@ async fn confirm_rewind(
     line.is_some_and(|l| matches!(l.trim().to_ascii_lowercase().as_str(), "y" | "yes"))
 }
 
+/// How long after an approval question shows a line still counts as typed
+/// before it (the person was finishing their next prompt, not answering);
+/// also how long after each such line. As `wright_tui`'s guard for the menu.
+const APPROVAL_GUARD: Duration = Duration::from_millis(500);
+
+/// Asks for an approval until a line answers it (end of input or a signal
+/// refuses). Lines that arrived before the question showed, or within
+/// [`APPROVAL_GUARD`] of it or of another such line, and lines that are no
+/// answer, are kept as the next prompts.
 async fn ask_approval(
-    lines: &mut mpsc::UnboundedReceiver<String>,
+    lines: &mut Lines,
     signals: &mut Signals,
+    renderer: &mut Renderer,
 ) -> ApprovalDecision {
+    let mut quiet_from = Instant::now();
     loop {
         {
             let mut err = std::io::stderr().lock();
             let _ = write!(
                 err,
-                "  allow? [y]es once · [s] for this session · [a]lways in this project · [n]o (n: note) › "
+                "  allow? 1 yes, once · 2 yes, for this session · 3 always, in this project · \
+                 4 no (4: why) — the number, then Enter › "
             );
             let _ = err.flush();
         }
         let line = tokio::select! {
-            line = lines.recv() => line,
+            line = lines.rx.recv() => line,
             _ = signals.next() => None,
         };
-        let Some(line) = line else {
+        let Some((at, line)) = line else {
             return ApprovalDecision::Deny { note: None };
         };
-        let answer = line.trim();
-        let (word, note) = answer
-            .split_once(':')
-            .map_or((answer, ""), |(w, n)| (w.trim(), n.trim()));
-        match word.to_ascii_lowercase().as_str() {
-            "y" | "yes" => return ApprovalDecision::AllowOnce,
-            "s" | "session" => return ApprovalDecision::AllowSession,
-            "a" | "always" => return ApprovalDecision::AllowProject,
-            "n" | "no" => {
-                return ApprovalDecision::Deny {
-                    note: (!note.is_empty()).then(|| note.to_owned()),
-                };
+        let early = at < quiet_from + APPROVAL_GUARD;
+        match approval_answer(&line) {
+            Some(decision) if !early => return decision,
+            _ if line.trim().is_empty() => {}
+            _ => {
+                quiet_from = quiet_from.max(at);
+                renderer.err_line(&format!(
+                    "  (kept for after this turn: {}; answer with a number)",
+                    escape_controls(line.trim())
+                ));
+                lines.kept.push_back(line);
             }
-            _ => {}
         }
+    }
+}
+
+/// The decision a line answers: `1`–`4` alone, or `4: why` (the note for
+/// the model); anything else, a word such as `yes` included, is no answer.
+fn approval_answer(line: &str) -> Option<ApprovalDecision> {
+    let (number, note) = line
+        .trim()
+        .split_once(':')
+        .map_or((line.trim(), None), |(n, why)| (n.trim(), Some(why.trim())));
+    match (number, note) {
+        ("1", None) => Some(ApprovalDecision::AllowOnce),
+        ("2", None) => Some(ApprovalDecision::AllowSession),
+        ("3", None) => Some(ApprovalDecision::AllowProject),
+        ("4", note) => Some(ApprovalDecision::Deny {
+            note: note.filter(|n| !n.is_empty()).map(str::to_owned),
+        }),
+        _ => None,
     }
 }
 
@@ -385,20 +420,43 @@ fn prompt() {
     let _ = err.flush();
 }
 
+/// The person's lines: read from stdin, plus those an approval question
+/// set aside, which come first.
+struct Lines {
+    /// Each line with when it arrived.
+    rx: mpsc::UnboundedReceiver<(Instant, String)>,
+    /// Lines typed for the prompt while an approval was asked, in order.
+    kept: VecDeque<String>,
+}
+
+impl Lines {
+    /// The next line for the prompt.
+    async fn recv(&mut self) -> Option<String> {
+        match self.kept.pop_front() {
+            Some(line) => Some(line),
+            None => self.rx.recv().await.map(|(_, line)| line),
+        }
+    }
+}
+
 /// Reads stdin lines on a plain thread: stdin reads block and cannot be
-/// cancelled, so they stay off the runtime.
-fn spawn_line_reader() -> mpsc::UnboundedReceiver<String> {
+/// cancelled, so they stay off the runtime. Each line carries when it
+/// arrived, so an approval can tell lines typed before it showed.
+fn spawn_line_reader() -> Lines {
     let (tx, rx) = mpsc::unbounded_channel();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         for line in stdin.lock().lines() {
             let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
+            if tx.send((Instant::now(), line)).is_err() {
                 break;
             }
         }
     });
-    rx
+    Lines {
+        rx,
+        kept: VecDeque::new(),
+    }
 }
 
 #[cfg(test)]
@@ -418,6 +476,40 @@ mod tests {
             runtime: Duration::from_secs(secs),
             output_path: PathBuf::from(format!("/tmp/{id}.log")),
         }
+    }
+
+    #[test]
+    fn only_a_number_answers_an_approval() {
+        for word in [
+            "y",
+            "yes",
+            "a",
+            "always",
+            "s",
+            "n",
+            "yes and always",
+            "1 and",
+            "13",
+            "0",
+            "5",
+            "",
+            "3: why",
+        ] {
+            assert_eq!(approval_answer(word), None, "{word:?}");
+        }
+        assert_eq!(approval_answer(" 1 "), Some(ApprovalDecision::AllowOnce));
+        assert_eq!(approval_answer("2"), Some(ApprovalDecision::AllowSession));
+        assert_eq!(approval_answer("3"), Some(ApprovalDecision::AllowProject));
+        assert_eq!(
+            approval_answer("4"),
+            Some(ApprovalDecision::Deny { note: None })
+        );
+        assert_eq!(
+            approval_answer("4: use the other file"),
+            Some(ApprovalDecision::Deny {
+                note: Some("use the other file".to_owned())
+            })
+        );
     }
 
     #[test]

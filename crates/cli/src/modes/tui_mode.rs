@@ -29,7 +29,7 @@ pub struct TuiLaunch {
 }
 
 /// Runs the UI until the user leaves; returns the exit code.
-pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -> u8 {
+pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8 {
     let Started {
         mut handle,
         notices: started_notices,
@@ -53,6 +53,7 @@ pub async fn run(started: Started, mut trust: ProjectTrust, launch: TuiLaunch) -
         window: view.as_ref().map_or(0, |v| v.window),
         branch: git_branch(&launch.project_root),
         notices,
+        always_caveat: trust.always_caveat().map(str::to_owned),
     };
     let prompts = mcp
         .as_ref()

@@ -120,10 +120,13 @@ fn context_lists_background_commands_and_hooks() {
 fn bang_runs_a_command_after_approval_and_the_next_question_carries_it() {
     let env = Env::new();
     let server = MockServer::start(vec![MockResponse::sse(anthropic::text("seen"))]).unwrap();
-    let Some((ok, text)) = env.terminal(
+    let Some((ok, text)) = env.terminal_steps(
         &server.url(),
         "",
-        "!echo line-bang-out\ny\nwhat did it say\n/exit\n",
+        &[
+            ("", "!echo line-bang-out\n"),
+            ("allow?", "1\nwhat did it say\n/exit\n"),
+        ],
     ) else {
         return;
     };
@@ -137,4 +140,48 @@ fn bang_runs_a_command_after_approval_and_the_next_question_carries_it() {
             && sent.contains("<bash-stdout>line-bang-out"),
         "{sent}"
     );
+}
+
+/// Lines typed before an approval question shows (a sentence with "yes" and
+/// "always", even a number) never answer it: they stay prompts, sent after
+/// the turn. Nothing runs, no rule is saved, the project stays untrusted.
+#[test]
+fn lines_typed_before_an_approval_never_answer_it() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "b1",
+            "Bash",
+            serde_json::json!({"command": "touch ran.txt"}),
+        )])),
+        MockResponse::sse(anthropic::text("not run")),
+        MockResponse::sse(anthropic::text("first kept")),
+        MockResponse::sse(anthropic::text("second kept")),
+    ])
+    .unwrap();
+    let Some((ok, text)) = env.terminal(
+        &server.url(),
+        "",
+        "make the file\nyes and always\n3\n/exit\n",
+    ) else {
+        return;
+    };
+    assert!(ok, "{text}");
+    assert!(text.contains("needs approval"), "{text}");
+    assert!(
+        text.contains("kept for after this turn: yes and always"),
+        "{text}"
+    );
+    assert!(!env.path("ran.txt").exists(), "{text}");
+    assert!(!env.path(".wright/config.local.toml").exists(), "{text}");
+    assert!(
+        !env.home.path().join(".config/wright/config.toml").exists(),
+        "{text}"
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 4, "{text}");
+    let refused = requests[1].json()["messages"].to_string();
+    assert!(refused.contains("Permission denied"), "{refused}");
+    let kept = requests[2].json()["messages"].to_string();
+    assert!(kept.contains("yes and always"), "{kept}");
 }

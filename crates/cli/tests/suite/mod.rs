@@ -156,6 +156,78 @@ impl Env {
     /// saying so) where `script` is not installed.
     pub fn terminal(&self, url: &str, extra_args: &str, input: &str) -> Option<(bool, String)> {
         use std::io::Write;
+        let mut proc = self.script(url, extra_args)?.spawn().unwrap();
+        proc.stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = proc.wait_with_output().unwrap();
+        Some((
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        ))
+    }
+
+    /// As [`Env::terminal`], but typing each step's input only once the
+    /// terminal has shown its text (after the previous step's), and a
+    /// moment more: an approval question takes no line typed within half a
+    /// second of showing. Input ends after the last step.
+    pub fn terminal_steps(
+        &self,
+        url: &str,
+        extra_args: &str,
+        steps: &[(&str, &str)],
+    ) -> Option<(bool, String)> {
+        use std::io::{Read, Write};
+        use std::sync::{Arc, Mutex};
+        use std::time::{Duration, Instant};
+        let mut proc = self.script(url, extra_args)?.spawn().unwrap();
+        let mut stdin = proc.stdin.take().unwrap();
+        let mut stdout = proc.stdout.take().unwrap();
+        let shown = Arc::new(Mutex::new(String::new()));
+        let reader = {
+            let shown = Arc::clone(&shown);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = stdout.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+                    shown.lock().unwrap().push_str(&text);
+                }
+            })
+        };
+        let mut from = 0;
+        for (wait, input) in steps {
+            let start = Instant::now();
+            loop {
+                let text = shown.lock().unwrap().clone();
+                if let Some(i) = text[from..].find(wait) {
+                    from += i + wait.len();
+                    break;
+                }
+                assert!(
+                    start.elapsed() < Duration::from_secs(90),
+                    "timed out waiting for {wait:?}; the terminal showed:\n{text}"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            std::thread::sleep(Duration::from_millis(800));
+            stdin.write_all(input.as_bytes()).unwrap();
+            stdin.flush().unwrap();
+        }
+        drop(stdin);
+        let status = proc.wait().unwrap();
+        reader.join().unwrap();
+        let text = shown.lock().unwrap().clone();
+        Some((status.success(), text))
+    }
+
+    /// `script` running wright's line mode against `url`, its ends piped;
+    /// `None` (after saying so) where `script` is not installed.
+    fn script(&self, url: &str, extra_args: &str) -> Option<std::process::Command> {
         if std::process::Command::new("script")
             .arg("--version")
             .output()
@@ -186,17 +258,7 @@ impl Env {
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped());
-        let mut proc = script.spawn().unwrap();
-        proc.stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = proc.wait_with_output().unwrap();
-        Some((
-            out.status.success(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        ))
+        Some(script)
     }
 }
 

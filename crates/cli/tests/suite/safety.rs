@@ -152,24 +152,51 @@ fn bad_rules_are_usage_errors() {
     assert!(stderr(&out).contains("rule"), "{}", stderr(&out));
 }
 
+/// "Always" saves the rule in `.wright/config.local.toml` but never trusts
+/// the project: the next run ignores the rule (and says why at the time)
+/// until the user runs `wright trust`.
 #[test]
-fn allow_always_for_the_project_survives_a_restart() {
+fn allow_always_for_the_project_is_saved_but_waits_for_trust() {
     let env = Env::new();
     let server = MockServer::start(vec![
         calls(&[("c1", "Bash", json!({"command": "touch first.txt"}))]),
         done(),
         calls(&[("c2", "Bash", json!({"command": "touch second.txt"}))]),
         done(),
+        calls(&[("c3", "Bash", json!({"command": "touch second.txt"}))]),
+        done(),
     ])
     .unwrap();
-    let Some((_, shown)) = env.terminal(&server.url(), "", "make the first file\na\n/exit\n")
-    else {
+    let Some((_, shown)) = env.terminal_steps(
+        &server.url(),
+        "",
+        &[("", "make the first file\n"), ("allow?", "3\n/exit\n")],
+    ) else {
         return;
     };
     assert!(env.path("first.txt").exists(), "{shown}");
     let local = std::fs::read_to_string(env.path(".wright/config.local.toml")).unwrap();
     assert!(local.contains("Bash(touch"), "{local}");
-    // A new, non-interactive run honours the saved rule.
+    assert!(
+        shown.contains("3 (always, in this project): saved, but later sessions ignore it"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("this project is not trusted, so later sessions ignore it")
+            && shown.contains("wright trust"),
+        "{shown}"
+    );
+    let user = env.home.path().join(".config/wright/config.toml");
+    assert!(!user.exists(), "the answer trusted the project: {shown}");
+    // A new, non-interactive run of the untrusted project ignores the rule.
+    let out = env
+        .wright_p("anthropic", &server.url(), "make the second file")
+        .output()
+        .unwrap();
+    assert!(!env.path("second.txt").exists(), "{}", stderr(&out));
+    // Trusted on its own, the project's saved rule applies.
+    let trusted = env.wright().arg("trust").output().unwrap();
+    assert!(trusted.status.success(), "{}", stderr(&trusted));
     let out = env
         .wright_p("anthropic", &server.url(), "make the second file")
         .output()

@@ -308,8 +308,8 @@ fn arrow_editing_history_and_custom_commands_reach_the_model() {
     assert_eq!(tui.wait_exit(), 0);
 }
 
-/// Keys typed within a moment of an approval menu opening are ignored (they
-/// were meant for the prompt); waiting past that is not a timed assertion.
+/// Keys typed within a moment of an approval menu opening go to the prompt,
+/// not the menu; waiting past that is not a timed assertion.
 fn past_the_menu_grace() {
     std::thread::sleep(Duration::from_millis(800));
 }
@@ -328,7 +328,7 @@ fn bang_runs_a_command_with_approval_and_the_next_request_sees_it() {
         s.contains("needs approval") && s.contains("Bash(echo hi-from-bang:*)")
     });
     past_the_menu_grace();
-    tui.send("y");
+    tui.send("1\r");
     tui.wait_for("the command's output", |s| {
         s.contains("Bash(echo hi-from-bang)") && s.lines().any(|l| l.trim() == "hi-from-bang")
     });
@@ -366,12 +366,99 @@ fn always_on_a_chain_lets_the_same_chain_run_without_asking() {
         s.contains("Bash(echo one:*), Bash(echo two:*), Bash(head:*)")
     });
     past_the_menu_grace();
-    tui.send("s");
+    tui.send("2\r");
     // A second question would never be answered: the answer proves none came.
     tui.wait_for("the answer", |s| s.contains("both ran"));
     wait_requests(&server, 3);
     let last = server.requests()[2].json()["messages"].to_string();
     assert!(!last.contains("Permission denied"), "{last}");
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
+/// Issue 33's safety hole: a sentence typed while an answer streams, with
+/// "yes", "always" and a digit in it and Enter at its end, lands in the
+/// prompt when an approval opens under it. The command does not run, no
+/// rule is saved, the project is not trusted; the sentence is sent as the
+/// next prompt once the turn is over.
+#[test]
+fn a_sentence_typed_as_an_approval_opens_answers_nothing() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "b1",
+            "Bash",
+            serde_json::json!({"command": "touch ran.txt"}),
+        )])),
+        // Whether the refused turn asks the model again or not, the
+        // sentence gets an answer.
+        MockResponse::sse(anthropic::text("the sentence arrived")),
+        MockResponse::sse(anthropic::text("the sentence arrived")),
+    ])
+    .unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("make the file\r");
+    // Typing on, at a typist's pace, until the menu is on screen, then the
+    // end of the sentence straight away: nobody pauses for the menu.
+    let sentence = "yes and always ";
+    let start = Instant::now();
+    'typing: loop {
+        for c in sentence.chars() {
+            tui.send(&c.to_string());
+            std::thread::sleep(Duration::from_millis(60));
+            if tui.screen().contains("needs approval") {
+                break 'typing;
+            }
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "no approval menu:\n{}",
+            tui.screen()
+        );
+    }
+    // Word by word, the last one a digit and Enter, spread past the moment
+    // a menu that listened after a fixed delay would take them (each gap
+    // well under the guard, so a loaded machine has room to spare).
+    for word in ["yes ", "and ", "always ", "3\r"] {
+        std::thread::sleep(Duration::from_millis(200));
+        tui.send(word);
+    }
+    tui.wait_for("the sentence queued as a prompt", |s| {
+        s.contains("queued:") && s.contains("yes and always 3")
+    });
+    past_the_menu_grace();
+    let screen = tui.screen();
+    assert!(screen.contains("needs approval"), "still open:\n{screen}");
+    // The project choice says, before it is picked, that it trusts nothing.
+    assert!(
+        screen.contains("saved, but later sessions ignore it"),
+        "{screen}"
+    );
+    assert!(!env.path("ran.txt").exists(), "{screen}");
+    assert!(!env.path(".wright/config.local.toml").exists(), "{screen}");
+    let user = env.home.path().join(".config/wright/config.toml");
+    assert!(!user.exists(), "{screen}");
+    // Refused on purpose; the sentence then goes to the model as typed.
+    tui.send("\x1b");
+    tui.wait_for("the queued prompt's answer", |s| {
+        s.contains("the sentence arrived")
+    });
+    let start = Instant::now();
+    while !server.requests().iter().any(|r| {
+        r.json()["messages"]
+            .to_string()
+            .contains("yes and always 3")
+    }) {
+        assert!(
+            start.elapsed() < WAIT,
+            "the sentence never reached the model"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!env.path("ran.txt").exists());
+    assert!(!env.path(".wright/config.local.toml").exists());
+    assert!(!user.exists());
     tui.send("/exit\r");
     assert_eq!(tui.wait_exit(), 0);
 }
