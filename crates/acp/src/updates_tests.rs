@@ -137,6 +137,7 @@ fn an_edit_goes_pending_then_asks_then_completes_with_its_diff() {
         id: "approval_1".into(),
         tool: "Edit".into(),
         arguments: EDIT.into(),
+        touches: None,
         reason: "edits ask in default mode".into(),
         suggested_rule: None,
         suggested_rules: Vec::new(),

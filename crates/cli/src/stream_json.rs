@@ -351,6 +351,7 @@ impl StreamJson {
                 id,
                 tool,
                 arguments,
+                touches: _,
                 reason,
                 suggested_rule,
                 suggested_rules,

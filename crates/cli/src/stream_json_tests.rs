@@ -136,6 +136,7 @@ fn a_whole_turn() -> Vec<Value> {
             id: "a1".to_owned(),
             tool: "Bash".to_owned(),
             arguments: "{}".to_owned(),
+            touches: None,
             reason: "r".to_owned(),
             suggested_rule: None,
             suggested_rules: Vec::new(),

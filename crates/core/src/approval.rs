@@ -247,6 +247,7 @@ impl Gate {
             id: id.clone(),
             tool: request.tool.to_owned(),
             arguments: request.raw_args.to_owned(),
+            touches: Some(request.touches.clone()),
             reason,
             suggested_rule: always.rules.first().map(ToString::to_string),
             suggested_rules: always.rules.iter().map(ToString::to_string).collect(),

@@ -218,6 +218,10 @@ pub enum EventKind {
         tool: String,
         /// Raw tool arguments.
         arguments: String,
+        /// What the call touches, as its tool said (front ends show the
+        /// command or path from here instead of parsing the arguments).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        touches: Option<Touches>,
         /// Why approval is needed.
         reason: String,
         /// The first of `suggested_rules`, for consumers that show one
@@ -498,6 +502,7 @@ mod tests {
             id: "a1".into(),
             tool: "Bash".into(),
             arguments: "{}".into(),
+            touches: None,
             reason: "r".into(),
             suggested_rule: Some("Bash(a:*)".into()),
             suggested_rules: vec!["Bash(a:*)".into(), "Bash(b:*)".into()],

@@ -287,11 +287,12 @@ impl App {
                     call_id,
                     name,
                     arguments,
+                    touches,
                     ..
                 } => {
                     self.end_thinking();
                     self.finish_answer();
-                    let title = cells::call_title(&name, &arguments, 200);
+                    let title = cells::call_title(&name, &arguments, touches.as_ref(), 200);
                     self.tools.push(RunningTool {
                         item_id: item.id,
                         call_id,
@@ -334,6 +335,7 @@ impl App {
                 id,
                 tool,
                 arguments,
+                touches,
                 reason,
                 suggested_rule,
                 suggested_rules,
@@ -346,7 +348,8 @@ impl App {
                     still_asks.as_ref(),
                 )
                 .with_caveat(self.always_caveat.clone());
-                self.approval = Some(ApprovalMenu::new(id, None, tool, arguments, reason, always));
+                let call = (tool, arguments, touches);
+                self.approval = Some(ApprovalMenu::new(id, None, call, reason, always));
             }
             EventKind::Usage {
                 request,

@@ -66,7 +66,7 @@ fn tool(
             call_id: format!("call_{id}"),
             name: name.to_owned(),
             tool_kind: None,
-            touches: None,
+            touches: touches_of(name, args),
             arguments: args.to_owned(),
             status,
             output: Some("ok".to_owned()),
@@ -176,6 +176,7 @@ fn approval_menu_with_a_diff_and_its_keys() {
         id: "ap1".to_owned(),
         tool: "Edit".to_owned(),
         arguments: args.to_owned(),
+        touches: touches_of("Edit", args),
         reason: "edits need approval in `default` mode".to_owned(),
         suggested_rule: Some("Edit(src/**)".to_owned()),
         suggested_rules: Vec::new(),
@@ -221,6 +222,7 @@ fn approval_open() -> (App, Instant) {
         id: "ap1".to_owned(),
         tool: "Bash".to_owned(),
         arguments: r#"{"command":"rm -rf build"}"#.to_owned(),
+        touches: touches_of("Bash", r#"{"command":"rm -rf build"}"#),
         reason: "needs approval".to_owned(),
         suggested_rule: Some("Bash(rm:*)".to_owned()),
         suggested_rules: Vec::new(),
@@ -250,6 +252,7 @@ fn the_project_choice_says_what_an_untrusted_project_does_with_the_rule() {
         id: "ap1".to_owned(),
         tool: "Bash".to_owned(),
         arguments: r#"{"command":"touch a"}"#.to_owned(),
+        touches: touches_of("Bash", r#"{"command":"touch a"}"#),
         reason: "needs approval".to_owned(),
         suggested_rule: Some("Bash(touch:*)".to_owned()),
         suggested_rules: Vec::new(),
@@ -385,6 +388,7 @@ fn esc_at_an_approval_refuses_and_stops_the_turn() {
         id: "ap1".to_owned(),
         tool: "Bash".to_owned(),
         arguments: r#"{"command":"rm -rf build && make"}"#.to_owned(),
+        touches: touches_of("Bash", r#"{"command":"rm -rf build && make"}"#),
         reason: "needs approval".to_owned(),
         suggested_rule: None,
         suggested_rules: Vec::new(),
@@ -546,6 +550,7 @@ fn tiny_terminals_never_panic() {
         id: "a".to_owned(),
         tool: "Write".to_owned(),
         arguments: r#"{"file_path":"x","content":"a\nb\n"}"#.to_owned(),
+        touches: touches_of("Write", r#"{"file_path":"x","content":"a\nb\n"}"#),
         reason: "r".to_owned(),
         suggested_rule: None,
         suggested_rules: Vec::new(),
@@ -655,3 +660,19 @@ fn a_rewind_that_overwrites_files_asks_first() {
 
 #[path = "app_shell_tests.rs"]
 mod shell;
+
+/// What the core says a call of a built-in tool touches (tests name tools
+/// and arguments; front ends read only this).
+pub(crate) fn touches_of(name: &str, args: &str) -> Option<wright_protocol::Touches> {
+    use wright_protocol::Touches;
+    let v: serde_json::Value = serde_json::from_str(args).ok()?;
+    let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_owned);
+    Some(match name {
+        "Read" => Touches::read(s("file_path")?),
+        "Edit" | "Write" | "MultiEdit" => Touches::write(s("file_path")?),
+        "LS" => Touches::read(s("path").unwrap_or_else(|| ".".to_owned())),
+        "Bash" => Touches::command(s("command")?),
+        "WebFetch" => Touches::fetch(s("url")?),
+        _ => return None,
+    })
+}

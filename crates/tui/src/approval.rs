@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use wright_protocol::ApprovalDecision;
+use wright_protocol::{ApprovalDecision, Touches};
 
 use crate::cells::{clean, text_rows};
 use crate::wrap::wrap;
@@ -27,6 +27,8 @@ pub struct ApprovalMenu {
     pub agent: Option<String>,
     tool: String,
     arguments: String,
+    /// What the call touches, as its tool said: the command or path shown.
+    touches: Option<Touches>,
     reason: String,
     always: AlwaysOffer,
     /// The choice Enter confirms: none until a digit or arrow picks one,
@@ -142,8 +144,7 @@ impl ApprovalMenu {
     pub fn new(
         id: String,
         agent: Option<String>,
-        tool: String,
-        arguments: String,
+        (tool, arguments, touches): (String, String, Option<Touches>),
         reason: String,
         always: AlwaysOffer,
     ) -> Self {
@@ -152,6 +153,7 @@ impl ApprovalMenu {
             agent,
             tool,
             arguments,
+            touches,
             reason,
             always,
             selected: None,
@@ -293,12 +295,14 @@ impl ApprovalMenu {
         let text = |k: &str| value.get(k).and_then(|v| v.as_str());
         let max = crate::diff::MAX_ROWS;
         let code = Style::default().fg(Color::Cyan);
+        let touched = self.touches.as_ref();
+        let path = touched.and_then(Touches::subject_path);
+        if let Some(command) = touched.and_then(|t| t.command.as_deref()) {
+            return text_rows(command, code, width, "  ");
+        }
         match self.tool.as_str() {
-            "Bash" if text("command").is_some() => {
-                text_rows(text("command").unwrap_or_default(), code, width, "  ")
-            }
             "Edit" if text("old_string").is_some() => {
-                let mut rows = path_row(text("file_path"), width);
+                let mut rows = path_row(path, width);
                 rows.extend(crate::diff::proposed(
                     text("old_string").unwrap_or_default(),
                     text("new_string").unwrap_or_default(),
@@ -308,7 +312,7 @@ impl ApprovalMenu {
                 rows
             }
             "MultiEdit" => {
-                let mut rows = path_row(text("file_path"), width);
+                let mut rows = path_row(path, width);
                 for edit in value
                     .get("edits")
                     .and_then(|e| e.as_array())
@@ -326,7 +330,7 @@ impl ApprovalMenu {
                 rows
             }
             "Write" if text("content").is_some() => {
-                let mut rows = path_row(text("file_path"), width);
+                let mut rows = path_row(path, width);
                 rows.extend(crate::diff::proposed(
                     "",
                     text("content").unwrap_or_default(),

@@ -6,7 +6,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use wright_protocol::{ToolCallStatus, ToolDisplay};
+use wright_protocol::{ToolCallStatus, ToolDisplay, Touches};
 
 use crate::wrap::{truncate, wrap};
 
@@ -121,7 +121,9 @@ pub enum MessageKind {
 }
 
 /// `Bash(cargo test)`: the tool and the argument worth showing, on one line.
-pub fn call_title(name: &str, arguments: &str, max: usize) -> String {
+/// The argument shown is a pattern or job id where the tool has one, else
+/// what the call touches (its command, path or URL), as its tool said.
+pub fn call_title(name: &str, arguments: &str, touches: Option<&Touches>, max: usize) -> String {
     let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
     let text = |k: &str| value.get(k).and_then(|v| v.as_str()).unwrap_or_default();
     let shown = match name {
@@ -138,19 +140,16 @@ pub fn call_title(name: &str, arguments: &str, max: usize) -> String {
             .unwrap_or_default(),
         _ => {
             let key = match name {
-                "Bash" => "command",
-                "Read" | "Write" | "Edit" | "MultiEdit" => "file_path",
-                "LS" => "path",
                 "Glob" | "Grep" => "pattern",
                 "BashOutput" => "bash_id",
                 "KillShell" => "shell_id",
-                "WebFetch" => "url",
                 "WebSearch" => "query",
                 _ => "",
             };
             value
                 .get(key)
                 .and_then(|v| v.as_str())
+                .or_else(|| touches.and_then(Touches::shown))
                 .map_or_else(|| arguments.to_owned(), str::to_owned)
         }
     };
@@ -180,12 +179,18 @@ pub fn call_head(title: &str, status: Option<ToolCallStatus>) -> Line<'static> {
 pub fn finished_call(
     name: &str,
     arguments: &str,
+    touches: Option<&Touches>,
     status: ToolCallStatus,
     output: Option<&str>,
     display: Option<&ToolDisplay>,
     width: u16,
 ) -> Vec<Line<'static>> {
-    let title = call_title(name, arguments, usize::from(width).saturating_sub(2).max(8));
+    let title = call_title(
+        name,
+        arguments,
+        touches,
+        usize::from(width).saturating_sub(2).max(8),
+    );
     let mut rows = vec![call_head(&title, Some(status))];
     let summary = display
         .map(|d| d.summary.clone())
@@ -288,18 +293,18 @@ mod tests {
     #[test]
     fn titles_pick_the_main_argument_and_hide_controls() {
         assert_eq!(
-            call_title("Bash", r#"{"command":"cargo test"}"#, 80),
+            call_title("Bash", "{}", Some(&Touches::command("cargo test")), 80),
             "Bash(cargo test)"
         );
         assert_eq!(
-            call_title("Bash", r#"{"command":"a\u001b[2Jb\nc"}"#, 80),
+            call_title("Bash", "{}", Some(&Touches::command("a\u{1b}[2Jb\nc")), 80),
             "Bash(ab⏎c)"
         );
         assert_eq!(
-            call_title("Read", r#"{"file_path":"src/lib.rs"}"#, 80),
+            call_title("Read", "{}", Some(&Touches::read("src/lib.rs")), 80),
             "Read(src/lib.rs)"
         );
-        assert_eq!(call_title("X", "not json", 6), "X(not…");
+        assert_eq!(call_title("X", "not json", None, 6), "X(not…");
     }
 
     #[test]
@@ -327,7 +332,8 @@ mod tests {
         };
         let rows = finished_call(
             "Bash",
-            r#"{"command":"cargo test"}"#,
+            "{}",
+            Some(&Touches::command("cargo test")),
             ToolCallStatus::Completed,
             Some("ok"),
             Some(&display),

@@ -33,6 +33,7 @@ impl App {
             ItemKind::ToolCall {
                 name,
                 arguments,
+                touches,
                 status,
                 output,
                 display,
@@ -44,6 +45,7 @@ impl App {
                 let rows = cells::finished_call(
                     &name,
                     &arguments,
+                    touches.as_ref(),
                     status,
                     output.as_deref(),
                     display.as_ref(),
@@ -120,10 +122,13 @@ impl App {
         match &event.kind {
             EventKind::ItemStarted { item } => {
                 if let ItemKind::ToolCall {
-                    name, arguments, ..
+                    name,
+                    arguments,
+                    touches,
+                    ..
                 } = &item.kind
                 {
-                    view.current = Some(cells::call_title(name, arguments, 60));
+                    view.current = Some(cells::call_title(name, arguments, touches.as_ref(), 60));
                 }
             }
             EventKind::ItemCompleted { item } => {
@@ -142,6 +147,7 @@ impl App {
                 id,
                 tool,
                 arguments,
+                touches,
                 reason,
                 suggested_rule,
                 suggested_rules,
@@ -157,8 +163,7 @@ impl App {
                 self.approval = Some(ApprovalMenu::new(
                     id.clone(),
                     Some(path),
-                    tool.clone(),
-                    arguments.clone(),
+                    (tool.clone(), arguments.clone(), touches.clone()),
                     reason.clone(),
                     always,
                 ));
