@@ -73,10 +73,9 @@ pub(crate) fn read_settings_flags(args: &mut Args) -> Result<(), String> {
 /// and cannot redirect keys or change wright's safety settings.
 fn settings_env_allowed(name: &str) -> bool {
     !(name.starts_with("WRIGHT_")
-        || wright_sandbox::PROVIDER_KEY_VARS.contains(&name)
+        || wright_sandbox::is_provider_key_var(name)
         || wright_config::ENV_VARS.contains(&name)
-        || name.ends_with("_API_KEY")
-        || name == "ANTHROPIC_AUTH_TOKEN")
+        || name.ends_with("_API_KEY"))
 }
 
 #[allow(unsafe_code)]

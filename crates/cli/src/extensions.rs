@@ -108,10 +108,9 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
         hook_env: HookEnv {
             set_vars: git_safety_vars(),
             project_dir: project_root.to_path_buf(),
-            remove_vars: wright_sandbox::PROVIDER_KEY_VARS
-                .iter()
-                .map(|v| (*v).to_owned())
-                .collect(),
+            // The credentials every child is denied are removed by the
+            // hooks crate itself (`wright_sandbox::scrub_env`).
+            remove_vars: Vec::new(),
             callbacks: None,
         },
         verifier,
