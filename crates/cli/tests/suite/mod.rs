@@ -5,6 +5,8 @@ mod agents;
 mod claude_flags;
 mod config;
 mod context;
+#[cfg(unix)]
+mod env_security;
 mod errors;
 mod fault_matrix;
 mod first_run;
