@@ -10,10 +10,26 @@ use wright_sandbox::EnvPolicy;
 
 /// The policy `resolved` asks for; a pattern the sandbox refuses (the
 /// config already checks the same rule, so this is a guard, not a path)
-/// leaves the default, stricter policy and says so.
+/// leaves the default, stricter policy and says so. The names `--settings`
+/// sets in `env` count as included: that file's `env` is the invoker's
+/// explicit word that commands get them (names it may not set were never
+/// set, so they are not included either).
 fn policy(resolved: &Resolved) -> (EnvPolicy, Option<String>) {
     let table = &resolved.shell_environment;
-    match EnvPolicy::new(&table.include, &table.exclude) {
+    let mut include = table.include.clone();
+    if let Some(settings) = &resolved.flag_settings {
+        include.extend(
+            settings
+                .env
+                .iter()
+                .map(|(name, _)| name)
+                // A name is matched as a pattern: never let one widen.
+                .filter(|name| !name.contains(['*', '?']))
+                .filter(|name| crate::claude_flags::settings_env_allowed(name))
+                .cloned(),
+        );
+    }
+    match EnvPolicy::new(&include, &table.exclude) {
         Ok(policy) => (policy, None),
         Err(e) => (
             EnvPolicy::default(),
