@@ -161,6 +161,36 @@ fn env_in_a_command_shows_none_of_the_users_tokens_and_secrets() {
     assert_eq!(by_id("c6"), "set", "plain variables are inherited");
 }
 
+/// The user's own `!cmd` gets the same environment as the model's
+/// commands: its output joins the conversation.
+#[test]
+fn env_in_the_users_bang_command_shows_no_token() {
+    let env = Env::new();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("seen"))]).unwrap();
+    let hidden = secrets(&["GITHUB_TOKEN", "MY_PASSWORD", "AWS_SECRET_ACCESS_KEY"]);
+    let plain = vec![(
+        "WRIGHT_TEST_PLAIN".to_owned(),
+        "zq-plain-value-qz".to_owned(),
+    )];
+    let vars: Vec<_> = hidden.iter().chain(&plain).cloned().collect();
+    let Some((ok, shown)) = env.terminal_with(
+        &server.url(),
+        "--permission-mode bypass",
+        "!env\nwhat did it say\n/exit\n",
+        &vars,
+    ) else {
+        return;
+    };
+    assert!(ok, "the session failed");
+    unseen(&hidden, &shown, "the terminal");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1, "one question after the command");
+    let sent = requests[0].body_text();
+    assert!(sent.contains("<bash-input>env</bash-input>"), "no command");
+    seen(&plain, &sent, "the conversation");
+    unseen(&hidden, &sent, "the conversation");
+}
+
 /// Every credential word in every position and case, and every provider
 /// key variable: none of their values reaches the model or a child.
 #[test]
