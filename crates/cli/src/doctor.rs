@@ -29,8 +29,6 @@ pub async fn run(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
                 ok: true,
                 detail: crate::env_policy::doctor_detail(&resolved),
             });
-            // The servers the MCP checks start get what a session's would.
-            let _ = crate::env_policy::install(&resolved);
             let (keys, _) = provider::keys_for(resolved.untrusted_project_source("base_url"));
             crate::effective::fill(&mut resolved, &keys);
             checks.extend(
