@@ -257,13 +257,29 @@ pub fn withheld_names() -> Vec<String> {
 }
 
 /// Removes from `cmd`'s environment every variable of this process that
-/// [`env_policy`] withholds. Call it before setting the child's own
-/// variables: a name set afterwards with `env` is the caller's decision
-/// and is kept.
+/// [`env_policy`] withholds. A name the caller set on `cmd` itself (before
+/// or after) is the caller's decision and is kept: only what the child
+/// would inherit is withheld.
 pub fn scrub_env(cmd: &mut std::process::Command) {
-    let names = std::env::vars_os().map(|(k, _)| (k, OsString::new()));
-    for name in child_env(names, env_policy()).withheld {
-        cmd.env_remove(&name);
+    scrub_from(cmd, std::env::vars_os().map(|(k, _)| k), env_policy());
+}
+
+/// [`scrub_env`] for the inherited names `inherited` under `policy`.
+fn scrub_from(
+    cmd: &mut std::process::Command,
+    inherited: impl Iterator<Item = OsString>,
+    policy: &EnvPolicy,
+) {
+    let set: Vec<OsString> = cmd
+        .get_envs()
+        .filter(|(_, v)| v.is_some())
+        .map(|(k, _)| k.to_owned())
+        .collect();
+    let names = inherited.map(|k| (k, OsString::new()));
+    for name in child_env(names, policy).withheld {
+        if !set.contains(&name) {
+            cmd.env_remove(&name);
+        }
     }
 }
 

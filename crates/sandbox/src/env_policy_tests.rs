@@ -156,6 +156,29 @@ fn a_name_that_is_not_utf8_is_judged_by_its_readable_part() {
 }
 
 #[test]
+fn a_scrubbed_command_keeps_what_the_caller_set() {
+    let mut cmd = std::process::Command::new("true");
+    cmd.env("SET_TOKEN", "mine");
+    let inherited = ["SET_TOKEN", "GITHUB_TOKEN", "PATH"].map(OsString::from);
+    scrub_from(&mut cmd, inherited.into_iter(), &EnvPolicy::default());
+    let mut envs: Vec<(String, Option<String>)> = cmd
+        .get_envs()
+        .map(|(k, v)| {
+            let s = |o: &std::ffi::OsStr| o.to_string_lossy().into_owned();
+            (s(k), v.map(s))
+        })
+        .collect();
+    envs.sort();
+    assert_eq!(
+        envs,
+        vec![
+            ("GITHUB_TOKEN".to_owned(), None),
+            ("SET_TOKEN".to_owned(), Some("mine".to_owned())),
+        ]
+    );
+}
+
+#[test]
 fn a_scrubbed_command_loses_the_withheld_names_of_this_process() {
     let mut cmd = std::process::Command::new("true");
     scrub_env(&mut cmd);
