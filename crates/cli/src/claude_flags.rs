@@ -71,12 +71,11 @@ pub(crate) fn read_settings_flags(args: &mut Args) -> Result<(), String> {
 /// nor a variable wright itself reads (its config, base URLs, the
 /// sandbox's own markers), so the settings' `env` reaches commands only
 /// and cannot redirect keys or change wright's safety settings.
-fn settings_env_allowed(name: &str) -> bool {
+pub(crate) fn settings_env_allowed(name: &str) -> bool {
     !(name.starts_with("WRIGHT_")
-        || wright_sandbox::PROVIDER_KEY_VARS.contains(&name)
+        || wright_sandbox::is_provider_key_var(name)
         || wright_config::ENV_VARS.contains(&name)
-        || name.ends_with("_API_KEY")
-        || name == "ANTHROPIC_AUTH_TOKEN")
+        || name.ends_with("_API_KEY"))
 }
 
 #[allow(unsafe_code)]

@@ -24,6 +24,11 @@ pub async fn run(loader: &ConfigLoader, args: &Args, as_json: bool) -> u8 {
     match loader.load(&args.overrides()) {
         Ok(mut resolved) => {
             checks.extend(provider_checks(&resolved).await);
+            checks.push(Check {
+                name: "environment",
+                ok: true,
+                detail: crate::env_policy::doctor_detail(&resolved),
+            });
             let (keys, _) = provider::keys_for(resolved.untrusted_project_source("base_url"));
             crate::effective::fill(&mut resolved, &keys);
             checks.extend(

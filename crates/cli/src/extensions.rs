@@ -91,11 +91,15 @@ impl ExtensionPlan {
     }
 }
 
-/// Builds the hooks and the verifier from the resolved config. Hooks run
-/// in `project_root` without the provider keys.
+/// Builds the hooks and the verifier from the resolved config, and
+/// installs the user's environment policy before any of them (or a
+/// command, or a server) can start. Hooks run in `project_root` without
+/// the credentials every child is denied.
 pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
+    let policy_warning = crate::env_policy::install(resolved);
     let loaded = load_hooks(resolved, project_root);
     let mut warnings = loaded.warnings;
+    warnings.extend(policy_warning);
     let verifier = resolved.settings.verify.enabled.then(|| {
         let (verifier, verify_warnings) = Verifier::new(verify_settings(resolved), |program| {
             crate::doctor::which(program).is_some()
@@ -108,10 +112,9 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
         hook_env: HookEnv {
             set_vars: git_safety_vars(),
             project_dir: project_root.to_path_buf(),
-            remove_vars: wright_sandbox::PROVIDER_KEY_VARS
-                .iter()
-                .map(|v| (*v).to_owned())
-                .collect(),
+            // The credentials every child is denied are removed by the
+            // hooks crate itself (`wright_sandbox::scrub_env`).
+            remove_vars: Vec::new(),
             callbacks: None,
         },
         verifier,

@@ -8,6 +8,7 @@ mod args;
 mod claude_flags;
 mod doctor;
 mod effective;
+mod env_policy;
 mod exit;
 mod explain;
 mod extensions;

@@ -131,6 +131,9 @@ pub async fn probe(
         .map(|(c, _)| c.name.clone())
         .collect();
     let options = start_options(&resolved.settings, project_root, &project);
+    // The servers get the environment a session's would (the user's
+    // `[shell_environment]` included), so their status here is theirs there.
+    let policy_warning = crate::env_policy::install(resolved);
     let manager = McpManager::start(servers, options).await;
     let reports = manager.statuses();
     let tools = manager.tools();
@@ -155,7 +158,9 @@ pub async fn probe(
             }
         })
         .collect();
-    Ok((lines, collected.warnings))
+    let mut warnings = collected.warnings;
+    warnings.extend(policy_warning);
+    Ok((lines, warnings))
 }
 
 /// The tools of every approved server that connects, with the size of

@@ -225,10 +225,6 @@ pub fn start_options(
     };
     StartOptions {
         startup_timeout: Duration::from_millis(settings.mcp.startup_timeout_ms),
-        withheld_env: wright_sandbox::PROVIDER_KEY_VARS
-            .iter()
-            .map(|v| (*v).to_owned())
-            .collect(),
         cwd,
         server_cwd,
         auth_store: crate::mcp_auth::token_store(),

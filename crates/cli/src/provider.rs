@@ -5,7 +5,7 @@
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
-use wright_sandbox::PROVIDER_KEY_VARS as KEY_VARS;
+use wright_sandbox::{ANTHROPIC_API_KEY, OPENAI_API_KEY, OWN_KEYS};
 
 use wright_config::{Provider, Settings};
 use wright_llm::openai_chat::{MaxTokensField, SystemRole};
@@ -76,7 +76,7 @@ impl Keys {
     /// Takes the keys out of the process environment for good. Call once,
     /// first thing in `main`, while the process has one thread.
     pub fn capture() {
-        let _ = CAPTURED.set(wright_sandbox::take_secret_env(&KEY_VARS));
+        let _ = CAPTURED.set(wright_sandbox::take_secret_env(&OWN_KEYS));
     }
 
     /// The keys captured at start (or read now, if nothing was captured),
@@ -90,8 +90,8 @@ impl Keys {
             None => std::env::var(name).ok().filter(|v| !v.trim().is_empty()),
         };
         Self {
-            anthropic: get(KEY_VARS[0]),
-            openai: get(KEY_VARS[1]),
+            anthropic: get(ANTHROPIC_API_KEY),
+            openai: get(OPENAI_API_KEY),
         }
     }
 }
@@ -268,11 +268,11 @@ pub async fn choose(settings: &Settings, keys: &Keys) -> Result<Choice, SetupErr
     let (key, key_var, base_var) = match provider {
         Provider::Anthropic => (
             keys.anthropic.clone(),
-            "ANTHROPIC_API_KEY",
+            ANTHROPIC_API_KEY,
             "ANTHROPIC_BASE_URL",
         ),
         Provider::OpenaiChat | Provider::OpenaiResponses => {
-            (keys.openai.clone(), "OPENAI_API_KEY", "OPENAI_BASE_URL")
+            (keys.openai.clone(), OPENAI_API_KEY, "OPENAI_BASE_URL")
         }
     };
     let base_url = settings
@@ -345,7 +345,7 @@ async fn detect_local(settings: &Settings) -> Result<Choice, SetupError> {
         base_url,
         model,
         key: None,
-        key_var: "OPENAI_API_KEY",
+        key_var: OPENAI_API_KEY,
     })
 }
 

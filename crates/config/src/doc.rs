@@ -20,6 +20,7 @@ use crate::doc_mcp::{McpDoc, ServerDoc, check_name, mcp, servers};
 use crate::error::{ConfigError, Origin};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::settings::ModelOverride;
+use crate::shell_env::{ShellEnvDoc, ShellEnvironment, shell_environment};
 use crate::source::Source;
 use crate::trust::ProjectEntry;
 
@@ -51,6 +52,7 @@ pub(crate) struct FileDoc {
     agents: Option<AgentsDoc>,
     models: Option<BTreeMap<Spanned<String>, ModelDoc>>,
     projects: Option<BTreeMap<Spanned<String>, ProjectDoc>>,
+    shell_environment: Option<ShellEnvDoc>,
 }
 
 /// `[projects."/abs/path"]`: per-project state kept in the user's file.
@@ -69,6 +71,8 @@ pub(crate) struct Layer {
     pub(crate) assigns: Vec<Assign>,
     /// The `[projects."…"]` tables, in file order.
     pub(crate) projects: Vec<ProjectEntry>,
+    /// `[shell_environment]` (honoured only from the user's file).
+    pub(crate) shell_environment: Option<ShellEnvironment>,
     /// Dotted keys accepted but not applied (`mcp_servers.NAME.cwd`, …),
     /// reported as [`crate::IgnoreReason::CodexSetting`].
     pub(crate) not_applied: Vec<String>,
@@ -238,10 +242,15 @@ pub(crate) fn build(
     for (path, p) in doc.projects.unwrap_or_default() {
         projects.push(project(&b, path, p)?);
     }
+    let shell_environment = doc
+        .shell_environment
+        .map(|d| shell_environment(&b, d))
+        .transpose()?;
     let not_applied = std::mem::take(&mut b.not_applied);
     Ok(Layer {
         assigns: b.into_assigns(),
         projects,
+        shell_environment,
         not_applied,
     })
 }

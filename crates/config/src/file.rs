@@ -24,9 +24,10 @@ use crate::doc_hooks;
 use crate::doc_mcp;
 use crate::error::{ConfigError, Origin, shorten};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::shell_env;
 
 /// Keys allowed at the top level of a file.
-const TOP_KEYS: [&str; 23] = [
+const TOP_KEYS: [&str; 24] = [
     "provider",
     "model",
     "base_url",
@@ -50,6 +51,7 @@ const TOP_KEYS: [&str; 23] = [
     "agents",
     "models",
     "projects",
+    shell_env::TABLE,
 ];
 /// Keys allowed in each `[projects."path"]`.
 const PROJECT_KEYS: [&str; 2] = ["trusted", "approved_mcp_servers"];
@@ -197,7 +199,8 @@ fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
         ["projects", _] => Some(&PROJECT_KEYS),
         _ => doc_hooks::allowed_keys(path)
             .or_else(|| doc_mcp::allowed_keys(path))
-            .or_else(|| doc_agents::allowed_keys(path)),
+            .or_else(|| doc_agents::allowed_keys(path))
+            .or_else(|| shell_env::allowed_keys(path)),
     }
 }
 
@@ -356,6 +359,7 @@ fn expected_for(path: &[&str]) -> String {
     if let Some(message) = doc_hooks::expected_for(path)
         .or_else(|| doc_mcp::expected_for(path))
         .or_else(|| doc_agents::expected_for(path))
+        .or_else(|| shell_env::expected_for(path))
     {
         return message;
     }

@@ -62,7 +62,7 @@ fn unknown_top_level_key_names_line_and_valid_keys() {
          base_url, max_tokens, max_turns, permission_mode, system_prompt, system_prompt_file, \
          append_system_prompt, reasoning_effort, thinking_budget, fallback_model, tools, context, \
          permissions, sandbox, hooks, verify, mcp, mcp_servers, agents, models, \
-         projects)"
+         projects, shell_environment)"
     );
 }
 

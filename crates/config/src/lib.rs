@@ -127,6 +127,11 @@
 //! trusted = true
 //! approved_mcp_servers = { github = "sha256:…" }   # written by wright when you approve one
 //!
+//! [shell_environment]               # user file only; what commands, hooks and servers inherit
+//! include = ["NPM_TOKEN"]           # names or globs let through (default: none of *KEY*,
+//!                                   # *SECRET*, *TOKEN*, *PASSWORD*, *PASSWD*, *CREDENTIAL*)
+//! exclude = ["CORP_*"]              # names or globs also withheld; wins over include
+//!
 //! [models."my-local-model"]         # overrides or adds a catalog entry
 //! context_window = 32768            # >= 1024
 //! max_output = 4096                 # >= 1
@@ -215,6 +220,7 @@ mod overrides;
 mod read;
 mod resolved;
 mod settings;
+mod shell_env;
 mod source;
 mod suggest;
 mod trust;
@@ -254,6 +260,7 @@ pub use settings::{
     DEFAULT_INSTRUCTION_BUDGET, DEFAULT_INSTRUCTION_FILE, DEFAULT_MAX_TURNS, KEYS,
     MAX_BASH_TIMEOUT_SECS, ModelOverride, PermissionSettings, SandboxSettings, Settings,
 };
+pub use shell_env::ShellEnvironment;
 pub use source::Source;
 pub use suggest::closest;
 pub use trust::{IgnoreReason, Ignored, Trust, TrustSource, canonical_root, describe_ignored};

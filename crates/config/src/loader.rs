@@ -133,6 +133,17 @@ impl ConfigLoader {
                     reason: IgnoreReason::CodexSetting,
                 });
             }
+            // Only the user's file says which variables commands get.
+            match layer.shell_environment {
+                Some(_) if from_project => resolved.ignored.push(Ignored {
+                    file: path.clone(),
+                    key: crate::shell_env::TABLE,
+                    value: crate::shell_env::TABLE.to_owned(),
+                    reason: IgnoreReason::UserConfigOnly,
+                }),
+                Some(policy) => resolved.shell_environment = policy,
+                None => {}
+            }
             if from_project && !layer.projects.is_empty() {
                 resolved.ignored.push(Ignored {
                     file: path.clone(),

@@ -36,6 +36,10 @@ pub struct Resolved {
     /// `[projects."<root>".approved_mcp_servers]`. Never read from a
     /// project's own files.
     pub mcp_approvals: BTreeMap<String, String>,
+    /// The user file's `[shell_environment]`: which variables commands,
+    /// hooks and servers are also denied or let through. Never read from a
+    /// project's own files.
+    pub shell_environment: crate::ShellEnvironment,
     /// The config files `--setting-sources` let load (all by default);
     /// the import of Claude Code's project settings follows it too.
     pub setting_sources: crate::SettingSources,
@@ -80,6 +84,7 @@ impl Default for Resolved {
             project_files: Vec::new(),
             held_mcp_servers: Vec::new(),
             mcp_approvals: BTreeMap::new(),
+            shell_environment: crate::ShellEnvironment::default(),
             setting_sources: crate::SettingSources::default(),
             flag_settings: None,
             inferred: None,

@@ -105,7 +105,8 @@ impl Trust {
 pub enum IgnoreReason {
     /// It would loosen safety and the project is not trusted.
     UntrustedProject,
-    /// Only the user's own config may set it (`projects`).
+    /// Only the user's own config may set it (`projects`,
+    /// `shell_environment`).
     UserConfigOnly,
     /// It names a file outside the project (`context.instruction_files`);
     /// never applied, trusted or not.
@@ -123,7 +124,7 @@ impl IgnoreReason {
             IgnoreReason::UntrustedProject => {
                 "untrusted project; run `wright trust` or pass --trust-project to apply it"
             }
-            IgnoreReason::UserConfigOnly => "only your user config can mark projects as trusted",
+            IgnoreReason::UserConfigOnly => "only your user config can set it",
             IgnoreReason::OutsideProject => {
                 "a project's config may only name instruction files inside the project"
             }
@@ -418,14 +419,25 @@ pub(crate) fn warnings(ignored: &[Ignored]) -> Vec<String> {
             describe_ignored(ignored, IgnoreReason::UntrustedProject)
         ));
     }
-    if ignored
-        .iter()
-        .any(|i| i.reason == IgnoreReason::UserConfigOnly)
-    {
-        out.push(format!(
-            "warning: ignoring {}: only your user config can mark projects as trusted",
-            describe_ignored(ignored, IgnoreReason::UserConfigOnly)
-        ));
+    // One line per user-only table, each saying what only the user decides.
+    for (key, what) in [
+        ("projects", "mark projects as trusted"),
+        (
+            crate::shell_env::TABLE,
+            "change which environment variables commands get",
+        ),
+    ] {
+        let of_key: Vec<Ignored> = ignored
+            .iter()
+            .filter(|i| i.reason == IgnoreReason::UserConfigOnly && i.key == key)
+            .cloned()
+            .collect();
+        if !of_key.is_empty() {
+            out.push(format!(
+                "warning: ignoring {}: only your user config can {what}",
+                describe_ignored(&of_key, IgnoreReason::UserConfigOnly)
+            ));
+        }
     }
     for item in ignored
         .iter()

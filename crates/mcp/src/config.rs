@@ -1,7 +1,7 @@
 //! MCP server configuration: the servers of Claude Code's `.mcp.json`
 //! (`mcpServers`) and of `--mcp-config FILE|JSON`, with `${VAR}` /
 //! `${VAR:-default}` expansion, server-name validation and the env rules a
-//! server must follow (see [`REFUSED_ENV`] and [`PROVIDER_KEY_VARS`]).
+//! server must follow (see [`REFUSED_ENV`] and [`is_provider_key`]).
 //!
 //! Merging several sources (user/project/local TOML, trust of a project's
 //! `.mcp.json`) belongs to the caller; this module parses one source.
@@ -84,22 +84,6 @@ pub const REFUSED_ENV_PREFIXES: &[&str] = &[
     "UV_",
 ];
 
-/// Provider API keys: removed from every server's inherited environment,
-/// refused as explicit `env` keys and never expanded into a config, so a
-/// project's `.mcp.json` cannot forward the user's key anywhere.
-pub const PROVIDER_KEY_VARS: &[&str] = &[
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_AUTH_TOKEN",
-    "OPENAI_API_KEY",
-    "OPENROUTER_API_KEY",
-    "GEMINI_API_KEY",
-    "GOOGLE_API_KEY",
-    "XAI_API_KEY",
-    "GROQ_API_KEY",
-    "MISTRAL_API_KEY",
-    "DEEPSEEK_API_KEY",
-];
-
 /// Whether `key` is refused in a server's `env` (case-insensitive, so a
 /// spelling such as `Path` does not slip through on a case-insensitive OS).
 pub fn is_refused_env(key: &str) -> bool {
@@ -108,9 +92,15 @@ pub fn is_refused_env(key: &str) -> bool {
         || REFUSED_ENV_PREFIXES.iter().any(|p| upper.starts_with(p))
 }
 
-/// Whether `key` names a provider API key (see [`PROVIDER_KEY_VARS`]).
+/// Whether `key` names a model provider's API key (the model keys of
+/// [`wright_sandbox::PROVIDER_KEY_VARS`], case-insensitive): refused as an
+/// explicit `env` key and never expanded into a config, so a project's
+/// `.mcp.json` cannot forward the user's key anywhere. (Every server's
+/// inherited environment loses all the credentials every child loses, see
+/// [`wright_sandbox::scrub_env`]; a cloud credential the user's own config
+/// sets explicitly still reaches the server.)
 pub fn is_provider_key(key: &str) -> bool {
-    PROVIDER_KEY_VARS.contains(&key.to_ascii_uppercase().as_str())
+    wright_sandbox::is_model_api_key(key)
 }
 
 /// Where a server's definition came from (shown by `wright mcp list`).
@@ -400,7 +390,7 @@ fn string_map(
 
 /// Expands `${VAR}` and `${VAR:-default}`; `$` not followed by `{` stays as
 /// is. An unset variable without a default is an error naming it; provider
-/// keys are never expanded (see [`PROVIDER_KEY_VARS`]).
+/// keys are never expanded (see [`is_provider_key`]).
 pub fn expand(input: &str, env: EnvLookup<'_>) -> Result<String, String> {
     let mut out = String::with_capacity(input.len());
     let mut rest = input;

@@ -20,7 +20,7 @@ use tokio::process::{ChildStdin, ChildStdout, Command};
 use tokio::sync::watch;
 use wright_sandbox::GroupSignal;
 
-use crate::config::{PROVIDER_KEY_VARS, is_provider_key, is_refused_env};
+use crate::config::{is_provider_key, is_refused_env};
 
 /// Lines of stderr kept for a failure report.
 const STDERR_LINES: usize = 20;
@@ -32,7 +32,8 @@ pub(crate) struct SpawnSpec<'a> {
     pub command: &'a str,
     pub args: &'a [String],
     pub env: &'a BTreeMap<String, String>,
-    /// Extra variables to withhold besides [`PROVIDER_KEY_VARS`].
+    /// Extra variables to withhold besides the credentials every child is
+    /// denied ([`wright_sandbox::scrub_env`]).
     pub withheld_env: &'a [String],
     pub cwd: Option<&'a std::path::Path>,
 }
@@ -62,15 +63,15 @@ pub(crate) fn spawn(spec: &SpawnSpec<'_>) -> Result<(StdioChild, ChildStdout, Ch
         }
     }
     let mut cmd = Command::new(spec.command);
+    // The user's credentials are not inherited; the server's own `env`,
+    // which the user wrote (or approved), is set after and kept.
+    wright_sandbox::scrub_env(cmd.as_std_mut());
     cmd.args(spec.args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     wright_sandbox::own_process_group(cmd.as_std_mut());
-    for key in PROVIDER_KEY_VARS {
-        cmd.env_remove(key);
-    }
     for key in spec.withheld_env {
         cmd.env_remove(key);
     }

@@ -16,8 +16,8 @@ pub struct StartOptions {
     /// Each shutdown stage's wait (after closing stdin, after SIGTERM).
     pub shutdown_grace: Duration,
     /// Variables removed from a stdio server's inherited environment in
-    /// addition to [`crate::config::PROVIDER_KEY_VARS`] (the core adds the
-    /// key variables of its configured providers).
+    /// addition to the credentials every child is denied
+    /// ([`wright_sandbox::scrub_env`]).
     pub withheld_env: Vec<String>,
     /// Working directory of stdio servers; `None` keeps wright's.
     pub cwd: Option<PathBuf>,

@@ -20,12 +20,14 @@
 //! small helper binary's and the re-executed `wright`'s), `linux`
 //! (Landlock, and the order of it all), `linux_ns` (namespaces and mounts),
 //! `linux_seccomp` (the filter), [`secrets`] (which files hold secrets),
-//! `protect` (wright's own environment and memory), [`denial`] (telling the
+//! `protect` (wright's own environment and memory), `env_policy` (which
+//! environment variables children get), [`denial`] (telling the
 //! model a failure came from the sandbox), `group_signal` (a command's
 //! process group: starting, stopping, its exit status), [`private_fs`]
 //! (files only the user can read).
 
 pub mod denial;
+mod env_policy;
 pub mod fs_open;
 pub mod fs_protected;
 pub mod fs_resolve;
@@ -56,6 +58,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub use denial::{Denial, classify_denial, denial_hint, looks_like_sandbox_denial};
+pub use env_policy::{
+    ANTHROPIC_API_KEY, ChildEnv, DEFAULT_EXCLUDES, EnvPolicy, KeyKind, KeyVar, OPENAI_API_KEY,
+    OWN_KEYS, PROVIDER_KEY_VARS, PatternError, check_pattern, child_env, env_policy,
+    install_env_policy, is_model_api_key, is_provider_key_var, scrub_env, withheld_names,
+};
 pub use fs_open::{Beneath, OpenError};
 pub use fs_protected::{protected_write, user_config_dirs};
 pub use fs_resolve::{ResolveError, ResolvedPath};
@@ -68,7 +75,7 @@ pub use linux_mounts::{NamespaceReport, PROTECTED_IN_ROOT};
 #[cfg(target_os = "linux")]
 pub use linux_ns::{NESTED_ENV, namespaces_refused};
 pub use policy::{SandboxMode, SandboxPolicy};
-pub use protect::{PROVIDER_KEY_VARS, protect_process, take_secret_env};
+pub use protect::{protect_process, take_secret_env};
 
 /// The first argument that turns the `wright` binary into the sandbox helper.
 pub const HELPER_ARG: &str = "__sandbox-exec";

@@ -1,14 +1,11 @@
-//! Keeps wright's own secrets out of reach of the commands it runs: provider
-//! keys are taken out of the environment and their bytes wiped from the
-//! process's original environment block (which `/proc/<pid>/environ` shows
-//! to any process of the same user), and the process is made non-dumpable
-//! so its memory and environment cannot be read through `/proc` or ptrace
-//! by an unprivileged process. Call both first thing in `main`, while the
-//! process has one thread.
-
-/// The environment variables that hold provider keys: wiped from wright's
-/// environment at start and removed from every command's.
-pub const PROVIDER_KEY_VARS: [&str; 2] = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
+//! Keeps wright's own secrets out of reach of the commands it runs: its
+//! model keys ([`crate::OWN_KEYS`]) are taken out of the environment and
+//! their bytes wiped from the process's original environment block (which
+//! `/proc/<pid>/environ` shows to any process of the same user), and the
+//! process is made non-dumpable so its memory and environment cannot be
+//! read through `/proc` or ptrace by an unprivileged process. Call both
+//! first thing in `main`, while the process has one thread. Which other
+//! variables children are denied is `env_policy`'s business.
 
 /// Takes the values of `names` (empty values count as unset) and, on Linux,
 /// overwrites their bytes in the environment block itself, leaving `NAME=`

@@ -145,17 +145,18 @@ fn merged_pipe() -> std::io::Result<(tokio::io::DuplexStream, std::io::PipeWrite
     Ok((rx, writer))
 }
 
-/// The settings every command shares, in the foreground or the background:
-/// `cwd`, no stdin, a scrubbed environment and a process group of its own
-/// (so the whole group can be signalled); output is left to the caller.
-pub(crate) fn prepare(command: std::process::Command, cwd: &Path) -> tokio::process::Command {
+/// The settings every command shares, in the foreground or the background
+/// (the model's, the verifier's and the user's `!cmd`): `cwd`, no stdin, a
+/// scrubbed environment and a process group of its own (so the whole group
+/// can be signalled); output is left to the caller.
+pub(crate) fn prepare(mut command: std::process::Command, cwd: &Path) -> tokio::process::Command {
+    // Credentials stay with wright: a command that prints its environment
+    // must not put the user's tokens into the model's context. Scrubbed
+    // before wright sets its own variables, which are kept.
+    wright_sandbox::scrub_env(&mut command);
     let mut cmd = tokio::process::Command::from(command);
     cmd.current_dir(cwd)
         .stdin(Stdio::null())
-        // Provider keys stay with wright: a command that prints its
-        // environment must not put them into the model's context.
-        .env_remove(wright_sandbox::PROVIDER_KEY_VARS[0])
-        .env_remove(wright_sandbox::PROVIDER_KEY_VARS[1])
         .env("PAGER", "cat")
         .env("GIT_PAGER", "cat")
         .env("GIT_TERMINAL_PROMPT", "0")

@@ -5,6 +5,8 @@ mod agents;
 mod claude_flags;
 mod config;
 mod context;
+#[cfg(unix)]
+mod env_security;
 mod errors;
 mod fault_matrix;
 mod first_run;
@@ -155,6 +157,17 @@ impl Env {
     /// Returns success and what the terminal showed, or `None` (after
     /// saying so) where `script` is not installed.
     pub fn terminal(&self, url: &str, extra_args: &str, input: &str) -> Option<(bool, String)> {
+        self.terminal_with(url, extra_args, input, &[])
+    }
+
+    /// [`Env::terminal`] with extra environment variables for wright.
+    pub fn terminal_with(
+        &self,
+        url: &str,
+        extra_args: &str,
+        input: &str,
+        vars: &[(String, String)],
+    ) -> Option<(bool, String)> {
         use std::io::Write;
         let mut proc = self.script(url, extra_args)?.spawn().unwrap();
         proc.stdin
@@ -255,6 +268,7 @@ impl Env {
             // These tests are about the line mode; the full UI has its own.
             .env("WRIGHT_LINE_MODE", "1")
             .env("ANTHROPIC_API_KEY", FAKE_KEY)
+            .envs(vars.iter().map(|(k, v)| (k, v)))
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped());

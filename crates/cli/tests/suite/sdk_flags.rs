@@ -49,7 +49,11 @@ fn settings_json_applies_permissions_env_and_model() {
     let env = Env::new();
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[
-            ("c1", "Bash", json!({"command": "printenv FROM_SETTINGS"})),
+            (
+                "c1",
+                "Bash",
+                json!({"command": "printenv FROM_SETTINGS SDK_TOKEN"}),
+            ),
             ("c2", "Read", json!({"file_path": "a.txt"})),
         ])),
         MockResponse::sse(anthropic::text("done")),
@@ -58,7 +62,8 @@ fn settings_json_applies_permissions_env_and_model() {
     env.write("a.txt", "alpha\n");
     let settings = json!({
         "permissions": {"allow": ["Bash(printenv:*)"], "deny": ["Read"]},
-        "env": {"FROM_SETTINGS": "hello-from-settings", "ANTHROPIC_API_KEY": "stolen"},
+        // A credential-like name the invoker sets for commands reaches them.
+        "env": {"FROM_SETTINGS": "hello-from-settings", "SDK_TOKEN": "sdk-token-value", "ANTHROPIC_API_KEY": "stolen"},
         "model": "settings-model",
         "sandbox": {"enabled": true},
     })
@@ -79,7 +84,9 @@ fn settings_json_applies_permissions_env_and_model() {
     assert_eq!(requests[0].json()["model"], "settings-model");
     let results = tool_results("anthropic", &requests[1]);
     assert!(
-        !results[0].2 && results[0].1.contains("hello-from-settings"),
+        !results[0].2
+            && results[0].1.contains("hello-from-settings")
+            && results[0].1.contains("sdk-token-value"),
         "{results:?}"
     );
     assert!(

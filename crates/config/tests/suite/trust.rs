@@ -534,3 +534,58 @@ fn special_and_huge_config_files_are_refused_by_name() {
     let checks = fx.loader(&[]).validate();
     assert!(checks[0].error.is_some());
 }
+
+#[test]
+fn only_the_user_file_sets_the_shell_environment() {
+    let fx = Fixture::new();
+    let table = "[shell_environment]\ninclude = [\"GITHUB_TOKEN\"]\nexclude = [\"CORP_*\"]\n";
+    fx.write(&fx.user_file(), table);
+    let r = fx.loader(&[]).load(&Overrides::default()).unwrap();
+    assert_eq!(r.shell_environment.include, ["GITHUB_TOKEN"]);
+    assert_eq!(r.shell_environment.exclude, ["CORP_*"]);
+    // A project's table is ignored, trusted or not, in either of its
+    // files, and the user's stays in force.
+    for file in [fx.project_file(), fx.local_file()] {
+        fx.write(
+            &file,
+            "[shell_environment]\ninclude = [\"*\"]\nexclude = []\n",
+        );
+        for trust_project in [false, true] {
+            let r = fx
+                .loader(&[])
+                .load(&Overrides {
+                    trust_project,
+                    ..Overrides::default()
+                })
+                .unwrap();
+            assert_eq!(r.shell_environment.include, ["GITHUB_TOKEN"], "{file:?}");
+            assert_eq!(r.shell_environment.exclude, ["CORP_*"]);
+            let ignored: Vec<_> = r
+                .ignored
+                .iter()
+                .filter(|i| i.reason == IgnoreReason::UserConfigOnly)
+                .collect();
+            assert_eq!(ignored.len(), 1, "{:?}", r.ignored);
+            assert_eq!(ignored[0].file, file);
+            assert!(
+                r.warnings().iter().any(|w| w.contains(
+                    "shell_environment: only your user config can change which environment variables"
+                )),
+                "{:?}",
+                r.warnings()
+            );
+        }
+        std::fs::remove_file(&file).unwrap();
+    }
+    // Without a user table, nothing is let through.
+    std::fs::remove_file(fx.user_file()).unwrap();
+    fx.write(
+        &fx.project_file(),
+        "[shell_environment]\ninclude = [\"*\"]\n",
+    );
+    let r = fx.loader(&[]).load(&Overrides::default()).unwrap();
+    assert_eq!(
+        r.shell_environment,
+        wright_config::ShellEnvironment::default()
+    );
+}

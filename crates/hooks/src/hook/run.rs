@@ -44,7 +44,8 @@ pub struct HookEnv {
     /// The project root: the hooks' working directory, and the value of
     /// `WRIGHT_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`.
     pub project_dir: PathBuf,
-    /// Environment variables hooks must not see (provider API keys).
+    /// Environment variables hooks must not see besides the credentials
+    /// every child is denied ([`wright_sandbox::scrub_env`]).
     pub remove_vars: Vec<String>,
     /// Variables set for every hook (after the removals).
     pub set_vars: Vec<(String, String)>,
@@ -53,7 +54,7 @@ pub struct HookEnv {
 }
 
 impl HookEnv {
-    /// Hooks run in `project_dir` with the full environment.
+    /// Hooks run in `project_dir` with the environment every child gets.
     pub fn new(project_dir: impl Into<PathBuf>) -> Self {
         HookEnv {
             project_dir: project_dir.into(),
@@ -138,6 +139,9 @@ async fn run_process(
     cancel: &CancellationToken,
 ) -> HookResult {
     let mut cmd = Command::new("bash");
+    // The user's credentials stay with wright (a hook's output can reach
+    // the model); scrubbed first, so the variables set below are kept.
+    wright_sandbox::scrub_env(cmd.as_std_mut());
     cmd.arg("-c")
         .arg(&def.command)
         .current_dir(&env.project_dir)
