@@ -98,7 +98,7 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
     let mut warnings = loaded.warnings;
     let verifier = resolved.settings.verify.enabled.then(|| {
         let (verifier, verify_warnings) = Verifier::new(verify_settings(resolved), |program| {
-            crate::doctor::which(program).is_some()
+            crate::which::which(program).is_some()
         });
         warnings.extend(verify_warnings);
         Arc::new(verifier)

@@ -37,6 +37,7 @@ mod signals;
 mod stream_json;
 mod summary;
 mod trust;
+mod which;
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -46,6 +47,7 @@ use clap::Parser;
 use wright_config::{ConfigLoader, find_project_root};
 
 use crate::args::{Args, Command, ConfigAction, HooksAction, InputFormat, McpAction, OutputFormat};
+use crate::exit::{SetupError, UsageError};
 use crate::modes::headless::{Format, Input};
 use crate::render::Detail;
 
@@ -98,7 +100,7 @@ async fn run(args: Args) -> u8 {
         Ok(code) => code,
         Err(err) => {
             let code = if err.is::<wright_config::ConfigError>()
-                || err.is::<setup::SetupError>()
+                || err.is::<SetupError>()
                 || err.is::<UsageError>()
             {
                 exit::USAGE
@@ -110,11 +112,6 @@ async fn run(args: Args) -> u8 {
         }
     }
 }
-
-/// A mistake in how wright was invoked (exit code 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub(crate) struct UsageError(pub(crate) String);
 
 async fn run_inner(args: Args) -> anyhow::Result<u8> {
     if matches!(args.command, Some(Command::Acp)) {
@@ -400,7 +397,7 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
     }
     if let Some(Command::Compact { id, focus }) = &args.command {
         if id.is_none() && sessions::store()?.latest_for_project(&cwd).is_none() {
-            return Err(setup::SetupError(format!(
+            return Err(SetupError(format!(
                 "no session to compact: none for {} yet (name one with `wright compact ID`, \
                  see `wright sessions list --all`)",
                 cwd.display()

@@ -9,7 +9,7 @@ use wright_config::Settings;
 use wright_permissions::{CanAsk, CommandConfinement, PolicyInput, RuleSet};
 use wright_sandbox::{SandboxContext, SandboxMode, SandboxPolicy, Support};
 
-use crate::provider::SetupError;
+use crate::exit::SetupError;
 
 /// Everything safety-related the session needs.
 pub struct Safety {

@@ -18,14 +18,12 @@ use wright_llm::{ReasoningEffort, RetryPolicy};
 use wright_permissions::CanAsk;
 use wright_tools::{BackgroundJobs, OutputLimits, ToolRegistry};
 
+use crate::exit::SetupError;
 use crate::extensions::ExtensionPlan;
 use crate::models;
 use crate::provider;
 use crate::safety;
 use crate::sessions::{self, SessionChoice};
-
-/// Default output cap per request when none is configured.
-const DEFAULT_MAX_TOKENS: u32 = 8192;
 
 /// A started session and what the front end should know about it.
 pub struct Started {
@@ -64,10 +62,6 @@ pub struct ContextView {
     /// Which hooks are active and whether the verifier is on, one line.
     pub extensions: String,
 }
-
-/// A problem the user must fix before a session can start (exit code 2);
-/// defined beside the provider so safety and sessions need not import setup.
-pub use crate::provider::SetupError;
 
 /// Per-run choices that are flags only, not configuration.
 #[derive(Debug, Clone, Default)]
@@ -183,7 +177,7 @@ pub async fn start(
             info.max_output
         }
         Some(asked) => asked,
-        None => default_max_tokens(info.max_output),
+        None => models::default_max_tokens(info.max_output),
     };
     let context = &settings.context;
     let options = SessionOptions {
@@ -295,12 +289,6 @@ fn only_tools(registry: &ToolRegistry, names: &[String]) -> (ToolRegistry, Vec<S
 /// (tests of retries that should not sleep for seconds);
 /// `WRIGHT_RETRY_LIMIT_SECS` how long all attempts of one request may take
 /// together before no retry starts (default 300).
-/// The output limit of a request when `max_tokens` is unset: 8192, or the
-/// model's own maximum when that is lower.
-pub(crate) fn default_max_tokens(max_output: u32) -> u32 {
-    DEFAULT_MAX_TOKENS.min(max_output.max(1))
-}
-
 fn retry_policy() -> RetryPolicy {
     let mut policy = RetryPolicy::default();
     let number = |name: &str| {
