@@ -442,6 +442,31 @@ fn spill_dir(session_id: &str) -> PathBuf {
         .join(session_id)
 }
 
+/// The agent types the `Task` tool starts, from their definitions and the
+/// `[agents]` settings.
+pub(crate) fn agent_types(
+    defs: Vec<wright_context::agents::AgentDef>,
+    settings: &wright_config::Settings,
+    project_root: &std::path::Path,
+) -> wright_core::Agents {
+    let mut agents = wright_core::Agents::new(
+        defs,
+        settings.agents.max_turns,
+        usize::try_from(settings.agents.max_concurrent).unwrap_or(1),
+    );
+    // Isolated children's worktrees live in the data dir: `.wright/`
+    // in the project is protected from commands and edits.
+    if let Some(data) = dirs::data_dir() {
+        let dir = data
+            .join("wright")
+            .join("worktrees")
+            .join(wright_store::project_slug(project_root));
+        let by_default = settings.agents.isolation == wright_config::AgentIsolation::Worktree;
+        agents = agents.with_worktrees(dir, by_default);
+    }
+    agents
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

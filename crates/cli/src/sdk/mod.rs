@@ -133,8 +133,11 @@ pub async fn run(
                                     None => defs.push(def),
                                 }
                             }
-                            plan.agents =
-                                Some(Arc::new(crate::agent_types(defs, settings, project_root)));
+                            plan.agents = Some(Arc::new(crate::setup::agent_types(
+                                defs,
+                                settings,
+                                project_root,
+                            )));
                         }
                         Err(e) => {
                             let e = format!("initialize: agents: {e}");
