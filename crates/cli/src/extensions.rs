@@ -163,7 +163,7 @@ pub fn load_hooks(resolved: &Resolved, project_root: &Path) -> LoadedHooks {
             let source = resolved.describe_source(&group.source);
             group.hooks.iter().map(move |h| {
                 HookDef::new(
-                    hook_event(group.event),
+                    group.event,
                     group.matcher.clone(),
                     h.command.clone(),
                     h.timeout_secs,
@@ -264,24 +264,6 @@ fn import_claude_file(file: &Path, defs: &mut Vec<HookDef>, warnings: &mut Vec<S
     }
 }
 
-/// The config's view of an event as the hook runner's.
-fn hook_event(event: wright_config::HookEvent) -> hook::HookEvent {
-    use wright_config::HookEvent as C;
-    match event {
-        C::PreToolUse => hook::HookEvent::PreToolUse,
-        C::PostToolUse => hook::HookEvent::PostToolUse,
-        C::PostToolUseFailure => hook::HookEvent::PostToolUseFailure,
-        C::PermissionRequest => hook::HookEvent::PermissionRequest,
-        C::UserPromptSubmit => hook::HookEvent::UserPromptSubmit,
-        C::Stop => hook::HookEvent::Stop,
-        C::SubagentStop => hook::HookEvent::SubagentStop,
-        C::SessionStart => hook::HookEvent::SessionStart,
-        C::SessionEnd => hook::HookEvent::SessionEnd,
-        C::PreCompact => hook::HookEvent::PreCompact,
-        C::Notification => hook::HookEvent::Notification,
-    }
-}
-
 /// The config's output format as the verifier's.
 fn check_format(format: CheckFormat) -> Format {
     match format {
@@ -314,13 +296,6 @@ fn verify_settings(resolved: &Resolved) -> verify::VerifySettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_config_event_maps_to_the_same_name() {
-        for event in wright_config::HookEvent::ALL {
-            assert_eq!(hook_event(event).as_str(), event.as_str());
-        }
-    }
 
     #[test]
     fn every_check_format_maps_to_the_same_name() {

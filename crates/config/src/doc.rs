@@ -18,6 +18,7 @@ use crate::doc_agents::{AgentsDoc, agents};
 use crate::doc_hooks::{HooksDoc, VerifyDoc, hooks, verify};
 use crate::doc_mcp::{McpDoc, ServerDoc, check_name, mcp, servers};
 use crate::error::{ConfigError, Origin};
+use crate::kinds::SharedWords as _;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::settings::ModelOverride;
 use crate::source::Source;

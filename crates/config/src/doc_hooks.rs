@@ -16,6 +16,7 @@ use crate::builder::Builder;
 use crate::doc::S;
 use crate::error::ConfigError;
 use crate::hook_settings::{HookCommandSetting, HookGroupSetting, VerifyCheckSetting};
+use crate::kinds::SharedWords as _;
 use crate::kinds::{CheckFormat, HookEvent};
 
 /// Keys allowed in `[hooks]`: the switch, then every event (as

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use crate::assign::{Assign, Range, check_text};
 use crate::error::{ConfigError, Origin, shorten};
+use crate::kinds::SharedWords as _;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::source::Source;
 

@@ -23,6 +23,7 @@ use crate::doc_agents;
 use crate::doc_hooks;
 use crate::doc_mcp;
 use crate::error::{ConfigError, Origin, shorten};
+use crate::kinds::SharedWords as _;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 
 /// Keys allowed at the top level of a file.
