@@ -13,18 +13,17 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::assign::{Assign, Range, check_price};
-use crate::builder::{Builder, resolve_path};
+use crate::builder::{Builder, S, resolve_path};
 use crate::doc_agents::{AgentsDoc, agents};
 use crate::doc_hooks::{HooksDoc, VerifyDoc, hooks, verify};
 use crate::doc_mcp::{McpDoc, ServerDoc, check_name, mcp, servers};
 use crate::error::{ConfigError, Origin};
 use crate::kinds::SharedWords as _;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::projects::ProjectEntry;
 use crate::settings::ModelOverride;
 use crate::source::Source;
-use crate::trust::ProjectEntry;
-
-pub(crate) type S<T> = Option<Spanned<T>>;
+use crate::toml_text::{key_segment, model_key};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -403,24 +402,6 @@ fn model(b: &mut Builder<'_>, name: Spanned<String>, m: ModelDoc) -> Result<(), 
     };
     b.push(Assign::ModelOverride(assign));
     Ok(())
-}
-
-/// `models.<name>` with the name quoted when it is not a bare TOML key.
-pub(crate) fn model_key(name: &str) -> String {
-    format!("models.{}", key_segment(name))
-}
-
-/// A key segment as TOML would need it written: bare when it can be.
-pub(crate) fn key_segment(name: &str) -> String {
-    let bare = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if bare {
-        name.to_owned()
-    } else {
-        crate::resolved::quote(name)
-    }
 }
 
 #[cfg(test)]

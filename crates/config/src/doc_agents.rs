@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use crate::assign::{Assign, Range};
 use crate::builder::Builder;
-use crate::doc::S;
+use crate::builder::S;
 use crate::error::ConfigError;
 use crate::kinds::AgentIsolation;
 

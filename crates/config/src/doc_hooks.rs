@@ -13,7 +13,7 @@ use toml::Spanned;
 
 use crate::assign::{Assign, Range};
 use crate::builder::Builder;
-use crate::doc::S;
+use crate::builder::S;
 use crate::error::ConfigError;
 use crate::hook_settings::{HookCommandSetting, HookGroupSetting, VerifyCheckSetting};
 use crate::kinds::SharedWords as _;

@@ -20,10 +20,11 @@ use toml::Spanned;
 
 use crate::assign::{Assign, Range};
 use crate::builder::Builder;
-use crate::doc::{S, key_segment};
+use crate::builder::S;
 use crate::error::ConfigError;
 use crate::kinds::McpToolSearch;
 use crate::mcp_settings::{McpServerSetting, McpTransport};
+use crate::toml_text::key_segment;
 
 type Span = std::ops::Range<usize>;
 

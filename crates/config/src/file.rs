@@ -18,13 +18,14 @@ use toml::de::{DeTable, DeValue};
 #[cfg(test)]
 use crate::assign::Assign;
 use crate::assign::{PRICE_EXPECTED, Range};
-use crate::doc::{FileDoc, Layer, build, key_segment};
+use crate::doc::{FileDoc, Layer, build};
 use crate::doc_agents;
 use crate::doc_hooks;
 use crate::doc_mcp;
 use crate::error::{ConfigError, Origin, shorten};
 use crate::kinds::SharedWords as _;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::toml_text::key_segment;
 
 /// Keys allowed at the top level of a file.
 const TOP_KEYS: [&str; 23] = [

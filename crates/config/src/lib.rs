@@ -193,6 +193,7 @@
 //!   key; a bad enum word (or event name) lists the valid ones. Keys inside
 //!   arrays of tables carry a 0-based index: `hooks.Stop[1].hooks[0].command`.
 
+mod agent_dirs;
 mod agent_settings;
 mod assign;
 mod builder;
@@ -212,18 +213,21 @@ mod loader;
 mod mcp_edit;
 mod mcp_settings;
 mod overrides;
+mod projects;
 mod read;
 mod resolved;
 mod settings;
 mod source;
 mod suggest;
+mod toml_text;
 mod trust;
 mod trust_store;
 mod write;
 
+pub use agent_dirs::agent_dirs;
 pub use agent_settings::{
     AGENTS_DIR, AgentSettings, DEFAULT_AGENT_MAX_CONCURRENT, DEFAULT_AGENT_MAX_TURNS,
-    MAX_AGENT_CONCURRENT, agent_dirs,
+    MAX_AGENT_CONCURRENT,
 };
 pub use env::ENV_VARS;
 pub use error::{ConfigError, Origin};
@@ -247,6 +251,7 @@ pub use mcp_settings::{
     McpTransport,
 };
 pub use overrides::Overrides;
+pub use projects::{Trust, TrustSource, canonical_root};
 pub use read::{MAX_CONFIG_BYTES, read_text_file};
 pub use resolved::{Entry, Resolved};
 pub use settings::{
@@ -256,6 +261,6 @@ pub use settings::{
 };
 pub use source::Source;
 pub use suggest::closest;
-pub use trust::{IgnoreReason, Ignored, Trust, TrustSource, canonical_root, describe_ignored};
+pub use trust::{IgnoreReason, Ignored, describe_ignored};
 pub use trust_store::{TrustChange, record_mcp_approval, record_trust};
 pub use write::{NEW_FILE_MODE, replace_file};

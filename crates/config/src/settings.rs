@@ -10,7 +10,7 @@ use crate::agent_settings::AgentSettings;
 use crate::hook_settings::{HookSettings, VerifySettings};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::mcp_settings::{McpServerSetting, McpSettings, secs_value, servers_value};
-use crate::trust::Trust;
+use crate::projects::Trust;
 
 /// Default for [`Settings::max_turns`].
 pub const DEFAULT_MAX_TURNS: u32 = 50;
