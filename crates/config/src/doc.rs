@@ -18,6 +18,7 @@ use crate::doc_agents::{AgentsDoc, agents};
 use crate::doc_hooks::{HooksDoc, VerifyDoc, hooks, verify};
 use crate::doc_mcp::{McpDoc, ServerDoc, check_name, mcp, servers};
 use crate::error::{ConfigError, Origin};
+use crate::keys::range_of;
 use crate::kinds::SharedWords as _;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::projects::ProjectEntry;
@@ -158,11 +159,11 @@ pub(crate) fn build(
         b.push(Assign::BaseUrl(v));
     }
     if let Some(v) = doc.max_tokens {
-        let n = b.num("max_tokens", v, Range::POSITIVE_U32)?;
+        let n = b.num("max_tokens", v, const { range_of("max_tokens") })?;
         b.push(Assign::MaxTokens(n));
     }
     if let Some(v) = doc.max_turns {
-        let n = b.num("max_turns", v, Range::POSITIVE_U32)?;
+        let n = b.num("max_turns", v, const { range_of("max_turns") })?;
         b.push(Assign::MaxTurns(n));
     }
     if let Some(v) = doc.permission_mode {
@@ -196,7 +197,7 @@ pub(crate) fn build(
         b.push(Assign::ReasoningEffort(e));
     }
     if let Some(v) = doc.thinking_budget {
-        let n = b.num("thinking_budget", v, Range::THINKING_BUDGET)?;
+        let n = b.num("thinking_budget", v, const { range_of("thinking_budget") })?;
         b.push(Assign::ThinkingBudget(n));
     }
     if let Some(v) = doc.fallback_model {
@@ -204,7 +205,11 @@ pub(crate) fn build(
         b.push(Assign::FallbackModel(v));
     }
     if let Some(v) = doc.tools.and_then(|t| t.bash_timeout_secs) {
-        let n = b.num("tools.bash_timeout_secs", v, Range::BASH_TIMEOUT)?;
+        let n = b.num(
+            "tools.bash_timeout_secs",
+            v,
+            const { range_of("tools.bash_timeout_secs") },
+        )?;
         b.push(Assign::BashTimeoutSecs(n));
     }
     if let Some(c) = doc.context {
@@ -299,7 +304,11 @@ fn context(b: &mut Builder<'_>, c: ContextDoc) -> Result<(), ConfigError> {
         b.push(Assign::InstructionFiles(files));
     }
     if let Some(v) = c.instruction_budget {
-        let n = b.num("context.instruction_budget", v, Range::INSTRUCTION_BUDGET)?;
+        let n = b.num(
+            "context.instruction_budget",
+            v,
+            const { range_of("context.instruction_budget") },
+        )?;
         b.push(Assign::InstructionBudget(n));
     }
     if let Some(v) = c.user_instruction_files {
@@ -317,11 +326,19 @@ fn context(b: &mut Builder<'_>, c: ContextDoc) -> Result<(), ConfigError> {
         b.push(Assign::AutoCompact(v.into_inner()));
     }
     if let Some(v) = c.keep_recent_tokens {
-        let n = b.num("context.keep_recent_tokens", v, Range::KEEP_RECENT_TOKENS)?;
+        let n = b.num(
+            "context.keep_recent_tokens",
+            v,
+            const { range_of("context.keep_recent_tokens") },
+        )?;
         b.push(Assign::KeepRecentTokens(n));
     }
     if let Some(v) = c.compact_margin_percent {
-        let n = b.num("context.compact_margin_percent", v, Range::COMPACT_MARGIN)?;
+        let n = b.num(
+            "context.compact_margin_percent",
+            v,
+            const { range_of("context.compact_margin_percent") },
+        )?;
         b.push(Assign::CompactMarginPercent(n));
     }
     Ok(())

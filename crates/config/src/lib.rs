@@ -37,6 +37,13 @@
 //! Every resolved value remembers its [`Source`]; [`Resolved::render`] and
 //! [`Resolved::entries`] back `wright config show`.
 //!
+//! Every key is one row of the key table (`keys.rs`): its dotted name,
+//! what it holds (type, range or words), what it does, and how its value
+//! is read. [`KEYS`], the keys each plain table allows, the messages for a
+//! value of the wrong type, the ranges numbers are checked against,
+//! [`Settings::get`] and `docs/config-keys.md` ([`key_reference`]) all
+//! come from it.
+//!
 //! # File format
 //!
 //! Every key is optional, except that a hook group needs `hooks`, a hook
@@ -208,6 +215,7 @@ mod file;
 mod flag_settings;
 mod hook_settings;
 mod infer;
+mod keys;
 mod kinds;
 mod loader;
 mod mcp_edit;
@@ -237,6 +245,7 @@ pub use hook_settings::{
     MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting, VerifySettings,
 };
 pub use infer::{Inference, LOCAL_SERVER_PORTS, provider_for_url};
+pub use keys::{KEYS, reference as key_reference};
 pub use kinds::{
     AgentIsolation, CheckFormat, HookEvent, McpToolSearch, PermissionMode, Provider,
     ReasoningEffort, SandboxMode,
@@ -256,8 +265,8 @@ pub use read::{MAX_CONFIG_BYTES, read_text_file};
 pub use resolved::{Entry, Resolved};
 pub use settings::{
     ContextSettings, DEFAULT_BASH_TIMEOUT_SECS, DEFAULT_COMPACT_MARGIN_PERCENT,
-    DEFAULT_INSTRUCTION_BUDGET, DEFAULT_INSTRUCTION_FILE, DEFAULT_MAX_TURNS, KEYS,
-    MAX_BASH_TIMEOUT_SECS, ModelOverride, PermissionSettings, SandboxSettings, Settings,
+    DEFAULT_INSTRUCTION_BUDGET, DEFAULT_INSTRUCTION_FILE, DEFAULT_MAX_TURNS, MAX_BASH_TIMEOUT_SECS,
+    ModelOverride, PermissionSettings, SandboxSettings, Settings,
 };
 pub use source::Source;
 pub use suggest::closest;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::assign::{Assign, Range, check_text};
 use crate::error::{ConfigError, Origin, shorten};
 use crate::flag_settings::{FlagSettings, SettingSources};
+use crate::keys::range_of;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::source::Source;
 
@@ -132,7 +133,7 @@ impl Overrides {
             out.push((Assign::ReasoningEffort(e), flag("--reasoning-effort")));
         }
         if let Some(n) = self.thinking_budget {
-            Range::THINKING_BUDGET
+            const { range_of("thinking_budget") }
                 .check(i64::from(n))
                 .map_err(|m| invalid("--thinking", "thinking_budget", &n.to_string(), m))?;
             out.push((Assign::ThinkingBudget(n), flag("--thinking")));

@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::assign::Assign;
+use crate::keys::KEYS;
 use crate::mcp_settings::{McpServerSetting, render_servers};
-use crate::settings::{KEYS, Settings};
+use crate::settings::Settings;
 use crate::source::Source;
 use crate::toml_text::{key_segment, model_key, quote};
 use crate::trust::{IgnoreReason, Ignored, warnings};
