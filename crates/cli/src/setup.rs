@@ -1,5 +1,6 @@
 //! Builds a running session from settings: provider client, session file,
-//! context inputs, safety policy, catalog, limits.
+//! context inputs, safety policy, catalog, limits, the tools offered and
+//! the agent types the `Task` tool starts.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -400,8 +401,6 @@ pub fn memory_store(settings: &Settings, project_root: &Path) -> MemoryStore {
     MemoryStore::new(project_root.join(".wright").join("memory"), user)
 }
 
-/// Where tools put full outputs too large for the model. Under the user's
-/// data dir so it outlives the run (the model may read it later).
 /// Opens each subagent's transcript beside the session's file (a child
 /// that cannot be recorded still runs: the file is a record, not a
 /// condition).
@@ -434,6 +433,8 @@ fn subagent_transcripts(
     )))
 }
 
+/// Where tools put full outputs too large for the model. Under the user's
+/// data dir so it outlives the run (the model may read it later).
 fn spill_dir(session_id: &str) -> PathBuf {
     dirs::data_dir()
         .unwrap_or_else(std::env::temp_dir)
