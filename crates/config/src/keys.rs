@@ -444,8 +444,10 @@ pub(crate) static TOP_KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     top
 });
 
-/// The keys of the plain tables (`[tools]`, `[context]`, `[permissions]`,
-/// `[sandbox]`, `[verify]`, `[mcp]`, `[agents]`), each table's in order.
+/// The keys of each table that has rows (`[tools]`, `[context]`,
+/// `[permissions]`, `[sandbox]`, `[verify]`, `[mcp]`, `[agents]`, and
+/// `[hooks]` with its one switch, to which `doc_hooks.rs` adds the events),
+/// each table's in order.
 static MEMBERS: LazyLock<Vec<(&'static str, Vec<&'static str>)>> = LazyLock::new(|| {
     let mut tables: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
     for key in TABLE {
@@ -460,7 +462,8 @@ static MEMBERS: LazyLock<Vec<(&'static str, Vec<&'static str>)>> = LazyLock::new
     tables
 });
 
-/// The keys allowed in `[table]`, when every one of them is a row.
+/// The keys of `[table]` that are rows; for every table but `[hooks]`
+/// these are all the keys it allows.
 pub(crate) fn members(table: &str) -> Option<&'static [&'static str]> {
     MEMBERS
         .iter()
