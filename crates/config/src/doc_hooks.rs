@@ -13,8 +13,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::assign::{Assign, Range};
-use crate::builder::Builder;
-use crate::builder::S;
+use crate::builder::{Builder, S};
 use crate::error::ConfigError;
 use crate::hook_settings::{HookCommandSetting, HookGroupSetting, VerifyCheckSetting};
 use crate::keys::range_of;

@@ -20,8 +20,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::assign::Assign;
-use crate::builder::Builder;
-use crate::builder::S;
+use crate::builder::{Builder, S};
 use crate::error::ConfigError;
 use crate::keys::range_of;
 use crate::kinds::McpToolSearch;

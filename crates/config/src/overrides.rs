@@ -96,11 +96,21 @@ impl Overrides {
             out.push((Assign::BaseUrl(v), flag("--base-url")));
         }
         if let Some(n) = self.max_tokens {
-            positive("--max-tokens", "max_tokens", n)?;
+            bounded(
+                "--max-tokens",
+                "max_tokens",
+                n,
+                const { range_of("max_tokens") },
+            )?;
             out.push((Assign::MaxTokens(n), flag("--max-tokens")));
         }
         if let Some(n) = self.max_turns {
-            positive("--max-turns", "max_turns", n)?;
+            bounded(
+                "--max-turns",
+                "max_turns",
+                n,
+                const { range_of("max_turns") },
+            )?;
             out.push((Assign::MaxTurns(n), flag("--max-turns")));
         }
         if let Some(m) = self.permission_mode {
@@ -221,8 +231,9 @@ fn rules(flag: &str, key: &str, rules: &[String]) -> Result<Vec<String>, ConfigE
     Ok(rules.to_vec())
 }
 
-fn positive(flag: &str, key: &str, n: u32) -> Result<(), ConfigError> {
-    Range::POSITIVE_U32
+/// Checks `n` against `range` (the key table's for `key`).
+fn bounded(flag: &str, key: &str, n: u32, range: Range) -> Result<(), ConfigError> {
+    range
         .check(i64::from(n))
         .map(|_| ())
         .map_err(|m| invalid(flag, key, &n.to_string(), m))
