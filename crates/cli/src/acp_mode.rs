@@ -101,8 +101,8 @@ async fn start_session(
     }
     // As in the other modes: a cloned repository's config may not make
     // wright read files outside it.
-    for key in ["context.user_instruction_files", "context.skill_dirs"] {
-        if crate::project_file_source(&resolved, &loader, key).is_some() {
+    for key in crate::run_config::USER_ONLY_KEYS {
+        if crate::run_config::project_file_source(&resolved, &loader, key).is_some() {
             eprintln!("warning: ignoring {key} from the project's config");
             match key {
                 "context.user_instruction_files" => settings.context.user_instruction_files.clear(),
@@ -269,7 +269,7 @@ fn agents(
     for warning in &warnings {
         eprintln!("warning: {warning}");
     }
-    Arc::new(crate::agent_types(defs, settings, project_root))
+    Arc::new(crate::setup::agent_types(defs, settings, project_root))
 }
 
 /// The editor's servers in `.mcp.json`'s shape, for `--mcp-config`.

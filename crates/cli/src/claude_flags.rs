@@ -8,9 +8,9 @@ use std::process::ExitCode;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
-use crate::UsageError;
 use crate::args::Args;
 use crate::exit;
+use crate::exit::UsageError;
 
 /// Claude Code flags the Agent SDK may pass that wright does not implement:
 /// each is refused by name rather than ignored.

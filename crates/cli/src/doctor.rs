@@ -347,7 +347,7 @@ fn describe_sandbox(applied: &wright_sandbox::Applied) -> String {
 
 fn tool_check() -> Check {
     let names = wright_tools::ToolRegistry::builtin().names().join(", ");
-    let bash = which("bash");
+    let bash = crate::which::which("bash");
     Check {
         name: "tools",
         ok: bash.is_some(),
@@ -356,16 +356,6 @@ fn tool_check() -> Check {
             None => format!("{names}; bash NOT found on PATH: the Bash tool cannot run"),
         },
     }
-}
-
-/// Where `program` is on PATH, if it is (the first regular file of that
-/// name in a PATH directory).
-pub(crate) fn which(program: &str) -> Option<String> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
-        .map(|p| p.display().to_string())
 }
 
 fn report(checks: &[Check], as_json: bool) -> u8 {

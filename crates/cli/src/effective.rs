@@ -44,7 +44,7 @@ pub fn fill(resolved: &mut Resolved, keys: &Keys) {
     let catalog = crate::models::catalog(&settings);
     let lookup = catalog.lookup(&model);
     let info = lookup.info();
-    let max_tokens = crate::setup::default_max_tokens(info.max_output);
+    let max_tokens = crate::models::default_max_tokens(info.max_output);
     resolved.set_effective("max_tokens", i64::from(max_tokens), Source::Default);
     let keep = wright_context::compaction::keep_recent_for_window(info.context_window);
     resolved.set_effective(

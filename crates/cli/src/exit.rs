@@ -1,4 +1,6 @@
-//! Exit codes of CLI.md, and the one for how a turn ended.
+//! Exit codes of CLI.md, the one for how a turn ended, and the two errors
+//! that end a run with [`USAGE`]: every module that refuses a run names
+//! them here, below all of them, so none imports another to say so.
 
 use wright_protocol::TurnEndReason;
 
@@ -25,3 +27,15 @@ pub fn for_turn(reason: TurnEndReason) -> u8 {
         TurnEndReason::Failed => ERROR,
     }
 }
+
+/// A problem the user must fix before a session can start (exit code 2):
+/// no usable provider, a bad rule, a missing binary; the message says what
+/// to do.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct SetupError(pub String);
+
+/// A mistake in how wright was invoked (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);

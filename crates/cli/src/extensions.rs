@@ -102,7 +102,7 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
     warnings.extend(policy_warning);
     let verifier = resolved.settings.verify.enabled.then(|| {
         let (verifier, verify_warnings) = Verifier::new(verify_settings(resolved), |program| {
-            crate::doctor::which(program).is_some()
+            crate::which::which(program).is_some()
         });
         warnings.extend(verify_warnings);
         Arc::new(verifier)
@@ -166,7 +166,7 @@ pub fn load_hooks(resolved: &Resolved, project_root: &Path) -> LoadedHooks {
             let source = resolved.describe_source(&group.source);
             group.hooks.iter().map(move |h| {
                 HookDef::new(
-                    hook_event(group.event),
+                    group.event,
                     group.matcher.clone(),
                     h.command.clone(),
                     h.timeout_secs,
@@ -267,24 +267,6 @@ fn import_claude_file(file: &Path, defs: &mut Vec<HookDef>, warnings: &mut Vec<S
     }
 }
 
-/// The config's view of an event as the hook runner's.
-fn hook_event(event: wright_config::HookEvent) -> hook::HookEvent {
-    use wright_config::HookEvent as C;
-    match event {
-        C::PreToolUse => hook::HookEvent::PreToolUse,
-        C::PostToolUse => hook::HookEvent::PostToolUse,
-        C::PostToolUseFailure => hook::HookEvent::PostToolUseFailure,
-        C::PermissionRequest => hook::HookEvent::PermissionRequest,
-        C::UserPromptSubmit => hook::HookEvent::UserPromptSubmit,
-        C::Stop => hook::HookEvent::Stop,
-        C::SubagentStop => hook::HookEvent::SubagentStop,
-        C::SessionStart => hook::HookEvent::SessionStart,
-        C::SessionEnd => hook::HookEvent::SessionEnd,
-        C::PreCompact => hook::HookEvent::PreCompact,
-        C::Notification => hook::HookEvent::Notification,
-    }
-}
-
 /// The config's output format as the verifier's.
 fn check_format(format: CheckFormat) -> Format {
     match format {
@@ -317,13 +299,6 @@ fn verify_settings(resolved: &Resolved) -> verify::VerifySettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_config_event_maps_to_the_same_name() {
-        for event in wright_config::HookEvent::ALL {
-            assert_eq!(hook_event(event).as_str(), event.as_str());
-        }
-    }
 
     #[test]
     fn every_check_format_maps_to_the_same_name() {

@@ -12,7 +12,7 @@ use wright_config::ConfigLoader;
 use wright_sandbox::{Beneath, OpenError};
 
 use crate::exit;
-use crate::setup::SetupError;
+use crate::exit::SetupError;
 
 const STARTER_CONFIG: &str = r#"# wright project settings (shared with the team; personal overrides go in
 # .wright/config.local.toml). `wright config show` prints the merged result.

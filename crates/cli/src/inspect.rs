@@ -10,7 +10,8 @@ use wright_context::{MemoryScope, MemoryType, NewNote};
 
 use crate::args::{MemoryAction, SkillsAction};
 use crate::exit;
-use crate::setup::{self, SetupError};
+use crate::exit::SetupError;
+use crate::setup;
 
 /// `wright context [--json]`: the assembled system prompt part by part, then
 /// the tools with their schema sizes.

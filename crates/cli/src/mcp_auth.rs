@@ -9,9 +9,9 @@ use wright_config::Resolved;
 use wright_mcp::auth::{LoginOptions, TokenStore};
 
 use crate::exit;
+use crate::exit::SetupError;
 use crate::mcp_servers::{McpFlags, collect};
 use crate::render::escape_controls;
-use crate::setup::SetupError;
 
 /// Where tokens live: `$XDG_DATA_HOME/wright/mcp-auth` (0700; files 0600).
 pub fn token_store() -> Option<TokenStore> {

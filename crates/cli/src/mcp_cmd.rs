@@ -12,10 +12,11 @@ use wright_config::Resolved;
 use wright_mcp::{McpManager, McpTool, ServerReport, ServerStatus};
 
 use crate::exit;
+use crate::exit::SetupError;
 use crate::mcp_servers::{Approval, Candidate, McpFlags, collect};
-use crate::mcp_start::{start_options, status_word};
+use crate::mcp_start::start_options;
 use crate::render::escape_controls;
-use crate::setup::SetupError;
+use crate::stream_json::lines::status_word;
 
 /// One server's line in the report.
 pub struct Line {

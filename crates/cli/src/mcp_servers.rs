@@ -25,7 +25,7 @@ use wright_config::{McpServerSetting, McpTransport, Resolved, Source};
 use wright_mcp::config::{self as mcp_config, process_env};
 use wright_mcp::{ConfigSource, McpServer, McpServerConfig, SDK_NEEDS_RELAY, SdkRelay};
 
-use crate::setup::SetupError;
+use crate::exit::SetupError;
 
 /// The file Claude Code keeps a project's servers in, at the project root.
 pub const MCP_JSON: &str = ".mcp.json";

@@ -288,20 +288,6 @@ pub async fn wait_for_servers(setup: &McpSetup, mut announce: impl FnMut(&str)) 
         .await;
 }
 
-/// The stream-json word for a status, as Claude Code spells them.
-pub fn status_word(status: &ServerStatus) -> &'static str {
-    match status {
-        ServerStatus::Starting => "pending",
-        ServerStatus::Connected { .. } => "connected",
-        // Claude Code's word: the user's next step is `wright mcp login`.
-        ServerStatus::Failed { reason } if reason.contains(wright_mcp::AUTH_REQUIRED) => {
-            "needs-auth"
-        }
-        ServerStatus::Failed { .. } => "failed",
-        ServerStatus::Disabled => "disabled",
-    }
-}
-
 /// `/mcp`: each server with its status and tool names, then the project
 /// servers that were not started.
 pub fn report(manager: Option<&McpManager>, not_started: &[String]) -> String {

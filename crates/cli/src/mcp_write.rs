@@ -18,8 +18,8 @@ use wright_sandbox::{Beneath, OpenError};
 
 use crate::args::{McpScopeArg, McpTransportArg};
 use crate::exit;
+use crate::exit::SetupError;
 use crate::mcp_servers::{MCP_JSON, entry_json, fingerprint};
-use crate::setup::SetupError;
 
 /// What `wright mcp add` was given.
 pub struct AddRequest<'a> {

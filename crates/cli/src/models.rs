@@ -1,11 +1,21 @@
 //! The model catalog as the user configured it (built-in entries plus
-//! `[models."name"]` overrides), and `wright models`.
+//! `[models."name"]` overrides), the output limit a request falls back to
+//! from it, and `wright models`.
 
 use serde_json::{Value, json};
 use wright_config::{ModelOverride, Settings};
 use wright_llm::{Catalog, Lookup, ModelInfo, Pricing};
 
 use crate::exit;
+
+/// Default output cap per request when none is configured.
+const DEFAULT_MAX_TOKENS: u32 = 8192;
+
+/// The output limit of a request when `max_tokens` is unset: 8192, or the
+/// model's own maximum when that is lower.
+pub(crate) fn default_max_tokens(max_output: u32) -> u32 {
+    DEFAULT_MAX_TOKENS.min(max_output.max(1))
+}
 
 /// The built-in catalog with the user's overrides on top. An override of a
 /// known model changes only the fields it sets.

@@ -1,7 +1,7 @@
 //! Start-up notices and warnings said before a session exists. On a
 //! person's terminal they go to stderr at once; in stream-json mode they
 //! are held and written as `system` lines after the init line (see
-//! `stream_json::notice_line`), so a program reading the stream sees them
+//! `stream_json::lines::notice_line`), so a program reading the stream sees them
 //! and stderr carries no plain text.
 
 use std::io::Write as _;
@@ -44,12 +44,12 @@ pub fn fail(message: &str) {
     }
     let mut lines: Vec<serde_json::Value> = take()
         .iter()
-        .map(|n| crate::stream_json::notice_line("", n))
+        .map(|n| crate::stream_json::lines::notice_line("", n))
         .collect();
-    lines.push(crate::stream_json::system("", "error", message));
+    lines.push(crate::stream_json::lines::system("", "error", message));
     let mut out = std::io::stdout().lock();
     for mut line in lines {
-        crate::stream_json::stamp(&mut line, "");
+        crate::stream_json::lines::stamp(&mut line, "");
         // A closed stdout leaves nobody to tell.
         let _ = writeln!(out, "{line}");
     }

@@ -13,6 +13,8 @@ use wright_llm::{
     AnthropicClient, ChatCompat, ModelClient, OpenAiChatClient, OpenAiResponsesClient,
 };
 
+use crate::exit::SetupError;
+
 const ANTHROPIC_DEFAULT_BASE: &str = "https://api.anthropic.com";
 const OPENAI_DEFAULT_BASE: &str = "https://api.openai.com/v1";
 const ANTHROPIC_DEFAULT_MODEL: &str = "claude-sonnet-4-5";
@@ -49,13 +51,6 @@ pub struct Choice {
     /// A line to tell the user.
     pub notice: Option<String>,
 }
-
-/// A problem the user must fix before a session can start (exit code 2):
-/// no usable provider, a bad rule, a missing binary; the message says what
-/// to do.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct SetupError(pub String);
 
 /// Credentials read from the environment. Kept apart from the settings so
 /// they are never shown by `config show` or stored anywhere.

@@ -6,7 +6,7 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use wright_store::{RestoreAction, RestoredFile};
 
-use crate::provider::SetupError;
+use crate::exit::SetupError;
 
 /// Shows what rewinding session `short_id` to before turn `n` would do to
 /// files and asks; `Ok(true)` to go on. Nothing is asked when no file would

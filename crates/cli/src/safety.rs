@@ -9,7 +9,7 @@ use wright_config::Settings;
 use wright_permissions::{CanAsk, CommandConfinement, PolicyInput, RuleSet};
 use wright_sandbox::{SandboxContext, SandboxMode, SandboxPolicy, Support};
 
-use crate::provider::SetupError;
+use crate::exit::SetupError;
 
 /// Everything safety-related the session needs.
 pub struct Safety {
@@ -44,11 +44,7 @@ pub fn build(
         temp_roots: vec![std::env::temp_dir()],
         commands: CommandConfinement::AsConfigured,
     };
-    let mode = match settings.sandbox.mode {
-        wright_config::SandboxMode::ReadOnly => SandboxMode::ReadOnly,
-        wright_config::SandboxMode::WorkspaceWrite => SandboxMode::WorkspaceWrite,
-        wright_config::SandboxMode::Full => SandboxMode::Full,
-    };
+    let mode = settings.sandbox.mode;
     let helper_exe = wright_sandbox::own_helper()
         .map(Path::to_path_buf)
         .map_err(|e| {

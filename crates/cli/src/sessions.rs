@@ -13,7 +13,7 @@ use wright_store::{
 
 use crate::args::{ExportFormatArg, SessionsAction};
 use crate::exit;
-use crate::provider::SetupError;
+use crate::exit::SetupError;
 use crate::sessions_agents;
 
 /// How a run picks its session.

@@ -1,5 +1,6 @@
 //! Builds a running session from settings: provider client, session file,
-//! context inputs, safety policy, catalog, limits.
+//! context inputs, safety policy, catalog, limits, the tools offered and
+//! the agent types the `Task` tool starts.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -18,14 +19,12 @@ use wright_llm::{ReasoningEffort, RetryPolicy};
 use wright_permissions::CanAsk;
 use wright_tools::{BackgroundJobs, OutputLimits, ToolRegistry};
 
+use crate::exit::SetupError;
 use crate::extensions::ExtensionPlan;
 use crate::models;
 use crate::provider;
 use crate::safety;
 use crate::sessions::{self, SessionChoice};
-
-/// Default output cap per request when none is configured.
-const DEFAULT_MAX_TOKENS: u32 = 8192;
 
 /// A started session and what the front end should know about it.
 pub struct Started {
@@ -64,10 +63,6 @@ pub struct ContextView {
     /// Which hooks are active and whether the verifier is on, one line.
     pub extensions: String,
 }
-
-/// A problem the user must fix before a session can start (exit code 2);
-/// defined beside the provider so safety and sessions need not import setup.
-pub use crate::provider::SetupError;
 
 /// Per-run choices that are flags only, not configuration.
 #[derive(Debug, Clone, Default)]
@@ -183,7 +178,7 @@ pub async fn start(
             info.max_output
         }
         Some(asked) => asked,
-        None => default_max_tokens(info.max_output),
+        None => models::default_max_tokens(info.max_output),
     };
     let context = &settings.context;
     let options = SessionOptions {
@@ -295,12 +290,6 @@ fn only_tools(registry: &ToolRegistry, names: &[String]) -> (ToolRegistry, Vec<S
 /// (tests of retries that should not sleep for seconds);
 /// `WRIGHT_RETRY_LIMIT_SECS` how long all attempts of one request may take
 /// together before no retry starts (default 300).
-/// The output limit of a request when `max_tokens` is unset: 8192, or the
-/// model's own maximum when that is lower.
-pub(crate) fn default_max_tokens(max_output: u32) -> u32 {
-    DEFAULT_MAX_TOKENS.min(max_output.max(1))
-}
-
 fn retry_policy() -> RetryPolicy {
     let mut policy = RetryPolicy::default();
     let number = |name: &str| {
@@ -412,8 +401,6 @@ pub fn memory_store(settings: &Settings, project_root: &Path) -> MemoryStore {
     MemoryStore::new(project_root.join(".wright").join("memory"), user)
 }
 
-/// Where tools put full outputs too large for the model. Under the user's
-/// data dir so it outlives the run (the model may read it later).
 /// Opens each subagent's transcript beside the session's file (a child
 /// that cannot be recorded still runs: the file is a record, not a
 /// condition).
@@ -446,12 +433,39 @@ fn subagent_transcripts(
     )))
 }
 
+/// Where tools put full outputs too large for the model. Under the user's
+/// data dir so it outlives the run (the model may read it later).
 fn spill_dir(session_id: &str) -> PathBuf {
     dirs::data_dir()
         .unwrap_or_else(std::env::temp_dir)
         .join("wright")
         .join("spill")
         .join(session_id)
+}
+
+/// The agent types the `Task` tool starts, from their definitions and the
+/// `[agents]` settings.
+pub(crate) fn agent_types(
+    defs: Vec<wright_context::agents::AgentDef>,
+    settings: &wright_config::Settings,
+    project_root: &std::path::Path,
+) -> wright_core::Agents {
+    let mut agents = wright_core::Agents::new(
+        defs,
+        settings.agents.max_turns,
+        usize::try_from(settings.agents.max_concurrent).unwrap_or(1),
+    );
+    // Isolated children's worktrees live in the data dir: `.wright/`
+    // in the project is protected from commands and edits.
+    if let Some(data) = dirs::data_dir() {
+        let dir = data
+            .join("wright")
+            .join("worktrees")
+            .join(wright_store::project_slug(project_root));
+        let by_default = settings.agents.isolation == wright_config::AgentIsolation::Worktree;
+        agents = agents.with_worktrees(dir, by_default);
+    }
+    agents
 }
 
 #[cfg(test)]

@@ -18,6 +18,10 @@ use wright_protocol::{Event, EventKind, ItemDelta, ItemKind, ToolCallStatus};
 
 use crate::summary::parse_input;
 
+pub mod lines;
+
+use lines::{stamp, status_word, system};
+
 /// Turns events into NDJSON values.
 pub struct StreamJson {
     partial: bool,
@@ -99,7 +103,7 @@ impl StreamJson {
         let servers = manager
             .statuses()
             .iter()
-            .map(|s| json!({"name": s.name, "status": crate::mcp_start::status_word(&s.status)}))
+            .map(|s| json!({"name": s.name, "status": status_word(&s.status)}))
             .collect();
         for t in manager.tools() {
             if !tools.contains(&t.name) {
@@ -503,36 +507,6 @@ impl StreamJson {
             "parent_tool_use_id": null,
             "session_id": sid,
         }))
-    }
-}
-
-/// A `system` line of wright's own with a message.
-pub fn system(sid: &str, subtype: &str, message: &str) -> Value {
-    json!({"type": "system", "subtype": subtype, "session_id": sid, "message": message})
-}
-
-/// A start-up notice as a `system` line: `warning` for the ones that
-/// start with `warning: ` (without that prefix), `notice` otherwise. In
-/// stream-json mode nothing goes to stderr as plain text.
-pub fn notice_line(sid: &str, notice: &str) -> Value {
-    match notice.strip_prefix("warning: ") {
-        Some(warning) => system(sid, "warning", warning),
-        None => system(sid, "notice", notice),
-    }
-}
-
-/// Gives `line` a fresh `uuid` and the session id, unless it has them.
-pub fn stamp(line: &mut Value, sid: &str) {
-    if let Some(obj) = line.as_object_mut() {
-        if !obj.contains_key("uuid") {
-            obj.insert(
-                "uuid".to_owned(),
-                Value::String(uuid::Uuid::now_v7().to_string()),
-            );
-        }
-        if !obj.contains_key("session_id") || obj["session_id"].as_str() == Some("") {
-            obj.insert("session_id".to_owned(), Value::String(sid.to_owned()));
-        }
     }
 }
 

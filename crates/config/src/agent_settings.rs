@@ -1,16 +1,12 @@
 //! The resolved `[agents]` table ([`AgentSettings`]): limits and placement
-//! of `Task` subagents, and which directories hold agent definitions
-//! ([`agent_dirs`]).
+//! of `Task` subagents (which directories hold their definitions is
+//! `agent_dirs.rs`, which needs the whole settings).
 //!
 //! None of these keys needs the project's trust: a definition only narrows
 //! what a child may do (it runs with the parent's permissions, never
 //! looser), so reading more of them loosens nothing.
 
-use std::path::{Path, PathBuf};
-
 use crate::kinds::AgentIsolation;
-use crate::loader::PROJECT_DIR;
-use crate::settings::Settings;
 
 /// Default for [`AgentSettings::max_turns`].
 pub const DEFAULT_AGENT_MAX_TURNS: u32 = 30;
@@ -46,62 +42,5 @@ impl Default for AgentSettings {
             import_claude_agents: false,
             user_agents: false,
         }
-    }
-}
-
-/// The directories agent definitions are read from, lowest precedence
-/// first (a later definition of a name replaces an earlier one): the
-/// user's `<user_config_dir>/agents` (only with `agents.user_agents` and a
-/// user config dir), `<project>/.claude/agents` (only with
-/// `agents.import_claude_agents`), then `<project>/.wright/agents`. The
-/// project's own wright definitions come last so they win.
-pub fn agent_dirs(
-    settings: &Settings,
-    project_root: &Path,
-    user_config_dir: Option<&Path>,
-) -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if settings.agents.user_agents
-        && let Some(user) = user_config_dir
-    {
-        dirs.push(user.join(AGENTS_DIR));
-    }
-    if settings.agents.import_claude_agents {
-        dirs.push(project_root.join(".claude").join(AGENTS_DIR));
-    }
-    dirs.push(project_root.join(PROJECT_DIR).join(AGENTS_DIR));
-    dirs
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dirs_follow_the_switches_in_precedence_order() {
-        let mut s = Settings::default();
-        let root = Path::new("/p");
-        let user = Some(Path::new("/u/wright"));
-        assert_eq!(
-            agent_dirs(&s, root, user),
-            [PathBuf::from("/p/.wright/agents")]
-        );
-        s.agents.user_agents = true;
-        s.agents.import_claude_agents = true;
-        assert_eq!(
-            agent_dirs(&s, root, user),
-            [
-                PathBuf::from("/u/wright/agents"),
-                PathBuf::from("/p/.claude/agents"),
-                PathBuf::from("/p/.wright/agents"),
-            ]
-        );
-        assert_eq!(
-            agent_dirs(&s, root, None),
-            [
-                PathBuf::from("/p/.claude/agents"),
-                PathBuf::from("/p/.wright/agents"),
-            ]
-        );
     }
 }

@@ -299,8 +299,8 @@ pub(crate) fn check_price(value: f64) -> Result<f64, String> {
 mod tests {
     use super::*;
     use crate::hook_settings::HookCommandSetting;
+    use crate::keys::KEYS;
     use crate::kinds::{CheckFormat, HookEvent};
-    use crate::settings::KEYS;
     use crate::source::Source;
 
     fn group(command: &str) -> HookGroupSetting {

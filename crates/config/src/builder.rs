@@ -12,6 +12,10 @@ use crate::assign::{Assign, Range, check_text};
 use crate::error::{ConfigError, Origin, shorten};
 use crate::source::Source;
 
+/// How every typed table of a config file holds a key: absent, or a value
+/// with the span it was read from (for errors at its position).
+pub(crate) type S<T> = Option<Spanned<T>>;
+
 /// Validates one file's values; `at` maps a byte offset to a file position,
 /// `base_dir` anchors relative paths and `source` is the file, for the
 /// values that remember it.

@@ -13,18 +13,19 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::assign::{Assign, Range, check_price};
-use crate::builder::{Builder, resolve_path};
+use crate::builder::{Builder, S, resolve_path};
 use crate::doc_agents::{AgentsDoc, agents};
 use crate::doc_hooks::{HooksDoc, VerifyDoc, hooks, verify};
 use crate::doc_mcp::{McpDoc, ServerDoc, check_name, mcp, servers};
 use crate::error::{ConfigError, Origin};
+use crate::keys::range_of;
+use crate::kinds::SharedWords as _;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::projects::ProjectEntry;
 use crate::settings::ModelOverride;
 use crate::shell_env::{ShellEnvDoc, ShellEnvironment, shell_environment};
 use crate::source::Source;
-use crate::trust::ProjectEntry;
-
-pub(crate) type S<T> = Option<Spanned<T>>;
+use crate::toml_text::{key_segment, model_key};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -162,11 +163,11 @@ pub(crate) fn build(
         b.push(Assign::BaseUrl(v));
     }
     if let Some(v) = doc.max_tokens {
-        let n = b.num("max_tokens", v, Range::POSITIVE_U32)?;
+        let n = b.num("max_tokens", v, const { range_of("max_tokens") })?;
         b.push(Assign::MaxTokens(n));
     }
     if let Some(v) = doc.max_turns {
-        let n = b.num("max_turns", v, Range::POSITIVE_U32)?;
+        let n = b.num("max_turns", v, const { range_of("max_turns") })?;
         b.push(Assign::MaxTurns(n));
     }
     if let Some(v) = doc.permission_mode {
@@ -200,7 +201,7 @@ pub(crate) fn build(
         b.push(Assign::ReasoningEffort(e));
     }
     if let Some(v) = doc.thinking_budget {
-        let n = b.num("thinking_budget", v, Range::THINKING_BUDGET)?;
+        let n = b.num("thinking_budget", v, const { range_of("thinking_budget") })?;
         b.push(Assign::ThinkingBudget(n));
     }
     if let Some(v) = doc.fallback_model {
@@ -208,7 +209,11 @@ pub(crate) fn build(
         b.push(Assign::FallbackModel(v));
     }
     if let Some(v) = doc.tools.and_then(|t| t.bash_timeout_secs) {
-        let n = b.num("tools.bash_timeout_secs", v, Range::BASH_TIMEOUT)?;
+        let n = b.num(
+            "tools.bash_timeout_secs",
+            v,
+            const { range_of("tools.bash_timeout_secs") },
+        )?;
         b.push(Assign::BashTimeoutSecs(n));
     }
     if let Some(c) = doc.context {
@@ -308,7 +313,11 @@ fn context(b: &mut Builder<'_>, c: ContextDoc) -> Result<(), ConfigError> {
         b.push(Assign::InstructionFiles(files));
     }
     if let Some(v) = c.instruction_budget {
-        let n = b.num("context.instruction_budget", v, Range::INSTRUCTION_BUDGET)?;
+        let n = b.num(
+            "context.instruction_budget",
+            v,
+            const { range_of("context.instruction_budget") },
+        )?;
         b.push(Assign::InstructionBudget(n));
     }
     if let Some(v) = c.user_instruction_files {
@@ -326,11 +335,19 @@ fn context(b: &mut Builder<'_>, c: ContextDoc) -> Result<(), ConfigError> {
         b.push(Assign::AutoCompact(v.into_inner()));
     }
     if let Some(v) = c.keep_recent_tokens {
-        let n = b.num("context.keep_recent_tokens", v, Range::KEEP_RECENT_TOKENS)?;
+        let n = b.num(
+            "context.keep_recent_tokens",
+            v,
+            const { range_of("context.keep_recent_tokens") },
+        )?;
         b.push(Assign::KeepRecentTokens(n));
     }
     if let Some(v) = c.compact_margin_percent {
-        let n = b.num("context.compact_margin_percent", v, Range::COMPACT_MARGIN)?;
+        let n = b.num(
+            "context.compact_margin_percent",
+            v,
+            const { range_of("context.compact_margin_percent") },
+        )?;
         b.push(Assign::CompactMarginPercent(n));
     }
     Ok(())
@@ -411,24 +428,6 @@ fn model(b: &mut Builder<'_>, name: Spanned<String>, m: ModelDoc) -> Result<(), 
     };
     b.push(Assign::ModelOverride(assign));
     Ok(())
-}
-
-/// `models.<name>` with the name quoted when it is not a bare TOML key.
-pub(crate) fn model_key(name: &str) -> String {
-    format!("models.{}", key_segment(name))
-}
-
-/// A key segment as TOML would need it written: bare when it can be.
-pub(crate) fn key_segment(name: &str) -> String {
-    let bare = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if bare {
-        name.to_owned()
-    } else {
-        crate::resolved::quote(name)
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! The `[hooks]` and `[verify]` tables of a config file: their typed shape
-//! (Claude Code's hook layout, in TOML), the keys allowed at each level
-//! and the messages for wrong types (used by `file.rs`), and their
-//! validation into [`Assign`]s. Every group and check is stamped with the
+//! (Claude Code's hook layout, in TOML), the keys allowed in `[hooks]`,
+//! its groups and hooks and in `[[verify.checks]]`, and the messages for
+//! their values of a wrong type (used by `file.rs`; the scalar keys are
+//! the key table's), and their validation into [`Assign`]s. Every group and check is stamped with the
 //! file it came from.
 //!
 //! Keys inside arrays of tables are named with 0-based indexes, e.g.
@@ -12,10 +13,11 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::assign::{Assign, Range};
-use crate::builder::Builder;
-use crate::doc::S;
+use crate::builder::{Builder, S};
 use crate::error::ConfigError;
 use crate::hook_settings::{HookCommandSetting, HookGroupSetting, VerifyCheckSetting};
+use crate::keys::range_of;
+use crate::kinds::SharedWords as _;
 use crate::kinds::{CheckFormat, HookEvent};
 
 /// Keys allowed in `[hooks]`: the switch, then every event (as
@@ -38,8 +40,6 @@ const HOOKS_KEYS: [&str; 12] = [
 const GROUP_KEYS: [&str; 2] = ["matcher", "hooks"];
 /// Keys allowed in each hook of a group's `hooks` array.
 const HOOK_KEYS: [&str; 3] = ["type", "command", "timeout"];
-/// Keys allowed in `[verify]`.
-const VERIFY_KEYS: [&str; 3] = ["enabled", "timeout_secs", "checks"];
 /// Keys allowed in each `[[verify.checks]]`.
 const CHECK_KEYS: [&str; 4] = ["glob", "command", "format", "timeout_secs"];
 
@@ -57,7 +57,7 @@ pub(crate) fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
         ["hooks"] => Some(&HOOKS_KEYS),
         ["hooks", event] if is_event(event) => Some(&GROUP_KEYS),
         ["hooks", event, "hooks"] if is_event(event) => Some(&HOOK_KEYS),
-        ["verify"] => Some(&VERIFY_KEYS),
+        ["verify"] => crate::keys::members("verify"),
         ["verify", "checks"] => Some(&CHECK_KEYS),
         _ => None,
     }
@@ -78,19 +78,13 @@ pub(crate) fn is_table_array(path: &[&str]) -> bool {
 pub(crate) fn expected_for(path: &[&str]) -> Option<String> {
     let message = match path {
         ["hooks" | "verify"] => "expected a table".to_owned(),
-        ["hooks", "import_claude_settings"] | ["verify", "enabled"] => {
-            "expected true or false".to_owned()
-        }
         ["hooks", event] => format!("expected an array of tables ([[hooks.{event}]])"),
         ["hooks", _, "hooks"] => {
             "expected an array of tables like { type = \"command\", command = \"…\" }".to_owned()
         }
         ["hooks", _, "hooks", "type"] => type_expected(),
         ["hooks", _, "hooks", "timeout"] => Range::POSITIVE_U32.describe(),
-        ["verify", "timeout_secs"] | ["verify", "checks", "timeout_secs"] => {
-            Range::VERIFY_TIMEOUT.describe()
-        }
-        ["verify", "checks"] => "expected an array of tables ([[verify.checks]])".to_owned(),
+        ["verify", "checks", "timeout_secs"] => Range::VERIFY_TIMEOUT.describe(),
         ["verify", "checks", "format"] => CheckFormat::expected(),
         ["hooks" | "verify", ..] => "expected a string".to_owned(),
         _ => return None,
@@ -291,7 +285,11 @@ pub(crate) fn verify(b: &mut Builder<'_>, v: VerifyDoc) -> Result<(), ConfigErro
         b.push(Assign::VerifyEnabled(e.into_inner()));
     }
     if let Some(t) = v.timeout_secs {
-        let n = b.num("verify.timeout_secs", t, Range::VERIFY_TIMEOUT)?;
+        let n = b.num(
+            "verify.timeout_secs",
+            t,
+            const { range_of("verify.timeout_secs") },
+        )?;
         b.push(Assign::VerifyTimeoutSecs(n));
     }
     if let Some(checks) = v.checks {

@@ -30,7 +30,7 @@ fn cmd(command: &str, timeout_secs: Option<u64>) -> HookCommandSetting {
 
 #[test]
 fn hooks_keys_are_the_events() {
-    let events: Vec<&str> = HookEvent::ALL.iter().map(HookEvent::as_str).collect();
+    let events: Vec<&str> = HookEvent::ALL.into_iter().map(HookEvent::as_str).collect();
     assert_eq!(HOOKS_KEYS[1..], events[..]);
 }
 

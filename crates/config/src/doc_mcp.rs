@@ -1,7 +1,8 @@
 //! The `[mcp]` and `[mcp_servers.NAME]` tables of a config file: their
 //! typed shape (a server in the shape of a Claude Code `.mcp.json` entry),
-//! the keys allowed at each level and the messages for wrong types (used
-//! by `file.rs`), and their validation into [`Assign`]s. Every server is
+//! the keys allowed in a server and the messages for its values of a wrong
+//! type (used by `file.rs`; `[mcp]`'s own keys are the key table's), and
+//! their validation into [`Assign`]s. Every server is
 //! stamped with the file it came from.
 //!
 //! OpenAI's Codex CLI uses the same `[mcp_servers.NAME]` table in its
@@ -18,23 +19,16 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::assign::{Assign, Range};
-use crate::builder::Builder;
-use crate::doc::{S, key_segment};
+use crate::assign::Assign;
+use crate::builder::{Builder, S};
 use crate::error::ConfigError;
+use crate::keys::range_of;
 use crate::kinds::McpToolSearch;
 use crate::mcp_settings::{McpServerSetting, McpTransport};
+use crate::toml_text::key_segment;
 
 type Span = std::ops::Range<usize>;
 
-/// Keys allowed in `[mcp]`.
-const MCP_KEYS: [&str; 5] = [
-    "trust_project_servers",
-    "tool_search",
-    "startup_timeout_secs",
-    "tool_timeout_secs",
-    "trust_read_only_hints",
-];
 /// Keys allowed in each `[mcp_servers.NAME]`: wright's (`.mcp.json`'s),
 /// then Codex's.
 const SERVER_KEYS: [&str; 16] = [
@@ -106,7 +100,7 @@ pub(crate) fn codex_warning(dotted: &str) -> String {
 /// `env`, `headers`).
 pub(crate) fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
     match path {
-        ["mcp"] => Some(&MCP_KEYS),
+        ["mcp"] => crate::keys::members("mcp"),
         ["mcp_servers", _] => Some(&SERVER_KEYS),
         _ => None,
     }
@@ -117,11 +111,7 @@ pub(crate) fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
 pub(crate) fn expected_for(path: &[&str]) -> Option<String> {
     let message = match path {
         ["mcp" | "mcp_servers"] | ["mcp_servers", _] => "expected a table".to_owned(),
-        ["mcp", "tool_search"] => McpToolSearch::expected(),
-        ["mcp", "startup_timeout_secs"] => Range::MCP_STARTUP_TIMEOUT.describe(),
-        ["mcp", "tool_timeout_secs"] => Range::MCP_TOOL_TIMEOUT.describe(),
-        ["mcp", "trust_project_servers" | "trust_read_only_hints"]
-        | ["mcp_servers", _, "enabled"] => "expected true or false".to_owned(),
+        ["mcp_servers", _, "enabled"] => "expected true or false".to_owned(),
         [
             "mcp_servers",
             _,
@@ -214,11 +204,19 @@ pub(crate) fn mcp(b: &mut Builder<'_>, m: McpDoc) -> Result<(), ConfigError> {
         b.push(Assign::McpToolSearch(t));
     }
     if let Some(v) = m.startup_timeout_secs {
-        let n: u64 = b.num("mcp.startup_timeout_secs", v, Range::MCP_STARTUP_TIMEOUT)?;
+        let n: u64 = b.num(
+            "mcp.startup_timeout_secs",
+            v,
+            const { range_of("mcp.startup_timeout_secs") },
+        )?;
         b.push(Assign::McpStartupTimeoutMs(n * 1000));
     }
     if let Some(v) = m.tool_timeout_secs {
-        let n: u64 = b.num("mcp.tool_timeout_secs", v, Range::MCP_TOOL_TIMEOUT)?;
+        let n: u64 = b.num(
+            "mcp.tool_timeout_secs",
+            v,
+            const { range_of("mcp.tool_timeout_secs") },
+        )?;
         b.push(Assign::McpToolTimeoutMs(n * 1000));
     }
     if let Some(v) = m.trust_read_only_hints {

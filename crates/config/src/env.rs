@@ -9,6 +9,8 @@ use std::path::PathBuf;
 
 use crate::assign::{Assign, Range, check_text};
 use crate::error::{ConfigError, Origin, shorten};
+use crate::keys::range_of;
+use crate::kinds::SharedWords as _;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::source::Source;
 
@@ -53,11 +55,21 @@ pub(crate) fn env_layer(
         );
     }
     if let Some(v) = get("WRIGHT_MAX_TURNS") {
-        let n = positive("WRIGHT_MAX_TURNS", "max_turns", v)?;
+        let n = bounded(
+            "WRIGHT_MAX_TURNS",
+            "max_turns",
+            v,
+            const { range_of("max_turns") },
+        )?;
         push("WRIGHT_MAX_TURNS", Assign::MaxTurns(n));
     }
     if let Some(v) = get("WRIGHT_MAX_TOKENS") {
-        let n = positive("WRIGHT_MAX_TOKENS", "max_tokens", v)?;
+        let n = bounded(
+            "WRIGHT_MAX_TOKENS",
+            "max_tokens",
+            v,
+            const { range_of("max_tokens") },
+        )?;
         push("WRIGHT_MAX_TOKENS", Assign::MaxTokens(n));
     }
     if let Some(v) = get("WRIGHT_PERMISSION_MODE") {
@@ -156,8 +168,8 @@ fn text(var: &str, key: &str, value: &str) -> Result<String, ConfigError> {
         .map_err(|m| invalid(var, key, value, m))
 }
 
-fn positive(var: &str, key: &str, value: &str) -> Result<u32, ConfigError> {
-    let range = Range::POSITIVE_U32;
+/// A whole number in `range` (the key table's for `key`).
+fn bounded(var: &str, key: &str, value: &str, range: Range) -> Result<u32, ConfigError> {
     value
         .trim()
         .parse::<i64>()

@@ -6,8 +6,11 @@
 //! tree (syntax, and the key spans needed to locate later errors), a walk
 //! for unknown keys (so every typo is reported at its own line in file
 //! order), then serde into [`FileDoc`] for types, with the error's span
-//! mapped back to the key that holds it. Value checks live in `doc.rs`,
-//! `doc_hooks.rs`, `doc_mcp.rs` and `doc_agents.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
+//! mapped back to the key that holds it. Which keys a table allows and
+//! what a key's value must be come from the key table (`keys.rs`), and
+//! from `doc_hooks.rs` and `doc_mcp.rs` inside their tables of tables;
+//! value checks live in `doc.rs`, `doc_hooks.rs`, `doc_mcp.rs` and
+//! `doc_agents.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
 //! `[[verify.checks]]`) carry their index: `hooks.Stop[0].hooks[1].command`.
 
 use std::ops::Range as Span;
@@ -18,60 +21,16 @@ use toml::de::{DeTable, DeValue};
 #[cfg(test)]
 use crate::assign::Assign;
 use crate::assign::{PRICE_EXPECTED, Range};
-use crate::doc::{FileDoc, Layer, build, key_segment};
-use crate::doc_agents;
+use crate::doc::{FileDoc, Layer, build};
 use crate::doc_hooks;
 use crate::doc_mcp;
 use crate::error::{ConfigError, Origin, shorten};
-use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::keys;
 use crate::shell_env;
+use crate::toml_text::key_segment;
 
-/// Keys allowed at the top level of a file.
-const TOP_KEYS: [&str; 24] = [
-    "provider",
-    "model",
-    "base_url",
-    "max_tokens",
-    "max_turns",
-    "permission_mode",
-    "system_prompt",
-    "system_prompt_file",
-    "append_system_prompt",
-    "reasoning_effort",
-    "thinking_budget",
-    "fallback_model",
-    "tools",
-    "context",
-    "permissions",
-    "sandbox",
-    "hooks",
-    "verify",
-    "mcp",
-    "mcp_servers",
-    "agents",
-    "models",
-    "projects",
-    shell_env::TABLE,
-];
 /// Keys allowed in each `[projects."path"]`.
 const PROJECT_KEYS: [&str; 2] = ["trusted", "approved_mcp_servers"];
-/// Keys allowed in `[tools]`.
-const TOOLS_KEYS: [&str; 1] = ["bash_timeout_secs"];
-/// Keys allowed in `[context]`.
-const CONTEXT_KEYS: [&str; 8] = [
-    "instruction_files",
-    "instruction_budget",
-    "user_instruction_files",
-    "skill_dirs",
-    "user_memory",
-    "auto_compact",
-    "keep_recent_tokens",
-    "compact_margin_percent",
-];
-/// Keys allowed in `[permissions]`.
-const PERMISSIONS_KEYS: [&str; 4] = ["allow", "ask", "deny", "additional_roots"];
-/// Keys allowed in `[sandbox]`.
-const SANDBOX_KEYS: [&str; 3] = ["mode", "network", "writable_roots"];
 /// Keys allowed in each `[models."name"]`.
 const MODEL_KEYS: [&str; 9] = [
     "context_window",
@@ -190,17 +149,17 @@ fn dotted_path(path: &[Seg<'_>]) -> String {
 /// where any key is allowed (model names) or nothing is a table.
 fn allowed_keys(path: &[&str]) -> Option<&'static [&'static str]> {
     match path {
-        [] => Some(&TOP_KEYS),
-        ["tools"] => Some(&TOOLS_KEYS),
-        ["context"] => Some(&CONTEXT_KEYS),
-        ["permissions"] => Some(&PERMISSIONS_KEYS),
-        ["sandbox"] => Some(&SANDBOX_KEYS),
+        [] => Some(keys::TOP_KEYS.as_slice()),
         ["models", _] => Some(&MODEL_KEYS),
         ["projects", _] => Some(&PROJECT_KEYS),
+        // `[hooks]` also holds the events, so its module answers first.
         _ => doc_hooks::allowed_keys(path)
             .or_else(|| doc_mcp::allowed_keys(path))
-            .or_else(|| doc_agents::allowed_keys(path))
-            .or_else(|| shell_env::allowed_keys(path)),
+            .or_else(|| shell_env::allowed_keys(path))
+            .or_else(|| match path {
+                [table] => keys::members(table),
+                _ => None,
+            }),
     }
 }
 
@@ -354,41 +313,30 @@ fn locate<'a>(table: &'a DeTable<'_>, offset: usize, prefix: &[Seg<'a>]) -> Opti
 }
 
 /// "expected …" for a key (keys only, unquoted), used when its value has
-/// the wrong type.
+/// the wrong type: the key table's for its rows, the table modules' for
+/// what is inside `[[hooks.…]]`, `[[verify.checks]]` and `[mcp_servers.…]`.
 fn expected_for(path: &[&str]) -> String {
+    if let Some(key) = keys::at(path) {
+        return key.kind.expected();
+    }
     if let Some(message) = doc_hooks::expected_for(path)
         .or_else(|| doc_mcp::expected_for(path))
-        .or_else(|| doc_agents::expected_for(path))
         .or_else(|| shell_env::expected_for(path))
     {
         return message;
     }
-    let range = |r: Range| r.describe();
     match path {
-        ["provider"] => Provider::expected(),
-        ["permission_mode"] => PermissionMode::expected(),
-        ["reasoning_effort"] => ReasoningEffort::expected(),
-        ["sandbox", "mode"] => SandboxMode::expected(),
-        ["max_tokens" | "max_turns"] => range(Range::POSITIVE_U32),
-        ["thinking_budget"] => range(Range::THINKING_BUDGET),
-        ["tools", "bash_timeout_secs"] => range(Range::BASH_TIMEOUT),
-        ["context", "instruction_budget"] => range(Range::INSTRUCTION_BUDGET),
-        ["context", "keep_recent_tokens"] => range(Range::KEEP_RECENT_TOKENS),
-        ["context", "compact_margin_percent"] => range(Range::COMPACT_MARGIN),
-        ["context", "user_memory" | "auto_compact"]
-        | ["sandbox", "network"]
-        | ["projects", _, "trusted"] => "expected true or false".to_owned(),
+        ["projects", _, "trusted"] => "expected true or false".to_owned(),
         ["projects", _, "approved_mcp_servers"] => {
             "expected a table of server names and fingerprints".to_owned()
         }
-        ["context", _] | ["permissions", _] | ["sandbox", "writable_roots"] => {
-            "expected an array of strings".to_owned()
-        }
-        ["models", _, "context_window"] => range(Range::CONTEXT_WINDOW),
-        ["models", _, "max_output"] => range(Range::POSITIVE_U32),
+        ["models", _, "context_window"] => Range::CONTEXT_WINDOW.describe(),
+        ["models", _, "max_output"] => Range::POSITIVE_U32.describe(),
         ["models", _, _] => PRICE_EXPECTED.to_owned(),
-        ["tools" | "context" | "permissions" | "sandbox" | "models" | "projects"]
-        | ["models" | "projects", _] => "expected a table".to_owned(),
+        [table] if keys::members(table).is_some() || *table == "projects" => {
+            "expected a table".to_owned()
+        }
+        ["models" | "projects", _] => "expected a table".to_owned(),
         _ => "expected a string".to_owned(),
     }
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::kinds::{PermissionMode, Provider};
 
 fn parse(text: &str) -> Result<Vec<Assign>, ConfigError> {
     parse_file(Path::new("/p/.wright/config.toml"), text, Path::new("/p"))

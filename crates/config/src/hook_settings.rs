@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 use toml::Value;
 
 use crate::kinds::{CheckFormat, HookEvent};
-use crate::resolved::quote;
 use crate::source::Source;
+use crate::toml_text::quote;
 
 /// Default for [`VerifySettings::timeout_secs`].
 pub const DEFAULT_VERIFY_TIMEOUT_SECS: u64 = 120;

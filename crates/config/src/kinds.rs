@@ -7,7 +7,9 @@
 //! ([`AgentIsolation`]).
 //!
 //! All parse from and print as the kebab-case words users type, and a bad
-//! word is rejected with the full list of valid ones.
+//! word is rejected with the full list of valid ones. `SandboxMode` and
+//! `HookEvent` are defined in `wright_protocol`, since the sandbox and the
+//! hooks use them too; config re-exports them.
 
 use std::fmt;
 use std::str::FromStr;
@@ -65,6 +67,52 @@ macro_rules! words {
     };
     (@count $($t:ident)+) => { <[()]>::len(&[$(words!(@unit $t)),+]) };
     (@unit $t:ident) => { () };
+}
+
+/// Config's word plumbing for the choices defined below it, in
+/// `wright_protocol`: the same `parse` and `expected` as [`words!`] gives
+/// the choices defined here, as a trait because those types are not this
+/// crate's (their `ALL`, `as_str`, `Display` and `FromStr` are their own).
+pub(crate) trait SharedWords: Sized + Copy + 'static {
+    /// What the choice is called in error messages.
+    const WHAT: &'static str;
+
+    /// Every choice, in the order they are listed to users.
+    fn all() -> &'static [Self];
+
+    /// The word used in config files, flags and environment variables.
+    fn word(self) -> &'static str;
+
+    /// Parses the word users type; the error lists the valid words.
+    fn parse(s: &str) -> Result<Self, String> {
+        Self::all()
+            .iter()
+            .copied()
+            .find(|v| v.word() == s)
+            .ok_or_else(|| format!("unknown {} `{s}`; {}", Self::WHAT, Self::expected()))
+    }
+
+    /// "expected one of: …" for error messages.
+    fn expected() -> String {
+        expected_list(Self::all().iter().map(|v| v.word()))
+    }
+}
+
+/// [`SharedWords`] for one `wright_protocol` choice.
+macro_rules! shared_words {
+    ($ty:ident, $what:literal) => {
+        impl SharedWords for $ty {
+            const WHAT: &'static str = $what;
+
+            fn all() -> &'static [Self] {
+                &$ty::ALL
+            }
+
+            fn word(self) -> &'static str {
+                self.as_str()
+            }
+        }
+    };
 }
 
 /// The wire protocol wright speaks to the model server.
@@ -139,68 +187,13 @@ words!(ReasoningEffort, "reasoning effort", [
     High => "high",
 ]);
 
-/// How the OS sandbox confines shell commands.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Deserialize, serde::Serialize,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum SandboxMode {
-    /// Commands may read but not write anywhere.
-    ReadOnly,
-    /// Commands may write inside the workspace roots and the temp dir.
-    #[default]
-    WorkspaceWrite,
-    /// No sandbox.
-    Full,
-}
+// The sandbox's mode and the hook events are named by the config and used
+// by the crates that enforce and run them, so each is defined once, in
+// `wright_protocol`, and given config's word plumbing here.
+pub use wright_protocol::{HookEvent, SandboxMode};
 
-words!(SandboxMode, "sandbox mode", [
-    ReadOnly => "read-only",
-    WorkspaceWrite => "workspace-write",
-    Full => "full",
-]);
-
-/// The hook events of Claude Code's contract, spelled exactly as there
-/// (case matters): `[[hooks.<Event>]]` tables are keyed by these names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
-pub enum HookEvent {
-    /// Before a tool call runs.
-    PreToolUse,
-    /// After a tool call succeeded.
-    PostToolUse,
-    /// After a tool call failed.
-    PostToolUseFailure,
-    /// When the user would be asked to approve a tool call.
-    PermissionRequest,
-    /// When the user submits a prompt.
-    UserPromptSubmit,
-    /// When the main agent is about to finish its turn.
-    Stop,
-    /// When a subagent is about to finish.
-    SubagentStop,
-    /// When a session starts or resumes.
-    SessionStart,
-    /// When a session ends.
-    SessionEnd,
-    /// Before the context is compacted.
-    PreCompact,
-    /// When wright shows the user a notification.
-    Notification,
-}
-
-words!(HookEvent, "hook event", [
-    PreToolUse => "PreToolUse",
-    PostToolUse => "PostToolUse",
-    PostToolUseFailure => "PostToolUseFailure",
-    PermissionRequest => "PermissionRequest",
-    UserPromptSubmit => "UserPromptSubmit",
-    Stop => "Stop",
-    SubagentStop => "SubagentStop",
-    SessionStart => "SessionStart",
-    SessionEnd => "SessionEnd",
-    PreCompact => "PreCompact",
-    Notification => "Notification",
-]);
+shared_words!(SandboxMode, "sandbox mode");
+shared_words!(HookEvent, "hook event");
 
 /// How the verifier reads a check's output into diagnostics.
 #[derive(

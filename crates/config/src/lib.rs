@@ -37,6 +37,13 @@
 //! Every resolved value remembers its [`Source`]; [`Resolved::render`] and
 //! [`Resolved::entries`] back `wright config show`.
 //!
+//! Every key is one row of the key table (`keys.rs`): its dotted name,
+//! what it holds (type, range or words), what it does, and how its value
+//! is read. [`KEYS`], the keys each plain table allows, the messages for a
+//! value of the wrong type, the ranges numbers are checked against,
+//! [`Settings::get`] and `docs/config-keys.md` ([`key_reference`]) all
+//! come from it.
+//!
 //! # File format
 //!
 //! Every key is optional, except that a hook group needs `hooks`, a hook
@@ -198,6 +205,7 @@
 //!   key; a bad enum word (or event name) lists the valid ones. Keys inside
 //!   arrays of tables carry a 0-based index: `hooks.Stop[1].hooks[0].command`.
 
+mod agent_dirs;
 mod agent_settings;
 mod assign;
 mod builder;
@@ -212,24 +220,28 @@ mod file;
 mod flag_settings;
 mod hook_settings;
 mod infer;
+mod keys;
 mod kinds;
 mod loader;
 mod mcp_edit;
 mod mcp_settings;
 mod overrides;
+mod projects;
 mod read;
 mod resolved;
 mod settings;
 mod shell_env;
 mod source;
 mod suggest;
+mod toml_text;
 mod trust;
 mod trust_store;
 mod write;
 
+pub use agent_dirs::agent_dirs;
 pub use agent_settings::{
     AGENTS_DIR, AgentSettings, DEFAULT_AGENT_MAX_CONCURRENT, DEFAULT_AGENT_MAX_TURNS,
-    MAX_AGENT_CONCURRENT, agent_dirs,
+    MAX_AGENT_CONCURRENT,
 };
 pub use env::ENV_VARS;
 pub use error::{ConfigError, Origin};
@@ -239,6 +251,7 @@ pub use hook_settings::{
     MAX_VERIFY_TIMEOUT_SECS, VerifyCheckSetting, VerifySettings,
 };
 pub use infer::{Inference, LOCAL_SERVER_PORTS, provider_for_url};
+pub use keys::{KEYS, reference as key_reference};
 pub use kinds::{
     AgentIsolation, CheckFormat, HookEvent, McpToolSearch, PermissionMode, Provider,
     ReasoningEffort, SandboxMode,
@@ -253,16 +266,17 @@ pub use mcp_settings::{
     McpTransport,
 };
 pub use overrides::Overrides;
+pub use projects::{Trust, TrustSource, canonical_root};
 pub use read::{MAX_CONFIG_BYTES, read_text_file};
 pub use resolved::{Entry, Resolved};
 pub use settings::{
     ContextSettings, DEFAULT_BASH_TIMEOUT_SECS, DEFAULT_COMPACT_MARGIN_PERCENT,
-    DEFAULT_INSTRUCTION_BUDGET, DEFAULT_INSTRUCTION_FILE, DEFAULT_MAX_TURNS, KEYS,
-    MAX_BASH_TIMEOUT_SECS, ModelOverride, PermissionSettings, SandboxSettings, Settings,
+    DEFAULT_INSTRUCTION_BUDGET, DEFAULT_INSTRUCTION_FILE, DEFAULT_MAX_TURNS, MAX_BASH_TIMEOUT_SECS,
+    ModelOverride, PermissionSettings, SandboxSettings, Settings,
 };
 pub use shell_env::ShellEnvironment;
 pub use source::Source;
 pub use suggest::closest;
-pub use trust::{IgnoreReason, Ignored, Trust, TrustSource, canonical_root, describe_ignored};
+pub use trust::{IgnoreReason, Ignored, describe_ignored};
 pub use trust_store::{TrustChange, record_mcp_approval, record_trust};
 pub use write::{NEW_FILE_MODE, replace_file};

@@ -15,14 +15,14 @@ use crate::file::parse_layer;
 use crate::infer::{self, Inference};
 use crate::kinds::Provider;
 use crate::overrides::Overrides;
+use crate::projects::{
+    Trust, TrustSource, approvals_from_entries, canonical_root, trust_from_entries,
+};
 use crate::read::read_optional;
 use crate::resolved::Resolved;
-use crate::resolved::quote;
 use crate::source::Source;
-use crate::trust::{
-    IgnoreReason, Ignored, Trust, TrustSource, approvals_from_entries, canonical_root,
-    describe_server, loosening, split_instruction_files, trust_from_entries,
-};
+use crate::toml_text::quote;
+use crate::trust::{IgnoreReason, Ignored, describe_server, loosening, split_instruction_files};
 
 /// Name of every config file.
 pub const CONFIG_FILE: &str = "config.toml";

@@ -12,10 +12,10 @@ use std::fmt::Write as _;
 
 use toml::Value;
 
-use crate::doc::key_segment;
 use crate::kinds::McpToolSearch;
-use crate::resolved::quote;
 use crate::source::Source;
+use crate::toml_text::key_segment;
+use crate::toml_text::quote;
 
 /// Default for [`McpSettings::startup_timeout_ms`]: 30 seconds.
 pub const DEFAULT_MCP_STARTUP_TIMEOUT_MS: u64 = 30_000;

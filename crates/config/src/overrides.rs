@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::assign::{Assign, Range, check_text};
 use crate::error::{ConfigError, Origin, shorten};
 use crate::flag_settings::{FlagSettings, SettingSources};
+use crate::keys::range_of;
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
 use crate::source::Source;
 
@@ -95,11 +96,21 @@ impl Overrides {
             out.push((Assign::BaseUrl(v), flag("--base-url")));
         }
         if let Some(n) = self.max_tokens {
-            positive("--max-tokens", "max_tokens", n)?;
+            bounded(
+                "--max-tokens",
+                "max_tokens",
+                n,
+                const { range_of("max_tokens") },
+            )?;
             out.push((Assign::MaxTokens(n), flag("--max-tokens")));
         }
         if let Some(n) = self.max_turns {
-            positive("--max-turns", "max_turns", n)?;
+            bounded(
+                "--max-turns",
+                "max_turns",
+                n,
+                const { range_of("max_turns") },
+            )?;
             out.push((Assign::MaxTurns(n), flag("--max-turns")));
         }
         if let Some(m) = self.permission_mode {
@@ -132,7 +143,7 @@ impl Overrides {
             out.push((Assign::ReasoningEffort(e), flag("--reasoning-effort")));
         }
         if let Some(n) = self.thinking_budget {
-            Range::THINKING_BUDGET
+            const { range_of("thinking_budget") }
                 .check(i64::from(n))
                 .map_err(|m| invalid("--thinking", "thinking_budget", &n.to_string(), m))?;
             out.push((Assign::ThinkingBudget(n), flag("--thinking")));
@@ -220,8 +231,9 @@ fn rules(flag: &str, key: &str, rules: &[String]) -> Result<Vec<String>, ConfigE
     Ok(rules.to_vec())
 }
 
-fn positive(flag: &str, key: &str, n: u32) -> Result<(), ConfigError> {
-    Range::POSITIVE_U32
+/// Checks `n` against `range` (the key table's for `key`).
+fn bounded(flag: &str, key: &str, n: u32, range: Range) -> Result<(), ConfigError> {
+    range
         .check(i64::from(n))
         .map(|_| ())
         .map_err(|m| invalid(flag, key, &n.to_string(), m))

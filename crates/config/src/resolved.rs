@@ -7,10 +7,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::assign::Assign;
-use crate::doc::{key_segment, model_key};
+use crate::keys::KEYS;
 use crate::mcp_settings::{McpServerSetting, render_servers};
-use crate::settings::{KEYS, Settings};
+use crate::settings::Settings;
 use crate::source::Source;
+use crate::toml_text::{key_segment, model_key, quote};
 use crate::trust::{IgnoreReason, Ignored, warnings};
 
 /// Merged settings and where each value came from.
@@ -303,31 +304,6 @@ fn toml_value(value: &toml::Value) -> String {
         }
         other => other.to_string(),
     }
-}
-
-/// A TOML basic string with every character that needs it escaped.
-pub(crate) fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            // Invisible bidi and zero-width characters too: a command shown
-            // to the user for trust must read as what it runs.
-            c if c.is_control()
-                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}') =>
-            {
-                let _ = write!(out, "\\u{:04X}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

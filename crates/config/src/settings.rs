@@ -1,16 +1,17 @@
 //! [`Settings`], the merged result, its table-shaped parts
 //! ([`PermissionSettings`], [`SandboxSettings`], [`ContextSettings`],
 //! [`ModelOverride`]; hooks and verify are in `hook_settings.rs`, MCP in
-//! `mcp_settings.rs`, agents in `agent_settings.rs`), their defaults, and [`Settings::get`], the one
-//! place that turns a key into its value for display.
+//! `mcp_settings.rs`, agents in `agent_settings.rs`) and their defaults.
+//! How each key reads its value ([`Settings::get`]) is the key table's,
+//! in `keys.rs`.
 
 use std::path::PathBuf;
 
 use crate::agent_settings::AgentSettings;
 use crate::hook_settings::{HookSettings, VerifySettings};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
-use crate::mcp_settings::{McpServerSetting, McpSettings, secs_value, servers_value};
-use crate::trust::Trust;
+use crate::mcp_settings::{McpServerSetting, McpSettings};
+use crate::projects::Trust;
 
 /// Default for [`Settings::max_turns`].
 pub const DEFAULT_MAX_TURNS: u32 = 50;
@@ -24,58 +25,6 @@ pub const DEFAULT_INSTRUCTION_FILE: &str = "AGENTS.md";
 pub const DEFAULT_INSTRUCTION_BUDGET: usize = 40_000;
 /// Default for [`ContextSettings::compact_margin_percent`].
 pub const DEFAULT_COMPACT_MARGIN_PERCENT: u8 = 10;
-
-/// Every setting's key as written in TOML (dotted for tables), in display order.
-/// `hooks` stands for every `[[hooks.<Event>]]` group, `models` for the
-/// whole `[models."name"]` table of tables and `mcp_servers` for every
-/// `[mcp_servers.NAME]` table.
-pub const KEYS: [&str; 45] = [
-    "provider",
-    "model",
-    "base_url",
-    "max_tokens",
-    "max_turns",
-    "permission_mode",
-    "system_prompt",
-    "system_prompt_file",
-    "append_system_prompt",
-    "reasoning_effort",
-    "thinking_budget",
-    "fallback_model",
-    "tools.bash_timeout_secs",
-    "context.instruction_files",
-    "context.instruction_budget",
-    "context.user_instruction_files",
-    "context.skill_dirs",
-    "context.user_memory",
-    "context.auto_compact",
-    "context.keep_recent_tokens",
-    "context.compact_margin_percent",
-    "permissions.allow",
-    "permissions.ask",
-    "permissions.deny",
-    "permissions.additional_roots",
-    "sandbox.mode",
-    "sandbox.network",
-    "sandbox.writable_roots",
-    "hooks.import_claude_settings",
-    "hooks",
-    "verify.enabled",
-    "verify.timeout_secs",
-    "verify.checks",
-    "mcp.trust_project_servers",
-    "mcp.tool_search",
-    "mcp.startup_timeout_secs",
-    "mcp.tool_timeout_secs",
-    "mcp.trust_read_only_hints",
-    "mcp_servers",
-    "agents.max_turns",
-    "agents.max_concurrent",
-    "agents.isolation",
-    "agents.import_claude_agents",
-    "agents.user_agents",
-    "models",
-];
 
 /// The fully resolved settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -315,97 +264,6 @@ impl Settings {
         self.trust.is_trusted()
     }
 
-    /// The value of `key` (one of [`KEYS`]) as TOML, `None` when unset or unknown.
-    /// `models` is a table of tables keyed by model name; `hooks` a table
-    /// of event name → array of groups and `verify.checks` an array of
-    /// tables, both as a config file writes them.
-    pub fn get(&self, key: &str) -> Option<toml::Value> {
-        use toml::Value;
-        fn s(v: &Option<String>) -> Option<Value> {
-            v.clone().map(Value::String)
-        }
-        fn int(n: impl TryInto<u64>) -> Value {
-            Value::Integer(int_value(n.try_into().unwrap_or(u64::MAX)))
-        }
-        fn strings<'a>(items: impl IntoIterator<Item = &'a String>) -> Option<Value> {
-            Some(Value::Array(
-                items
-                    .into_iter()
-                    .map(|f| Value::String(f.clone()))
-                    .collect(),
-            ))
-        }
-        fn paths(items: &[PathBuf]) -> Option<Value> {
-            Some(Value::Array(
-                items
-                    .iter()
-                    .map(|p| Value::String(p.to_string_lossy().into_owned()))
-                    .collect(),
-            ))
-        }
-        let c = &self.context;
-        match key {
-            "provider" => self.provider.map(|p| Value::String(p.as_str().into())),
-            "model" => s(&self.model),
-            "base_url" => s(&self.base_url),
-            "max_tokens" => self.max_tokens.map(int),
-            "max_turns" => Some(int(self.max_turns)),
-            "permission_mode" => Some(Value::String(self.permission_mode.as_str().into())),
-            "system_prompt" => s(&self.system_prompt),
-            "system_prompt_file" => self
-                .system_prompt_file
-                .as_ref()
-                .map(|p| Value::String(p.to_string_lossy().into_owned())),
-            "append_system_prompt" => s(&self.append_system_prompt),
-            "reasoning_effort" => self
-                .reasoning_effort
-                .map(|e| Value::String(e.as_str().into())),
-            "thinking_budget" => self.thinking_budget.map(int),
-            "fallback_model" => s(&self.fallback_model),
-            "tools.bash_timeout_secs" => Some(int(self.bash_timeout_secs)),
-            "context.instruction_files" => strings(&self.instruction_files),
-            "context.instruction_budget" => Some(int(c.instruction_budget)),
-            "context.user_instruction_files" => paths(&c.user_instruction_files),
-            "context.skill_dirs" => paths(&c.skill_dirs),
-            "context.user_memory" => Some(Value::Boolean(c.user_memory)),
-            "context.auto_compact" => Some(Value::Boolean(c.auto_compact)),
-            "context.keep_recent_tokens" => c.keep_recent_tokens.map(int),
-            "context.compact_margin_percent" => Some(int(c.compact_margin_percent)),
-            "permissions.allow" => strings(&self.permissions.allow),
-            "permissions.ask" => strings(&self.permissions.ask),
-            "permissions.deny" => strings(&self.permissions.deny),
-            "permissions.additional_roots" => paths(&self.permissions.additional_roots),
-            "sandbox.mode" => Some(Value::String(self.sandbox.mode.as_str().into())),
-            "sandbox.network" => Some(Value::Boolean(self.sandbox.network)),
-            "sandbox.writable_roots" => paths(&self.sandbox.writable_roots),
-            "hooks.import_claude_settings" => {
-                Some(Value::Boolean(self.hooks.import_claude_settings))
-            }
-            "hooks" => Some(self.hooks.to_value()),
-            "verify.enabled" => Some(Value::Boolean(self.verify.enabled)),
-            "verify.timeout_secs" => Some(int(self.verify.timeout_secs)),
-            "verify.checks" => Some(self.verify.checks_value()),
-            "mcp.trust_project_servers" => Some(Value::Boolean(self.mcp.trust_project_servers)),
-            "mcp.tool_search" => Some(Value::String(self.mcp.tool_search.as_str().into())),
-            "mcp.startup_timeout_secs" => Some(secs_value(self.mcp.startup_timeout_ms)),
-            "mcp.tool_timeout_secs" => Some(secs_value(self.mcp.tool_timeout_ms)),
-            "mcp.trust_read_only_hints" => Some(Value::Boolean(self.mcp.trust_read_only_hints)),
-            "mcp_servers" => Some(servers_value(&self.mcp_servers)),
-            "agents.max_turns" => Some(int(self.agents.max_turns)),
-            "agents.max_concurrent" => Some(int(self.agents.max_concurrent)),
-            "agents.isolation" => Some(Value::String(self.agents.isolation.as_str().into())),
-            "agents.import_claude_agents" => Some(Value::Boolean(self.agents.import_claude_agents)),
-            "agents.user_agents" => Some(Value::Boolean(self.agents.user_agents)),
-            "models" => Some(Value::Table(
-                self.models
-                    .iter()
-                    .map(|m| (m.name.clone(), Value::Table(m.to_table())))
-                    .collect(),
-            )),
-            _ => None,
-        }
-    }
-
     /// The override for `name`, if config has one.
     pub fn model_override(&self, name: &str) -> Option<&ModelOverride> {
         self.models.iter().find(|m| m.name == name)
@@ -461,28 +319,6 @@ mod tests {
         assert!(!s.agents.import_claude_agents);
         assert!(!s.agents.user_agents);
         assert!(s.models.is_empty());
-    }
-
-    #[test]
-    fn every_key_has_a_default_reading() {
-        let s = Settings::default();
-        let unset = [
-            "provider",
-            "model",
-            "base_url",
-            "max_tokens",
-            "system_prompt",
-            "system_prompt_file",
-            "append_system_prompt",
-            "reasoning_effort",
-            "thinking_budget",
-            "fallback_model",
-            "context.keep_recent_tokens",
-        ];
-        for key in KEYS {
-            assert_eq!(s.get(key).is_none(), unset.contains(&key), "{key}");
-        }
-        assert!(s.get("nope").is_none());
     }
 
     #[test]

@@ -11,8 +11,8 @@ use toml_edit::{DocumentMut, Item, Table};
 
 use crate::error::ConfigError;
 use crate::loader::CONFIG_FILE;
+use crate::projects::canonical_root;
 use crate::read::read_optional;
-use crate::trust::canonical_root;
 
 /// What to record about a project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 use super::*;
 use crate::kinds::Provider;
+use crate::projects::{ProjectEntry, Trust, TrustSource, trust_from_entries};
 use crate::settings::ModelOverride;
 
 fn settings_with(mode: PermissionMode, sandbox: SandboxMode, network: bool) -> Settings {

@@ -1,9 +1,11 @@
 //! What a turn runs with: the session's services and settings
-//! ([`TurnContext`]), the totals it keeps across turns, a hook's request to
-//! stop, and the usage accounting every model request goes through. Every
-//! part of the loop (hooks, tools, verifier, compaction, the turn itself)
-//! takes this context, so it depends on none of them: only on the settings
-//! and the services it holds.
+//! ([`TurnContext`]), the changes a front end makes while it runs
+//! ([`LiveChanges`]), the per-file write locks and the approval routing an
+//! agent shares with its subagents, the totals kept across turns, a hook's
+//! request to stop, and the usage accounting every model request goes
+//! through. Every part of the loop (hooks, tools, verifier, compaction, the
+//! turn itself) takes this context; the context holds the session options
+//! and the tool box, so it imports those two and nothing else of the loop.
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -1,58 +1,14 @@
-//! What a sandboxed command may do: the mode, the writable roots and the
+//! What a sandboxed command may do: the mode (one definition, in
+//! `wright_protocol`, shared with the config), the writable roots and the
 //! network switch, plus the exact set of paths the helper makes writable.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
 use crate::SandboxError;
 
-/// How much a shell command may change (`--sandbox read-only|workspace-write|full`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SandboxMode {
-    /// Read anything, write nothing (only `/dev/null` and terminals).
-    ReadOnly,
-    /// Write only in the writable roots and the temp dir.
-    #[default]
-    WorkspaceWrite,
-    /// No OS sandbox.
-    Full,
-}
-
-impl SandboxMode {
-    /// The spelling used by the CLI flag and config.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ReadOnly => "read-only",
-            Self::WorkspaceWrite => "workspace-write",
-            Self::Full => "full",
-        }
-    }
-}
-
-impl fmt::Display for SandboxMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for SandboxMode {
-    type Err = SandboxError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "read-only" => Ok(Self::ReadOnly),
-            "workspace-write" => Ok(Self::WorkspaceWrite),
-            "full" | "danger-full-access" => Ok(Self::Full),
-            other => Err(SandboxError::Policy(format!(
-                "unknown sandbox mode `{other}` (expected read-only, workspace-write or full)"
-            ))),
-        }
-    }
-}
+pub use wright_protocol::SandboxMode;
 
 /// Device files every mode may write, since ordinary tools need them
 /// (`2>/dev/null`, progress on a terminal). Missing ones are skipped.
@@ -196,22 +152,6 @@ fn canonical_starts_with(path: &Path, root: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn modes_parse_and_print() {
-        for m in [
-            SandboxMode::ReadOnly,
-            SandboxMode::WorkspaceWrite,
-            SandboxMode::Full,
-        ] {
-            assert_eq!(m.as_str().parse::<SandboxMode>().unwrap(), m);
-        }
-        assert!("loose".parse::<SandboxMode>().is_err());
-        assert_eq!(
-            serde_json::to_string(&SandboxMode::WorkspaceWrite).unwrap(),
-            "\"workspace-write\""
-        );
-    }
 
     #[test]
     fn json_round_trips() {

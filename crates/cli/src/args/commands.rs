@@ -114,6 +114,26 @@ pub enum Command {
     Acp,
 }
 
+impl Command {
+    /// Whether the command only prints a report: it ends quietly when the
+    /// reader of its output goes away (`wright sessions list | head`)
+    /// instead of failing on a closed pipe.
+    pub fn is_report(&self) -> bool {
+        matches!(
+            self,
+            Self::Sessions { .. }
+                | Self::Doctor { .. }
+                | Self::Agents { .. }
+                | Self::Config { .. }
+                | Self::Context { .. }
+                | Self::Models { .. }
+                | Self::Skills { .. }
+                | Self::Memory { .. }
+                | Self::Hooks { .. }
+        )
+    }
+}
+
 /// `wright config …`
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {

@@ -86,8 +86,8 @@ pub async fn run(
     let early: Vec<_> = notices
         .iter()
         .map(|n| {
-            let mut line = crate::stream_json::notice_line(summary.session_id(), n);
-            crate::stream_json::stamp(&mut line, summary.session_id());
+            let mut line = crate::stream_json::lines::notice_line(summary.session_id(), n);
+            crate::stream_json::lines::stamp(&mut line, summary.session_id());
             line
         })
         .collect();
@@ -98,8 +98,8 @@ pub async fn run(
             // mode a `system` error line after the init line.
             if streaming {
                 let sid = summary.session_id();
-                let mut line = crate::stream_json::system(sid, "error", &e.to_string());
-                crate::stream_json::stamp(&mut line, sid);
+                let mut line = crate::stream_json::lines::system(sid, "error", &e.to_string());
+                crate::stream_json::lines::stamp(&mut line, sid);
                 write_lines(&[line]);
             } else {
                 eprintln!("error: {e}");
@@ -134,7 +134,7 @@ pub async fn run(
         }
     }
     let mut result = summary.result(reason);
-    crate::stream_json::stamp(&mut result, summary.session_id());
+    crate::stream_json::lines::stamp(&mut result, summary.session_id());
     write_lines(&[result]);
     let code = stop.exit_code(reason);
     handle.shutdown().await;

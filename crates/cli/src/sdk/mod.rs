@@ -33,7 +33,8 @@ use crate::approver::Approver;
 use crate::exit;
 use crate::setup::{self, Launch};
 use crate::signals::spawn_interrupt_handler;
-use crate::stream_json::{InitExtras, StreamJson, stamp, system};
+use crate::stream_json::lines::{stamp, system};
+use crate::stream_json::{InitExtras, StreamJson};
 use crate::summary::RunSummary;
 use peer::{respond, write_line, write_lines};
 use wire::Incoming;
@@ -132,13 +133,16 @@ pub async fn run(
                                     None => defs.push(def),
                                 }
                             }
-                            plan.agents =
-                                Some(Arc::new(crate::agent_types(defs, settings, project_root)));
+                            plan.agents = Some(Arc::new(crate::setup::agent_types(
+                                defs,
+                                settings,
+                                project_root,
+                            )));
                         }
                         Err(e) => {
                             let e = format!("initialize: agents: {e}");
                             respond(&id, Err(e.clone()));
-                            return Err(crate::UsageError(e).into());
+                            return Err(crate::exit::UsageError(e).into());
                         }
                     }
                 }
@@ -191,11 +195,11 @@ pub async fn run(
     early.extend(
         notices
             .iter()
-            .map(|n| crate::stream_json::notice_line("", n)),
+            .map(|n| crate::stream_json::lines::notice_line("", n)),
     );
     if let Some(mcp) = &mcp {
         crate::mcp_start::wait_for_servers(mcp, |line| {
-            early.push(crate::stream_json::notice_line("", line));
+            early.push(crate::stream_json::lines::notice_line("", line));
         })
         .await;
     }
@@ -209,7 +213,7 @@ pub async fn run(
                     respond(id, Err(e.clone()));
                 }
                 handle.shutdown().await;
-                return Err(crate::UsageError(e).into());
+                return Err(crate::exit::UsageError(e).into());
             }
         },
     };
@@ -220,7 +224,7 @@ pub async fn run(
     early.extend(
         command_warnings
             .iter()
-            .map(|w| crate::stream_json::notice_line("", w)),
+            .map(|w| crate::stream_json::lines::notice_line("", w)),
     );
     let mut extras = init_extras(&launch, &commands);
     extras.api_key_source = api_key_source.unwrap_or("none").to_owned();
@@ -440,7 +444,7 @@ async fn answer_control(
                     m.manager
                         .statuses()
                         .iter()
-                        .map(|s| json!({"name": s.name, "status": crate::mcp_start::status_word(&s.status)}))
+                        .map(|s| json!({"name": s.name, "status": crate::stream_json::lines::status_word(&s.status)}))
                         .collect()
                 })
                 .unwrap_or_default();

@@ -169,7 +169,7 @@ impl Env {
         vars: &[(String, String)],
     ) -> Option<(bool, String)> {
         use std::io::Write;
-        let mut proc = self.script(url, extra_args)?.spawn().unwrap();
+        let mut proc = self.script(url, extra_args, vars)?.spawn().unwrap();
         proc.stdin
             .take()
             .unwrap()
@@ -195,7 +195,7 @@ impl Env {
         use std::io::{Read, Write};
         use std::sync::{Arc, Mutex};
         use std::time::{Duration, Instant};
-        let mut proc = self.script(url, extra_args)?.spawn().unwrap();
+        let mut proc = self.script(url, extra_args, &[])?.spawn().unwrap();
         let mut stdin = proc.stdin.take().unwrap();
         let mut stdout = proc.stdout.take().unwrap();
         let shown = Arc::new(Mutex::new(String::new()));
@@ -240,7 +240,12 @@ impl Env {
 
     /// `script` running wright's line mode against `url`, its ends piped;
     /// `None` (after saying so) where `script` is not installed.
-    fn script(&self, url: &str, extra_args: &str) -> Option<std::process::Command> {
+    fn script(
+        &self,
+        url: &str,
+        extra_args: &str,
+        vars: &[(String, String)],
+    ) -> Option<std::process::Command> {
         if std::process::Command::new("script")
             .arg("--version")
             .output()

@@ -11,7 +11,6 @@
 mod aggregate;
 mod callback;
 pub mod claude_settings;
-mod event;
 mod input;
 mod matcher;
 mod outcome;
@@ -23,7 +22,6 @@ use std::time::Duration;
 pub use aggregate::HookRun;
 pub use callback::{CallbackChannel, HookCallbacks};
 pub use claude_settings::{HookConfigError, hooks_from_claude_settings};
-pub use event::{HookEvent, MatcherTarget, UnknownHookEvent};
 pub use input::{CompactTrigger, HookCommon, HookPayload, SessionStartSource, input_json};
 pub use matcher::Hooks;
 pub use outcome::{HookOutcome, HookResult};
@@ -32,6 +30,7 @@ pub use output::{
     PermissionRequestDecision,
 };
 pub use run::{DEFAULT_TIMEOUT, HookEnv, OUTPUT_CAP};
+pub use wright_protocol::{HookEvent, MatcherTarget, UnknownHookEvent};
 
 /// One configured hook: run `command` on `event` when `matcher` matches.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! The hook events of Claude Code's contract: their exact names, which of
 //! them take a matcher (and what it is matched against), and which of them
-//! can be blocked.
+//! can be blocked. Defined here, below both, because the config names them
+//! (`[[hooks.<Event>]]`) and the hooks crate runs them.
 
 use std::fmt;
 use std::str::FromStr;
@@ -129,12 +130,24 @@ impl fmt::Display for HookEvent {
 }
 
 /// A hook event name that is not one of [`HookEvent::ALL`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown hook event \"{}\" (valid events: {})", name.escape_debug(), valid_names())]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownHookEvent {
     /// The name as it was written.
     pub name: String,
 }
+
+impl fmt::Display for UnknownHookEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown hook event \"{}\" (valid events: {})",
+            self.name.escape_debug(),
+            valid_names()
+        )
+    }
+}
+
+impl std::error::Error for UnknownHookEvent {}
 
 fn valid_names() -> String {
     HookEvent::ALL
@@ -158,5 +171,5 @@ impl FromStr for HookEvent {
 }
 
 #[cfg(test)]
-#[path = "event_tests.rs"]
+#[path = "hook_event_tests.rs"]
 mod tests;

@@ -1,0 +1,544 @@
+//! The one table of config keys ([`TABLE`]): each key's dotted name, what
+//! it holds (type, range or allowed words), one line saying what it does,
+//! and how its value is read from [`Settings`]. Everything that lists or
+//! describes keys derives from it: [`KEYS`] (the order of `wright config
+//! show` and `doctor`), the keys allowed in each plain table, the
+//! "expected …" of a value of the wrong type, the range a number is
+//! checked against, [`Settings::get`] and the reference table in
+//! `docs/config-keys.md` ([`reference`]).
+//!
+//! Keys that stand for whole tables of tables (`hooks`, `verify.checks`,
+//! `mcp_servers`, `models`) are rows too, so they are shown and listed;
+//! what is inside them is checked by their own `doc_*.rs` module.
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use toml::Value;
+
+use crate::assign::Range;
+use crate::kinds::{AgentIsolation, McpToolSearch, PermissionMode, Provider, ReasoningEffort};
+use crate::kinds::{SandboxMode, SharedWords as _};
+use crate::mcp_settings::{secs_value, servers_value};
+use crate::settings::Settings;
+
+/// What a key holds, and so what a file may write for it.
+#[derive(Clone, Copy)]
+pub(crate) enum Kind {
+    /// A non-empty string.
+    Text,
+    /// An `http://` or `https://` URL.
+    Url,
+    /// A file name, resolved against the file that names it.
+    File,
+    /// An integer in a range.
+    Int(Range),
+    /// `true` or `false`.
+    Bool,
+    /// One of a closed set of words; the function lists them.
+    Word(fn() -> String),
+    /// An array of strings.
+    Strings,
+    /// An array of paths (`~/` expanded, relative ones resolved).
+    Paths,
+    /// Tables of their own, checked by their module; the text is what a
+    /// value of another type is told.
+    Tables(&'static str),
+}
+
+impl Kind {
+    /// "expected …" for a value of the wrong type.
+    pub(crate) fn expected(self) -> String {
+        match self {
+            Kind::Text | Kind::Url | Kind::File => "expected a string".to_owned(),
+            Kind::Int(range) => range.describe(),
+            Kind::Bool => "expected true or false".to_owned(),
+            Kind::Word(words) => words(),
+            Kind::Strings | Kind::Paths => "expected an array of strings".to_owned(),
+            Kind::Tables(expected) => expected.to_owned(),
+        }
+    }
+
+    /// The type column of the reference table.
+    fn describe(self) -> String {
+        match self {
+            Kind::Text => "string".to_owned(),
+            Kind::Url => "URL".to_owned(),
+            Kind::File => "file".to_owned(),
+            Kind::Int(range) => {
+                let expected = range.describe();
+                expected
+                    .strip_prefix("expected ")
+                    .unwrap_or(&expected)
+                    .to_owned()
+            }
+            Kind::Bool => "true or false".to_owned(),
+            Kind::Word(words) => words().replace("expected ", ""),
+            Kind::Strings => "array of strings".to_owned(),
+            Kind::Paths => "array of paths".to_owned(),
+            Kind::Tables(_) => "tables".to_owned(),
+        }
+    }
+}
+
+/// One config key.
+pub(crate) struct Key {
+    /// As written in TOML, dotted for tables.
+    pub(crate) name: &'static str,
+    /// What it holds.
+    pub(crate) kind: Kind,
+    /// What it does, in one line.
+    pub(crate) doc: &'static str,
+    /// Its value in `settings`, as TOML; `None` when unset.
+    pub(crate) get: fn(&Settings) -> Option<Value>,
+}
+
+/// Every key, in display order.
+pub(crate) const TABLE: [Key; 45] = [
+    Key {
+        name: "provider",
+        kind: Kind::Word(Provider::expected),
+        doc: "the wire protocol; unset lets wright infer it",
+        get: |s| s.provider.map(|p| word(p.as_str())),
+    },
+    Key {
+        name: "model",
+        kind: Kind::Text,
+        doc: "the model name",
+        get: |s| text(s.model.as_ref()),
+    },
+    Key {
+        name: "base_url",
+        kind: Kind::Url,
+        doc: "the server's base URL",
+        get: |s| text(s.base_url.as_ref()),
+    },
+    Key {
+        name: "max_tokens",
+        kind: Kind::Int(Range::POSITIVE_U32),
+        doc: "output token limit per request",
+        get: |s| s.max_tokens.map(int),
+    },
+    Key {
+        name: "max_turns",
+        kind: Kind::Int(Range::POSITIVE_U32),
+        doc: "model requests per task before stopping",
+        get: |s| Some(int(s.max_turns)),
+    },
+    Key {
+        name: "permission_mode",
+        kind: Kind::Word(PermissionMode::expected),
+        doc: "how tool calls are approved",
+        get: |s| Some(word(s.permission_mode.as_str())),
+    },
+    Key {
+        name: "system_prompt",
+        kind: Kind::Text,
+        doc: "replaces the base system prompt",
+        get: |s| text(s.system_prompt.as_ref()),
+    },
+    Key {
+        name: "system_prompt_file",
+        kind: Kind::File,
+        doc: "a file whose text replaces the base system prompt",
+        get: |s| s.system_prompt_file.as_deref().map(path),
+    },
+    Key {
+        name: "append_system_prompt",
+        kind: Kind::Text,
+        doc: "text appended to the system prompt",
+        get: |s| text(s.append_system_prompt.as_ref()),
+    },
+    Key {
+        name: "reasoning_effort",
+        kind: Kind::Word(ReasoningEffort::expected),
+        doc: "how hard models that take one reason",
+        get: |s| s.reasoning_effort.map(|e| word(e.as_str())),
+    },
+    Key {
+        name: "thinking_budget",
+        kind: Kind::Int(Range::THINKING_BUDGET),
+        doc: "extended-thinking budget in tokens",
+        get: |s| s.thinking_budget.map(int),
+    },
+    Key {
+        name: "fallback_model",
+        kind: Kind::Text,
+        doc: "the model used after repeated overload errors",
+        get: |s| text(s.fallback_model.as_ref()),
+    },
+    Key {
+        name: "tools.bash_timeout_secs",
+        kind: Kind::Int(Range::BASH_TIMEOUT),
+        doc: "default timeout of the Bash tool, in seconds",
+        get: |s| Some(int(s.bash_timeout_secs)),
+    },
+    Key {
+        name: "context.instruction_files",
+        kind: Kind::Strings,
+        doc: "instruction files gathered from the repository root down to the working directory",
+        get: |s| Some(strings(&s.instruction_files)),
+    },
+    Key {
+        name: "context.instruction_budget",
+        kind: Kind::Int(Range::INSTRUCTION_BUDGET),
+        doc: "characters of project instructions before truncation",
+        get: |s| Some(int(s.context.instruction_budget)),
+    },
+    Key {
+        name: "context.user_instruction_files",
+        kind: Kind::Paths,
+        doc: "user-level instruction files (user config only)",
+        get: |s| Some(paths(&s.context.user_instruction_files)),
+    },
+    Key {
+        name: "context.skill_dirs",
+        kind: Kind::Paths,
+        doc: "user skill directories besides `.wright/skills/` (user config only)",
+        get: |s| Some(paths(&s.context.skill_dirs)),
+    },
+    Key {
+        name: "context.user_memory",
+        kind: Kind::Bool,
+        doc: "whether the user-level memory is loaded",
+        get: |s| Some(Value::Boolean(s.context.user_memory)),
+    },
+    Key {
+        name: "context.auto_compact",
+        kind: Kind::Bool,
+        doc: "whether the conversation is compacted automatically near the window",
+        get: |s| Some(Value::Boolean(s.context.auto_compact)),
+    },
+    Key {
+        name: "context.keep_recent_tokens",
+        kind: Kind::Int(Range::KEEP_RECENT_TOKENS),
+        doc: "tokens of recent turns compaction keeps verbatim; unset derives it from the window",
+        get: |s| s.context.keep_recent_tokens.map(int),
+    },
+    Key {
+        name: "context.compact_margin_percent",
+        kind: Kind::Int(Range::COMPACT_MARGIN),
+        doc: "margin below the window, in percent, at which automatic compaction starts",
+        get: |s| Some(int(s.context.compact_margin_percent)),
+    },
+    Key {
+        name: "permissions.allow",
+        kind: Kind::Strings,
+        doc: "rules that allow a tool call without asking; appended across layers",
+        get: |s| Some(strings(&s.permissions.allow)),
+    },
+    Key {
+        name: "permissions.ask",
+        kind: Kind::Strings,
+        doc: "rules that always ask; appended across layers",
+        get: |s| Some(strings(&s.permissions.ask)),
+    },
+    Key {
+        name: "permissions.deny",
+        kind: Kind::Strings,
+        doc: "rules that always deny; appended across layers",
+        get: |s| Some(strings(&s.permissions.deny)),
+    },
+    Key {
+        name: "permissions.additional_roots",
+        kind: Kind::Paths,
+        doc: "workspace roots besides the project root; appended across layers",
+        get: |s| Some(paths(&s.permissions.additional_roots)),
+    },
+    Key {
+        name: "sandbox.mode",
+        kind: Kind::Word(SandboxMode::expected),
+        doc: "how the OS sandbox confines shell commands",
+        get: |s| Some(word(s.sandbox.mode.as_str())),
+    },
+    Key {
+        name: "sandbox.network",
+        kind: Kind::Bool,
+        doc: "whether sandboxed commands may use the network",
+        get: |s| Some(Value::Boolean(s.sandbox.network)),
+    },
+    Key {
+        name: "sandbox.writable_roots",
+        kind: Kind::Paths,
+        doc: "extra directories commands may write; appended across layers",
+        get: |s| Some(paths(&s.sandbox.writable_roots)),
+    },
+    Key {
+        name: "hooks.import_claude_settings",
+        kind: Kind::Bool,
+        doc: "also run the hooks of the project's `.claude/settings.json`",
+        get: |s| Some(Value::Boolean(s.hooks.import_claude_settings)),
+    },
+    Key {
+        name: "hooks",
+        kind: Kind::Tables("expected a table"),
+        doc: "`[[hooks.<Event>]]` groups, Claude Code's layout; appended across layers",
+        get: |s| Some(s.hooks.to_value()),
+    },
+    Key {
+        name: "verify.enabled",
+        kind: Kind::Bool,
+        doc: "whether the same-turn verifier runs",
+        get: |s| Some(Value::Boolean(s.verify.enabled)),
+    },
+    Key {
+        name: "verify.timeout_secs",
+        kind: Kind::Int(Range::VERIFY_TIMEOUT),
+        doc: "timeout of a check without its own, in seconds",
+        get: |s| Some(int(s.verify.timeout_secs)),
+    },
+    Key {
+        name: "verify.checks",
+        kind: Kind::Tables("expected an array of tables ([[verify.checks]])"),
+        doc: "`[[verify.checks]]`: a glob, a command and its output format; appended across layers",
+        get: |s| Some(s.verify.checks_value()),
+    },
+    Key {
+        name: "mcp.trust_project_servers",
+        kind: Kind::Bool,
+        doc: "a trusted project's own MCP servers start without asking",
+        get: |s| Some(Value::Boolean(s.mcp.trust_project_servers)),
+    },
+    Key {
+        name: "mcp.tool_search",
+        kind: Kind::Word(McpToolSearch::expected),
+        doc: "whether MCP tool schemas are deferred behind a search tool",
+        get: |s| Some(word(s.mcp.tool_search.as_str())),
+    },
+    Key {
+        name: "mcp.startup_timeout_secs",
+        kind: Kind::Int(Range::MCP_STARTUP_TIMEOUT),
+        doc: "how long MCP servers may take to start, in seconds",
+        get: |s| Some(secs_value(s.mcp.startup_timeout_ms)),
+    },
+    Key {
+        name: "mcp.tool_timeout_secs",
+        kind: Kind::Int(Range::MCP_TOOL_TIMEOUT),
+        doc: "how long one MCP tool call may take, in seconds",
+        get: |s| Some(secs_value(s.mcp.tool_timeout_ms)),
+    },
+    Key {
+        name: "mcp.trust_read_only_hints",
+        kind: Kind::Bool,
+        doc: "an MCP tool's readOnlyHint lets it run where reads do",
+        get: |s| Some(Value::Boolean(s.mcp.trust_read_only_hints)),
+    },
+    Key {
+        name: "mcp_servers",
+        kind: Kind::Tables("expected a table"),
+        doc: "`[mcp_servers.NAME]` tables, `.mcp.json` entries in TOML",
+        get: |s| Some(servers_value(&s.mcp_servers)),
+    },
+    Key {
+        name: "agents.max_turns",
+        kind: Kind::Int(Range::POSITIVE_U32),
+        doc: "a subagent's turn limit when its definition sets none",
+        get: |s| Some(int(s.agents.max_turns)),
+    },
+    Key {
+        name: "agents.max_concurrent",
+        kind: Kind::Int(Range::AGENT_MAX_CONCURRENT),
+        doc: "subagents of one response running at once",
+        get: |s| Some(int(s.agents.max_concurrent)),
+    },
+    Key {
+        name: "agents.isolation",
+        kind: Kind::Word(AgentIsolation::expected),
+        doc: "where subagents run: in place, or in a git worktree of their own",
+        get: |s| Some(word(s.agents.isolation.as_str())),
+    },
+    Key {
+        name: "agents.import_claude_agents",
+        kind: Kind::Bool,
+        doc: "also read agent definitions from `<project>/.claude/agents/`",
+        get: |s| Some(Value::Boolean(s.agents.import_claude_agents)),
+    },
+    Key {
+        name: "agents.user_agents",
+        kind: Kind::Bool,
+        doc: "also read agent definitions from `<user config dir>/agents/`",
+        get: |s| Some(Value::Boolean(s.agents.user_agents)),
+    },
+    Key {
+        name: "models",
+        kind: Kind::Tables("expected a table"),
+        doc: "`[models.\"name\"]` tables overriding or adding model catalog entries",
+        get: |s| {
+            Some(Value::Table(
+                s.models
+                    .iter()
+                    .map(|m| (m.name.clone(), Value::Table(m.to_table())))
+                    .collect(),
+            ))
+        },
+    },
+];
+
+/// Every setting's key as written in TOML (dotted for tables), in display
+/// order. `hooks` stands for every `[[hooks.<Event>]]` group, `models` for
+/// the whole `[models."name"]` table of tables and `mcp_servers` for every
+/// `[mcp_servers.NAME]` table.
+pub const KEYS: [&str; TABLE.len()] = {
+    let mut names = [""; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        names[i] = TABLE[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// The row of `name`, if it is a key.
+pub(crate) fn find(name: &str) -> Option<&'static Key> {
+    TABLE.iter().find(|k| k.name == name)
+}
+
+/// The row of the key that `path` (keys only, unquoted) names.
+pub(crate) fn at(path: &[&str]) -> Option<&'static Key> {
+    let dotted = path.join(".");
+    find(&dotted)
+}
+
+/// The range of the integer key `name`. Meant for `const` blocks, where a
+/// name that is no integer key stops the build.
+pub(crate) const fn range_of(name: &str) -> Range {
+    let mut i = 0;
+    while i < TABLE.len() {
+        if same(TABLE[i].name, name)
+            && let Kind::Int(range) = TABLE[i].kind
+        {
+            return range;
+        }
+        i += 1;
+    }
+    panic!("not an integer config key")
+}
+
+/// `a == b`, in a `const fn`.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The top-level keys of a file: the first segment of every key, then
+/// `projects` (the user file's per-project state, which is no setting).
+pub(crate) static TOP_KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut top: Vec<&'static str> = Vec::new();
+    for key in TABLE {
+        let first = key.name.split('.').next().unwrap_or(key.name);
+        if !top.contains(&first) {
+            top.push(first);
+        }
+    }
+    top.push("projects");
+    top.push(crate::shell_env::TABLE);
+    top
+});
+
+/// The keys of each table that has rows (`[tools]`, `[context]`,
+/// `[permissions]`, `[sandbox]`, `[verify]`, `[mcp]`, `[agents]`, and
+/// `[hooks]` with its one switch, to which `doc_hooks.rs` adds the events),
+/// each table's in order.
+static MEMBERS: LazyLock<Vec<(&'static str, Vec<&'static str>)>> = LazyLock::new(|| {
+    let mut tables: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+    for key in TABLE {
+        let Some((table, member)) = key.name.split_once('.') else {
+            continue;
+        };
+        match tables.iter_mut().find(|(t, _)| *t == table) {
+            Some((_, members)) => members.push(member),
+            None => tables.push((table, vec![member])),
+        }
+    }
+    tables
+});
+
+/// The keys of `[table]` that are rows; for every table but `[hooks]`
+/// these are all the keys it allows.
+pub(crate) fn members(table: &str) -> Option<&'static [&'static str]> {
+    MEMBERS
+        .iter()
+        .find(|(t, _)| *t == table)
+        .map(|(_, members)| members.as_slice())
+}
+
+impl Settings {
+    /// The value of `key` (one of [`KEYS`]) as TOML, `None` when unset or unknown.
+    /// `models` is a table of tables keyed by model name; `hooks` a table
+    /// of event name → array of groups and `verify.checks` an array of
+    /// tables, both as a config file writes them.
+    pub fn get(&self, key: &str) -> Option<Value> {
+        find(key).and_then(|k| (k.get)(self))
+    }
+}
+
+/// The reference table of every key (Markdown): name, what it holds, its
+/// default and what it does. `docs/config-keys.md` is this text, and a
+/// test keeps it so.
+pub fn reference() -> String {
+    let defaults = Settings::default();
+    let mut out = String::from(
+        "<!-- Generated from the key table in crates/config/src/keys.rs; a test fails when \
+         this file differs (`cargo test -p wright-config -- --ignored write_reference` \
+         writes it). -->\n\n\
+         # Config keys\n\n\
+         | Key | Holds | Default | What it does |\n\
+         |---|---|---|---|\n",
+    );
+    for key in TABLE {
+        let default = match (key.get)(&defaults) {
+            None => "unset".to_owned(),
+            Some(Value::Array(items)) if items.is_empty() => "none".to_owned(),
+            Some(Value::Table(items)) if items.is_empty() => "none".to_owned(),
+            Some(value) => format!("`{value}`"),
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            key.name,
+            key.kind.describe(),
+            default,
+            key.doc
+        ));
+    }
+    out
+}
+
+fn word(w: &str) -> Value {
+    Value::String(w.to_owned())
+}
+
+fn text(v: Option<&String>) -> Option<Value> {
+    v.cloned().map(Value::String)
+}
+
+/// TOML integers are i64; values beyond that only come from huge u64
+/// settings, which are capped rather than wrapped negative.
+fn int(n: impl TryInto<i64>) -> Value {
+    Value::Integer(n.try_into().unwrap_or(i64::MAX))
+}
+
+fn path(p: &Path) -> Value {
+    Value::String(p.to_string_lossy().into_owned())
+}
+
+fn strings(items: &[String]) -> Value {
+    Value::Array(items.iter().cloned().map(Value::String).collect())
+}
+
+fn paths(items: &[PathBuf]) -> Value {
+    Value::Array(items.iter().map(|p| path(p)).collect())
+}
+
+#[cfg(test)]
+#[path = "keys_tests.rs"]
+mod tests;

@@ -1,0 +1,61 @@
+use super::*;
+
+#[test]
+fn every_key_has_a_default_reading() {
+    let s = Settings::default();
+    let unset = [
+        "provider",
+        "model",
+        "base_url",
+        "max_tokens",
+        "system_prompt",
+        "system_prompt_file",
+        "append_system_prompt",
+        "reasoning_effort",
+        "thinking_budget",
+        "fallback_model",
+        "context.keep_recent_tokens",
+    ];
+    for key in KEYS {
+        assert_eq!(s.get(key).is_none(), unset.contains(&key), "{key}");
+    }
+    assert!(s.get("nope").is_none());
+}
+
+#[test]
+fn tables_and_messages_come_from_the_rows() {
+    assert_eq!(TOP_KEYS.first(), Some(&"provider"));
+    assert_eq!(TOP_KEYS.last(), Some(&"projects"));
+    assert_eq!(
+        members("sandbox"),
+        Some(["mode", "network", "writable_roots"].as_slice())
+    );
+    assert_eq!(
+        members("verify"),
+        Some(["enabled", "timeout_secs", "checks"].as_slice())
+    );
+    assert_eq!(members("nope"), None);
+    assert_eq!(
+        at(&["tools", "bash_timeout_secs"]).map(|k| k.kind.expected()),
+        Some("expected an integer from 1 to 600".to_owned())
+    );
+    const { range_of("max_turns") };
+}
+
+#[test]
+fn the_reference_in_docs_is_the_table() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/config-keys.md");
+    let written = std::fs::read_to_string(file).unwrap_or_default();
+    assert!(
+        written == reference(),
+        "docs/config-keys.md differs from the key table; run \
+         `cargo test -p wright-config -- --ignored write_reference`"
+    );
+}
+
+#[test]
+#[ignore = "writes docs/config-keys.md from the key table"]
+fn write_reference() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/config-keys.md");
+    std::fs::write(file, reference()).unwrap();
+}
