@@ -29,6 +29,7 @@ pub mod denial;
 pub mod fs_open;
 pub mod fs_protected;
 pub mod fs_resolve;
+pub mod git_dirs;
 #[allow(unsafe_code)]
 mod group_signal;
 mod helper;
