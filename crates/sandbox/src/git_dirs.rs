@@ -63,7 +63,7 @@ fn has_entry(dir: &Path, lower: &str) -> bool {
 /// Most directory entries one scan of a root looks at: a bound on the time
 /// a command's sweep takes in a huge tree. What lies beyond it is not
 /// scanned (and said so by [`Scan::complete`]).
-pub const SCAN_LIMIT: usize = 400_000;
+pub const SCAN_LIMIT: usize = 200_000;
 
 /// The `.git` entries (files, directories or links) nested under a root,
 /// not the root's own `.git`, found by one walk that never follows links
