@@ -3,7 +3,8 @@
 //! be renamed away from its read-only `hooks`, `config`, `modules` and
 //! `worktrees`), a `.git` file and the `.git` of each submodule and linked
 //! worktree under a root read-only (each says which git dir, with which
-//! config, git enters), wright's and other agents' policy paths read-only (in a repository `.wright/` and
+//! config, git enters), the config, hooks and redirects of every repository
+//! nested in a root read-only (its `.git` pinned like the root's), wright's and other agents' policy paths read-only (in a repository `.wright/` and
 //! `.claude/` are created empty first if missing, so a command can neither
 //! create nor change them), secret files hidden, a fresh `/proc`. Every
 //! step that fails is skipped and reported; Landlock still confines writes.
@@ -285,6 +286,46 @@ fn worktree_dot_gits(git_dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The repositories nested in `roots` (one walk of each, see
+/// [`crate::git_dirs::scan_nested`]): `.git` entries and bare git dirs.
+fn nested_repos(roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots
+        .iter()
+        .flat_map(|r| crate::git_dirs::scan_nested(r).found)
+        .map(|(p, _, _)| p)
+        .collect()
+}
+
+/// What of each nested repository decides which programs git runs there:
+/// a `.git` file itself (it names the git dir), and in a git dir its
+/// config, hooks and redirects and the git dirs of its submodules and
+/// worktrees. Links are skipped: binding one would cover its target, and
+/// one replaced is found by the repo guard after the command.
+fn nested_policy_paths(nested: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in nested {
+        let Ok(meta) = p.symlink_metadata() else {
+            continue;
+        };
+        if meta.is_file() {
+            out.push(p.clone());
+        } else if meta.is_dir() {
+            out.extend(existing(
+                p,
+                &[
+                    "config",
+                    "config.worktree",
+                    "hooks",
+                    "commondir",
+                    "modules",
+                    "worktrees",
+                ],
+            ));
+        }
+    }
+    out
+}
+
 /// `config` and `hooks` of a git dir's submodules (`modules/<name>`,
 /// nested for nested submodules): git runs in them on the user's next
 /// `git status`, with their own config and hooks.
@@ -381,17 +422,28 @@ pub(crate) fn setup_mounts(policy: &SandboxPolicy) -> NamespaceReport {
     if policy.mode == SandboxMode::WorkspaceWrite {
         // `.git` becomes a mount point first: it can then be neither renamed
         // nor replaced, so its read-only `hooks` and `config` stay its own.
+        // The same for repositories nested in the workspace, whose config
+        // git runs when it enters them (through a gitlink).
+        let nested = nested_repos(&workspace);
+        let nested_dirs = nested
+            .iter()
+            .filter(|p| p.symlink_metadata().is_ok_and(|m| m.is_dir()))
+            .cloned();
         for git in workspace
             .iter()
             .map(|r| r.join(".git"))
             .filter(|g| g.is_dir())
+            .chain(nested_dirs)
         {
             if let Err(e) = bind_in_place(&git) {
                 skip(&mut report, e);
             }
         }
         let mut protected = protected_paths(&workspace);
+        protected.extend(nested_policy_paths(&nested));
         protected.extend(git_dir_root_policy_files(&writable));
+        protected.sort();
+        protected.dedup();
         for p in protected {
             match bind_read_only(&p) {
                 Ok(()) => report.protected.push(p),
@@ -509,6 +561,28 @@ mod tests {
             assert!(shared.contains(&root.join(want)), "{want}: {shared:?}");
         }
         assert!(!shared.contains(&root.join(".git/worktrees")));
+    }
+
+    #[test]
+    fn nested_repositories_keep_what_decides_what_git_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
+        std::fs::create_dir_all(root.join("vendor/lib/.git/hooks")).unwrap();
+        std::fs::write(root.join("vendor/lib/.git/HEAD"), "ref: x\n").unwrap();
+        std::fs::write(root.join("vendor/lib/.git/config"), "").unwrap();
+        std::fs::create_dir_all(root.join("other")).unwrap();
+        std::fs::write(root.join("other/.git"), "gitdir: /x\n").unwrap();
+        let nested = nested_repos(std::slice::from_ref(&root));
+        let p = nested_policy_paths(&nested);
+        for want in [
+            "vendor/lib/.git/config",
+            "vendor/lib/.git/hooks",
+            "other/.git",
+        ] {
+            assert!(p.contains(&root.join(want)), "{want}: {p:?}");
+        }
+        assert!(!p.iter().any(|x| x.starts_with(root.join(".git"))), "{p:?}");
     }
 
     #[test]

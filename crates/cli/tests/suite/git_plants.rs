@@ -47,8 +47,9 @@ fn sh(dir: &Path, script: &str) {
     );
 }
 
-/// A project with a submodule `sub` (git dir `.git/modules/sub`) and a
-/// linked worktree `wt` inside it, and outside it (in HOME) a repository
+/// A project with a submodule `sub` (git dir `.git/modules/sub`), an
+/// embedded repository `emb` added as a gitlink (no `.gitmodules` entry)
+/// and a linked worktree `wt` inside it, and outside it (in HOME) a repository
 /// `evil` whose config runs programs that leave `MARK-*` files in HOME.
 struct Layout {
     env: Env,
@@ -77,6 +78,8 @@ fn layout() -> Layout {
             "git init -q && echo one > a.txt && git add a.txt && git commit -qm a && \
              git -c protocol.file.allow=always submodule add -q {h}/origin sub && \
              git commit -qm sub && git worktree add -q wt && echo /wt/ >> .git/info/exclude && \
+             git init -q emb && echo e > emb/e && git -C emb add e && git -C emb commit -qm e && \
+             git add emb 2>/dev/null && git commit -qm emb && \
              echo two > a.txt && echo t2 > sub/s.txt && echo w2 > wt/a.txt && \
              ln -s wt lw && ln -s .git lg && echo /lw >> .git/info/exclude && \
              echo /lg >> .git/info/exclude"
@@ -113,7 +116,11 @@ fn victim(l: &Layout) -> Vec<String> {
 /// linked worktree: each `.git` file or link, each `.git` dir or bare git
 /// dir with a `HEAD` (without one, git takes it for no repository).
 fn new_repositories(l: &Layout) -> Vec<PathBuf> {
-    let known = [l.work.join("sub/.git"), l.work.join("wt/.git")];
+    let known = [
+        l.work.join("sub/.git"),
+        l.work.join("wt/.git"),
+        l.work.join("emb/.git"),
+    ];
     wright_sandbox::git_dirs::scan_nested(&l.work)
         .found
         .into_iter()
@@ -442,6 +449,16 @@ fn command_plants(l: &Layout) -> Vec<(&'static str, String)> {
             py(r#"os.makedirs(g+"/modules/x"); open(g+"/modules/x/config","w").write(cfg)"#),
         ),
         (
+            "embedded repository's config",
+            py(r#"open("emb/"+g+"/config","a").write(cfg)"#),
+        ),
+        (
+            "embedded repository's .git replaced",
+            py(
+                r#"import shutil; os.rename("emb/"+g, "emb/old"); shutil.copytree("emb/old", "emb/"+g); open("emb/"+g+"/config","a").write(cfg)"#,
+            ),
+        ),
+        (
             "worktree records",
             py(r#"open(g+"/worktrees/wt/commondir","w").write("EVIL\n")"#),
         ),
@@ -486,6 +503,7 @@ fn no_git_metadata_plant_by_a_command_runs_anything_outside_the_sandbox() {
             "sub/.git",
             ".git/modules/sub/config",
             ".git/worktrees/wt/commondir",
+            "emb/.git/config",
         ]
         .iter()
         .map(|r| l.work.join(r))
