@@ -72,8 +72,13 @@ impl RepoGuard {
                 let git = r.join(".git");
                 // A `.git` symlink to a directory is a git dir where the
                 // link points; a `.git` file is a linked worktree, whose
-                // own redirects are legitimate.
-                git.is_dir().then(|| git.canonicalize().unwrap_or(git))
+                // own redirects are legitimate, but whose shared git dir
+                // (writable for its commits) is the main repository's.
+                if git.is_dir() {
+                    Some(git.canonicalize().unwrap_or(git))
+                } else {
+                    worktree_common_dir(r)
+                }
             })
             .collect();
         let mut absent: Vec<PathBuf> = root_git_dirs
@@ -369,6 +374,24 @@ mod tests {
             Some(main.join(".git").canonicalize().unwrap())
         );
         assert_eq!(worktree_common_dir(&main), None);
+    }
+
+    #[test]
+    fn a_linked_worktree_roots_shared_git_dir_is_guarded() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main");
+        let wt = dir.path().join("wt");
+        std::fs::create_dir_all(main.join(".git/worktrees/wt")).unwrap();
+        std::fs::create_dir_all(&wt).unwrap();
+        std::fs::write(main.join(".git/worktrees/wt/commondir"), "../..\n").unwrap();
+        std::fs::write(wt.join(".git"), "gitdir: ../main/.git/worktrees/wt\n").unwrap();
+        let guard = RepoGuard::before(std::slice::from_ref(&wt));
+        std::fs::write(main.join(".git/commondir"), "/tmp/evil").unwrap();
+        std::fs::create_dir_all(main.join(".git/modules/x")).unwrap();
+        assert_eq!(guard.after().len(), 2);
+        assert!(!main.join(".git/commondir").exists());
+        assert!(!main.join(".git/modules").exists());
+        assert!(main.join(".git/worktrees/wt/commondir").exists());
     }
 
     #[cfg(unix)]
