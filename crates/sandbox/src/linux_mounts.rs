@@ -23,6 +23,7 @@ pub const PROTECTED_IN_ROOT: &[&str] = &[
     ".wright",
     ".git/hooks",
     ".git/config",
+    ".git/config.worktree",
     // Submodules' and linked worktrees' git dirs: their config and hooks
     // run on the user's next `git status` in them, and a new one there is
     // what a repointed `.git` file would name.

@@ -1,12 +1,12 @@
 //! Files a command must not create in a repository's `.git` directory,
 //! because they make every later git command (the user's, outside the
 //! sandbox) read another repository's config, where `core.fsmonitor`,
-//! hooks or filters run programs: `commondir` and `gitdir` redirects, and
-//! a new `modules` or `worktrees` dir (an existing one is bound read-only).
-//! They cannot be bound read-only before they exist, so the bash tool notes
-//! which are absent before a command and removes any it created once its
-//! process group (and with namespaces, everything it started) is gone,
-//! however it ended.
+//! hooks or filters run programs: `commondir` and `gitdir` redirects, a
+//! `config.worktree`, and a new `modules` or `worktrees` dir (an existing
+//! one is bound read-only). They cannot be bound read-only before they
+//! exist, so the bash tool notes which are absent before a command and
+//! removes any it created once its process group (and with namespaces,
+//! everything it started) is gone, however it ended.
 //!
 //! The same for repositories nested in a root ([`crate::git_dirs`]): a new
 //! `.git` file or link is removed, and a new `.git` dir or bare git dir
@@ -34,8 +34,10 @@ pub fn worktree_common_dir(root: &Path) -> Option<PathBuf> {
     (!common.starts_with(&root)).then_some(common)
 }
 
-/// Names inside `.git` that redirect git elsewhere.
-pub const REDIRECTS: &[&str] = &["commondir", "gitdir"];
+/// Names inside `.git` that redirect git elsewhere (`commondir`, `gitdir`)
+/// or add config to it (`config.worktree`, read once the repository's
+/// config turns `extensions.worktreeConfig` on).
+pub const REDIRECTS: &[&str] = &["commondir", "gitdir", "config.worktree"];
 
 /// Names inside a root's `.git` that would hold planted git dirs.
 pub const NESTING: &[&str] = &["modules", "worktrees"];
@@ -246,7 +248,7 @@ fn remove(p: &Path) -> bool {
 fn notice(p: &Path) -> String {
     format!(
         "{} removed {}, which the command created: it would make git read another repository's \
-         config, where hooks and fsmonitor run programs",
+         config, or config the command wrote, where hooks and fsmonitor run programs",
         crate::HELPER_ERROR_PREFIX,
         p.display()
     )
@@ -264,9 +266,11 @@ mod tests {
         std::fs::write(root.join(".git/gitdir"), "kept").unwrap();
         let guard = RepoGuard::before(std::slice::from_ref(&root));
         std::fs::write(root.join(".git/commondir"), "../evil").unwrap();
+        std::fs::write(root.join(".git/config.worktree"), "[core]\nfsmonitor=x\n").unwrap();
         std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         let said = guard.after();
-        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(!root.join(".git/config.worktree").exists());
         assert!(!root.join(".git/commondir").exists());
         assert!(root.join(".git/gitdir").exists());
         assert!(root.join(".git/HEAD").exists());
