@@ -132,9 +132,10 @@ impl RepoGuard {
 }
 
 /// Each repository nested in `root` with what it is now: a `.git` file's
-/// text, a link's target, or for a directory whether it has a `HEAD` and
-/// which (its inode, so one moved back in counts as new). A directory
-/// without `HEAD` is no repository to git and has no entry.
+/// text, a link's target, or a directory with a `HEAD` (by its inode, so a
+/// replaced one counts as new). A directory without `HEAD` is no
+/// repository to git and has no entry, so one whose `HEAD` is moved back
+/// in counts as new too.
 fn nested_identities(root: &Path) -> BTreeSet<(PathBuf, String)> {
     crate::git_dirs::scan_nested(root)
         .found
@@ -153,16 +154,17 @@ fn identity(p: &Path) -> Option<String> {
         text.truncate(4096);
         return Some(format!("file {}", String::from_utf8_lossy(&text)));
     }
-    let head = head_of(p)?;
-    let m = head.symlink_metadata().ok()?;
+    // The directory itself, not its `HEAD`: git rewrites `HEAD` (a new
+    // file) on every checkout in the repository, which is no plant.
+    head_of(p)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        Some(format!("dir {} {}", m.dev(), m.ino()))
+        Some(format!("dir {} {}", meta.dev(), meta.ino()))
     }
     #[cfg(not(unix))]
     {
-        Some(format!("dir {}", m.len()))
+        Some("dir".to_owned())
     }
 }
 
@@ -353,6 +355,12 @@ mod tests {
         assert!(root.join("a/.git").symlink_metadata().is_err());
         assert!(root.join("old/.git/HEAD").exists());
         assert!(root.join(".git/HEAD").exists());
+        // A checkout in an old one rewrites its HEAD: no plant.
+        let guard = RepoGuard::before(std::slice::from_ref(&root));
+        std::fs::write(root.join("old/.git/HEAD.lock"), "ref: y\n").unwrap();
+        std::fs::rename(root.join("old/.git/HEAD.lock"), root.join("old/.git/HEAD")).unwrap();
+        assert!(guard.after().is_empty());
+        assert!(root.join("old/.git/HEAD").exists());
         // Moving HEAD back in a later command is a new repository again.
         let guard = RepoGuard::before(std::slice::from_ref(&root));
         std::fs::rename(
