@@ -2,10 +2,10 @@
 //! resolved once by the shared resolver ([`wright_sandbox::fs_resolve`],
 //! the same one the permission check uses), checked against the files the
 //! tools never write (protected names, and files that would make a
-//! directory a git repository), and shown back to the model as briefly as possible.
-//! Files are then opened through [`wright_sandbox::Beneath`], so the kernel
-//! refuses a symlink that appears after the check; nothing here interprets
-//! `..` on its own.
+//! directory a git repository), and shown back to the model as briefly as
+//! possible. Files are then opened through [`wright_sandbox::Beneath`], so
+//! the kernel refuses a symlink that appears after the check; nothing here
+//! interprets `..` on its own.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
