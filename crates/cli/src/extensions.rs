@@ -127,17 +127,27 @@ pub fn plan(resolved: &Resolved, project_root: &Path) -> ExtensionPlan {
 }
 
 /// Git settings forced for every git a hook runs, whatever the repository's
-/// config says (command-line config outranks it): no fsmonitor program.
-/// A sandboxed command can race a planted `.git/commondir` (swept, but a
-/// loop can re-plant it) into a hook's git; this keeps that config from
-/// running a program through the most direct door. Appended after any
-/// `GIT_CONFIG_COUNT` entries the user already set.
+/// config says (command-line config outranks it): no fsmonitor program,
+/// and no descent into submodules (a nested repository a command planted
+/// runs its own config when git enters it). A sandboxed command can race a
+/// planted `.git/commondir` or nested repository (swept, but a loop can
+/// re-plant it) into a hook's git; this keeps that config from running a
+/// program through the most direct doors. The user's hook scripts are
+/// theirs, so the repository's own hooks and attributes stay on for them
+/// (commands cannot change those: they are bound read-only). Appended after
+/// any `GIT_CONFIG_COUNT` entries the user already set.
 fn git_safety_vars() -> Vec<(String, String)> {
     let start: usize = std::env::var("GIT_CONFIG_COUNT")
         .ok()
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or(0);
-    let forced = [("core.fsmonitor", "false")];
+    let forced = [
+        ("core.fsmonitor", "false"),
+        ("diff.ignoreSubmodules", "all"),
+        ("submodule.recurse", "false"),
+        ("fetch.recurseSubmodules", "false"),
+        ("push.recurseSubmodules", "no"),
+    ];
     let mut vars = Vec::new();
     for (i, (key, value)) in forced.iter().enumerate() {
         vars.push((format!("GIT_CONFIG_KEY_{}", start + i), (*key).to_owned()));

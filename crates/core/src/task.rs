@@ -231,9 +231,14 @@ pub(crate) async fn run(
             ));
         }
         (true, Some(dir)) => Some(
-            crate::task_worktree::create(&ctx.options.cwd, dir, &name)
-                .await
-                .map_err(ToolError::Failed)?,
+            crate::task_worktree::create(
+                &ctx.options.cwd,
+                dir,
+                &name,
+                crate::task_worktree::sandbox_helper(ctx.options.sandbox.as_ref()),
+            )
+            .await
+            .map_err(ToolError::Failed)?,
         ),
     };
     let child = child_context(ctx, agents, def, model, &agent, call_id, worktree.as_ref());

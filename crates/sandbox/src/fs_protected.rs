@@ -15,6 +15,8 @@
 //!   `.git` (covers submodules and worktrees: `core.fsmonitor`,
 //!   `core.hooksPath` and filters run programs), and everything else inside
 //!   `.git` (`commondir`/`gitdir` redirect git to a planted config)
+//! - `.git` itself, anywhere (a file there says where git's directory is;
+//!   a directory there is a nested repository with its own config)
 //!
 //! Not on it: `.gitattributes` (it only picks drivers that `config`
 //! defines), `.wright/rules`, `.wright/skills`
@@ -65,6 +67,9 @@ pub fn protected_write(path: &Path, user_config_dirs: &[PathBuf]) -> Option<&'st
     // changing one changes what a trusted hook does, outside the sandbox.
     if claude.first().is_some_and(|d| d == "hooks") {
         return Some("Claude Code hook scripts, which run outside the sandbox");
+    }
+    if last == ".git" {
+        return Some("a repository's git link or directory, which decides whose config git runs");
     }
     let git = after(".git");
     if git.iter().any(|n| n == "hooks") {
@@ -127,6 +132,10 @@ mod tests {
             "/w/.git/commondir",
             "/w/.git/gitdir",
             "/w/.git/info/attributes",
+            "/w/.git",
+            "/w/sub/.Git",
+            "/w/.git/modules/x/config",
+            "/w/.git/worktrees/x/gitdir",
         ] {
             assert!(protected_write(Path::new(p), &user).is_some(), "{p}");
         }
@@ -138,6 +147,8 @@ mod tests {
             "/w/config",
             "/w/.claude/agents/x.md",
             "/w/hooks/pre-commit",
+            "/w/.github/x",
+            "/w/x.git",
         ] {
             assert!(protected_write(Path::new(p), &user).is_none(), "{p}");
         }

@@ -31,6 +31,7 @@ mod env_policy;
 pub mod fs_open;
 pub mod fs_protected;
 pub mod fs_resolve;
+pub mod git_dirs;
 #[allow(unsafe_code)]
 mod group_signal;
 mod helper;

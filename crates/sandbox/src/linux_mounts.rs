@@ -1,7 +1,10 @@
 //! The mounts of a confined command's namespace: the whole tree read-only
 //! except the writable roots, `.git` pinned as a mount point (so it cannot
-//! be renamed away from its read-only `hooks` and `config`), wright's and
-//! other agents' policy paths read-only (in a repository `.wright/` and
+//! be renamed away from its read-only `hooks`, `config`, `modules` and
+//! `worktrees`), a `.git` file and the `.git` of each submodule and linked
+//! worktree under a root read-only (each says which git dir, with which
+//! config, git enters), the config, hooks and redirects of every repository
+//! nested in a root read-only (its `.git` pinned like the root's), wright's and other agents' policy paths read-only (in a repository `.wright/` and
 //! `.claude/` are created empty first if missing, so a command can neither
 //! create nor change them), secret files hidden, a fresh `/proc`. Every
 //! step that fails is skipped and reported; Landlock still confines writes.
@@ -20,6 +23,12 @@ pub const PROTECTED_IN_ROOT: &[&str] = &[
     ".wright",
     ".git/hooks",
     ".git/config",
+    ".git/config.worktree",
+    // Submodules' and linked worktrees' git dirs: their config and hooks
+    // run on the user's next `git status` in them, and a new one there is
+    // what a repointed `.git` file would name.
+    ".git/modules",
+    ".git/worktrees",
     ".mcp.json",
     ".claude",
 ];
@@ -245,7 +254,75 @@ pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
                 out.push(p);
             }
         }
-        out.extend(submodule_policy_files(&root.join(".git")));
+        // A linked worktree's or submodule's `.git` file names the git dir
+        // whose config git runs: rewritten, it names a planted one.
+        let dot_git = root.join(".git");
+        if dot_git.symlink_metadata().is_ok_and(|m| m.is_file()) {
+            out.push(dot_git.clone());
+        }
+        out.extend(submodule_policy_files(&dot_git));
+        out.extend(crate::git_dirs::submodule_dot_gits(root));
+        out.extend(
+            worktree_dot_gits(&dot_git)
+                .into_iter()
+                .filter(|g| roots.iter().any(|r| g.starts_with(r))),
+        );
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The `.git` files of a git dir's linked worktrees, as their
+/// `worktrees/<name>/gitdir` records them.
+fn worktree_dot_gits(git_dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(git_dir.join("worktrees")) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("gitdir")).ok())
+        .map(|t| PathBuf::from(t.trim()))
+        .filter(|p| p.is_absolute() && p.symlink_metadata().is_ok_and(|m| m.is_file()))
+        .collect()
+}
+
+/// The repositories nested in `roots` (one walk of each, see
+/// [`crate::git_dirs::scan_nested`]): `.git` entries and bare git dirs.
+fn nested_repos(roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots
+        .iter()
+        .flat_map(|r| crate::git_dirs::scan_nested(r).found)
+        .map(|(p, _, _)| p)
+        .collect()
+}
+
+/// What of each nested repository decides which programs git runs there:
+/// a `.git` file itself (it names the git dir), and in a git dir its
+/// config, hooks and redirects and the git dirs of its submodules and
+/// worktrees. Links are skipped: binding one would cover its target, and
+/// one replaced is found by the repo guard after the command.
+fn nested_policy_paths(nested: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in nested {
+        let Ok(meta) = p.symlink_metadata() else {
+            continue;
+        };
+        if meta.is_file() {
+            out.push(p.clone());
+        } else if meta.is_dir() {
+            out.extend(existing(
+                p,
+                &[
+                    "config",
+                    "config.worktree",
+                    "hooks",
+                    "commondir",
+                    "modules",
+                    "worktrees",
+                ],
+            ));
+        }
     }
     out
 }
@@ -278,14 +355,25 @@ fn existing(dir: &Path, names: &[&str]) -> Vec<PathBuf> {
 }
 
 /// Policy files of writable roots that are themselves git dirs (a linked
-/// worktree's shared `.git`, added so `git commit` works there).
+/// worktree's shared `.git`, added so `git commit` works there): its
+/// `config`, `hooks`, `commondir` and `modules`, and in each linked
+/// worktree's own dir (left writable, since its `HEAD` and index live
+/// there) what redirects git or holds config.
 fn git_dir_root_policy_files(roots: &[PathBuf]) -> Vec<PathBuf> {
     roots
         .iter()
         .filter(|r| r.join("HEAD").is_file() && r.join("objects").is_dir())
         .flat_map(|r| {
-            let mut files = existing(r, &["config", "hooks", "commondir"]);
-            files.extend(submodule_policy_files(r));
+            let mut files = existing(r, &["config", "hooks", "commondir", "modules"]);
+            if let Ok(entries) = std::fs::read_dir(r.join("worktrees")) {
+                for wt in entries.flatten().map(|e| e.path()) {
+                    files.extend(existing(
+                        &wt,
+                        &["commondir", "gitdir", "config.worktree", "hooks"],
+                    ));
+                }
+            }
+            files.extend(worktree_dot_gits(r));
             files
         })
         .collect()
@@ -335,17 +423,28 @@ pub(crate) fn setup_mounts(policy: &SandboxPolicy) -> NamespaceReport {
     if policy.mode == SandboxMode::WorkspaceWrite {
         // `.git` becomes a mount point first: it can then be neither renamed
         // nor replaced, so its read-only `hooks` and `config` stay its own.
+        // The same for repositories nested in the workspace, whose config
+        // git runs when it enters them (through a gitlink).
+        let nested = nested_repos(&workspace);
+        let nested_dirs = nested
+            .iter()
+            .filter(|p| p.symlink_metadata().is_ok_and(|m| m.is_dir()))
+            .cloned();
         for git in workspace
             .iter()
             .map(|r| r.join(".git"))
             .filter(|g| g.is_dir())
+            .chain(nested_dirs)
         {
             if let Err(e) = bind_in_place(&git) {
                 skip(&mut report, e);
             }
         }
         let mut protected = protected_paths(&workspace);
+        protected.extend(nested_policy_paths(&nested));
         protected.extend(git_dir_root_policy_files(&writable));
+        protected.sort();
+        protected.dedup();
         for p in protected {
             match bind_read_only(&p) {
                 Ok(()) => report.protected.push(p),
@@ -416,12 +515,75 @@ mod tests {
         std::fs::write(root.join(".git/config"), "").unwrap();
         let p = protected_paths(std::slice::from_ref(&root));
         assert!(p.contains(&root.join(".git/hooks")));
+        assert!(!p.contains(&root.join(".git/modules")), "absent, not made");
         assert!(p.contains(&root.join(".git/config")));
         assert!(p.contains(&root.join(".wright")));
         assert!(p.contains(&root.join(".claude")));
         assert!(root.join(".git/hooks").is_dir());
         assert!(root.join(".wright").is_dir());
         assert!(root.join(".claude").is_dir());
+    }
+
+    #[test]
+    fn every_dot_git_that_names_a_git_dir_is_protected() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join(".git/modules/s")).unwrap();
+        std::fs::create_dir_all(root.join(".git/worktrees/w")).unwrap();
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::create_dir_all(root.join("wt")).unwrap();
+        std::fs::write(
+            root.join(".gitmodules"),
+            "[submodule \"s\"]\n\tpath = sub\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("sub/.git"), "gitdir: ../.git/modules/s\n").unwrap();
+        std::fs::write(root.join("wt/.git"), "gitdir: ../.git/worktrees/w\n").unwrap();
+        std::fs::write(
+            root.join(".git/worktrees/w/gitdir"),
+            format!("{}\n", root.join("wt/.git").display()),
+        )
+        .unwrap();
+        let p = protected_paths(std::slice::from_ref(&root));
+        for want in [".git/modules", ".git/worktrees", "sub/.git", "wt/.git"] {
+            assert!(p.contains(&root.join(want)), "{want}: {p:?}");
+        }
+        // A root that is itself a linked worktree: its `.git` file.
+        let wt = root.join("wt");
+        assert!(protected_paths(std::slice::from_ref(&wt)).contains(&wt.join(".git")));
+        // Its shared git dir as a writable root: the redirects of each
+        // worktree's own dir, not the dir (its index is written there).
+        let shared = git_dir_root_policy_files(&[root.join(".git")]);
+        assert!(shared.is_empty(), "not a git dir yet: {shared:?}");
+        std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::create_dir_all(root.join(".git/objects")).unwrap();
+        let shared = git_dir_root_policy_files(&[root.join(".git")]);
+        for want in [".git/modules", ".git/worktrees/w/gitdir", "wt/.git"] {
+            assert!(shared.contains(&root.join(want)), "{want}: {shared:?}");
+        }
+        assert!(!shared.contains(&root.join(".git/worktrees")));
+    }
+
+    #[test]
+    fn nested_repositories_keep_what_decides_what_git_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
+        std::fs::create_dir_all(root.join("vendor/lib/.git/hooks")).unwrap();
+        std::fs::write(root.join("vendor/lib/.git/HEAD"), "ref: x\n").unwrap();
+        std::fs::write(root.join("vendor/lib/.git/config"), "").unwrap();
+        std::fs::create_dir_all(root.join("other")).unwrap();
+        std::fs::write(root.join("other/.git"), "gitdir: /x\n").unwrap();
+        let nested = nested_repos(std::slice::from_ref(&root));
+        let p = nested_policy_paths(&nested);
+        for want in [
+            "vendor/lib/.git/config",
+            "vendor/lib/.git/hooks",
+            "other/.git",
+        ] {
+            assert!(p.contains(&root.join(want)), "{want}: {p:?}");
+        }
+        assert!(!p.iter().any(|x| x.starts_with(root.join(".git"))), "{p:?}");
     }
 
     #[test]

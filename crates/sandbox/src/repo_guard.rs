@@ -1,12 +1,21 @@
 //! Files a command must not create in a repository's `.git` directory,
 //! because they make every later git command (the user's, outside the
 //! sandbox) read another repository's config, where `core.fsmonitor`,
-//! hooks or filters run programs: `commondir` and `gitdir` redirects. They
-//! cannot be bound read-only before they exist, so the bash tool notes which
-//! are absent before a command and removes any it created once its process
-//! group (and with namespaces, everything it started) is gone, however it
-//! ended.
+//! hooks or filters run programs: `commondir` and `gitdir` redirects, a
+//! `config.worktree`, and a new `modules` or `worktrees` dir (an existing
+//! one is bound read-only). They cannot be bound read-only before they
+//! exist, so the bash tool notes which are absent before a command and
+//! removes any it created once its process group (and with namespaces,
+//! everything it started) is gone, however it ended.
+//!
+//! The same for repositories nested in a root ([`crate::git_dirs`]): a new
+//! `.git` file or link is removed, and a new `.git` dir or bare git dir
+//! loses its `HEAD` (kept beside it as `HEAD.wright-removed`), which is
+//! what makes git take it for a repository; the rest of it stays. Git
+//! enters a nested repository on the user's next `git status` once it is a
+//! gitlink, and then runs that repository's config.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The shared git dir of a linked worktree at `root` (whose `.git` is a file
@@ -25,13 +34,28 @@ pub fn worktree_common_dir(root: &Path) -> Option<PathBuf> {
     (!common.starts_with(&root)).then_some(common)
 }
 
-/// Names inside `.git` that redirect git elsewhere.
-pub const REDIRECTS: &[&str] = &["commondir", "gitdir"];
+/// Names inside `.git` that redirect git elsewhere (`commondir`, `gitdir`)
+/// or add config to it (`config.worktree`, read once the repository's
+/// config turns `extensions.worktreeConfig` on).
+pub const REDIRECTS: &[&str] = &["commondir", "gitdir", "config.worktree"];
 
-/// The redirect files absent before a command, to check afterwards.
+/// Names inside a root's `.git` that would hold planted git dirs.
+pub const NESTING: &[&str] = &["modules", "worktrees"];
+
+/// The redirect files absent before a command, and the repositories nested
+/// in the roots then, to check afterwards.
 #[derive(Debug, Default)]
 pub struct RepoGuard {
     absent: Vec<PathBuf>,
+    nested: Vec<NestedBefore>,
+}
+
+/// A root's nested repositories before the command, by what identifies
+/// each (see [`identity`]).
+#[derive(Debug)]
+struct NestedBefore {
+    root: PathBuf,
+    found: BTreeSet<(PathBuf, String)>,
 }
 
 impl RepoGuard {
@@ -39,32 +63,148 @@ impl RepoGuard {
     /// (followed when `.git` is a symlink to one) and from the git dirs of
     /// its submodules (`modules/**`) and linked worktrees (`worktrees/*`):
     /// git runs in those too when the user runs it in the project.
+    ///
+    /// Also notes `modules` and `worktrees` missing from each root's git
+    /// dir, and the repositories nested in each root (one walk of it, see
+    /// [`crate::git_dirs::scan_nested`]).
     pub fn before(roots: &[PathBuf]) -> Self {
-        let absent = roots
+        let root_git_dirs: Vec<PathBuf> = roots
             .iter()
             .filter_map(|r| {
                 let git = r.join(".git");
                 // A `.git` symlink to a directory is a git dir where the
                 // link points; a `.git` file is a linked worktree, whose
-                // own redirects are legitimate.
-                git.is_dir().then(|| git.canonicalize().unwrap_or(git))
+                // own redirects are legitimate, but whose shared git dir
+                // (writable for its commits) is the main repository's.
+                if git.is_dir() {
+                    Some(git.canonicalize().unwrap_or(git))
+                } else {
+                    worktree_common_dir(r)
+                }
             })
-            .flat_map(|g| git_dirs(&g))
-            .flat_map(|g| REDIRECTS.iter().map(move |n| g.join(n)))
-            .filter(|p| p.symlink_metadata().is_err())
             .collect();
-        Self { absent }
+        let mut absent: Vec<PathBuf> = root_git_dirs
+            .iter()
+            .flat_map(|g| git_dirs(g))
+            .flat_map(|g| REDIRECTS.iter().map(move |n| g.join(n)))
+            .collect();
+        absent.extend(
+            root_git_dirs
+                .iter()
+                .flat_map(|g| NESTING.iter().map(move |n| g.join(n))),
+        );
+        absent.retain(|p| p.symlink_metadata().is_err());
+        let nested = roots
+            .iter()
+            .map(|r| NestedBefore {
+                root: r.clone(),
+                found: nested_identities(r),
+            })
+            .collect();
+        Self { absent, nested }
     }
 
     /// Removes what the command created among them and says what it
-    /// removed, one line each, for the command's output.
+    /// removed, one line each, for the command's output; then the same for
+    /// new nested repositories (a walk of each root).
     pub fn after(&self) -> Vec<String> {
+        let mut said = self.after_quick();
+        for before in &self.nested {
+            for (path, _) in nested_identities(&before.root).difference(&before.found) {
+                if let Some(line) = neutralize(path) {
+                    said.push(line);
+                }
+            }
+        }
+        said
+    }
+
+    /// Only the redirects, `modules` and `worktrees` (a few stats, no
+    /// walk): for the frequent sweeps while a background job runs; its end
+    /// runs [`Self::after`].
+    pub fn after_quick(&self) -> Vec<String> {
         self.absent
             .iter()
             .filter(|p| remove(p))
             .map(|p| notice(p))
             .collect()
     }
+}
+
+/// Each repository nested in `root` with what it is now: a `.git` file's
+/// text, a link's target, or a directory with a `HEAD` (by its inode, so a
+/// replaced one counts as new). A directory without `HEAD` is no
+/// repository to git and has no entry, so one whose `HEAD` is moved back
+/// in counts as new too.
+fn nested_identities(root: &Path) -> BTreeSet<(PathBuf, String)> {
+    crate::git_dirs::scan_nested(root)
+        .found
+        .into_iter()
+        .filter_map(|(p, _, _)| identity(&p).map(|id| (p, id)))
+        .collect()
+}
+
+fn identity(p: &Path) -> Option<String> {
+    let meta = p.symlink_metadata().ok()?;
+    if meta.file_type().is_symlink() {
+        return Some(format!("link {}", std::fs::read_link(p).ok()?.display()));
+    }
+    if meta.is_file() {
+        let mut text = std::fs::read(p).ok()?;
+        text.truncate(4096);
+        return Some(format!("file {}", String::from_utf8_lossy(&text)));
+    }
+    // The directory itself, not its `HEAD`: git rewrites `HEAD` (a new
+    // file) on every checkout in the repository, which is no plant.
+    head_of(p)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some(format!("dir {} {}", meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        Some("dir".to_owned())
+    }
+}
+
+/// The `HEAD` of the git dir `dir` (or of `dir/.git`'s form: `dir` itself
+/// is the git dir), in whatever case it was written.
+fn head_of(dir: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .find(|e| e.file_name().eq_ignore_ascii_case("head"))
+        .map(|e| e.path())
+}
+
+/// Makes the new nested repository at `p` none: a `.git` file or link is
+/// removed; a directory's `HEAD` is moved aside. Says what it did.
+fn neutralize(p: &Path) -> Option<String> {
+    let meta = p.symlink_metadata().ok()?;
+    let what = if meta.is_dir() {
+        let head = head_of(p)?;
+        let aside = p.join("HEAD.wright-removed");
+        let _ = std::fs::remove_file(&aside);
+        std::fs::rename(&head, &aside).ok()?;
+        format!(
+            "moved {} to {}",
+            head.display(),
+            aside
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default()
+        )
+    } else {
+        std::fs::remove_file(p).ok()?;
+        format!("removed {}", p.display())
+    };
+    Some(format!(
+        "{} {what}: the command made a git repository inside the workspace, and git would run \
+         that repository's config (hooks, fsmonitor, filters) on the user's next `git status`. \
+         Make repositories outside the workspace, or ask the user to",
+        crate::HELPER_ERROR_PREFIX
+    ))
 }
 
 /// `git_dir` and the git dirs nested in it: submodules' (`modules/<name>`,
@@ -110,7 +250,7 @@ fn remove(p: &Path) -> bool {
 fn notice(p: &Path) -> String {
     format!(
         "{} removed {}, which the command created: it would make git read another repository's \
-         config, where hooks and fsmonitor run programs",
+         config, or config the command wrote, where hooks and fsmonitor run programs",
         crate::HELPER_ERROR_PREFIX,
         p.display()
     )
@@ -128,9 +268,11 @@ mod tests {
         std::fs::write(root.join(".git/gitdir"), "kept").unwrap();
         let guard = RepoGuard::before(std::slice::from_ref(&root));
         std::fs::write(root.join(".git/commondir"), "../evil").unwrap();
+        std::fs::write(root.join(".git/config.worktree"), "[core]\nfsmonitor=x\n").unwrap();
         std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         let said = guard.after();
-        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(!root.join(".git/config.worktree").exists());
         assert!(!root.join(".git/commondir").exists());
         assert!(root.join(".git/gitdir").exists());
         assert!(root.join(".git/HEAD").exists());
@@ -169,6 +311,68 @@ mod tests {
     }
 
     #[test]
+    fn new_modules_and_worktrees_dirs_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        let guard = RepoGuard::before(std::slice::from_ref(&root));
+        std::fs::create_dir_all(root.join(".git/modules/x")).unwrap();
+        std::fs::write(root.join(".git/modules/x/config"), "[core]\nfsmonitor=x\n").unwrap();
+        std::fs::create_dir_all(root.join(".git/worktrees/y")).unwrap();
+        assert_eq!(guard.after().len(), 2);
+        assert!(!root.join(".git/modules").exists());
+        assert!(!root.join(".git/worktrees").exists());
+    }
+
+    #[test]
+    fn new_nested_repositories_are_undone_and_old_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join(".git/objects")).unwrap();
+        std::fs::create_dir_all(root.join("old/.git")).unwrap();
+        std::fs::write(root.join("old/.git/HEAD"), "ref: x\n").unwrap();
+        std::fs::create_dir_all(root.join("linked")).unwrap();
+        std::fs::write(root.join("linked/.git"), "gitdir: /a\n").unwrap();
+        let guard = RepoGuard::before(std::slice::from_ref(&root));
+        // Plants: a new repository, a bare one, a repointed `.git` file, a
+        // `.git` link, and a change to the root's own git dir (kept).
+        std::fs::create_dir_all(root.join("a/b/.git/objects")).unwrap();
+        std::fs::write(root.join("a/b/.git/HEAD"), "ref: x\n").unwrap();
+        std::fs::write(root.join("a/b/.git/config"), "[core]\nfsmonitor=x\n").unwrap();
+        std::fs::create_dir_all(root.join("bare/refs")).unwrap();
+        std::fs::write(root.join("bare/HEAD"), "ref: x\n").unwrap();
+        std::fs::write(root.join("linked/.git"), "gitdir: /tmp/evil\n").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("/tmp/evil", root.join("a/.git")).unwrap();
+        std::fs::write(root.join(".git/HEAD"), "ref: y\n").unwrap();
+        let said = guard.after();
+        assert_eq!(said.len(), if cfg!(unix) { 4 } else { 3 }, "{said:?}");
+        assert!(!root.join("a/b/.git/HEAD").exists());
+        assert!(root.join("a/b/.git/HEAD.wright-removed").exists());
+        assert!(root.join("a/b/.git/config").exists(), "the rest stays");
+        assert!(!root.join("bare/HEAD").exists());
+        assert!(!root.join("linked/.git").exists());
+        assert!(root.join("a/.git").symlink_metadata().is_err());
+        assert!(root.join("old/.git/HEAD").exists());
+        assert!(root.join(".git/HEAD").exists());
+        // A checkout in an old one rewrites its HEAD: no plant.
+        let guard = RepoGuard::before(std::slice::from_ref(&root));
+        std::fs::write(root.join("old/.git/HEAD.lock"), "ref: y\n").unwrap();
+        std::fs::rename(root.join("old/.git/HEAD.lock"), root.join("old/.git/HEAD")).unwrap();
+        assert!(guard.after().is_empty());
+        assert!(root.join("old/.git/HEAD").exists());
+        // Moving HEAD back in a later command is a new repository again.
+        let guard = RepoGuard::before(std::slice::from_ref(&root));
+        std::fs::rename(
+            root.join("a/b/.git/HEAD.wright-removed"),
+            root.join("a/b/.git/HEAD"),
+        )
+        .unwrap();
+        assert_eq!(guard.after().len(), 1);
+        assert!(!root.join("a/b/.git/HEAD").exists());
+    }
+
+    #[test]
     fn a_worktree_names_its_shared_git_dir() {
         let dir = tempfile::tempdir().unwrap();
         let main = dir.path().join("main");
@@ -182,6 +386,24 @@ mod tests {
             Some(main.join(".git").canonicalize().unwrap())
         );
         assert_eq!(worktree_common_dir(&main), None);
+    }
+
+    #[test]
+    fn a_linked_worktree_roots_shared_git_dir_is_guarded() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main");
+        let wt = dir.path().join("wt");
+        std::fs::create_dir_all(main.join(".git/worktrees/wt")).unwrap();
+        std::fs::create_dir_all(&wt).unwrap();
+        std::fs::write(main.join(".git/worktrees/wt/commondir"), "../..\n").unwrap();
+        std::fs::write(wt.join(".git"), "gitdir: ../main/.git/worktrees/wt\n").unwrap();
+        let guard = RepoGuard::before(std::slice::from_ref(&wt));
+        std::fs::write(main.join(".git/commondir"), "/tmp/evil").unwrap();
+        std::fs::create_dir_all(main.join(".git/modules/x")).unwrap();
+        assert_eq!(guard.after().len(), 2);
+        assert!(!main.join(".git/commondir").exists());
+        assert!(!main.join(".git/modules").exists());
+        assert!(main.join(".git/worktrees/wt/commondir").exists());
     }
 
     #[cfg(unix)]

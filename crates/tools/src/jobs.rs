@@ -8,9 +8,10 @@
 //! its end: a `.git/commondir` or `.git/gitdir` it plants would make every
 //! git command run outside the sandbox meanwhile (the user's hooks, shell
 //! prompt, editor) read another repository's config, where `core.fsmonitor`
-//! runs programs. The job's task sweeps it every 200 ms, and
-//! [`BackgroundJobs::sweep`] sweeps all jobs at once, for the moment before
-//! something unsandboxed runs.
+//! runs programs. The job's task sweeps those redirects every 200 ms, and
+//! [`BackgroundJobs::sweep`] sweeps all jobs at once, nested repositories
+//! too (a walk of the roots), for the moment before something unsandboxed
+//! runs, as does the job's end.
 
 use std::fmt;
 use std::fs::File;
@@ -126,9 +127,15 @@ struct JobGuard {
 }
 
 impl JobGuard {
-    /// Removes the plants and notes each removal in the job's output.
-    fn sweep(&self) -> Vec<String> {
-        let removed = self.guard.after();
+    /// Removes the plants and notes each removal in the job's output;
+    /// `full` also walks the roots for nested repositories (too slow for
+    /// every tick).
+    fn sweep(&self, full: bool) -> Vec<String> {
+        let removed = if full {
+            self.guard.after()
+        } else {
+            self.guard.after_quick()
+        };
         let mut notes = &self.notes;
         for line in &removed {
             let _ = writeln!(notes, "{line}");
@@ -295,7 +302,7 @@ impl BackgroundJobs {
                     tokio::select! {
                         status = &mut ended => break status,
                         _ = tick.tick() => {
-                            waiter.sweep();
+                            waiter.sweep_quick();
                         }
                     }
                 }
@@ -377,8 +384,20 @@ impl Job {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .as_ref()
-            .map(JobGuard::sweep)
+            .map(|g| g.sweep(true))
             .unwrap_or_default()
+    }
+
+    /// The periodic sweep: redirects only, no walk of the roots.
+    fn sweep_quick(&self) {
+        if let Some(g) = self
+            .guard
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+        {
+            g.sweep(false);
+        }
     }
 
     /// The end-of-job cleanup, once the group is gone: the last sweep, after
@@ -390,7 +409,7 @@ impl Job {
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         if let Some(guard) = guard {
-            guard.sweep();
+            guard.sweep(true);
         }
     }
 

@@ -1,10 +1,11 @@
 //! Paths the model gives (absolute, relative to the session cwd, or `~/…`):
 //! resolved once by the shared resolver ([`wright_sandbox::fs_resolve`],
 //! the same one the permission check uses), checked against the files the
-//! tools never write, and shown back to the model as briefly as possible.
-//! Files are then opened through [`wright_sandbox::Beneath`], so the kernel
-//! refuses a symlink that appears after the check; nothing here interprets
-//! `..` on its own.
+//! tools never write (protected names, and files that would make a
+//! directory a git repository), and shown back to the model as briefly as
+//! possible. Files are then opened through [`wright_sandbox::Beneath`], so
+//! the kernel refuses a symlink that appears after the check; nothing here
+//! interprets `..` on its own.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -61,6 +62,17 @@ pub fn check_write(ctx: &ToolContext, p: &ToolPath, beneath: &Beneath) -> Result
                 via(p)
             )));
         }
+    }
+    // A file that makes its directory a git dir (a `HEAD` beside `objects`
+    // or `refs`) plants a repository whose config git would run.
+    if wright_sandbox::git_dirs::makes_git_dir(&p.real) {
+        return Err(ToolError::Blocked(format!(
+            "{}{} would make its directory a git repository (a `HEAD` beside `objects`, `refs` \
+             or `commondir`), whose config git would run; the file tools never create one, in \
+             any mode. Use git commands for repositories",
+            p.shown,
+            via(p)
+        )));
     }
     if ctx.outside_writes == OutsideWrites::Refuse && !beneath.contains(&p.real) {
         let roots: Vec<String> = beneath

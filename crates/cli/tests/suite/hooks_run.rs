@@ -391,3 +391,48 @@ fn a_hooks_git_runs_no_fsmonitor_from_the_repository_config() {
         "the repository's fsmonitor ran from a hook"
     );
 }
+
+/// A nested repository (here made before the session, as a command racing
+/// the sweep would leave it) added as a gitlink, whose own config runs a
+/// clean filter: git run by a hook does not enter it.
+#[test]
+fn a_hooks_git_does_not_descend_into_a_nested_repository() {
+    let env = Env::new();
+    let pwned = env.path("PWNED");
+    let script = format!(
+        "git init -q && git init -q sub && cd sub && \
+         git config filter.evil.clean 'touch {p}; cat' && \
+         echo '* filter=evil' > .gitattributes && echo a > f && \
+         git add -A && git -c user.name=t -c user.email=t@t commit -q -m s && rm -f {p} && \
+         echo b > f && cd .. && git add sub && \
+         git -c user.name=t -c user.email=t@t commit -q -m outer",
+        p = pwned.display()
+    );
+    let ok = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .current_dir(env.project.path())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    assert!(!pwned.exists());
+    user_hooks(
+        &env,
+        "[[hooks.PostToolUse]]\nhooks = [{ type = \"command\", command = \"git status >/dev/null 2>&1; true\" }]\n",
+    );
+    let (out, _) = rounds(
+        &env,
+        &[&[("c1", "Bash", json!({"command": "echo hi"}))]],
+        &["--permission-mode", "bypass"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("hook PostToolUse"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !pwned.exists(),
+        "the nested repository's filter ran from a hook"
+    );
+}

@@ -11,6 +11,8 @@ mod errors;
 mod fault_matrix;
 mod first_run;
 mod first_steps;
+#[cfg(target_os = "linux")]
+mod git_plants;
 mod headless;
 mod hooks;
 mod hooks_run;
