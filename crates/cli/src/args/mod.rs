@@ -43,6 +43,16 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "MODE", global = true)]
     pub permission_mode: Option<ModeArg>,
 
+    /// Claude Code's spelling of `--permission-mode bypass`: everything runs
+    /// without asking (the guards and the OS sandbox still apply).
+    #[arg(
+        long = "dangerously-skip-permissions",
+        alias = "dangerously_skip_permissions",
+        conflicts_with = "permission_mode",
+        global = true
+    )]
+    pub dangerously_skip_permissions: bool,
+
     /// Replace the built-in system prompt.
     #[arg(
         long,
@@ -457,13 +467,18 @@ impl Args {
             base_url: self.base_url.clone(),
             max_tokens: self.max_tokens,
             max_turns: self.max_turns,
-            permission_mode: self.permission_mode.map(|m| match m {
-                ModeArg::Default | ModeArg::DontAsk => PermissionMode::Default,
-                ModeArg::AcceptEdits => PermissionMode::AcceptEdits,
-                ModeArg::Plan => PermissionMode::Plan,
-                ModeArg::Auto => PermissionMode::Auto,
-                ModeArg::Bypass => PermissionMode::Bypass,
-            }),
+            permission_mode: self
+                .permission_mode
+                .map(|m| match m {
+                    ModeArg::Default | ModeArg::DontAsk => PermissionMode::Default,
+                    ModeArg::AcceptEdits => PermissionMode::AcceptEdits,
+                    ModeArg::Plan => PermissionMode::Plan,
+                    ModeArg::Auto => PermissionMode::Auto,
+                    ModeArg::Bypass => PermissionMode::Bypass,
+                })
+                .or(self
+                    .dangerously_skip_permissions
+                    .then_some(PermissionMode::Bypass)),
             system_prompt: self.system_prompt.clone(),
             system_prompt_file: self.system_prompt_file.clone(),
             append_system_prompt: self.append_system_prompt.clone(),
@@ -543,6 +558,20 @@ mod tests {
 
     fn parse(args: &[&str]) -> Args {
         Args::try_parse_from([&["wright"], args].concat()).unwrap()
+    }
+
+    #[test]
+    fn dangerously_skip_permissions_is_bypass() {
+        let a = parse(&["--dangerously-skip-permissions"]);
+        assert_eq!(a.overrides().permission_mode, Some(PermissionMode::Bypass));
+        assert_eq!(parse(&[]).overrides().permission_mode, None);
+        let both = [
+            "wright",
+            "--dangerously-skip-permissions",
+            "--permission-mode",
+            "plan",
+        ];
+        assert!(Args::try_parse_from(both).is_err());
     }
 
     #[test]
