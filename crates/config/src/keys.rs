@@ -89,8 +89,22 @@ pub(crate) struct Key {
     pub(crate) kind: Kind,
     /// What it does, in one line.
     pub(crate) doc: &'static str,
+    /// The value it has when nothing sets it, as TOML text; `None` for a
+    /// key that stays unset. `Settings::default()` writes the same values
+    /// in Rust, and a test keeps the two equal.
+    pub(crate) default: Option<&'static str>,
     /// Its value in `settings`, as TOML; `None` when unset.
     pub(crate) get: fn(&Settings) -> Option<Value>,
+}
+
+impl Key {
+    /// [`Key::default`] as a TOML value; `None` for a key that stays unset
+    /// (the texts are constants, which a test parses).
+    pub(crate) fn default_value(&self) -> Option<Value> {
+        let text = self.default?;
+        let mut doc: toml::Table = toml::from_str(&format!("v = {text}")).ok()?;
+        doc.remove("v")
+    }
 }
 
 /// Every key, in display order.
@@ -99,270 +113,315 @@ pub(crate) const TABLE: [Key; 45] = [
         name: "provider",
         kind: Kind::Word(Provider::expected),
         doc: "the wire protocol; unset lets wright infer it",
+        default: None,
         get: |s| s.provider.map(|p| word(p.as_str())),
     },
     Key {
         name: "model",
         kind: Kind::Text,
         doc: "the model name",
+        default: None,
         get: |s| text(s.model.as_ref()),
     },
     Key {
         name: "base_url",
         kind: Kind::Url,
         doc: "the server's base URL",
+        default: None,
         get: |s| text(s.base_url.as_ref()),
     },
     Key {
         name: "max_tokens",
         kind: Kind::Int(Range::POSITIVE_U32),
         doc: "output token limit per request",
+        default: None,
         get: |s| s.max_tokens.map(int),
     },
     Key {
         name: "max_turns",
         kind: Kind::Int(Range::POSITIVE_U32),
         doc: "model requests per task before stopping",
+        default: Some("50"),
         get: |s| Some(int(s.max_turns)),
     },
     Key {
         name: "permission_mode",
         kind: Kind::Word(PermissionMode::expected),
         doc: "how tool calls are approved",
+        default: Some(r#""default""#),
         get: |s| Some(word(s.permission_mode.as_str())),
     },
     Key {
         name: "system_prompt",
         kind: Kind::Text,
         doc: "replaces the base system prompt",
+        default: None,
         get: |s| text(s.system_prompt.as_ref()),
     },
     Key {
         name: "system_prompt_file",
         kind: Kind::File,
         doc: "a file whose text replaces the base system prompt",
+        default: None,
         get: |s| s.system_prompt_file.as_deref().map(path),
     },
     Key {
         name: "append_system_prompt",
         kind: Kind::Text,
         doc: "text appended to the system prompt",
+        default: None,
         get: |s| text(s.append_system_prompt.as_ref()),
     },
     Key {
         name: "reasoning_effort",
         kind: Kind::Word(ReasoningEffort::expected),
         doc: "how hard models that take one reason",
+        default: None,
         get: |s| s.reasoning_effort.map(|e| word(e.as_str())),
     },
     Key {
         name: "thinking_budget",
         kind: Kind::Int(Range::THINKING_BUDGET),
         doc: "extended-thinking budget in tokens",
+        default: None,
         get: |s| s.thinking_budget.map(int),
     },
     Key {
         name: "fallback_model",
         kind: Kind::Text,
         doc: "the model used after repeated overload errors",
+        default: None,
         get: |s| text(s.fallback_model.as_ref()),
     },
     Key {
         name: "tools.bash_timeout_secs",
         kind: Kind::Int(Range::BASH_TIMEOUT),
         doc: "default timeout of the Bash tool, in seconds",
+        default: Some("120"),
         get: |s| Some(int(s.bash_timeout_secs)),
     },
     Key {
         name: "context.instruction_files",
         kind: Kind::Strings,
         doc: "instruction files gathered from the repository root down to the working directory",
+        default: Some(r#"["AGENTS.md"]"#),
         get: |s| Some(strings(&s.instruction_files)),
     },
     Key {
         name: "context.instruction_budget",
         kind: Kind::Int(Range::INSTRUCTION_BUDGET),
         doc: "characters of project instructions before truncation",
+        default: Some("40000"),
         get: |s| Some(int(s.context.instruction_budget)),
     },
     Key {
         name: "context.user_instruction_files",
         kind: Kind::Paths,
         doc: "user-level instruction files (user config only)",
+        default: Some("[]"),
         get: |s| Some(paths(&s.context.user_instruction_files)),
     },
     Key {
         name: "context.skill_dirs",
         kind: Kind::Paths,
         doc: "user skill directories besides `.wright/skills/` (user config only)",
+        default: Some("[]"),
         get: |s| Some(paths(&s.context.skill_dirs)),
     },
     Key {
         name: "context.user_memory",
         kind: Kind::Bool,
         doc: "whether the user-level memory is loaded",
+        default: Some("false"),
         get: |s| Some(Value::Boolean(s.context.user_memory)),
     },
     Key {
         name: "context.auto_compact",
         kind: Kind::Bool,
         doc: "whether the conversation is compacted automatically near the window",
+        default: Some("true"),
         get: |s| Some(Value::Boolean(s.context.auto_compact)),
     },
     Key {
         name: "context.keep_recent_tokens",
         kind: Kind::Int(Range::KEEP_RECENT_TOKENS),
         doc: "tokens of recent turns compaction keeps verbatim; unset derives it from the window",
+        default: None,
         get: |s| s.context.keep_recent_tokens.map(int),
     },
     Key {
         name: "context.compact_margin_percent",
         kind: Kind::Int(Range::COMPACT_MARGIN),
         doc: "margin below the window, in percent, at which automatic compaction starts",
+        default: Some("10"),
         get: |s| Some(int(s.context.compact_margin_percent)),
     },
     Key {
         name: "permissions.allow",
         kind: Kind::Strings,
         doc: "rules that allow a tool call without asking; appended across layers",
+        default: Some("[]"),
         get: |s| Some(strings(&s.permissions.allow)),
     },
     Key {
         name: "permissions.ask",
         kind: Kind::Strings,
         doc: "rules that always ask; appended across layers",
+        default: Some("[]"),
         get: |s| Some(strings(&s.permissions.ask)),
     },
     Key {
         name: "permissions.deny",
         kind: Kind::Strings,
         doc: "rules that always deny; appended across layers",
+        default: Some("[]"),
         get: |s| Some(strings(&s.permissions.deny)),
     },
     Key {
         name: "permissions.additional_roots",
         kind: Kind::Paths,
         doc: "workspace roots besides the project root; appended across layers",
+        default: Some("[]"),
         get: |s| Some(paths(&s.permissions.additional_roots)),
     },
     Key {
         name: "sandbox.mode",
         kind: Kind::Word(SandboxMode::expected),
         doc: "how the OS sandbox confines shell commands",
+        default: Some(r#""workspace-write""#),
         get: |s| Some(word(s.sandbox.mode.as_str())),
     },
     Key {
         name: "sandbox.network",
         kind: Kind::Bool,
         doc: "whether sandboxed commands may use the network",
+        default: Some("false"),
         get: |s| Some(Value::Boolean(s.sandbox.network)),
     },
     Key {
         name: "sandbox.writable_roots",
         kind: Kind::Paths,
         doc: "extra directories commands may write; appended across layers",
+        default: Some("[]"),
         get: |s| Some(paths(&s.sandbox.writable_roots)),
     },
     Key {
         name: "hooks.import_claude_settings",
         kind: Kind::Bool,
         doc: "also run the hooks of the project's `.claude/settings.json`",
+        default: Some("false"),
         get: |s| Some(Value::Boolean(s.hooks.import_claude_settings)),
     },
     Key {
         name: "hooks",
         kind: Kind::Tables("expected a table"),
         doc: "`[[hooks.<Event>]]` groups, Claude Code's layout; appended across layers",
+        default: Some("{}"),
         get: |s| Some(s.hooks.to_value()),
     },
     Key {
         name: "verify.enabled",
         kind: Kind::Bool,
         doc: "whether the same-turn verifier runs",
+        default: Some("true"),
         get: |s| Some(Value::Boolean(s.verify.enabled)),
     },
     Key {
         name: "verify.timeout_secs",
         kind: Kind::Int(Range::VERIFY_TIMEOUT),
         doc: "timeout of a check without its own, in seconds",
+        default: Some("120"),
         get: |s| Some(int(s.verify.timeout_secs)),
     },
     Key {
         name: "verify.checks",
         kind: Kind::Tables("expected an array of tables ([[verify.checks]])"),
         doc: "`[[verify.checks]]`: a glob, a command and its output format; appended across layers",
+        default: Some("[]"),
         get: |s| Some(s.verify.checks_value()),
     },
     Key {
         name: "mcp.trust_project_servers",
         kind: Kind::Bool,
         doc: "a trusted project's own MCP servers start without asking",
+        default: Some("false"),
         get: |s| Some(Value::Boolean(s.mcp.trust_project_servers)),
     },
     Key {
         name: "mcp.tool_search",
         kind: Kind::Word(McpToolSearch::expected),
         doc: "whether MCP tool schemas are deferred behind a search tool",
+        default: Some(r#""auto""#),
         get: |s| Some(word(s.mcp.tool_search.as_str())),
     },
     Key {
         name: "mcp.startup_timeout_secs",
         kind: Kind::Int(Range::MCP_STARTUP_TIMEOUT),
         doc: "how long MCP servers may take to start, in seconds",
+        default: Some("30"),
         get: |s| Some(secs_value(s.mcp.startup_timeout_ms)),
     },
     Key {
         name: "mcp.tool_timeout_secs",
         kind: Kind::Int(Range::MCP_TOOL_TIMEOUT),
         doc: "how long one MCP tool call may take, in seconds",
+        default: Some("600"),
         get: |s| Some(secs_value(s.mcp.tool_timeout_ms)),
     },
     Key {
         name: "mcp.trust_read_only_hints",
         kind: Kind::Bool,
         doc: "an MCP tool's readOnlyHint lets it run where reads do",
+        default: Some("false"),
         get: |s| Some(Value::Boolean(s.mcp.trust_read_only_hints)),
     },
     Key {
         name: "mcp_servers",
         kind: Kind::Tables("expected a table"),
         doc: "`[mcp_servers.NAME]` tables, `.mcp.json` entries in TOML",
+        default: Some("{}"),
         get: |s| Some(servers_value(&s.mcp_servers)),
     },
     Key {
         name: "agents.max_turns",
         kind: Kind::Int(Range::POSITIVE_U32),
         doc: "a subagent's turn limit when its definition sets none",
+        default: Some("30"),
         get: |s| Some(int(s.agents.max_turns)),
     },
     Key {
         name: "agents.max_concurrent",
         kind: Kind::Int(Range::AGENT_MAX_CONCURRENT),
         doc: "subagents of one response running at once",
+        default: Some("4"),
         get: |s| Some(int(s.agents.max_concurrent)),
     },
     Key {
         name: "agents.isolation",
         kind: Kind::Word(AgentIsolation::expected),
         doc: "where subagents run: in place, or in a git worktree of their own",
+        default: Some(r#""none""#),
         get: |s| Some(word(s.agents.isolation.as_str())),
     },
     Key {
         name: "agents.import_claude_agents",
         kind: Kind::Bool,
         doc: "also read agent definitions from `<project>/.claude/agents/`",
+        default: Some("false"),
         get: |s| Some(Value::Boolean(s.agents.import_claude_agents)),
     },
     Key {
         name: "agents.user_agents",
         kind: Kind::Bool,
         doc: "also read agent definitions from `<user config dir>/agents/`",
+        default: Some("false"),
         get: |s| Some(Value::Boolean(s.agents.user_agents)),
     },
     Key {
         name: "models",
         kind: Kind::Tables("expected a table"),
         doc: "`[models.\"name\"]` tables overriding or adding model catalog entries",
+        default: Some("{}"),
         get: |s| {
             Some(Value::Table(
                 s.models
@@ -431,7 +490,8 @@ const fn same(a: &str, b: &str) -> bool {
 }
 
 /// The top-level keys of a file: the first segment of every key, then
-/// `projects` (the user file's per-project state, which is no setting).
+/// `projects` (the user file's per-project state, which is no setting) and
+/// `shell_environment` (the user file's environment for commands).
 pub(crate) static TOP_KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     let mut top: Vec<&'static str> = Vec::new();
     for key in TABLE {
@@ -486,7 +546,6 @@ impl Settings {
 /// default and what it does. `docs/config-keys.md` is this text, and a
 /// test keeps it so.
 pub fn reference() -> String {
-    let defaults = Settings::default();
     let mut out = String::from(
         "<!-- Generated from the key table in crates/config/src/keys.rs; a test fails when \
          this file differs (`cargo test -p wright-config -- --ignored write_reference` \
@@ -496,7 +555,7 @@ pub fn reference() -> String {
          |---|---|---|---|\n",
     );
     for key in TABLE {
-        let default = match (key.get)(&defaults) {
+        let default = match key.default_value() {
             None => "unset".to_owned(),
             Some(Value::Array(items)) if items.is_empty() => "none".to_owned(),
             Some(Value::Table(items)) if items.is_empty() => "none".to_owned(),

@@ -23,9 +23,27 @@ fn every_key_has_a_default_reading() {
 }
 
 #[test]
+fn the_default_column_is_what_settings_start_with() {
+    let s = Settings::default();
+    for key in TABLE {
+        if let Some(text) = key.default {
+            assert!(
+                key.default_value().is_some(),
+                "{}: {text} is no TOML value",
+                key.name
+            );
+        }
+        assert_eq!(key.default_value(), (key.get)(&s), "{}", key.name);
+    }
+}
+
+#[test]
 fn tables_and_messages_come_from_the_rows() {
     assert_eq!(TOP_KEYS.first(), Some(&"provider"));
-    assert_eq!(TOP_KEYS.last(), Some(&"projects"));
+    assert_eq!(
+        TOP_KEYS[TOP_KEYS.len() - 2..],
+        ["projects", crate::shell_env::TABLE]
+    );
     assert_eq!(
         members("sandbox"),
         Some(["mode", "network", "writable_roots"].as_slice())
