@@ -1,10 +1,13 @@
-//! `[agents]` parsed from file text: every key, and every error with its
+//! The plain keys read through the key table, seen through `[agents]`
+//! parsed from file text: every key, and every error with its
 //! line, column and key.
 
 use std::path::Path;
 
-use super::*;
+use crate::assign::Assign;
+use crate::error::ConfigError;
 use crate::file::parse_file;
+use crate::kinds::AgentIsolation;
 
 const PREFIX: &str = "/p/.wright/config.toml";
 
@@ -85,4 +88,44 @@ fn bad_agents_values_name_file_line_and_key() {
     for (text, expected) in cases {
         assert_eq!(err(text), format!("{PREFIX}:{expected}"), "{text}");
     }
+}
+
+#[test]
+fn the_first_wrong_type_in_the_file_wins_whoever_checks_it() {
+    // A plain key (checked against its row) before a model's value
+    // (checked by serde), then the other way round.
+    assert_eq!(
+        err("max_tokens = \"x\"\n[models.m]\nmax_output = \"y\"\n"),
+        format!(
+            "{PREFIX}:1:14: invalid value `\"x\"` for `max_tokens`: \
+             expected a positive integer, found string"
+        )
+    );
+    assert_eq!(
+        err("[models.m]\nmax_output = \"y\"\n[agents]\nmax_turns = \"x\"\n"),
+        format!(
+            "{PREFIX}:2:14: invalid value `\"y\"` for `models.m.max_output`: \
+             expected a positive integer, found string"
+        )
+    );
+}
+
+#[test]
+fn a_plain_table_that_is_no_table_is_named() {
+    assert_eq!(
+        err("tools = [1]\n"),
+        format!("{PREFIX}:1:9: invalid value `[1]` for `tools`: expected a table, found array")
+    );
+    assert_eq!(
+        err("mcp = \"x\"\n"),
+        format!("{PREFIX}:1:7: invalid value `\"x\"` for `mcp`: expected a table, found string")
+    );
+}
+
+#[test]
+fn hex_and_underscored_integers_are_read_as_serde_read_them() {
+    assert_eq!(
+        parse("[agents]\nmax_turns = 0x10\nmax_concurrent = 1_0\n").unwrap(),
+        vec![Assign::AgentMaxTurns(16), Assign::AgentMaxConcurrent(10)]
+    );
 }
