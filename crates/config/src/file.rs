@@ -10,8 +10,8 @@
 //! mapped back to the key that holds it. Which keys a table allows and
 //! what a key's value must be come from the key table (`keys.rs`), and
 //! from `doc_hooks.rs` and `doc_mcp.rs` inside their tables of tables;
-//! value checks live in `doc.rs`, `doc_hooks.rs`, `doc_mcp.rs` and
-//! `doc_agents.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
+//! value checks live in `rows.rs` (the plain keys), `doc.rs`,
+//! `doc_hooks.rs` and `doc_mcp.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
 //! `[[verify.checks]]`) carry their index: `hooks.Stop[0].hooks[1].command`.
 
 use std::ops::Range as Span;

@@ -536,6 +536,20 @@ pub(crate) const fn range_of(name: &str) -> Range {
     panic!("not an integer config key")
 }
 
+/// The position of the key `name` in [`TABLE`]. Meant for `const` items
+/// and blocks, where a name that is no key stops the build: the layers that
+/// name keys in code (environment variables) cannot name one that is not.
+pub(crate) const fn index_of(name: &str) -> usize {
+    let mut i = 0;
+    while i < TABLE.len() {
+        if same(TABLE[i].name, name) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("not a config key")
+}
+
 /// `a == b`, in a `const fn`.
 const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());

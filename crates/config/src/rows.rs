@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::assign::{Assign, check_text};
 use crate::builder::Builder;
 use crate::error::ConfigError;
 use crate::keys::{Key, Kind, TABLE};
@@ -106,6 +107,61 @@ pub(crate) fn read(
         (key.set)(parsed).ok_or_else(|| b.invalid(name, span, &shown, key.kind.expected()))?;
     b.push(assign);
     Ok(())
+}
+
+/// A value a row refuses, from a layer without positions (environment,
+/// flags): the part at fault as shown, and the "expected …".
+#[derive(Debug, PartialEq)]
+pub(crate) struct Refused {
+    /// The value, or the item of a list, at fault.
+    pub(crate) value: String,
+    /// What was expected.
+    pub(crate) message: String,
+}
+
+/// The assignment a value from the environment or a flag makes for the
+/// plain key `key`: checked against the row's kind (non-empty text, the
+/// range, a known word, non-empty items; files and paths are kept as
+/// given, relative to the working directory), then set through the row.
+pub(crate) fn assign(key: &Key, value: Parsed) -> Result<Assign, Refused> {
+    let refused = |value: &str, message: String| Refused {
+        value: value.to_owned(),
+        message,
+    };
+    let shown = match (&value, key.kind) {
+        (Parsed::Text(s), Kind::Text | Kind::Url) => {
+            check_text(key.name, s).map_err(|m| refused(s, m))?;
+            s.clone()
+        }
+        (Parsed::Int(n), Kind::Int(range)) => {
+            range.check(*n).map_err(|m| refused(&n.to_string(), m))?;
+            n.to_string()
+        }
+        (Parsed::Strings(items), _) => {
+            for item in items {
+                check_text(key.name, item).map_err(|m| refused(item, m))?;
+            }
+            String::new()
+        }
+        (Parsed::Text(s), _) => s.clone(),
+        _ => String::new(),
+    };
+    (key.set)(value).ok_or_else(|| refused(&shown, key.kind.expected()))
+}
+
+/// [`assign`] for a value typed as text (an environment variable): words
+/// and numbers may be padded with spaces, text is taken as it is.
+pub(crate) fn assign_text(key: &Key, value: &str) -> Result<Assign, Refused> {
+    let parsed = match key.kind {
+        Kind::Word(_) => Parsed::Text(value.trim().to_owned()),
+        Kind::Int(range) => Parsed::Int(value.trim().parse().map_err(|_| Refused {
+            value: value.to_owned(),
+            message: range.describe(),
+        })?),
+        Kind::File => Parsed::Path(PathBuf::from(value)),
+        _ => Parsed::Text(value.to_owned()),
+    };
+    assign(key, parsed)
 }
 
 /// The file's value of `key`; `Err` when a table on its way is no table.
