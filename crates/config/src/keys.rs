@@ -521,21 +521,6 @@ pub(crate) fn at(path: &[&str]) -> Option<&'static Key> {
     find(&dotted)
 }
 
-/// The range of the integer key `name`. Meant for `const` blocks, where a
-/// name that is no integer key stops the build.
-pub(crate) const fn range_of(name: &str) -> Range {
-    let mut i = 0;
-    while i < TABLE.len() {
-        if same(TABLE[i].name, name)
-            && let Kind::Int(range) = TABLE[i].kind
-        {
-            return range;
-        }
-        i += 1;
-    }
-    panic!("not an integer config key")
-}
-
 /// The position of the key `name` in [`TABLE`]. Meant for `const` items
 /// and blocks, where a name that is no key stops the build: the layers that
 /// name keys in code (environment variables) cannot name one that is not.

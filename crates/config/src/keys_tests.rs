@@ -57,7 +57,7 @@ fn tables_and_messages_come_from_the_rows() {
         at(&["tools", "bash_timeout_secs"]).map(|k| k.kind.expected()),
         Some("expected an integer from 1 to 600".to_owned())
     );
-    const { range_of("max_turns") };
+    const { index_of("max_turns") };
 }
 
 #[test]
