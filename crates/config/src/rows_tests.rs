@@ -129,3 +129,49 @@ fn hex_and_underscored_integers_are_read_as_serde_read_them() {
         vec![Assign::AgentMaxTurns(16), Assign::AgentMaxConcurrent(10)]
     );
 }
+
+#[test]
+fn values_without_positions_are_checked_and_set_through_the_row() {
+    use super::{Refused, assign, assign_text};
+    use crate::keys::{TABLE, index_of};
+    use crate::kinds::Provider;
+    use crate::parsed::Parsed;
+    let row = |name| &TABLE[index_of(name)];
+    assert_eq!(
+        assign_text(row("provider"), " anthropic "),
+        Ok(Assign::Provider(Provider::Anthropic))
+    );
+    assert_eq!(
+        assign_text(row("agents.max_turns"), " 7 "),
+        Ok(Assign::AgentMaxTurns(7))
+    );
+    let refused = |value: &str, message: &str| {
+        Err(Refused {
+            value: value.to_owned(),
+            message: message.to_owned(),
+        })
+    };
+    assert_eq!(
+        assign_text(row("agents.max_concurrent"), "99"),
+        refused("99", "expected an integer from 1 to 16")
+    );
+    assert_eq!(
+        assign_text(row("agents.isolation"), "vm"),
+        refused("vm", "expected one of: none, worktree")
+    );
+    assert_eq!(
+        assign(row("base_url"), Parsed::Text("localhost".into())),
+        refused("localhost", "expected an http:// or https:// URL")
+    );
+    assert_eq!(
+        assign(
+            row("permissions.ask"),
+            Parsed::Strings(vec!["Bash".into(), String::new()])
+        ),
+        refused("", "expected a non-empty string")
+    );
+    assert_eq!(
+        assign(row("verify.enabled"), Parsed::Bool(false)),
+        Ok(Assign::VerifyEnabled(false))
+    );
+}
