@@ -54,36 +54,31 @@ pub(crate) fn span_of(root: &DeTable<'_>, key: &Key) -> Option<Span<usize>> {
 }
 
 /// Reads the file's value of the plain key `key`, if it sets one, into an
-/// assignment; the value's type was checked by [`mismatch`].
-pub(crate) fn read(
-    b: &mut Builder<'_>,
-    key: &'static Key,
-    root: &DeTable<'_>,
-) -> Result<(), ConfigError> {
+/// assignment; the value's type was checked by [`mismatch`], so the
+/// fallbacks for another type are never taken.
+pub(crate) fn read(b: &mut Builder<'_>, key: &Key, root: &DeTable<'_>) -> Result<(), ConfigError> {
     let Ok(Some(value)) = lookup(root, key) else {
         return Ok(());
     };
     let name = key.name;
     let span = value.span();
     let v = value.get_ref();
-    let spanned = |x| Spanned::new(span.clone(), x);
-    let text = || v.as_str().unwrap_or_default().to_owned();
+    // The builder's checks take a value with its span, as serde gave them.
+    let at = |x| Spanned::new(span.clone(), x);
+    let text = || at(v.as_str().unwrap_or_default().to_owned());
+    let list = || Spanned::new(span.clone(), strings(v));
     let parsed = match key.kind {
-        Kind::Text | Kind::Url => Parsed::Text(b.text(name, spanned(text()))?),
+        Kind::Text | Kind::Url => Parsed::Text(b.text(name, text())?),
         // A word is parsed by the row; a word it does not know is told
         // the choices, not that it should be non-empty.
-        Kind::Word(_) => Parsed::Text(text()),
-        Kind::File => Parsed::Path(
-            b.base_dir
-                .join(PathBuf::from(b.text(name, spanned(text()))?)),
-        ),
-        Kind::Int(range) => Parsed::Int(b.num(
-            name,
-            Spanned::new(span.clone(), integer(v).unwrap_or_default()),
-            range,
-        )?),
+        Kind::Word(_) => Parsed::Text(text().into_inner()),
+        Kind::File => Parsed::Path(b.base_dir.join(PathBuf::from(b.text(name, text())?))),
+        Kind::Int(range) => {
+            let n = Spanned::new(span.clone(), integer(v).unwrap_or_default());
+            Parsed::Int(b.num(name, n, range)?)
+        }
         Kind::Bool => Parsed::Bool(v.as_bool().unwrap_or_default()),
-        Kind::Strings => Parsed::Strings(b.strings(name, Spanned::new(span.clone(), strings(v)))?),
+        Kind::Strings => Parsed::Strings(b.strings(name, list())?),
         Kind::FileNames => {
             let files = strings(v);
             if let Some(bad) = files.iter().find(|f| f.trim().is_empty()) {
@@ -96,7 +91,7 @@ pub(crate) fn read(
             }
             Parsed::Strings(files)
         }
-        Kind::Paths => Parsed::Paths(b.paths(name, Spanned::new(span.clone(), strings(v)))?),
+        Kind::Paths => Parsed::Paths(b.paths(name, list())?),
         Kind::Tables(_) => return Ok(()),
     };
     let shown = match &parsed {
