@@ -336,6 +336,7 @@ impl EventMapper {
             call_id,
             suggested_rules,
             still_asks,
+            touches,
             ..
         } = &event.kind
         else {
@@ -379,7 +380,7 @@ impl EventMapper {
             None => {
                 // A subagent's call (or one announced out of our sight):
                 // the whole description, so the editor can show it alone.
-                let p = tool_map::present(tool, None, arguments, None, &self.cwd);
+                let p = tool_map::present(tool, None, arguments, touches.as_ref(), &self.cwd);
                 let fields = fields_for(&p, reason)
                     .raw_input(serde_json::from_str::<serde_json::Value>(arguments).ok());
                 ToolCallUpdate::new(id.to_owned(), fields)

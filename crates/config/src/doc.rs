@@ -1,56 +1,40 @@
-//! The typed shape of a config file ([`FileDoc`]) and its validation into
-//! [`Assign`]s: ranges, enum words, non-empty strings, relative paths
-//! resolved against the file's base directory, `~/` expanded (the shared
-//! checks are [`Builder`]'s). Type errors are caught earlier, by serde,
-//! and located by `file.rs`. `[hooks]` and `[verify]` are in `doc_hooks.rs`,
-//! `[mcp]` and `[mcp_servers]` in `doc_mcp.rs`, `[agents]` in
-//! `doc_agents.rs`.
+//! A config file's tables of tables, typed ([`FileDoc`]), and the
+//! validation of a whole file into [`Assign`]s, in key order: the plain
+//! keys through the key table (`rows.rs`), `[hooks]` and `[verify]`'s
+//! checks in `doc_hooks.rs`, `[mcp_servers]` in `doc_mcp.rs`, and
+//! `[models]` and `[projects]` here (the shared checks are [`Builder`]'s).
+//! Type errors are caught earlier, by `rows.rs` and serde, and located by
+//! `file.rs`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toml::Spanned;
+use toml::de::DeTable;
 
 use crate::assign::{Assign, Range, check_price};
 use crate::builder::{Builder, S, resolve_path};
-use crate::doc_agents::{AgentsDoc, agents};
 use crate::doc_hooks::{HooksDoc, VerifyDoc, hooks, verify};
-use crate::doc_mcp::{McpDoc, ServerDoc, check_name, mcp, servers};
+use crate::doc_mcp::{ServerDoc, check_name, servers};
 use crate::error::{ConfigError, Origin};
-use crate::keys::range_of;
-use crate::kinds::SharedWords as _;
-use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::keys;
 use crate::projects::ProjectEntry;
+use crate::rows;
 use crate::settings::ModelOverride;
 use crate::shell_env::{ShellEnvDoc, ShellEnvironment, shell_environment};
 use crate::source::Source;
 use crate::toml_text::{key_segment, model_key};
 
+/// The tables of tables of a config file, typed for serde. The plain keys
+/// are not spelled here: `rows.rs` reads them through the key table, and
+/// serde passes over them (the unknown-key pass has already rejected any
+/// key neither knows).
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct FileDoc {
-    provider: S<String>,
-    model: S<String>,
-    base_url: S<String>,
-    max_tokens: S<i64>,
-    max_turns: S<i64>,
-    permission_mode: S<String>,
-    system_prompt: S<String>,
-    system_prompt_file: S<String>,
-    append_system_prompt: S<String>,
-    reasoning_effort: S<String>,
-    thinking_budget: S<i64>,
-    fallback_model: S<String>,
-    tools: Option<ToolsDoc>,
-    context: Option<ContextDoc>,
-    permissions: Option<PermissionsDoc>,
-    sandbox: Option<SandboxDoc>,
     hooks: Option<HooksDoc>,
     verify: Option<VerifyDoc>,
-    mcp: Option<McpDoc>,
     mcp_servers: Option<BTreeMap<Spanned<String>, Spanned<ServerDoc>>>,
-    agents: Option<AgentsDoc>,
     models: Option<BTreeMap<Spanned<String>, ModelDoc>>,
     projects: Option<BTreeMap<Spanned<String>, ProjectDoc>>,
     shell_environment: Option<ShellEnvDoc>,
@@ -81,42 +65,6 @@ pub(crate) struct Layer {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ToolsDoc {
-    bash_timeout_secs: S<i64>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ContextDoc {
-    instruction_files: S<Vec<String>>,
-    instruction_budget: S<i64>,
-    user_instruction_files: S<Vec<String>>,
-    skill_dirs: S<Vec<String>>,
-    user_memory: S<bool>,
-    auto_compact: S<bool>,
-    keep_recent_tokens: S<i64>,
-    compact_margin_percent: S<i64>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PermissionsDoc {
-    allow: S<Vec<String>>,
-    ask: S<Vec<String>>,
-    deny: S<Vec<String>>,
-    additional_roots: S<Vec<String>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SandboxDoc {
-    mode: S<String>,
-    network: S<bool>,
-    writable_roots: S<Vec<String>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ModelDoc {
     context_window: S<i64>,
     max_output: S<i64>,
@@ -129,19 +77,23 @@ struct ModelDoc {
     stream_usage: S<bool>,
 }
 
-/// Validates the typed document from `path` and turns it into assignments
-/// in key order, plus its `[projects]` entries.
+/// Validates the document from `path` (`root` is its parsed tree, `doc`
+/// its tables of tables) and turns it into assignments in key order: each
+/// row of the key table in turn, the plain ones read through the table and
+/// the tables of tables by their modules; then its `[projects]` entries.
 pub(crate) fn build(
-    doc: FileDoc,
+    mut doc: FileDoc,
+    root: &DeTable<'_>,
     path: &Path,
     base_dir: &Path,
     at: &dyn Fn(usize) -> Origin,
 ) -> Result<Layer, ConfigError> {
-    if let (Some(p), Some(f)) = (&doc.system_prompt, &doc.system_prompt_file) {
-        let (first, second, span) = if p.span().start < f.span().start {
-            ("system_prompt", "system_prompt_file", f.span())
+    let prompt = |name| keys::find(name).and_then(|key| rows::span_of(root, key));
+    if let (Some(p), Some(f)) = (prompt("system_prompt"), prompt("system_prompt_file")) {
+        let (first, second, span) = if p.start < f.start {
+            ("system_prompt", "system_prompt_file", f)
         } else {
-            ("system_prompt_file", "system_prompt", p.span())
+            ("system_prompt_file", "system_prompt", p)
         };
         return Err(ConfigError::Conflict {
             origin: at(span.start),
@@ -150,98 +102,21 @@ pub(crate) fn build(
         });
     }
     let mut b = Builder::new(at, base_dir, Source::File(path.to_path_buf()));
-    if let Some(v) = doc.provider {
-        let p = b.word("provider", v, Provider::parse, Provider::expected)?;
-        b.push(Assign::Provider(p));
-    }
-    if let Some(v) = doc.model {
-        let v = b.text("model", v)?;
-        b.push(Assign::Model(v));
-    }
-    if let Some(v) = doc.base_url {
-        let v = b.text("base_url", v)?;
-        b.push(Assign::BaseUrl(v));
-    }
-    if let Some(v) = doc.max_tokens {
-        let n = b.num("max_tokens", v, const { range_of("max_tokens") })?;
-        b.push(Assign::MaxTokens(n));
-    }
-    if let Some(v) = doc.max_turns {
-        let n = b.num("max_turns", v, const { range_of("max_turns") })?;
-        b.push(Assign::MaxTurns(n));
-    }
-    if let Some(v) = doc.permission_mode {
-        let m = b.word(
-            "permission_mode",
-            v,
-            PermissionMode::parse,
-            PermissionMode::expected,
-        )?;
-        b.push(Assign::PermissionMode(m));
-    }
-    if let Some(v) = doc.system_prompt {
-        let v = b.text("system_prompt", v)?;
-        b.push(Assign::SystemPrompt(v));
-    }
-    if let Some(v) = doc.system_prompt_file {
-        let file = PathBuf::from(b.text("system_prompt_file", v)?);
-        b.push(Assign::SystemPromptFile(base_dir.join(file)));
-    }
-    if let Some(v) = doc.append_system_prompt {
-        let v = b.text("append_system_prompt", v)?;
-        b.push(Assign::AppendSystemPrompt(v));
-    }
-    if let Some(v) = doc.reasoning_effort {
-        let e = b.word(
-            "reasoning_effort",
-            v,
-            ReasoningEffort::parse,
-            ReasoningEffort::expected,
-        )?;
-        b.push(Assign::ReasoningEffort(e));
-    }
-    if let Some(v) = doc.thinking_budget {
-        let n = b.num("thinking_budget", v, const { range_of("thinking_budget") })?;
-        b.push(Assign::ThinkingBudget(n));
-    }
-    if let Some(v) = doc.fallback_model {
-        let v = b.text("fallback_model", v)?;
-        b.push(Assign::FallbackModel(v));
-    }
-    if let Some(v) = doc.tools.and_then(|t| t.bash_timeout_secs) {
-        let n = b.num(
-            "tools.bash_timeout_secs",
-            v,
-            const { range_of("tools.bash_timeout_secs") },
-        )?;
-        b.push(Assign::BashTimeoutSecs(n));
-    }
-    if let Some(c) = doc.context {
-        context(&mut b, c)?;
-    }
-    if let Some(p) = doc.permissions {
-        permissions(&mut b, p)?;
-    }
-    if let Some(s) = doc.sandbox {
-        sandbox(&mut b, s)?;
-    }
-    if let Some(h) = doc.hooks {
-        hooks(&mut b, h)?;
-    }
-    if let Some(v) = doc.verify {
-        verify(&mut b, v)?;
-    }
-    if let Some(m) = doc.mcp {
-        mcp(&mut b, m)?;
-    }
-    if let Some(s) = doc.mcp_servers {
-        servers(&mut b, s)?;
-    }
-    if let Some(a) = doc.agents {
-        agents(&mut b, a)?;
-    }
-    for (name, m) in doc.models.unwrap_or_default() {
-        model(&mut b, name, m)?;
+    for key in &keys::TABLE {
+        match key.name {
+            "hooks" => doc.hooks.take().map_or(Ok(()), |h| hooks(&mut b, h))?,
+            "verify.checks" => doc.verify.take().map_or(Ok(()), |v| verify(&mut b, v))?,
+            "mcp_servers" => doc
+                .mcp_servers
+                .take()
+                .map_or(Ok(()), |s| servers(&mut b, s))?,
+            "models" => {
+                for (name, m) in doc.models.take().unwrap_or_default() {
+                    model(&mut b, name, m)?;
+                }
+            }
+            _ => rows::read(&mut b, key, root)?,
+        }
     }
     let mut projects = Vec::new();
     for (path, p) in doc.projects.unwrap_or_default() {
@@ -296,96 +171,6 @@ fn project(
         trusted: p.trusted.is_some_and(Spanned::into_inner),
         mcp_approvals,
     })
-}
-
-fn context(b: &mut Builder<'_>, c: ContextDoc) -> Result<(), ConfigError> {
-    if let Some(v) = c.instruction_files {
-        let span = v.span();
-        let files = v.into_inner();
-        if let Some(bad) = files.iter().find(|f| f.trim().is_empty()) {
-            return Err(b.invalid(
-                "context.instruction_files",
-                span,
-                &format!("{bad:?}"),
-                "expected an array of non-empty file names".to_owned(),
-            ));
-        }
-        b.push(Assign::InstructionFiles(files));
-    }
-    if let Some(v) = c.instruction_budget {
-        let n = b.num(
-            "context.instruction_budget",
-            v,
-            const { range_of("context.instruction_budget") },
-        )?;
-        b.push(Assign::InstructionBudget(n));
-    }
-    if let Some(v) = c.user_instruction_files {
-        let v = b.paths("context.user_instruction_files", v)?;
-        b.push(Assign::UserInstructionFiles(v));
-    }
-    if let Some(v) = c.skill_dirs {
-        let v = b.paths("context.skill_dirs", v)?;
-        b.push(Assign::SkillDirs(v));
-    }
-    if let Some(v) = c.user_memory {
-        b.push(Assign::UserMemory(v.into_inner()));
-    }
-    if let Some(v) = c.auto_compact {
-        b.push(Assign::AutoCompact(v.into_inner()));
-    }
-    if let Some(v) = c.keep_recent_tokens {
-        let n = b.num(
-            "context.keep_recent_tokens",
-            v,
-            const { range_of("context.keep_recent_tokens") },
-        )?;
-        b.push(Assign::KeepRecentTokens(n));
-    }
-    if let Some(v) = c.compact_margin_percent {
-        let n = b.num(
-            "context.compact_margin_percent",
-            v,
-            const { range_of("context.compact_margin_percent") },
-        )?;
-        b.push(Assign::CompactMarginPercent(n));
-    }
-    Ok(())
-}
-
-fn permissions(b: &mut Builder<'_>, p: PermissionsDoc) -> Result<(), ConfigError> {
-    if let Some(v) = p.allow {
-        let v = b.strings("permissions.allow", v)?;
-        b.push(Assign::Allow(v));
-    }
-    if let Some(v) = p.ask {
-        let v = b.strings("permissions.ask", v)?;
-        b.push(Assign::Ask(v));
-    }
-    if let Some(v) = p.deny {
-        let v = b.strings("permissions.deny", v)?;
-        b.push(Assign::Deny(v));
-    }
-    if let Some(v) = p.additional_roots {
-        let v = b.paths("permissions.additional_roots", v)?;
-        b.push(Assign::AdditionalRoots(v));
-    }
-    Ok(())
-}
-
-fn sandbox(b: &mut Builder<'_>, s: SandboxDoc) -> Result<(), ConfigError> {
-    if let Some(v) = s.mode {
-        let m = b.word("sandbox.mode", v, SandboxMode::parse, SandboxMode::expected)?;
-        b.push(Assign::SandboxMode(m));
-    }
-    if let Some(v) = s.network {
-        b.push(Assign::SandboxNetwork(v.into_inner()));
-    }
-    if let Some(v) = s.writable_roots {
-        let v = b.paths("sandbox.writable_roots", v)?;
-        b.push(Assign::WritableRoots(v));
-    }
-    Ok(())
 }
 
 fn model(b: &mut Builder<'_>, name: Spanned<String>, m: ModelDoc) -> Result<(), ConfigError> {

@@ -16,7 +16,6 @@ use crate::assign::{Assign, Range};
 use crate::builder::{Builder, S};
 use crate::error::ConfigError;
 use crate::hook_settings::{HookCommandSetting, HookGroupSetting, VerifyCheckSetting};
-use crate::keys::range_of;
 use crate::kinds::SharedWords as _;
 use crate::kinds::{CheckFormat, HookEvent};
 
@@ -97,12 +96,11 @@ fn type_expected() -> String {
 }
 
 /// `[hooks]`. Fields are the event names; the unknown-key pass has already
-/// rejected any other name, listing the valid ones.
+/// rejected any other name, listing the valid ones, and the switch
+/// (`import_claude_settings`) is the key table's, so serde passes over it.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "PascalCase")]
+#[serde(rename_all = "PascalCase")]
 pub(crate) struct HooksDoc {
-    #[serde(rename = "import_claude_settings")]
-    import_claude_settings: S<bool>,
     pre_tool_use: Option<Vec<Spanned<GroupDoc>>>,
     post_tool_use: Option<Vec<Spanned<GroupDoc>>>,
     post_tool_use_failure: Option<Vec<Spanned<GroupDoc>>>,
@@ -135,12 +133,10 @@ struct HookDoc {
     timeout: S<i64>,
 }
 
-/// `[verify]`.
+/// `[verify]`'s checks; its scalars are the key table's, so serde passes
+/// over them (the unknown-key pass has already rejected other keys).
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct VerifyDoc {
-    enabled: S<bool>,
-    timeout_secs: S<i64>,
     checks: Option<Vec<Spanned<CheckDoc>>>,
 }
 
@@ -181,12 +177,9 @@ fn missing(b: &Builder<'_>, key: String, at: usize, message: &str) -> ConfigErro
     }
 }
 
-/// `[hooks]`: the switch, then one [`Assign::HookGroups`] per event, so
-/// the trust screen can name each event it leaves out.
+/// `[hooks]`'s groups: one [`Assign::HookGroups`] per event, so the trust
+/// screen can name each event it leaves out.
 pub(crate) fn hooks(b: &mut Builder<'_>, h: HooksDoc) -> Result<(), ConfigError> {
-    if let Some(v) = &h.import_claude_settings {
-        b.push(Assign::ImportClaudeSettings(*v.get_ref()));
-    }
     for (event, groups) in h.events() {
         let Some(groups) = groups else { continue };
         let groups = groups
@@ -278,20 +271,9 @@ fn hook(
     })
 }
 
-/// `[verify]`: the switch and default timeout are scalars; the checks of
-/// the file are one [`Assign::VerifyChecks`].
+/// `[[verify.checks]]`: the checks of the file, as one
+/// [`Assign::VerifyChecks`].
 pub(crate) fn verify(b: &mut Builder<'_>, v: VerifyDoc) -> Result<(), ConfigError> {
-    if let Some(e) = v.enabled {
-        b.push(Assign::VerifyEnabled(e.into_inner()));
-    }
-    if let Some(t) = v.timeout_secs {
-        let n = b.num(
-            "verify.timeout_secs",
-            t,
-            const { range_of("verify.timeout_secs") },
-        )?;
-        b.push(Assign::VerifyTimeoutSecs(n));
-    }
     if let Some(checks) = v.checks {
         let checks = checks
             .into_iter()

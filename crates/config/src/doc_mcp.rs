@@ -1,8 +1,8 @@
-//! The `[mcp]` and `[mcp_servers.NAME]` tables of a config file: their
-//! typed shape (a server in the shape of a Claude Code `.mcp.json` entry),
-//! the keys allowed in a server and the messages for its values of a wrong
-//! type (used by `file.rs`; `[mcp]`'s own keys are the key table's), and
-//! their validation into [`Assign`]s. Every server is
+//! The `[mcp_servers.NAME]` tables of a config file: their typed shape (a
+//! server in the shape of a Claude Code `.mcp.json` entry), the keys
+//! allowed in a server and the messages for its values of a wrong type
+//! (used by `file.rs`; `[mcp]`'s own keys are the key table's, read by
+//! `rows.rs`), and their validation into [`Assign`]s. Every server is
 //! stamped with the file it came from.
 //!
 //! OpenAI's Codex CLI uses the same `[mcp_servers.NAME]` table in its
@@ -22,8 +22,6 @@ use toml::Spanned;
 use crate::assign::Assign;
 use crate::builder::{Builder, S};
 use crate::error::ConfigError;
-use crate::keys::range_of;
-use crate::kinds::McpToolSearch;
 use crate::mcp_settings::{McpServerSetting, McpTransport};
 use crate::toml_text::key_segment;
 
@@ -134,17 +132,6 @@ fn type_expected() -> String {
     "expected one of: stdio, http, sse".to_owned()
 }
 
-/// `[mcp]`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct McpDoc {
-    trust_project_servers: S<bool>,
-    tool_search: S<String>,
-    startup_timeout_secs: S<i64>,
-    tool_timeout_secs: S<i64>,
-    trust_read_only_hints: S<bool>,
-}
-
 /// `[mcp_servers.NAME]`. Everything is optional here so a missing or
 /// misplaced key is reported by name, at its table.
 #[derive(Debug, Deserialize)]
@@ -187,42 +174,6 @@ impl ServerDoc {
             .filter_map(|(k, set)| set.then_some(k))
             .collect()
     }
-}
-
-/// `[mcp]`: one assignment per key set.
-pub(crate) fn mcp(b: &mut Builder<'_>, m: McpDoc) -> Result<(), ConfigError> {
-    if let Some(v) = m.trust_project_servers {
-        b.push(Assign::McpTrustProjectServers(v.into_inner()));
-    }
-    if let Some(v) = m.tool_search {
-        let t = b.word(
-            "mcp.tool_search",
-            v,
-            McpToolSearch::parse,
-            McpToolSearch::expected,
-        )?;
-        b.push(Assign::McpToolSearch(t));
-    }
-    if let Some(v) = m.startup_timeout_secs {
-        let n: u64 = b.num(
-            "mcp.startup_timeout_secs",
-            v,
-            const { range_of("mcp.startup_timeout_secs") },
-        )?;
-        b.push(Assign::McpStartupTimeoutMs(n * 1000));
-    }
-    if let Some(v) = m.tool_timeout_secs {
-        let n: u64 = b.num(
-            "mcp.tool_timeout_secs",
-            v,
-            const { range_of("mcp.tool_timeout_secs") },
-        )?;
-        b.push(Assign::McpToolTimeoutMs(n * 1000));
-    }
-    if let Some(v) = m.trust_read_only_hints {
-        b.push(Assign::McpTrustReadOnlyHints(v.into_inner()));
-    }
-    Ok(())
 }
 
 /// `[mcp_servers]`: the file's servers as one [`Assign::McpServers`],

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::*;
 use crate::file::parse_file;
+use crate::kinds::McpToolSearch;
 use crate::source::Source;
 
 const FILE: &str = "/p/.wright/config.toml";

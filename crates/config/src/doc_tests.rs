@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::*;
 use crate::file::parse_file;
+use crate::kinds::{ReasoningEffort, SandboxMode};
 
 fn parse(text: &str) -> Result<Vec<Assign>, ConfigError> {
     parse_file(Path::new("/p/.wright/config.toml"), text, Path::new("/p"))

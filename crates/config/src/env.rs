@@ -2,16 +2,16 @@
 //! (`MCP_TIMEOUT`, `MCP_TOOL_TIMEOUT`, in milliseconds) and the
 //! provider-specific base URL variables. Only the variables named in [`ENV_VARS`] are ever
 //! looked at; credentials such as `ANTHROPIC_API_KEY` are not config and
-//! are never read here. An empty value counts as unset.
+//! are never read here. An empty value counts as unset. Most variables
+//! set one plain key each and are read through its row of the key table.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
-use crate::assign::{Assign, Range, check_text};
+use crate::assign::Assign;
 use crate::error::{ConfigError, Origin, shorten};
-use crate::keys::range_of;
-use crate::kinds::SharedWords as _;
-use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::keys::{TABLE, index_of};
+use crate::kinds::Provider;
+use crate::rows;
 use crate::source::Source;
 
 /// Every environment variable config reads.
@@ -35,6 +35,19 @@ pub const ENV_VARS: [&str; 14] = [
 const ANTHROPIC_BASE_URL: &str = "ANTHROPIC_BASE_URL";
 const OPENAI_BASE_URL: &str = "OPENAI_BASE_URL";
 
+/// The variables that each set one plain key, with its row in the key
+/// table (which reads and checks the value), in the order they apply.
+const ROW_VARS: [(&str, usize); 8] = [
+    ("WRIGHT_PROVIDER", index_of("provider")),
+    ("WRIGHT_MODEL", index_of("model")),
+    ("WRIGHT_MAX_TURNS", index_of("max_turns")),
+    ("WRIGHT_MAX_TOKENS", index_of("max_tokens")),
+    ("WRIGHT_PERMISSION_MODE", index_of("permission_mode")),
+    ("WRIGHT_REASONING_EFFORT", index_of("reasoning_effort")),
+    ("WRIGHT_FALLBACK_MODEL", index_of("fallback_model")),
+    ("WRIGHT_SANDBOX", index_of("sandbox.mode")),
+];
+
 /// Reads the `WRIGHT_*` variables (not the base URLs: see [`env_base_url`]).
 pub(crate) fn env_layer(
     env: &HashMap<String, String>,
@@ -43,45 +56,10 @@ pub(crate) fn env_layer(
     let mut out = Vec::new();
     let mut push = |name: &str, assign: Assign| out.push((assign, Source::Env(name.to_owned())));
 
-    if let Some(v) = get("WRIGHT_PROVIDER") {
-        let p = Provider::parse(v.trim())
-            .map_err(|_| invalid("WRIGHT_PROVIDER", "provider", v, Provider::expected()))?;
-        push("WRIGHT_PROVIDER", Assign::Provider(p));
-    }
-    if let Some(v) = get("WRIGHT_MODEL") {
-        push(
-            "WRIGHT_MODEL",
-            Assign::Model(text("WRIGHT_MODEL", "model", v)?),
-        );
-    }
-    if let Some(v) = get("WRIGHT_MAX_TURNS") {
-        let n = bounded(
-            "WRIGHT_MAX_TURNS",
-            "max_turns",
-            v,
-            const { range_of("max_turns") },
-        )?;
-        push("WRIGHT_MAX_TURNS", Assign::MaxTurns(n));
-    }
-    if let Some(v) = get("WRIGHT_MAX_TOKENS") {
-        let n = bounded(
-            "WRIGHT_MAX_TOKENS",
-            "max_tokens",
-            v,
-            const { range_of("max_tokens") },
-        )?;
-        push("WRIGHT_MAX_TOKENS", Assign::MaxTokens(n));
-    }
-    if let Some(v) = get("WRIGHT_PERMISSION_MODE") {
-        let m = PermissionMode::parse(v.trim()).map_err(|_| {
-            invalid(
-                "WRIGHT_PERMISSION_MODE",
-                "permission_mode",
-                v,
-                PermissionMode::expected(),
-            )
-        })?;
-        push("WRIGHT_PERMISSION_MODE", Assign::PermissionMode(m));
+    for (var, row) in ROW_VARS {
+        if let Some(v) = get(var) {
+            push(var, through_row(var, row, v)?);
+        }
     }
     let prompt = get("WRIGHT_SYSTEM_PROMPT");
     let prompt_file = get("WRIGHT_SYSTEM_PROMPT_FILE");
@@ -92,35 +70,21 @@ pub(crate) fn env_layer(
             second: "WRIGHT_SYSTEM_PROMPT_FILE".to_owned(),
         });
     }
+    // The prompt is taken as written, not through its row: the row's text
+    // check would refuse a prompt of only spaces, which this variable has
+    // always passed on.
     if let Some(v) = prompt {
         push("WRIGHT_SYSTEM_PROMPT", Assign::SystemPrompt(v.clone()));
     }
     if let Some(v) = prompt_file {
+        let file = const { index_of("system_prompt_file") };
         push(
             "WRIGHT_SYSTEM_PROMPT_FILE",
-            Assign::SystemPromptFile(PathBuf::from(v)),
+            through_row("WRIGHT_SYSTEM_PROMPT_FILE", file, v)?,
         );
     }
-    if let Some(v) = get("WRIGHT_REASONING_EFFORT") {
-        let e = ReasoningEffort::parse(v.trim()).map_err(|_| {
-            invalid(
-                "WRIGHT_REASONING_EFFORT",
-                "reasoning_effort",
-                v,
-                ReasoningEffort::expected(),
-            )
-        })?;
-        push("WRIGHT_REASONING_EFFORT", Assign::ReasoningEffort(e));
-    }
-    if let Some(v) = get("WRIGHT_FALLBACK_MODEL") {
-        let m = text("WRIGHT_FALLBACK_MODEL", "fallback_model", v)?;
-        push("WRIGHT_FALLBACK_MODEL", Assign::FallbackModel(m));
-    }
-    if let Some(v) = get("WRIGHT_SANDBOX") {
-        let m = SandboxMode::parse(v.trim())
-            .map_err(|_| invalid("WRIGHT_SANDBOX", "sandbox.mode", v, SandboxMode::expected()))?;
-        push("WRIGHT_SANDBOX", Assign::SandboxMode(m));
-    }
+    // Claude Code's variables are in milliseconds, the keys in seconds, so
+    // these two are read here rather than through the rows.
     if let Some(v) = get("MCP_TIMEOUT") {
         let ms = millis("MCP_TIMEOUT", "mcp.startup_timeout_secs", v, 3_600_000)?;
         push("MCP_TIMEOUT", Assign::McpStartupTimeoutMs(ms));
@@ -146,8 +110,8 @@ pub(crate) fn env_base_url(
     };
     match env.get(name).filter(|v| !v.is_empty()) {
         Some(v) => {
-            let url = text(name, "base_url", v)?;
-            Ok(Some((Assign::BaseUrl(url), Source::Env(name.to_owned()))))
+            let url = through_row(name, const { index_of("base_url") }, v)?;
+            Ok(Some((url, Source::Env(name.to_owned()))))
         }
         None => Ok(None),
     }
@@ -162,21 +126,12 @@ fn invalid(var: &str, key: &str, value: &str, message: String) -> ConfigError {
     }
 }
 
-fn text(var: &str, key: &str, value: &str) -> Result<String, ConfigError> {
-    check_text(key, value)
-        .map(|()| value.to_owned())
-        .map_err(|m| invalid(var, key, value, m))
-}
-
-/// A whole number in `range` (the key table's for `key`).
-fn bounded(var: &str, key: &str, value: &str, range: Range) -> Result<u32, ConfigError> {
-    value
-        .trim()
-        .parse::<i64>()
-        .map_err(|_| range.describe())
-        .and_then(|n| range.check(n))
-        .and_then(|n| u32::try_from(n).map_err(|_| range.describe()))
-        .map_err(|m| invalid(var, key, value, m))
+/// The assignment `var`'s value makes for the key at `row` of the key
+/// table, read and checked as the row says; an error shows the value as
+/// the variable holds it.
+fn through_row(var: &str, row: usize, value: &str) -> Result<Assign, ConfigError> {
+    let key = &TABLE[row];
+    rows::assign_text(key, value).map_err(|r| invalid(var, key.name, value, r.message))
 }
 
 /// A timeout in milliseconds, as Claude Code reads these variables.
@@ -199,6 +154,7 @@ fn millis(var: &str, key: &str, value: &str, max: u64) -> Result<u64, ConfigErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kinds::{PermissionMode, ReasoningEffort, SandboxMode};
 
     fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
         pairs
@@ -256,6 +212,39 @@ mod tests {
             env_layer(&e).unwrap_err().to_string(),
             "env WRIGHT_PROVIDER: invalid value `gemini` for `provider`: \
              expected one of: anthropic, openai-chat, openai-responses"
+        );
+    }
+
+    #[test]
+    fn values_read_through_their_rows_are_checked_as_before() {
+        let e = env(&[("WRIGHT_MAX_TOKENS", "0")]);
+        assert_eq!(
+            env_layer(&e).unwrap_err().to_string(),
+            "env WRIGHT_MAX_TOKENS: invalid value `0` for `max_tokens`: expected a positive integer"
+        );
+        let e = env(&[("WRIGHT_MAX_TURNS", "99999999999")]);
+        assert!(
+            env_layer(&e)
+                .unwrap_err()
+                .to_string()
+                .ends_with("expected a positive integer")
+        );
+        let e = env(&[("WRIGHT_PERMISSION_MODE", " acceptEdits ")]);
+        let got: Vec<Assign> = env_layer(&e).unwrap().into_iter().map(|(a, _)| a).collect();
+        assert_eq!(
+            got,
+            vec![Assign::PermissionMode(PermissionMode::AcceptEdits)]
+        );
+        let e = env(&[("WRIGHT_SYSTEM_PROMPT_FILE", "rel/p.md")]);
+        let got: Vec<Assign> = env_layer(&e).unwrap().into_iter().map(|(a, _)| a).collect();
+        assert_eq!(got, vec![Assign::SystemPromptFile("rel/p.md".into())]);
+        let e = env(&[("OPENAI_BASE_URL", "localhost:1")]);
+        assert_eq!(
+            env_base_url(&e, Some(Provider::OpenaiChat))
+                .unwrap_err()
+                .to_string(),
+            "env OPENAI_BASE_URL: invalid value `localhost:1` for `base_url`: \
+             expected an http:// or https:// URL"
         );
     }
 

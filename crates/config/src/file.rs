@@ -5,12 +5,13 @@
 //! Parsing runs in three passes over the same text: the spanned document
 //! tree (syntax, and the key spans needed to locate later errors), a walk
 //! for unknown keys (so every typo is reported at its own line in file
-//! order), then serde into [`FileDoc`] for types, with the error's span
+//! order), then types: the plain keys' against their rows (`rows.rs`),
+//! the tables of tables' by serde into [`FileDoc`], with the error's span
 //! mapped back to the key that holds it. Which keys a table allows and
 //! what a key's value must be come from the key table (`keys.rs`), and
 //! from `doc_hooks.rs` and `doc_mcp.rs` inside their tables of tables;
-//! value checks live in `doc.rs`, `doc_hooks.rs`, `doc_mcp.rs` and
-//! `doc_agents.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
+//! value checks live in `rows.rs` (the plain keys), `doc.rs`,
+//! `doc_hooks.rs` and `doc_mcp.rs`. Keys inside arrays of tables (`[[hooks.Stop]]`,
 //! `[[verify.checks]]`) carry their index: `hooks.Stop[0].hooks[1].command`.
 
 use std::ops::Range as Span;
@@ -26,6 +27,7 @@ use crate::doc_hooks;
 use crate::doc_mcp;
 use crate::error::{ConfigError, Origin, shorten};
 use crate::keys;
+use crate::rows;
 use crate::shell_env;
 use crate::toml_text::key_segment;
 
@@ -83,7 +85,25 @@ pub(crate) fn parse_layer(path: &Path, text: &str, base_dir: &Path) -> Result<La
             expected: format!("expected one of: {}", expected.join(", ")),
         });
     }
-    let doc: FileDoc = toml::from_str(text).map_err(|e| {
+    // The first value of a wrong type wins, whether it is a plain key's
+    // (checked against its row) or one inside a table of tables (serde's).
+    let root = tree.get_ref();
+    let wrong = rows::mismatch(root);
+    let doc: Result<FileDoc, _> = toml::from_str(text);
+    let serde_first = match (&wrong, &doc) {
+        (Some(m), Err(e)) => e.span().is_some_and(|s| s.start < m.span.start),
+        (None, _) => true,
+        (Some(_), Ok(_)) => false,
+    };
+    if let (Some(m), false) = (wrong, serde_first) {
+        return Err(ConfigError::Invalid {
+            origin: at(m.span.start),
+            value: shorten(text.get(m.span.clone()).unwrap_or("")),
+            message: format!("{}, found {}", expected_for(&m.path), m.found),
+            key: m.path.join("."),
+        });
+    }
+    let doc: FileDoc = doc.map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
         match locate(tree.get_ref(), offset, &[]) {
             Some(found) => ConfigError::Invalid {
@@ -107,7 +127,7 @@ pub(crate) fn parse_layer(path: &Path, text: &str, base_dir: &Path) -> Result<La
             }
         }
     })?;
-    build(doc, path, base_dir, &at)
+    build(doc, root, path, base_dir, &at)
 }
 
 /// One step of a path into the document: a key, or an element of an array.

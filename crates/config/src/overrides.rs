@@ -1,13 +1,17 @@
 //! [`Overrides`]: the command-line layer, highest of all. The CLI fills it
-//! from its flags; values are validated here like any other layer's.
+//! from its flags; values are validated here like any other layer's: each
+//! flag of one plain key (and each key of `--settings`) is checked and set
+//! through its row of the key table.
 
 use std::path::PathBuf;
 
-use crate::assign::{Assign, Range, check_text};
+use crate::assign::Assign;
 use crate::error::{ConfigError, Origin, shorten};
 use crate::flag_settings::{FlagSettings, SettingSources};
-use crate::keys::range_of;
+use crate::keys::{TABLE, index_of};
 use crate::kinds::{PermissionMode, Provider, ReasoningEffort, SandboxMode};
+use crate::parsed::Parsed;
+use crate::rows;
 use crate::source::Source;
 
 /// Command-line overrides (the highest layer). All optional.
@@ -84,38 +88,52 @@ impl Overrides {
         if let Some(settings) = &self.settings {
             out.extend(settings_layer(settings)?);
         }
+        let word = |w: &str| Parsed::Text(w.to_owned());
         if let Some(p) = self.provider {
-            out.push((Assign::Provider(p), flag("--provider")));
+            out.push(through_row(
+                "--provider",
+                const { index_of("provider") },
+                word(p.as_str()),
+            )?);
         }
         if let Some(v) = &self.model {
-            let v = text("--model", "model", v)?;
-            out.push((Assign::Model(v), flag("--model")));
+            out.push(through_row(
+                "--model",
+                const { index_of("model") },
+                Parsed::Text(v.clone()),
+            )?);
         }
         if let Some(v) = &self.base_url {
-            let v = text("--base-url", "base_url", v)?;
-            out.push((Assign::BaseUrl(v), flag("--base-url")));
+            out.push(through_row(
+                "--base-url",
+                const { index_of("base_url") },
+                Parsed::Text(v.clone()),
+            )?);
         }
         if let Some(n) = self.max_tokens {
-            bounded(
+            out.push(through_row(
                 "--max-tokens",
-                "max_tokens",
-                n,
-                const { range_of("max_tokens") },
-            )?;
-            out.push((Assign::MaxTokens(n), flag("--max-tokens")));
+                const { index_of("max_tokens") },
+                Parsed::Int(n.into()),
+            )?);
         }
         if let Some(n) = self.max_turns {
-            bounded(
+            out.push(through_row(
                 "--max-turns",
-                "max_turns",
-                n,
-                const { range_of("max_turns") },
-            )?;
-            out.push((Assign::MaxTurns(n), flag("--max-turns")));
+                const { index_of("max_turns") },
+                Parsed::Int(n.into()),
+            )?);
         }
         if let Some(m) = self.permission_mode {
-            out.push((Assign::PermissionMode(m), flag("--permission-mode")));
+            out.push(through_row(
+                "--permission-mode",
+                const { index_of("permission_mode") },
+                word(m.as_str()),
+            )?);
         }
+        // The prompts are taken as written, not through their rows: the
+        // rows' text check would refuse a prompt of only spaces, which these
+        // flags have always passed on.
         if let Some(v) = &self.system_prompt {
             out.push((Assign::SystemPrompt(v.clone()), flag("--system-prompt")));
         }
@@ -128,10 +146,11 @@ impl Overrides {
                     "expected a non-empty path".to_owned(),
                 ));
             }
-            out.push((
-                Assign::SystemPromptFile(v.clone()),
-                flag("--system-prompt-file"),
-            ));
+            out.push(through_row(
+                "--system-prompt-file",
+                const { index_of("system_prompt_file") },
+                Parsed::Path(v.clone()),
+            )?);
         }
         if let Some(v) = &self.append_system_prompt {
             out.push((
@@ -140,37 +159,60 @@ impl Overrides {
             ));
         }
         if let Some(e) = self.reasoning_effort {
-            out.push((Assign::ReasoningEffort(e), flag("--reasoning-effort")));
+            out.push(through_row(
+                "--reasoning-effort",
+                const { index_of("reasoning_effort") },
+                word(e.as_str()),
+            )?);
         }
         if let Some(n) = self.thinking_budget {
-            const { range_of("thinking_budget") }
-                .check(i64::from(n))
-                .map_err(|m| invalid("--thinking", "thinking_budget", &n.to_string(), m))?;
-            out.push((Assign::ThinkingBudget(n), flag("--thinking")));
+            out.push(through_row(
+                "--thinking",
+                const { index_of("thinking_budget") },
+                Parsed::Int(n.into()),
+            )?);
         }
         if let Some(v) = &self.fallback_model {
-            let v = text("--fallback-model", "fallback_model", v)?;
-            out.push((Assign::FallbackModel(v), flag("--fallback-model")));
+            out.push(through_row(
+                "--fallback-model",
+                const { index_of("fallback_model") },
+                Parsed::Text(v.clone()),
+            )?);
         }
         if let Some(m) = self.sandbox {
-            out.push((Assign::SandboxMode(m), flag("--sandbox")));
+            out.push(through_row(
+                "--sandbox",
+                const { index_of("sandbox.mode") },
+                word(m.as_str()),
+            )?);
         }
         if !self.allow.is_empty() {
-            let rules = rules("--allow", "permissions.allow", &self.allow)?;
-            out.push((Assign::Allow(rules), flag("--allow")));
+            out.push(through_row(
+                "--allow",
+                const { index_of("permissions.allow") },
+                Parsed::Strings(self.allow.clone()),
+            )?);
         }
         if !self.deny.is_empty() {
-            let rules = rules("--deny", "permissions.deny", &self.deny)?;
-            out.push((Assign::Deny(rules), flag("--deny")));
+            out.push(through_row(
+                "--deny",
+                const { index_of("permissions.deny") },
+                Parsed::Strings(self.deny.clone()),
+            )?);
         }
         if !self.add_dirs.is_empty() {
-            out.push((
-                Assign::AdditionalRoots(self.add_dirs.clone()),
-                flag("--add-dir"),
-            ));
+            out.push(through_row(
+                "--add-dir",
+                const { index_of("permissions.additional_roots") },
+                Parsed::Paths(self.add_dirs.clone()),
+            )?);
         }
         if self.no_verify {
-            out.push((Assign::VerifyEnabled(false), flag("--no-verify")));
+            out.push(through_row(
+                "--no-verify",
+                const { index_of("verify.enabled") },
+                Parsed::Bool(false),
+            )?);
         }
         Ok(out)
     }
@@ -180,31 +222,33 @@ impl Overrides {
 /// `flag --settings`.
 fn settings_layer(settings: &FlagSettings) -> Result<Vec<(Assign, Source)>, ConfigError> {
     const FLAG: &str = "--settings";
-    let source = || Source::Flag(FLAG.to_owned());
     let mut out = Vec::new();
+    let text = |v: &String| Parsed::Text(v.clone());
     if let Some(v) = &settings.model {
-        out.push((Assign::Model(text(FLAG, "model", v)?), source()));
+        out.push(through_row(FLAG, const { index_of("model") }, text(v))?);
     }
     if let Some(m) = settings.default_mode {
-        out.push((Assign::PermissionMode(m), source()));
+        out.push(through_row(
+            FLAG,
+            const { index_of("permission_mode") },
+            Parsed::Text(m.as_str().to_owned()),
+        )?);
     }
-    if !settings.allow.is_empty() {
-        let rules = rules(FLAG, "permissions.allow", &settings.allow)?;
-        out.push((Assign::Allow(rules), source()));
-    }
-    if !settings.ask.is_empty() {
-        let rules = rules(FLAG, "permissions.ask", &settings.ask)?;
-        out.push((Assign::Ask(rules), source()));
-    }
-    if !settings.deny.is_empty() {
-        let rules = rules(FLAG, "permissions.deny", &settings.deny)?;
-        out.push((Assign::Deny(rules), source()));
+    for (row, rules) in [
+        (const { index_of("permissions.allow") }, &settings.allow),
+        (const { index_of("permissions.ask") }, &settings.ask),
+        (const { index_of("permissions.deny") }, &settings.deny),
+    ] {
+        if !rules.is_empty() {
+            out.push(through_row(FLAG, row, Parsed::Strings(rules.clone()))?);
+        }
     }
     if !settings.additional_dirs.is_empty() {
-        out.push((
-            Assign::AdditionalRoots(settings.additional_dirs.clone()),
-            source(),
-        ));
+        out.push(through_row(
+            FLAG,
+            const { index_of("permissions.additional_roots") },
+            Parsed::Paths(settings.additional_dirs.clone()),
+        )?);
     }
     Ok(out)
 }
@@ -218,25 +262,14 @@ fn invalid(flag: &str, key: &str, value: &str, message: String) -> ConfigError {
     }
 }
 
-fn text(flag: &str, key: &str, value: &str) -> Result<String, ConfigError> {
-    check_text(key, value)
-        .map(|()| value.to_owned())
-        .map_err(|m| invalid(flag, key, value, m))
-}
-
-fn rules(flag: &str, key: &str, rules: &[String]) -> Result<Vec<String>, ConfigError> {
-    for rule in rules {
-        check_text(key, rule).map_err(|m| invalid(flag, key, rule, m))?;
-    }
-    Ok(rules.to_vec())
-}
-
-/// Checks `n` against `range` (the key table's for `key`).
-fn bounded(flag: &str, key: &str, n: u32, range: Range) -> Result<(), ConfigError> {
-    range
-        .check(i64::from(n))
-        .map(|_| ())
-        .map_err(|m| invalid(flag, key, &n.to_string(), m))
+/// The assignment `flag`'s value makes for the key at `row` of the key
+/// table, checked and set as the row says, tagged with the flag; an error
+/// names the flag.
+fn through_row(flag: &str, row: usize, value: Parsed) -> Result<(Assign, Source), ConfigError> {
+    let key = &TABLE[row];
+    let assign =
+        rows::assign(key, value).map_err(|r| invalid(flag, key.name, &r.value, r.message))?;
+    Ok((assign, Source::Flag(flag.to_owned())))
 }
 
 #[cfg(test)]

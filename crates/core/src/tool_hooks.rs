@@ -133,7 +133,7 @@ fn tool_response(
     let extra = match tool {
         "Bash" => serde_json::json!({"stdout": content, "stderr": "", "interrupted": false}),
         "Read" | "Write" | "Edit" => serde_json::json!({
-            "filePath": touches.subject_path().unwrap_or_default(),
+            "filePath": touches.subject_path(),
             "success": true,
         }),
         _ => serde_json::Value::Null,

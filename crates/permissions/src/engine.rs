@@ -619,9 +619,14 @@ pub(crate) fn is_sink(w: &Word) -> bool {
 
 /// The call split into calls of one effect each (one command, one path
 /// written or read, one URL), in that order; a call with none is itself.
+/// Each effect is judged at least as strictly as its own nature asks,
+/// whatever kind the tool declared: a command as a command, a write as an
+/// edit, a fetch as network access (a tool that says "read-only" but names
+/// a path it writes still asks for the write, and plan mode refuses it).
 fn one_effect_each(t: &Touches) -> Vec<Touches> {
-    let one = |f: &dyn Fn(&mut Touches)| {
+    let one = |least: ToolKind, f: &dyn Fn(&mut Touches)| {
         let mut single = Touches {
+            kind: stricter(t.kind, least),
             reads: Vec::new(),
             writes: Vec::new(),
             command: None,
@@ -633,21 +638,35 @@ fn one_effect_each(t: &Touches) -> Vec<Touches> {
     };
     let mut each: Vec<Touches> = Vec::new();
     if let Some(c) = &t.command {
-        each.push(one(&|s| s.command = Some(c.clone())));
+        each.push(one(ToolKind::Exec, &|s| s.command = Some(c.clone())));
     }
-    each.extend(
-        t.writes
-            .iter()
-            .map(|p| one(&|s| s.writes = vec![p.clone()])),
-    );
-    each.extend(t.reads.iter().map(|p| one(&|s| s.reads = vec![p.clone()])));
+    for p in &t.writes {
+        each.push(one(ToolKind::Edit, &|s| s.writes = vec![p.clone()]));
+    }
+    for p in &t.reads {
+        each.push(one(ToolKind::ReadOnly, &|s| s.reads = vec![p.clone()]));
+    }
     if let Some(u) = &t.url {
-        each.push(one(&|s| s.url = Some(u.clone())));
+        each.push(one(ToolKind::Network, &|s| s.url = Some(u.clone())));
     }
     if each.is_empty() {
         each.push(t.clone());
     }
     each
+}
+
+/// The stricter of two kinds, ordered by how much a call may change:
+/// read-only, a question to the person, network, an edit, then a command or
+/// a tool whose effects are unknown.
+fn stricter(a: ToolKind, b: ToolKind) -> ToolKind {
+    let rank = |k: ToolKind| match k {
+        ToolKind::ReadOnly => 0,
+        ToolKind::Interaction => 1,
+        ToolKind::Network => 2,
+        ToolKind::Edit => 3,
+        ToolKind::Exec | ToolKind::Other => 4,
+    };
+    if rank(b) > rank(a) { b } else { a }
 }
 
 /// Whether `rule` applies to a call of `tool` touching `target`: a rule

@@ -816,3 +816,46 @@ fn unenforced_sandbox_makes_every_command_ask() {
     let e = engine(&f, Mode::Auto, &[], &[], &[], CanAsk::No);
     assert_eq!(short(&bash(&e, &f, "cargo test")), "allow");
 }
+
+/// A tool is judged by each effect it names, not only by the kind it
+/// declares: a "network" or "read-only" tool that also writes a file asks
+/// for the write, and plan mode refuses it.
+#[test]
+fn each_effect_is_judged_at_least_as_strictly_as_its_nature() {
+    let f = fx();
+    let mut fetch_and_save = wright_protocol::Touches::fetch("https://example.com/");
+    fetch_and_save.writes.push("out.html".into());
+    let mut read_only_writer = wright_protocol::Touches::read("a.txt");
+    read_only_writer.writes.push("b.txt".into());
+    for touches in [&fetch_and_save, &read_only_writer] {
+        let check = |mode: Mode| {
+            engine(
+                &f,
+                mode,
+                &["WebFetch(domain:example.com)"],
+                &[],
+                &[],
+                CanAsk::Yes,
+            )
+            .check(&CallInfo {
+                tool: "Probe",
+                touches,
+                cwd: &f.ws,
+            })
+        };
+        let plan = check(Mode::Plan);
+        assert!(
+            matches!(
+                plan,
+                Verdict::Deny {
+                    by: DeniedBy::Plan,
+                    ..
+                }
+            ),
+            "{plan:?}"
+        );
+        let default = check(Mode::Default);
+        assert!(matches!(default, Verdict::Ask { .. }), "{default:?}");
+        assert_eq!(check(Mode::AcceptEdits), Verdict::Allow);
+    }
+}
