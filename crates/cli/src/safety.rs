@@ -83,6 +83,10 @@ pub fn build(
                         network: settings.sandbox.network || allows_network(&p.allow),
                         workspace_roots,
                         hidden: Vec::new(),
+                        // TODO(config): `[sandbox] allow_sockets` (user
+                        // config only) goes here once the config crate
+                        // has the key.
+                        allow_sockets: Vec::new(),
                     },
                     helper_exe,
                 )),

@@ -44,6 +44,11 @@ pub struct SandboxPolicy {
     /// of what the helper's own bounded search finds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hidden: Vec<PathBuf>,
+    /// Unix sockets outside the workspace that stay reachable with the
+    /// network off (a user's rootless Podman socket, say). Every other
+    /// socket of the host is hidden then.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow_sockets: Vec<PathBuf>,
 }
 
 impl SandboxPolicy {
@@ -55,6 +60,7 @@ impl SandboxPolicy {
             network: true,
             workspace_roots: Vec::new(),
             hidden: Vec::new(),
+            allow_sockets: Vec::new(),
         }
     }
 
@@ -66,6 +72,7 @@ impl SandboxPolicy {
             network: false,
             workspace_roots: Vec::new(),
             hidden: Vec::new(),
+            allow_sockets: Vec::new(),
         }
     }
 
@@ -77,6 +84,7 @@ impl SandboxPolicy {
             network: false,
             workspace_roots: Vec::new(),
             hidden: Vec::new(),
+            allow_sockets: Vec::new(),
         }
     }
 
@@ -161,6 +169,7 @@ mod tests {
             network: true,
             workspace_roots: vec!["/ws".into()],
             hidden: vec!["/ws/.env".into()],
+            allow_sockets: vec!["/run/user/1000/podman/podman.sock".into()],
         };
         assert_eq!(SandboxPolicy::from_json(&p.to_json().unwrap()).unwrap(), p);
         assert!(SandboxPolicy::from_json("{").is_err());

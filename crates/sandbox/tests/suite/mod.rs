@@ -4,6 +4,7 @@
 mod basics;
 mod escapes;
 mod fallback;
+mod ipc;
 
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
