@@ -2,6 +2,7 @@
 //! every writable root, and a runner.
 
 mod basics;
+mod caches;
 mod credentials;
 mod escapes;
 mod fallback;
