@@ -245,7 +245,6 @@ pub const SOCKET_VARS: &[&str] = &[
     "DISPLAY",
     "WAYLAND_DISPLAY",
     "WAYLAND_SOCKET",
-    "XAUTHORITY",
     "TMUX",
     "STY",
     "KITTY_LISTEN_ON",

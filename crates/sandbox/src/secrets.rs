@@ -166,7 +166,13 @@ pub fn paths_to_hide_within(home: Option<&Path>, roots: &[PathBuf], budget: usiz
             .map(PathBuf::from)
             .filter(|d| d.is_absolute())
             .unwrap_or_else(|| home.join(".local/share"));
-        out.extend(hide_except(&data.join("wright"), roots));
+        // Subagents' worktrees stay: they are project trees (searched for
+        // secrets like any root when one is a workspace), and wright's own
+        // sandboxed git reads them with another root as its workspace.
+        let wright = data.join("wright");
+        let mut keep = roots.to_vec();
+        keep.push(wright.join("worktrees"));
+        out.extend(hide_except(&wright, &keep));
     }
     scan(roots, budget, &mut out);
     out.sort();
