@@ -83,6 +83,10 @@ pub fn build(
                         network: settings.sandbox.network || allows_network(&p.allow),
                         workspace_roots,
                         hidden: Vec::new(),
+                        // TODO(config): `[sandbox] allow_sockets` (user
+                        // config only) goes here once the config crate
+                        // has the key.
+                        allow_sockets: Vec::new(),
                     },
                     helper_exe,
                 )),
@@ -172,27 +176,21 @@ fn allows_network(allow: &[String]) -> bool {
     })
 }
 
-/// Build-tool lock files and caches that commands in the workspace routinely
-/// write to; leaving them read-only breaks `cargo build` and `npm test`.
-/// Cargo's registry and git sources stay read-only: code there runs (as
-/// `build.rs`) in the user's next unsandboxed build. `~/.cache` and `~/.npm`
-/// hold content-addressed caches.
+/// Build-tool lock files and the content-addressed caches commands in the
+/// workspace routinely write to (leaving them read-only breaks `cargo
+/// build` and `npm install`); see [`wright_sandbox::policy::writable_caches`]
+/// for what stays read-only because it runs later unsandboxed.
 fn tool_caches() -> Vec<PathBuf> {
     let Some(home) = dirs::home_dir() else {
         return Vec::new();
     };
     let cargo_home =
         std::env::var_os("CARGO_HOME").map_or_else(|| home.join(".cargo"), PathBuf::from);
-    [
-        cargo_home.join(".package-cache"),
-        cargo_home.join(".package-cache-mutate"),
-        cargo_home.join(".global-cache"),
-        home.join(".cache"),
-        home.join(".npm"),
-    ]
-    .into_iter()
-    .filter(|p| p.exists())
-    .collect()
+    let cache_home = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| home.join(".cache"));
+    wright_sandbox::policy::writable_caches(&home, &cargo_home, &cache_home)
 }
 
 #[cfg(test)]

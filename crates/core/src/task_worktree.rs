@@ -124,6 +124,7 @@ impl Git {
                     network: false,
                     workspace_roots: vec![self.common.clone()],
                     hidden: Vec::new(),
+                    allow_sockets: Vec::new(),
                 };
                 wright_sandbox::command_argv(&policy, &argv, helper)
                     .map_err(|e| format!("git: {e}"))?

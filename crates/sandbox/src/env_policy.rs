@@ -228,6 +228,37 @@ where
     out
 }
 
+/// Variables that point a program at a Unix socket of the user's session:
+/// the ssh-agent, D-Bus, Docker and Podman daemons, GnuPG's agent, the
+/// display servers, terminal multiplexers and editors that take remote
+/// commands. With the network off the helper removes them from the
+/// command's environment (the sockets themselves are hidden too), so tools
+/// do not try, and fail slowly, to reach them.
+pub const SOCKET_VARS: &[&str] = &[
+    "SSH_AUTH_SOCK",
+    "SSH_AGENT_PID",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "DBUS_SYSTEM_BUS_ADDRESS",
+    "DOCKER_HOST",
+    "CONTAINER_HOST",
+    "GPG_AGENT_INFO",
+    "DISPLAY",
+    "WAYLAND_DISPLAY",
+    "WAYLAND_SOCKET",
+    "TMUX",
+    "STY",
+    "KITTY_LISTEN_ON",
+    "WEZTERM_UNIX_SOCKET",
+    "NVIM",
+    "NVIM_LISTEN_ADDRESS",
+    "VSCODE_IPC_HOOK_CLI",
+    "VSCODE_GIT_IPC_HANDLE",
+    "SWAYSOCK",
+    "I3SOCK",
+    "PULSE_SERVER",
+    "EMACS_SOCKET_NAME",
+];
+
 static POLICY: OnceLock<EnvPolicy> = OnceLock::new();
 
 /// Sets the policy of this process, once, before it starts children

@@ -117,7 +117,7 @@ pub fn run_helper(args: Vec<OsString>) -> i32 {
             match apply(&policy) {
                 Ok(applied) => {
                     report(&applied);
-                    exec(cmd, &applied)
+                    exec(cmd, &applied, &policy)
                 }
                 Err(e) => e,
             }
@@ -196,7 +196,7 @@ fn apply(policy: &SandboxPolicy) -> Result<Applied, SandboxError> {
 
 /// Replaces this process with `cmd` (PATH lookup like `execvp`); returns only
 /// on failure.
-fn exec(cmd: Vec<OsString>, applied: &Applied) -> SandboxError {
+fn exec(cmd: Vec<OsString>, applied: &Applied, policy: &SandboxPolicy) -> SandboxError {
     let mut it = cmd.into_iter();
     let Some(program) = it.next() else {
         return SandboxError::BadArgs("missing command".to_owned());
@@ -209,6 +209,13 @@ fn exec(cmd: Vec<OsString>, applied: &Applied) -> SandboxError {
         .env_remove(BUILD_ENV)
         .env_remove(MAIN_ENV)
         .env_remove(HANDED_ENV);
+    // With the network off the session's sockets are out of reach: do not
+    // point programs at them (see `SOCKET_VARS`).
+    if !policy.network && policy.mode != crate::SandboxMode::Full {
+        for var in crate::SOCKET_VARS {
+            command.env_remove(var);
+        }
+    }
     #[cfg(target_os = "linux")]
     if applied.landlock {
         command.env(crate::linux_ns::NESTED_ENV, "1");

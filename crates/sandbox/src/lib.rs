@@ -47,6 +47,8 @@ mod linux_mounts;
 mod linux_ns;
 #[cfg(target_os = "linux")]
 mod linux_seccomp;
+#[cfg(target_os = "linux")]
+mod linux_sockets;
 pub mod policy;
 pub mod private_fs;
 #[allow(unsafe_code)]
@@ -61,7 +63,7 @@ use std::process::Command;
 pub use denial::{Denial, classify_denial, denial_hint, looks_like_sandbox_denial};
 pub use env_policy::{
     ANTHROPIC_API_KEY, ChildEnv, DEFAULT_EXCLUDES, EnvPolicy, KeyKind, KeyVar, OPENAI_API_KEY,
-    OWN_KEYS, PROVIDER_KEY_VARS, PatternError, check_pattern, child_env, env_policy,
+    OWN_KEYS, PROVIDER_KEY_VARS, PatternError, SOCKET_VARS, check_pattern, child_env, env_policy,
     install_env_policy, is_model_api_key, is_provider_key_var, scrub_env, withheld_names,
 };
 pub use fs_open::{Beneath, OpenError};

@@ -43,14 +43,25 @@ pub(crate) fn apply(policy: &SandboxPolicy) -> Result<Applied, SandboxError> {
         crate::linux_ns::Entered::Inside(report) => Some(report),
         crate::linux_ns::Entered::Unavailable => None,
     };
-    apply_landlock(policy)?;
+    let unix_confined = apply_landlock(policy)?;
     applied.landlock = true;
-    crate::linux_seccomp::apply(policy.network)?;
+    let extra = crate::linux_seccomp::Extra {
+        // Without an IPC namespace the host's SysV objects are the
+        // command's to read, write and remove.
+        sysv_ipc: applied.namespaces.is_none(),
+        // Without a mount namespace nothing hides the host's sockets, and
+        // before Landlock ABI 9 nothing else confines `connect`: no new
+        // Unix socket at all with the network off.
+        unix_sockets: !policy.network && applied.namespaces.is_none() && !unix_confined,
+    };
+    crate::linux_seccomp::apply(policy.network, extra)?;
     applied.seccomp = true;
     Ok(applied)
 }
 
-fn apply_landlock(policy: &SandboxPolicy) -> Result<(), SandboxError> {
+/// Applies the ruleset; true when the kernel confines connecting to Unix
+/// sockets with it (ABI 9).
+fn apply_landlock(policy: &SandboxPolicy) -> Result<bool, SandboxError> {
     let ll = |e: landlock::RulesetError| SandboxError::Landlock(e.to_string());
     let all = handled_access(policy.network);
     let read = AccessFs::from_read(ABI_WANTED);
@@ -90,7 +101,8 @@ fn apply_landlock(policy: &SandboxPolicy) -> Result<(), SandboxError> {
             "could not set no_new_privs".to_owned(),
         ));
     }
-    Ok(())
+    let abi = ABI::from(status.landlock);
+    Ok(abi >= ABI::V9)
 }
 
 /// Creates (and drops) a Landlock ruleset and builds the seccomp filter,
@@ -106,7 +118,7 @@ pub(crate) fn probe() -> Support {
              boot parameter"
         ));
     }
-    if let Err(e) = crate::linux_seccomp::filter(false) {
+    if let Err(e) = crate::linux_seccomp::filter(false, crate::linux_seccomp::Extra::default()) {
         return Support::Unavailable(e.to_string());
     }
     match std::fs::read_to_string("/proc/self/status") {

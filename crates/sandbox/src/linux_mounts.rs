@@ -44,6 +44,9 @@ pub struct NamespaceReport {
     pub protected: Vec<PathBuf>,
     /// Secret paths hidden (how many; the names stay private).
     pub hidden: usize,
+    /// Host Unix sockets hidden with the network off (how many).
+    #[serde(default)]
+    pub sockets: usize,
     /// Steps that failed and were skipped, with the reason.
     pub skipped: Vec<String>,
 }
@@ -155,7 +158,7 @@ fn bind_in_place(path: &Path) -> Result<(), String> {
 /// mount: opening it fails ("Permission denied") for reading and writing
 /// alike, so nothing reads the secret, nothing written to it vanishes
 /// silently, and git cannot commit it emptied.
-fn hide_file(path: &Path) -> Result<(), String> {
+pub(crate) fn hide_file(path: &Path) -> Result<(), String> {
     let fd = clone_tree(Path::new("/dev/null"))?;
     if let Err(e) = set_attrs(
         fd,
@@ -487,11 +490,68 @@ pub(crate) fn setup_mounts(policy: &SandboxPolicy) -> NamespaceReport {
             Err(e) => skip(&mut report, e),
         }
     }
+    if !policy.network {
+        hide_host_ipc(policy, &workspace, home.as_deref(), &mut report);
+    }
     // The old cwd still points into the mounts that were just covered.
     if let Ok(cwd) = std::env::current_dir() {
         let _ = std::env::set_current_dir(cwd);
     }
     report
+}
+
+/// With the network off: the host's Unix sockets outside the workspace
+/// covered (see [`crate::linux_sockets`]), POSIX shared memory and message
+/// queues of the sandbox's own.
+fn hide_host_ipc(
+    policy: &SandboxPolicy,
+    workspace: &[PathBuf],
+    home: Option<&Path>,
+    report: &mut NamespaceReport,
+) {
+    let mut keep = workspace.to_vec();
+    if let Ok(cwd) = std::env::current_dir() {
+        keep.push(cwd);
+    }
+    let named: Vec<PathBuf> = crate::SOCKET_VARS
+        .iter()
+        .filter_map(std::env::var_os)
+        .flat_map(|v| crate::linux_sockets::paths_in_value(&v.to_string_lossy()))
+        .collect();
+    let runtime = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from);
+    let sockets = crate::linux_sockets::outside_sockets(
+        &keep,
+        home,
+        runtime.as_deref(),
+        &named,
+        &policy.allow_sockets,
+    );
+    for s in sockets {
+        match hide_file(&s) {
+            Ok(()) => report.sockets += 1,
+            Err(e) => report.skipped.push(e),
+        }
+    }
+    // `/dev/shm` is shared with every process of the host (Chrome's and
+    // PulseAudio's segments, `sem.*` of Python's multiprocessing): a fresh
+    // tmpfs keeps it writable for the command and its own children only.
+    let shm = Path::new("/dev/shm");
+    let shm_holds_root = keep
+        .iter()
+        .chain(&policy.writable_roots)
+        .any(|r| r.starts_with(shm) || r.canonicalize().is_ok_and(|c| c.starts_with(shm)));
+    if shm.is_dir() && !shm_holds_root {
+        let flags = libc::MS_NOSUID | libc::MS_NODEV;
+        if let Err(e) = mount("tmpfs", shm, "tmpfs", flags, "mode=1777") {
+            report.skipped.push(e);
+        }
+    }
+    let mq = Path::new("/dev/mqueue");
+    if mq.is_dir()
+        && let Err(e) = mount("mqueue", mq, "mqueue", libc::MS_NOSUID | libc::MS_NODEV, "")
+    {
+        report.skipped.push(e);
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 //! (`.wright/`, `.git/hooks`, `.git/config`, `.mcp.json`, `.claude/`) bound
 //! read-only and secret files hidden, and a PID namespace with a fresh
 //! `/proc`, so no ancestor's environment is visible and every descendant —
-//! daemonized or not — dies with the sandbox.
+//! daemonized or not — dies with the sandbox; an IPC namespace (no SysV IPC
+//! object of another process) and, with the network off, a network
+//! namespace (no abstract Unix socket of the host).
 //!
 //! Process shape: the helper (in wright's process group) clones an init into
 //! the new namespaces (pid 1 of the new PID namespace, in a session of its
@@ -96,7 +98,7 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
     // SAFETY: a fork-like clone (no CLONE_VM, no new stack) of this
     // single-threaded process: the child has its own copy of everything and
     // may run any code, as after `fork`.
-    match unsafe { clone_into_namespaces() } {
+    match unsafe { clone_into_namespaces(policy.network) } {
         Err(err) => {
             close_all(&[alive_read, alive_write, mapped_read, mapped_write]);
             // Out of processes, memory or namespaces is a state a command
@@ -163,9 +165,18 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
     }
 }
 
-/// `clone` with new user, mount and PID namespaces and no new stack: like
-/// `fork`, it returns 0 in the child and the child's pid in the parent, or
-/// why the kernel refused (nothing was created).
+/// `clone` with new user, mount, PID and IPC namespaces (and, with the
+/// network off, a network namespace) and no new stack: like `fork`, it
+/// returns 0 in the child and the child's pid in the parent, or why the
+/// kernel refused (nothing was created).
+///
+/// The IPC namespace gives the command SysV message queues, semaphores
+/// and shared memory (and POSIX message queues) of its own: those of the
+/// user's other processes cannot be read, written or removed. The network
+/// namespace, with the network off, takes away the host's abstract Unix
+/// sockets (they live in the network namespace; Landlock's scoping does
+/// the same from Linux 6.12) and its loopback, which seccomp refuses
+/// anyway.
 ///
 /// The child's C library still believes it has the helper's thread id (a
 /// raw `clone` does not update it, unlike `fork`); init uses nothing that
@@ -174,7 +185,7 @@ pub(crate) fn enter(policy: &SandboxPolicy) -> Result<Entered, SandboxError> {
 ///
 /// # Safety
 /// As `fork`: only in a single-threaded process.
-unsafe fn clone_into_namespaces() -> io::Result<libc::pid_t> {
+unsafe fn clone_into_namespaces(network: bool) -> io::Result<libc::pid_t> {
     // Where the raw call's arguments and return are known to be the plain
     // `fork` ones (the seccomp filter supports no other architecture).
     #[cfg(any(
@@ -183,8 +194,13 @@ unsafe fn clone_into_namespaces() -> io::Result<libc::pid_t> {
         target_arch = "riscv64"
     ))]
     {
-        let flags = (libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::SIGCHLD)
-            as libc::c_ulong;
+        let net = if network { 0 } else { libc::CLONE_NEWNET };
+        let flags = (libc::CLONE_NEWUSER
+            | libc::CLONE_NEWNS
+            | libc::CLONE_NEWPID
+            | libc::CLONE_NEWIPC
+            | net
+            | libc::SIGCHLD) as libc::c_ulong;
         let none: libc::c_ulong = 0;
         // The raw system call: glibc's `clone` wrapper wants a function and
         // a stack.
@@ -202,6 +218,7 @@ unsafe fn clone_into_namespaces() -> io::Result<libc::pid_t> {
         target_arch = "riscv64"
     )))]
     {
+        let _ = network;
         Err(io::Error::from_raw_os_error(libc::ENOSYS))
     }
 }

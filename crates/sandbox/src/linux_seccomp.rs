@@ -3,7 +3,11 @@
 //! `TIOCLINUX`, which could answer wright's next approval prompt), creating
 //! device nodes, io_uring (whose operations bypass seccomp), and, with the
 //! network off, every socket family but Unix sockets (no IP, no netlink, no
-//! raw packets).
+//! raw packets). Where the kernel gave no namespaces, it also refuses SysV
+//! IPC (no IPC namespace keeps the host's objects away) and, with the
+//! network off and no Landlock Unix-socket right, new Unix sockets
+//! (nothing else would keep `/var/run/docker.sock` away; `socketpair`
+//! stays, for pipes between a command's own processes).
 
 use std::collections::BTreeMap;
 
@@ -53,8 +57,35 @@ fn terminal_injection_rules() -> Result<Vec<SeccompRule>, SandboxError> {
     ])
 }
 
-/// Builds the filter: `network` keeps every socket family.
-pub(crate) fn filter(network: bool) -> Result<BpfProgram, SandboxError> {
+/// What the filter refuses on top of the base set, where nothing else
+/// confines it.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Extra {
+    /// SysV message queues, semaphores and shared memory.
+    pub(crate) sysv_ipc: bool,
+    /// Unix sockets other than `socketpair`'s connected stream ones.
+    pub(crate) unix_sockets: bool,
+}
+
+/// The SysV IPC calls: a guessed id (they are small and `ipcs` lists
+/// them) is enough for all but the `*get` ones, so every one is refused.
+const SYSV_IPC: &[i64] = &[
+    libc::SYS_msgget,
+    libc::SYS_msgsnd,
+    libc::SYS_msgrcv,
+    libc::SYS_msgctl,
+    libc::SYS_semget,
+    libc::SYS_semop,
+    libc::SYS_semtimedop,
+    libc::SYS_semctl,
+    libc::SYS_shmget,
+    libc::SYS_shmat,
+    libc::SYS_shmctl,
+];
+
+/// Builds the filter: `network` keeps every socket family; `extra` says
+/// what else to refuse.
+pub(crate) fn filter(network: bool, extra: Extra) -> Result<BpfProgram, SandboxError> {
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
     rules.insert(libc::SYS_ioctl, terminal_injection_rules()?);
     rules.insert(libc::SYS_mknodat, device_node_rules(2)?);
@@ -62,9 +93,20 @@ pub(crate) fn filter(network: bool) -> Result<BpfProgram, SandboxError> {
     rules.insert(libc::SYS_mknod, device_node_rules(1)?);
     // An empty rule list refuses the syscall outright.
     rules.insert(libc::SYS_io_uring_setup, Vec::new());
-    if !network {
+    if extra.unix_sockets {
+        rules.insert(libc::SYS_socket, Vec::new());
+        // A datagram socketpair can still `sendto` any socket's path.
+        let dgram = SeccompCmpOp::MaskedEq(0xf);
+        let dgram = cond(1, dgram, libc::SOCK_DGRAM.unsigned_abs().into())?;
+        rules.insert(libc::SYS_socketpair, vec![rule(vec![dgram])?]);
+    } else if !network {
         let not_unix = cond(0, SeccompCmpOp::Ne, libc::AF_UNIX.unsigned_abs().into())?;
         rules.insert(libc::SYS_socket, vec![rule(vec![not_unix])?]);
+    }
+    if extra.sysv_ipc {
+        for nr in SYSV_IPC {
+            rules.insert(*nr, Vec::new());
+        }
     }
     #[cfg(target_arch = "x86_64")]
     {
@@ -88,8 +130,8 @@ pub(crate) fn filter(network: bool) -> Result<BpfProgram, SandboxError> {
 }
 
 /// Loads the filter for the calling thread (and what it `exec`s).
-pub(crate) fn apply(network: bool) -> Result<(), SandboxError> {
-    let program = filter(network)?;
+pub(crate) fn apply(network: bool, extra: Extra) -> Result<(), SandboxError> {
+    let program = filter(network, extra)?;
     // Sets no_new_privs itself, then loads the filter.
     seccompiler::apply_filter(&program).map_err(|e| SandboxError::Seccomp(e.to_string()))
 }
@@ -100,10 +142,15 @@ mod tests {
 
     #[test]
     fn filters_compile_with_and_without_network() {
-        let off = filter(false).unwrap();
-        let on = filter(true).unwrap();
+        let off = filter(false, Extra::default()).unwrap();
+        let on = filter(true, Extra::default()).unwrap();
         assert!(!off.is_empty());
         // The socket rule is only there with the network off.
         assert!(off.len() > on.len());
+        let all = Extra {
+            sysv_ipc: true,
+            unix_sockets: true,
+        };
+        assert!(filter(false, all).unwrap().len() > off.len());
     }
 }

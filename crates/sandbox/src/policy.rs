@@ -44,6 +44,11 @@ pub struct SandboxPolicy {
     /// of what the helper's own bounded search finds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hidden: Vec<PathBuf>,
+    /// Unix sockets outside the workspace that stay reachable with the
+    /// network off (a user's rootless Podman socket, say). Every other
+    /// socket of the host is hidden then.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow_sockets: Vec<PathBuf>,
 }
 
 impl SandboxPolicy {
@@ -55,6 +60,7 @@ impl SandboxPolicy {
             network: true,
             workspace_roots: Vec::new(),
             hidden: Vec::new(),
+            allow_sockets: Vec::new(),
         }
     }
 
@@ -66,6 +72,7 @@ impl SandboxPolicy {
             network: false,
             workspace_roots: Vec::new(),
             hidden: Vec::new(),
+            allow_sockets: Vec::new(),
         }
     }
 
@@ -77,6 +84,7 @@ impl SandboxPolicy {
             network: false,
             workspace_roots: Vec::new(),
             hidden: Vec::new(),
+            allow_sockets: Vec::new(),
         }
     }
 
@@ -136,6 +144,46 @@ impl SandboxPolicy {
     }
 }
 
+/// The package managers' caches commands may write, of those that exist:
+/// cargo's locks and global cache, and the content-addressed stores of npm
+/// (`_cacache`, plus its logs), pip (`http`, `wheels`) and uv (`wheels-*`,
+/// `sdists-*`, `simple-*`), where every entry is checked against its hash
+/// when used. What runs later outside any sandbox stays read-only: cargo's
+/// registry sources (`build.rs`), npx's installed packages (`_npx`, an
+/// MCP server started at every launch), uv's tool environments and its
+/// `archive-v0` (hard-linked into them), pre-commit's hook repositories,
+/// and the rest of `~/.cache`.
+pub fn writable_caches(home: &Path, cargo_home: &Path, cache_home: &Path) -> Vec<PathBuf> {
+    let mut out = vec![
+        cargo_home.join(".package-cache"),
+        cargo_home.join(".package-cache-mutate"),
+        cargo_home.join(".global-cache"),
+        home.join(".npm/_cacache"),
+        home.join(".npm/_logs"),
+        cache_home.join("pip/http"),
+        cache_home.join("pip/http-v2"),
+        cache_home.join("pip/wheels"),
+    ];
+    if let Ok(entries) = std::fs::read_dir(cache_home.join("uv")) {
+        out.extend(
+            entries
+                .flatten()
+                .filter(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    ["wheels-v", "sdists-v", "simple-v"]
+                        .iter()
+                        .any(|p| name.starts_with(p))
+                        && e.file_type().is_ok_and(|t| t.is_dir())
+                })
+                .map(|e| e.path()),
+        );
+    }
+    out.retain(|p| p.exists());
+    out.sort();
+    out
+}
+
 /// Compares with symlinks resolved (e.g. `/tmp` → `/private/tmp`), best effort.
 fn canonical_starts_with(path: &Path, root: &Path) -> bool {
     let Ok(root) = root.canonicalize() else {
@@ -161,11 +209,42 @@ mod tests {
             network: true,
             workspace_roots: vec!["/ws".into()],
             hidden: vec!["/ws/.env".into()],
+            allow_sockets: vec!["/run/user/1000/podman/podman.sock".into()],
         };
         assert_eq!(SandboxPolicy::from_json(&p.to_json().unwrap()).unwrap(), p);
         assert!(SandboxPolicy::from_json("{").is_err());
         let minimal = SandboxPolicy::from_json(r#"{"mode":"read-only"}"#).unwrap();
         assert_eq!(minimal, SandboxPolicy::read_only());
+    }
+
+    #[test]
+    fn only_content_addressed_caches_are_writable() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let cache = home.join(".cache");
+        for d in [
+            ".npm/_cacache",
+            ".npm/_npx",
+            ".cache/uv/wheels-v5",
+            ".cache/uv/archive-v0",
+            ".cache/uv/sdists-v9",
+            ".cache/pip/http-v2",
+            ".cache/pre-commit",
+            ".cargo/registry",
+        ] {
+            std::fs::create_dir_all(home.join(d)).unwrap();
+        }
+        let got = writable_caches(home, &home.join(".cargo"), &cache);
+        let want: Vec<PathBuf> = [
+            ".cache/pip/http-v2",
+            ".cache/uv/sdists-v9",
+            ".cache/uv/wheels-v5",
+            ".npm/_cacache",
+        ]
+        .iter()
+        .map(|d| home.join(d))
+        .collect();
+        assert_eq!(got, want);
     }
 
     #[test]

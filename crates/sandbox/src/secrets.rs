@@ -26,18 +26,40 @@ pub fn secret_name(name: &str) -> Option<&'static str> {
         return Some("a key or certificate file");
     }
     match lower.as_str() {
-        "credentials.json" | ".git-credentials" | ".netrc" | "_netrc" | ".pgpass" | ".pypirc" => {
-            Some("a credentials file")
-        }
+        "credentials.json"
+        | ".credentials.json"
+        | "credentials.tfrc.json"
+        | ".git-credentials"
+        | ".netrc"
+        | "_netrc"
+        | ".pgpass"
+        | ".pypirc"
+        | ".vault-token" => Some("a credentials file"),
         _ => None,
     }
 }
 
 /// Credential files and key directories under `home`, relative to it.
-/// Directories are hidden whole; `~/.ssh` keeps `known_hosts` and `config`
-/// (its private keys are matched by name), so `ssh` through an agent works.
+/// Directories are hidden whole; `~/.ssh` keeps only [`SSH_VISIBLE`], so
+/// `ssh` through an agent works. The file tools' secret check
+/// (`wright_permissions`) has its own path list besides the shared
+/// [`secret_name`]: keep the two in step.
 pub const HOME_SECRETS: &[&str] = &[
     ".gnupg",
+    ".npmrc",
+    ".codex/auth.json",
+    ".claude/.credentials.json",
+    ".claude.json",
+    ".vault-token",
+    ".terraform.d/credentials.tfrc.json",
+    ".gem/credentials",
+    ".config/hub",
+    ".config/glab-cli/config.yml",
+    ".config/op",
+    ".password-store",
+    ".local/share/keyrings",
+    ".m2/settings-security.xml",
+    ".composer/auth.json",
     ".aws/credentials",
     ".aws/sso/cache",
     ".docker/config.json",
@@ -53,8 +75,24 @@ pub const HOME_SECRETS: &[&str] = &[
     ".cargo/credentials",
 ];
 
+/// Credential files under `$XDG_CONFIG_HOME` (when it is not
+/// `~/.config`, which [`HOME_SECRETS`] covers), relative to it.
+const XDG_CONFIG_SECRETS: &[&str] = &["gh/hosts.yml", "gcloud", "hub", "glab-cli/config.yml", "op"];
+
+/// What stays visible in `~/.ssh`: what `ssh` reads to connect through an
+/// agent. Everything else there (private keys by any name, control
+/// sockets of open connections, agent sockets) is hidden.
+pub const SSH_VISIBLE: &[&str] = &[
+    "known_hosts",
+    "known_hosts.old",
+    "config",
+    "authorized_keys",
+];
+
 /// Directories never searched for secrets: large, generated, or not ours
 /// (a `.env` inside `node_modules` belongs to a package, not the user).
+/// Except `.git` and `node_modules`, their top two levels are still
+/// searched for secret names (a `dist/.env`, a `build/config/.env`).
 const SKIP_DIRS: &[&str] = &[
     ".git",
     "node_modules",
@@ -113,7 +151,28 @@ pub fn paths_to_hide_within(home: Option<&Path>, roots: &[PathBuf], budget: usiz
                 .map(|rel| home.join(rel))
                 .filter(|p| p.symlink_metadata().is_ok()),
         );
-        scan(std::slice::from_ref(&home.join(".ssh")), 256, &mut out);
+        out.extend(ssh_hidden(&home.join(".ssh")));
+        if let Some(config) = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from)
+            && config.is_absolute()
+        {
+            out.extend(
+                XDG_CONFIG_SECRETS
+                    .iter()
+                    .map(|rel| config.join(rel))
+                    .filter(|p| p.symlink_metadata().is_ok()),
+            );
+        }
+        let data = std::env::var_os("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .filter(|d| d.is_absolute())
+            .unwrap_or_else(|| home.join(".local/share"));
+        // Subagents' worktrees stay: they are project trees (searched for
+        // secrets like any root when one is a workspace), and wright's own
+        // sandboxed git reads them with another root as its workspace.
+        let wright = data.join("wright");
+        let mut keep = roots.to_vec();
+        keep.push(wright.join("worktrees"));
+        out.extend(hide_except(&wright, &keep));
     }
     scan(roots, budget, &mut out);
     out.sort();
@@ -121,8 +180,55 @@ pub fn paths_to_hide_within(home: Option<&Path>, roots: &[PathBuf], budget: usiz
     out
 }
 
+/// What of `~/.ssh` is hidden: every entry but [`SSH_VISIBLE`] and
+/// public keys (`*.pub`).
+fn ssh_hidden(ssh: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(ssh) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            !SSH_VISIBLE.contains(&name.as_ref()) && !name.ends_with(".pub")
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
+/// `dir` to hide whole, or, where workspace roots lie inside it (a
+/// subagent's worktree in wright's data dir), each entry beside the way
+/// down to them: wright's data dir holds MCP OAuth tokens and every
+/// project's session transcripts.
+fn hide_except(dir: &Path, keep: &[PathBuf]) -> Vec<PathBuf> {
+    if dir.symlink_metadata().is_err() {
+        return Vec::new();
+    }
+    let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let holds = |d: &Path| {
+        keep.iter()
+            .any(|k| k.starts_with(d) || k.canonicalize().is_ok_and(|c| c.starts_with(d)))
+    };
+    if !holds(dir) && !holds(&canonical) {
+        return vec![dir.to_path_buf()];
+    }
+    if keep.iter().any(|k| k == dir || k == &canonical) {
+        return Vec::new();
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .flat_map(|e| hide_except(&e.path(), keep))
+        .collect()
+}
+
 fn scan(roots: &[PathBuf], mut budget: usize, out: &mut Vec<PathBuf>) {
     let mut queue: std::collections::VecDeque<PathBuf> = roots.iter().cloned().collect();
+    // Skipped directories, searched to two levels after the rest.
+    let mut shallow: Vec<(PathBuf, usize)> = Vec::new();
     while let Some(dir) = queue.pop_front() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -140,6 +246,8 @@ fn scan(roots: &[PathBuf], mut budget: usize, out: &mut Vec<PathBuf>) {
             if kind.is_dir() {
                 if !SKIP_DIRS.contains(&name.as_ref()) {
                     queue.push_back(entry.path());
+                } else if !matches!(name.as_ref(), ".git" | "node_modules") {
+                    shallow.push((entry.path(), 0));
                 }
             } else if (kind.is_file() && secret_name(&name).is_some())
                 || (kind.is_symlink() && links_to_secret(&entry.path(), &name))
@@ -148,7 +256,36 @@ fn scan(roots: &[PathBuf], mut budget: usize, out: &mut Vec<PathBuf>) {
             }
         }
     }
+    // The skipped directories' top levels, on a budget of their own so a
+    // large `target/` cannot take the workspace's.
+    let mut budget = SHALLOW_ENTRIES;
+    while let Some((dir, level)) = shallow.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if budget == 0 {
+                return;
+            }
+            budget -= 1;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() && level == 0 && !SKIP_DIRS.contains(&name.as_ref()) {
+                shallow.push((entry.path(), 1));
+            } else if (kind.is_file() && secret_name(&name).is_some())
+                || (kind.is_symlink() && links_to_secret(&entry.path(), &name))
+            {
+                out.push(entry.path());
+            }
+        }
+    }
 }
+
+/// How many entries the shallow search of skipped directories reads.
+const SHALLOW_ENTRIES: usize = 5_000;
 
 /// Whether a symlink leads (followed to the end) to a regular file that is
 /// a secret by its own name or by the link's. Links to directories are

@@ -2,8 +2,11 @@
 //! every writable root, and a runner.
 
 mod basics;
+mod caches;
+mod credentials;
 mod escapes;
 mod fallback;
+mod ipc;
 
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
