@@ -177,6 +177,12 @@ const DANGEROUS: &[&str] = &[
     "bash -o pipefail -c 'rm -rf /'",
     "bash -c \"$(echo rm -rf /)\"",
     "S='rm -rf /'; sh -c \"$S\"",
+    // Computed targets fail closed (issue 36): allowed before, refused now.
+    "rm -rf ${OUT:-build}",
+    "rm -rf \"${TMPDIR:-/tmp}/wright\"",
+    "rm -rf ../sibling",
+    "rm -rf $(mktemp -d)",
+    "rm -rf \"$(git rev-parse --show-toplevel)/target\"",
 ];
 
 const SAFE: &[&str] = &[
@@ -222,8 +228,6 @@ const SAFE: &[&str] = &[
     "X=/tmp/x; rm -rf $X/*",
     "X=/; X=/tmp/x; rm -rf $X",
     "P=$PATH; P=$P:/a; P=$P:/b; echo $P",
-    "rm -rf ${OUT:-build}",
-    "rm -rf \"${TMPDIR:-/tmp}/wright\"",
     "MSG='rm -rf /'; git commit -m \"$MSG\"",
     "FOO=/ cargo build",
     "echo 'git push' | bash",
@@ -270,12 +274,9 @@ const SAFE: &[&str] = &[
     "rm -rf ~/../user/project",
     "rm -rf /usr/local/share/x",
     "rm -rf /*.tmp",
-    "rm -rf ../sibling",
     "rm -rf ./..build",
-    "rm -rf $(mktemp -d)",
     "rm -rf $(echo build)",
     "rm -rf `pwd`/build",
-    "rm -rf \"$(git rev-parse --show-toplevel)/target\"",
     "echo $(echo /)",
     "echo \"$(printf 'rm -rf /')\"",
     "bash -o pipefail -c 'cargo test'",
