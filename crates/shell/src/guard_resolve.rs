@@ -27,9 +27,6 @@ pub(super) const UNKNOWN_INPUT: &str = "$(xargs-input)";
 pub(super) struct Op<'a> {
     /// What begins the reason ("recursive rm of").
     pub(super) what: &'a str,
-    /// The target may be the starting directory itself (a recursive
-    /// `chmod` of `.` changes only the workspace; a delete would remove it).
-    pub(super) whole: bool,
     /// A critical target is refused (not for the place `mv` moves into:
     /// moving into `/etc` is a write the sandbox and the rules judge).
     pub(super) critical: bool,
@@ -43,7 +40,6 @@ impl<'a> Op<'a> {
     pub(super) fn destroys(what: &'a str) -> Self {
         Self {
             what,
-            whole: false,
             critical: true,
             follows: true,
         }
@@ -147,7 +143,9 @@ fn sequence(inner: &str) -> Option<Vec<String>> {
 /// Why `path` (one brace alternative) is computed when the command runs,
 /// before any directory is considered.
 pub(super) fn computed(path: &str) -> Option<&'static str> {
-    if has_marker(path) {
+    // A backtick left in a word is an escaped substitution nested in a
+    // backtick one (`` `rm -rf \`pwd\`` ``), which the parse keeps as text.
+    if has_marker(path) || path.contains('`') {
         return Some("it is a command's output, computed when the command runs");
     }
     let rest = ["HOME", "PWD"]
@@ -219,7 +217,10 @@ impl Guard {
                             "{what} {target}: it leaves the directory the command starts in, and may be the workspace itself or an ancestor; {NAME_IT}, as an absolute path"
                         ));
                     }
-                    if n.base == Base::Start && n.comps.is_empty() && !op.whole && !dot_last(path) {
+                    // `.` itself is fine: `rm` and `mv` refuse it, and a
+                    // `chmod -R` or `rsync` into it stays inside. `$PWD`
+                    // names the workspace to any program.
+                    if n.base == Base::Start && n.comps.is_empty() && !dot_last(path) {
                         return unresolved("it is the whole directory the command starts in");
                     }
                     if self.links_unknown && n.base == Base::Start {
@@ -293,7 +294,6 @@ impl Guard {
         };
         if let Some(d) = dest {
             let op = Op {
-                whole: true,
                 critical: false,
                 ..Op::destroys("mv onto")
             };
@@ -325,11 +325,7 @@ impl Guard {
         };
         for t in &p.operands[skip..] {
             let what = format!("recursive {name} of");
-            let op = Op {
-                whole: true,
-                ..Op::destroys(&what)
-            };
-            self.judge(op, t, ctx)?;
+            self.judge(Op::destroys(&what), t, ctx)?;
         }
         Ok(())
     }
@@ -364,11 +360,7 @@ impl Guard {
         }
         if recursive {
             for t in operands {
-                let op = Op {
-                    whole: true,
-                    ..Op::destroys("recursive setfacl of")
-                };
-                self.judge(op, t, ctx)?;
+                self.judge(Op::destroys("recursive setfacl of"), t, ctx)?;
             }
         }
         Ok(())
@@ -389,11 +381,7 @@ impl Guard {
             let remote =
                 a.starts_with("rsync://") || a.split('/').next().is_some_and(|h| h.contains(':'));
             if !remote {
-                let op = Op {
-                    whole: true,
-                    ..Op::destroys("rsync deleting in")
-                };
-                self.judge(op, a, ctx)?;
+                self.judge(Op::destroys("rsync deleting in"), a, ctx)?;
             }
         }
         Ok(())
