@@ -1,24 +1,43 @@
 //! The destructive-command guard: commands refused in every permission mode,
 //! before any rule or prompt is consulted.
 //!
-//! Refused: recursive `rm` of `/`, `~`, `$HOME`, a top-level system directory
-//! or an ancestor of the working directory (and any `rm --no-preserve-root`);
-//! `find` deleting from those roots; fork bombs; `mkfs*`; `dd`, `wipefs`,
-//! `shred` and friends on disk devices; redirection onto a disk device;
-//! recursive `chmod`/`chown`/`chgrp` of those same roots; and `git push`
-//! with `--force`/`-f`/`+refspec`, `--delete`/`-d`/`:branch`, `--mirror` or
-//! `--prune` (`--force-with-lease` is allowed), also through a git alias the
-//! same line defines (`git config alias.x …`, `git -c alias.x=…`).
+//! Refused: a recursive delete (`rm -r`, `find … -delete`/`-exec rm`), a
+//! move (`mv`, of its sources or onto its target), a recursive permission
+//! or ownership change (`chmod`/`chown`/`chgrp`/`setfacl -R`) or a sync
+//! with deletion (`rsync --delete*`) whose target is `/`, a home, a
+//! top-level system directory or an ancestor of the working directory,
+//! *or whose target the guard cannot resolve* (below); any
+//! `rm --no-preserve-root`; fork bombs; `mkfs*`, `mke2fs`, `mkswap` and
+//! other formatters; any program but a known reader given a disk device,
+//! and redirection onto one; and every git transport that can force-update
+//! or delete remote refs: `git push` with `--force`/`-f`/`+refspec`,
+//! `--delete`/`-d`/`:branch`, `--mirror` or `--prune` (`--force-with-lease`
+//! is allowed), `git send-pack`/`http-push` forcing, mirroring, deleting or
+//! pushing all, and configuration that makes a push a mirror or forced
+//! (`-c remote.X.mirror=true`, `-c remote.X.push=+…`, `-c push.*`,
+//! `git config remote.X.mirror`, `GIT_CONFIG_*` in the environment), also
+//! through a git alias the same line defines (`git config alias.x …`,
+//! `git -c alias.x=…`).
 //! Each is found after `;`, `&&`, `||`, `|`, `&`, in `( … )` and `{ …; }`,
 //! behind wrappers (`sudo`, `env`, `xargs`, `timeout`, …), inside
 //! `bash -c '…'`, `eval`, `$(…)`/backticks and literal `echo`/`printf` text
 //! piped into a shell.
 //!
-//! Targets are normalized lexically (`..`, `.`, `//`) and followed through
-//! what the line itself makes knowable: earlier `NAME=value` assignments,
-//! `$(echo …)` substitutions, and `cd` to a literal directory (so
-//! `cd / && rm -rf *` is caught). Where the line can take several paths the
-//! guard assumes any of them. Other computed values are not guessed at.
+//! Targets are normalized lexically (`..`, `.`, `//`, brace expansion) and
+//! followed through what the line itself makes knowable: earlier
+//! `NAME=value` assignments, literal `for` lists, `$(echo …)` and `$(pwd)`
+//! substitutions, and `cd` to a literal directory (so `cd / && rm -rf *` is
+//! caught). Where the line can take several paths the guard assumes any of
+//! them. Everything else fails closed: a target holding a value computed
+//! when the command runs (a variable the line does not set — `$TMPDIR`,
+//! `$OLDPWD`, a `read` or `printf -v` result —, a command's output,
+//! `~user`, `~+`, `~-`, `${HOME%/*}`), reached from a directory `cd` got
+//! to through one, passing through a link the line creates, given by
+//! `xargs` from unknown input, leaving the starting directory (`../x`: the
+//! guard does not know the workspace's name) or naming it whole (`$PWD`)
+//! is refused, with a request to name the path literally. Literal paths
+//! inside the starting directory and literal absolute paths that are not
+//! critical (`/tmp/x`) stay allowed.
 //!
 //! Quoted text passed as data is not a command: `echo "rm -rf /"` and
 //! `grep -r 'rm -rf /' .` are allowed, `bash -c "rm -rf /"` is not.
@@ -153,6 +172,16 @@ struct Guard {
     aliases: Vec<(String, String)>,
     /// Bytes of script text still allowed to be lexed.
     budget: usize,
+    /// Links the line creates (`ln -s / x`), from every directory it may
+    /// run in: a destructive command through one is refused. Kept for the
+    /// whole line, nested scripts included, since a link outlives them.
+    links: Vec<Norm>,
+    /// Links the line creates to disk devices.
+    device_links: Vec<Norm>,
+    /// The line creates a link whose name the guard cannot know.
+    links_unknown: bool,
+    /// Loop variables, with their literal values when known.
+    loops: Vec<(String, Option<Vec<String>>)>,
 }
 
 impl Guard {
@@ -168,6 +197,11 @@ impl Guard {
         };
         self.budget = left;
         check_fork_bomb(script)?;
+        for (name, values) in loop_vars(script) {
+            if !self.loops.iter().any(|(n, v)| *n == name && *v == values) {
+                self.loops.push((name, values));
+            }
+        }
         let lexed = lex(script);
         let nested = &lexed.nested;
         let mut checked = vec![false; nested.len()];
@@ -261,9 +295,8 @@ impl Guard {
         ctx: &mut Ctx,
         depth: usize,
     ) -> Result<(), String> {
-        if let Some(dev) = io.redirects.iter().find(|r| is_disk_device(r)) {
-            return Err(format!("redirecting output onto disk device {dev}"));
-        }
+        self.check_devices(words, io)?;
+        check_git_env(words)?;
         self.check_run(words, io, ctx, depth, true)
     }
 
@@ -280,20 +313,27 @@ impl Guard {
         let name = base_name(first);
         let args = &argv[1..];
         match name {
-            "rm" => check_rm(args, ctx),
-            "chmod" | "chown" | "chgrp" => check_recursive_owner(name, args, ctx),
+            "rm" => self.check_rm(args, ctx),
+            "mv" => self.check_mv(args, ctx),
+            "chmod" | "chown" | "chgrp" => self.check_recursive_owner(name, args, ctx),
+            "setfacl" => self.check_setfacl(args, ctx),
+            "rsync" => self.check_rsync(args, ctx),
+            "ln" => {
+                self.record_links(args, ctx);
+                Ok(())
+            }
             "find" => self.check_find(args, ctx, depth),
             "dd" => match args
                 .iter()
                 .filter_map(|a| a.strip_prefix("of="))
-                .find(|d| is_disk_device(d))
+                .find(|d| self.is_device(d))
             {
                 Some(dev) => Err(format!("dd onto disk device {dev}")),
                 None => Ok(()),
             },
-            n if n.starts_with("mkfs") => Err(format!("{n} formats a file system")),
-            "wipefs" | "mkswap" | "fdisk" | "sfdisk" | "parted" | "shred" | "blkdiscard" => {
-                match args.iter().find(|a| is_disk_device(a)) {
+            n if formats(n) => Err(format!("{n} formats a file system")),
+            "wipefs" | "fdisk" | "sfdisk" | "parted" | "shred" | "blkdiscard" => {
+                match args.iter().find(|a| self.is_device(a)) {
                     Some(dev) => Err(format!("{name} on disk device {dev}")),
                     None => Ok(()),
                 }
@@ -341,6 +381,12 @@ impl Guard {
         } else {
             &[]
         };
+        // What `read`, `printf -v`, … fill in is computed when they run.
+        let plain = words.iter().take_while(|w| is_assignment(w)).count();
+        for name in filled_names(&words[plain..]) {
+            let unknown = format!("${{{name}}}");
+            ctx.assign(&name, vec![unknown], certain);
+        }
         for w in assigns {
             if first == Some("unset") {
                 ctx.assign(w, vec![String::new()], certain);
@@ -495,8 +541,8 @@ impl Guard {
                 return Ok(literal(1));
             }
             let name: String = chars[1..1 + n].iter().collect();
-            return Ok(match ctx.var(&name) {
-                Some(v) => (v.to_vec(), true, 1 + n),
+            return Ok(match self.values(ctx, &name) {
+                Some(v) => (v, true, 1 + n),
                 None => literal(1 + n),
             });
         }
@@ -506,13 +552,13 @@ impl Guard {
         let n = ident(2);
         let name: String = chars[2..2 + n].iter().collect();
         let op: String = chars[2 + n..close].iter().collect();
-        let known = if n > 0 { ctx.var(&name) } else { None };
+        let known = if n > 0 { self.values(ctx, &name) } else { None };
         let default = [":-", ":=", "-", "="]
             .iter()
             .find_map(|p| op.strip_prefix(p))
             .filter(|_| n > 0);
         Ok(match (known, default, op.is_empty()) {
-            (Some(v), _, true) | (Some(v), Some(_), _) => (v.to_vec(), true, close + 1),
+            (Some(v), _, true) | (Some(v), Some(_), _) => (v, true, close + 1),
             (None, Some(d), _) => {
                 let (mut alts, _) = self.expand(d, nested, ctx, depth)?;
                 alts.insert(0, chars[..=close].iter().collect());
@@ -520,6 +566,24 @@ impl Guard {
             }
             _ => literal(close + 1),
         })
+    }
+
+    /// Every value `name` may hold: what the line assigned, and for a loop
+    /// variable its literal list or, failing that, itself (computed).
+    fn values(&self, ctx: &Ctx, name: &str) -> Option<Vec<String>> {
+        let mut out: Option<Vec<String>> = ctx.var(name).map(<[String]>::to_vec);
+        for (_, values) in self.loops.iter().filter(|(n, _)| n == name) {
+            let add = values
+                .clone()
+                .unwrap_or_else(|| vec![format!("${{{name}}}")]);
+            let all = out.get_or_insert_with(Vec::new);
+            for v in add {
+                if !all.contains(&v) {
+                    all.push(v);
+                }
+            }
+        }
+        out
     }
 
     /// What `script` prints when it is a single literal `echo`/`printf`.
@@ -557,80 +621,20 @@ const CLOSERS: &[&str] = &["fi", "done", "esac"];
 /// Words that may stand before a command inside a compound command.
 const KEYWORDS: &[&str] = &["then", "do", "else", "elif", "if", "while", "until", "!"];
 
-/// Tracks `cd`, `pushd` and `popd` to directories the line spells out.
-fn change_dir(
-    cmd: &Simple,
-    variants: &[Vec<String>],
-    prev_sep: Sep,
-    ctx: &mut Ctx,
-    chain_all: &mut Vec<String>,
-) -> Result<(), String> {
-    let mut targets: Vec<String> = Vec::new();
-    let mut any = false;
-    for argv in variants {
-        let argv = unwrap(argv).0;
-        let Some(name) = argv.first().map(|w| base_name(w)) else {
-            continue;
-        };
-        if !matches!(name, "cd" | "pushd" | "popd" | "chdir") {
-            continue;
-        }
-        any = true;
-        let arg = argv[1..]
-            .iter()
-            .find(|a| !(a.starts_with('-') && a.len() > 1) || *a == "--")
-            .filter(|a| *a != "--")
-            .or_else(|| argv[1..].iter().skip_while(|a| *a != "--").nth(1));
-        let target = match (name, arg) {
-            ("popd", _) => None,
-            ("cd" | "chdir", None) => Some("~"),
-            (_, Some(a)) if a != "-" && !has_marker(a) => Some(a.as_str()),
-            _ => None,
-        };
-        for dir in &ctx.cwd {
-            let mut t = target.map_or_else(String::new, |t| render(&resolve(dir, t)));
-            if t.contains('$') {
-                t.clear(); // an unknown variable
-            }
-            if !targets.contains(&t) {
-                targets.push(t);
-            }
-        }
-    }
-    if !any {
-        return Ok(());
-    }
-    // `cd X && next`: next runs only where cd succeeded, in this shell.
-    if cmd.depth == 0 && cmd.sep == Sep::And && prev_sep != Sep::Pipe {
-        ctx.cwd.clear();
-    }
-    add_dirs(&mut ctx.cwd, &targets)?;
-    add_dirs(chain_all, &targets)
-}
-
-fn add_dirs(set: &mut Vec<String>, new: &[String]) -> Result<(), String> {
-    for d in new {
-        if !set.contains(d) {
-            set.push(d.clone());
-        }
-    }
-    // Below the start a relative target reaches nothing it could not reach
-    // from the start itself, so those directories need no tracking.
-    if set.iter().any(String::is_empty) {
-        set.retain(|d| d.is_empty() || d.starts_with(['/', '~']) || d.starts_with(".."));
-    }
-    if set.len() > MAX_DIRS {
-        return Err("too many directory changes to check".into());
-    }
-    Ok(())
-}
-
 fn base_name(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
 }
 
+#[path = "guard_devices.rs"]
+mod devices;
+#[path = "guard_dirs.rs"]
+mod dirs;
 #[path = "guard_launchers.rs"]
 mod launchers;
+#[path = "guard_loops.rs"]
+mod loops;
+#[path = "guard_resolve.rs"]
+mod resolve;
 #[path = "guard_run.rs"]
 mod run;
 #[path = "guard_targets.rs"]
@@ -638,6 +642,11 @@ mod targets;
 #[path = "guard_words.rs"]
 mod words;
 
+use devices::*;
+use dirs::*;
+use launchers::*;
+use loops::*;
+use resolve::*;
 use run::*;
 use targets::*;
 use words::*;

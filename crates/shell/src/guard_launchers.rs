@@ -53,8 +53,10 @@ impl Guard {
             }
             j += 1;
         }
-        if deletes && let Some((t, dir)) = starts.iter().find_map(|s| critical(s, ctx)) {
-            return Err(format!("find deleting under {t}{}", in_dir(&dir)));
+        if deletes {
+            for s in starts {
+                self.judge(Op::destroys("find deleting under"), s, ctx)?;
+            }
         }
         Ok(())
     }
@@ -72,12 +74,25 @@ impl Guard {
         while let Some(a) = args.get(i) {
             match a.as_str() {
                 "-c" => {
-                    if let Some((key, value)) = args.get(i + 1).and_then(|kv| kv.split_once('=')) {
-                        self.git_alias(key, value, ctx, depth)?;
-                    }
+                    let kv = args.get(i + 1).map(String::as_str).unwrap_or_default();
+                    let (key, value) = kv.split_once('=').unwrap_or((kv, "true"));
+                    check_push_config(key, Some(value), "git -c")?;
+                    self.git_alias(key, value, ctx, depth)?;
                     i += 2;
                 }
-                "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env" => i += 2,
+                "--config-env" => {
+                    let kv = args.get(i + 1).map(String::as_str).unwrap_or_default();
+                    let key = kv.split_once('=').map_or(kv, |(k, _)| k);
+                    check_push_config(key, None, "git --config-env")?;
+                    i += 2;
+                }
+                s if s.starts_with("--config-env=") => {
+                    let kv = &s["--config-env=".len()..];
+                    let key = kv.split_once('=').map_or(kv, |(k, _)| k);
+                    check_push_config(key, None, "git --config-env")?;
+                    i += 1;
+                }
+                "-C" | "--git-dir" | "--work-tree" | "--namespace" => i += 2,
                 s if s.starts_with('-') => i += 1,
                 _ => break,
             }
@@ -88,6 +103,10 @@ impl Guard {
         let rest = &args[i + 1..];
         match sub.as_str() {
             "push" => check_push(rest),
+            "send-pack" | "http-push" => check_send_pack(sub, rest),
+            "remote" if rest.iter().any(|a| a.starts_with("--mirror")) => {
+                Err("git remote --mirror makes every push overwrite and delete remote refs".into())
+            }
             "config" => self.check_git_config(rest, ctx, depth),
             _ => {
                 let lname = sub.to_ascii_lowercase();
@@ -174,8 +193,106 @@ impl Guard {
             pos.remove(0);
         }
         match pos.as_slice() {
-            [key, value, ..] => self.git_alias(key, value, ctx, depth),
+            [key, value, ..] => {
+                check_push_config(key, Some(value), "git config")?;
+                self.git_alias(key, value, ctx, depth)
+            }
             _ => Ok(()),
         }
     }
+}
+
+/// `push.*` settings that cannot make a push force-update or delete refs.
+const HARMLESS_PUSH_KEYS: &[&str] = &[
+    "push.default",
+    "push.autosetupremote",
+    "push.followtags",
+    "push.gpgsign",
+    "push.pushoption",
+    "push.recursesubmodules",
+    "push.usebitmaps",
+    "push.negotiate",
+    "push.useforceifincludes",
+];
+
+/// Refuses configuration that makes a push a mirror or forced:
+/// `remote.X.mirror`, a `remote.X.push` refspec with `+` or deleting (`:x`),
+/// any `push.*` not known harmless. `value` is `None` when it comes from
+/// the environment (`--config-env`), unknown to the guard.
+pub(super) fn check_push_config(key: &str, value: Option<&str>, how: &str) -> Result<(), String> {
+    let key = key.to_ascii_lowercase();
+    let refused = if let Some(rest) = key.strip_prefix("remote.") {
+        if rest.ends_with(".mirror") {
+            value.is_none_or(|v| {
+                !matches!(
+                    v.to_ascii_lowercase().as_str(),
+                    "false" | "no" | "off" | "0"
+                )
+            })
+        } else if rest.ends_with(".push") {
+            value.is_none_or(|v| v.starts_with('+') || (v.starts_with(':') && v.len() > 1))
+        } else {
+            false
+        }
+    } else {
+        key.starts_with("push.") && !HARMLESS_PUSH_KEYS.contains(&key.as_str())
+    };
+    if refused {
+        return Err(format!(
+            "{how} {key} can make a push force-update or delete remote refs (treated like git push --force; use --force-with-lease)"
+        ));
+    }
+    Ok(())
+}
+
+/// `git send-pack`/`git http-push`: forcing, mirroring, pushing all refs,
+/// deleting or a `+`/`:` refspec is refused like `git push --force`.
+pub(super) fn check_send_pack(sub: &str, args: &[String]) -> Result<(), String> {
+    for a in args {
+        let refused = matches!(
+            a.as_str(),
+            "--force" | "-f" | "--mirror" | "--all" | "-d" | "-D" | "--delete"
+        ) || (a.starts_with('+') && a.len() > 1)
+            || (a.starts_with(':') && a.len() > 1);
+        if refused {
+            return Err(format!(
+                "git {sub} {a} can force-update or delete remote refs (treated like git push --force)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Git configuration given in the environment (`GIT_CONFIG_PARAMETERS`,
+/// `GIT_CONFIG_KEY_n`, `GIT_CONFIG_GLOBAL`, …) that may make a push a
+/// mirror or forced.
+pub(super) fn check_git_env(words: &[String]) -> Result<(), String> {
+    for w in words {
+        let Some((name, value)) = w.split_once('=') else {
+            continue;
+        };
+        if !name.starts_with("GIT_CONFIG") {
+            continue;
+        }
+        let v = value.to_ascii_lowercase();
+        // A config file the guard cannot read may say anything.
+        let file = matches!(
+            name,
+            "GIT_CONFIG" | "GIT_CONFIG_GLOBAL" | "GIT_CONFIG_SYSTEM"
+        );
+        if v.contains("mirror")
+            || v.contains(".push")
+            || v.starts_with("push.")
+            || v.contains("'push.")
+            || (file
+                && words
+                    .iter()
+                    .any(|x| matches!(x.as_str(), "push" | "send-pack" | "http-push")))
+        {
+            return Err(format!(
+                "git configuration from the environment ({name}) can make a push force-update or delete remote refs"
+            ));
+        }
+    }
+    Ok(())
 }

@@ -26,11 +26,14 @@ const GIT_RUNS: &[&str] = &["run", "exec", "--exec", "-x", "foreach"];
 fn notable(word: &str) -> bool {
     let name = base_name(word);
     is_wrapper(name)
-        || name == "mkfs"
-        || name.starts_with("mkfs.")
+        || formats(name)
         || matches!(
             name,
-            "rm" | "chmod"
+            "rm" | "mv"
+                | "rsync"
+                | "setfacl"
+                | "ln"
+                | "chmod"
                 | "chown"
                 | "chgrp"
                 | "find"
@@ -164,9 +167,10 @@ impl Guard {
         match peel(name, &typed(words), &mut fx) {
             Step::Command(i) => {
                 let rest = &words[i.clamp(1, words.len())..];
-                if fx.fed
-                    && let Some(input) = io.stdin
-                {
+                if fx.fed {
+                    // Unknown input adds arguments the guard cannot know.
+                    let unknown = [UNKNOWN_INPUT.to_owned()];
+                    let input = io.stdin.unwrap_or(&unknown);
                     for text in input {
                         let mut full = rest.to_vec();
                         full.extend(text.split_whitespace().map(str::to_owned));

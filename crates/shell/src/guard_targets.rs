@@ -1,43 +1,15 @@
 //! The guard's targets: which paths a destructive command reaches
 //! (normalized lexically against the known cwd, home and variables), which
 //! of them are critical (the root, a home, a top-level system directory, an
-//! ancestor of the cwd, a disk device), and the per-command checks (`rm`,
-//! recursive `chmod`/`chown`, `git push`, fork bombs).
-
-use super::*;
+//! ancestor of the cwd, a disk device), and the checks of `git push` and
+//! fork bombs. Whether a target is known at all is
+//! [`super::resolve`]'s matter.
 
 pub(super) fn in_dir(dir: &str) -> String {
     if dir.is_empty() {
         String::new()
     } else {
         format!(" (in {dir})")
-    }
-}
-
-pub(super) fn check_rm(args: &[String], ctx: &Ctx) -> Result<(), String> {
-    let p = parse_opts(args);
-    if p.long.contains(&"no-preserve-root") {
-        return Err("rm --no-preserve-root".into());
-    }
-    let recursive = p.short.contains(['r', 'R']) || p.long.contains(&"recursive");
-    if !recursive {
-        return Ok(());
-    }
-    match p.operands.iter().find_map(|t| critical(t, ctx)) {
-        Some((t, dir)) => Err(format!("recursive rm of {t}{}", in_dir(&dir))),
-        None => Ok(()),
-    }
-}
-
-pub(super) fn check_recursive_owner(name: &str, args: &[String], ctx: &Ctx) -> Result<(), String> {
-    let p = parse_opts(args);
-    let recursive = p.short.contains('R') || p.long.contains(&"recursive");
-    if !recursive {
-        return Ok(());
-    }
-    match p.operands.iter().find_map(|t| critical(t, ctx)) {
-        Some((t, dir)) => Err(format!("recursive {name} of {t}{}", in_dir(&dir))),
-        None => Ok(()),
     }
 }
 
@@ -123,7 +95,14 @@ pub(super) enum Base {
     Home,
     /// The working directory the command line started in.
     Start,
+    /// A directory computed when the command runs (`cd "$X"`, `cd -`).
+    Unknown,
 }
+
+/// How a directory computed when the command runs is written among the
+/// directories the shell may be in. No shell word holds a NUL, so no
+/// literal `cd` reaches it.
+pub(super) const UNKNOWN_DIR: &str = "\0";
 
 /// A path with `.`, `..` and `//` resolved lexically.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,6 +124,13 @@ pub(super) fn strip_var<'a>(path: &'a str, var: &str) -> Option<&'a str> {
 }
 
 pub(super) fn normalize(path: &str) -> Norm {
+    if path.starts_with(UNKNOWN_DIR) {
+        return Norm {
+            base: Base::Unknown,
+            ups: 0,
+            comps: Vec::new(),
+        };
+    }
     let (base, rest) = if let Some(r) = strip_var(path, "HOME").or_else(|| {
         path.strip_prefix('~')
             .filter(|r| r.is_empty() || r.starts_with('/'))
@@ -181,7 +167,9 @@ pub(super) fn resolve(dir: &str, target: &str) -> Norm {
         None => (dir, target),
     };
     let absolute = target.starts_with('/') || normalize(target).base == Base::Home;
-    if absolute || dir.is_empty() {
+    if !absolute && dir.starts_with(UNKNOWN_DIR) {
+        normalize(UNKNOWN_DIR)
+    } else if absolute || dir.is_empty() {
         normalize(target)
     } else {
         normalize(&format!("{dir}/{target}"))
@@ -198,23 +186,8 @@ pub(super) fn render(n: &Norm) -> String {
         Base::Home if joined.is_empty() => "~".to_owned(),
         Base::Home => format!("~/{joined}"),
         Base::Start => joined,
+        Base::Unknown => UNKNOWN_DIR.to_owned(),
     }
-}
-
-/// The first directory `target` is critical from, as (target, directory);
-/// the directory is `""` when it did not matter.
-pub(super) fn critical(target: &str, ctx: &Ctx) -> Option<(String, String)> {
-    ctx.cwd
-        .iter()
-        .find(|dir| is_critical(&resolve(dir, target)))
-        .map(|dir| {
-            let dir = if resolve("", target) == resolve(dir, target) {
-                String::new()
-            } else {
-                dir.clone()
-            };
-            (target.to_owned(), dir)
-        })
 }
 
 /// `/`, the home directory, a top-level system directory, an ancestor of the
@@ -240,6 +213,7 @@ pub(super) fn is_critical(n: &Norm) -> bool {
             is_critical(&abs)
         }),
         Base::Start => n.ups > 0 && comps.is_empty(),
+        Base::Unknown => false,
     }
 }
 
@@ -310,15 +284,6 @@ pub(super) fn class_match(pat: &[u8], c: u8) -> Option<usize> {
     }
     // No closing bracket: a literal `[`.
     (c == b'[').then_some(1)
-}
-
-pub(super) const DISK_PREFIXES: &[&str] = &[
-    "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/",
-];
-
-pub(super) fn is_disk_device(path: &str) -> bool {
-    path.strip_prefix("/dev/")
-        .is_some_and(|d| DISK_PREFIXES.iter().any(|p| d.starts_with(p)))
 }
 
 /// `name(){ … name|name& … }` in any spacing, with any function name.

@@ -177,6 +177,12 @@ const DANGEROUS: &[&str] = &[
     "bash -o pipefail -c 'rm -rf /'",
     "bash -c \"$(echo rm -rf /)\"",
     "S='rm -rf /'; sh -c \"$S\"",
+    // Computed targets fail closed (issue 36): allowed before, refused now.
+    "rm -rf ${OUT:-build}",
+    "rm -rf \"${TMPDIR:-/tmp}/wright\"",
+    "rm -rf ../sibling",
+    "rm -rf $(mktemp -d)",
+    "rm -rf \"$(git rev-parse --show-toplevel)/target\"",
 ];
 
 const SAFE: &[&str] = &[
@@ -222,8 +228,6 @@ const SAFE: &[&str] = &[
     "X=/tmp/x; rm -rf $X/*",
     "X=/; X=/tmp/x; rm -rf $X",
     "P=$PATH; P=$P:/a; P=$P:/b; echo $P",
-    "rm -rf ${OUT:-build}",
-    "rm -rf \"${TMPDIR:-/tmp}/wright\"",
     "MSG='rm -rf /'; git commit -m \"$MSG\"",
     "FOO=/ cargo build",
     "echo 'git push' | bash",
@@ -270,12 +274,9 @@ const SAFE: &[&str] = &[
     "rm -rf ~/../user/project",
     "rm -rf /usr/local/share/x",
     "rm -rf /*.tmp",
-    "rm -rf ../sibling",
     "rm -rf ./..build",
-    "rm -rf $(mktemp -d)",
     "rm -rf $(echo build)",
     "rm -rf `pwd`/build",
-    "rm -rf \"$(git rev-parse --show-toplevel)/target\"",
     "echo $(echo /)",
     "echo \"$(printf 'rm -rf /')\"",
     "bash -o pipefail -c 'cargo test'",
@@ -655,4 +656,509 @@ fn a_remembered_verdict_is_the_verdict_for_that_text_only() {
         assert!(check_command(&format!("echo {i}")).is_ok());
     }
     assert!(check_command("rm -rf /").is_err());
+}
+
+/// Every command refused, with the reasons of the ones that got through.
+fn all_refused(cases: &[&str]) {
+    let missed: Vec<&&str> = cases
+        .iter()
+        .filter(|cmd| check_command(cmd).is_ok())
+        .collect();
+    assert!(missed.is_empty(), "should block: {missed:#?}");
+}
+
+// Issue 36, one test per class of computed target that got through.
+
+#[test]
+fn user_and_directory_tildes_are_refused() {
+    all_refused(&[
+        "rm -rf ~root",
+        "rm -rf ~root/",
+        "rm -rf ~+",
+        "rm -rf ~-",
+        "rm -rf ~+/*",
+        "chmod -R 777 ~+",
+        "mv ~- /tmp/x",
+        "find ~root -delete",
+    ]);
+}
+
+#[test]
+fn brace_expansion_into_system_directories_or_home_is_refused() {
+    all_refused(&[
+        "rm -rf /{etc,usr}",
+        "rm -rf ~/{,.}*",
+        "rm -rf /{tmp/x,}",
+        "rm -rf /{e,}tc",
+        "rm -rf {/,build}",
+        "rm -rf /{a..z}*",
+        "chown -R nobody /{usr,opt}",
+        "rm -rf x{1..1000}",
+    ]);
+    assert_eq!(
+        braces("/{etc,usr}/{a,b}").unwrap(),
+        ["/etc/a", "/etc/b", "/usr/a", "/usr/b"]
+    );
+    assert_eq!(braces("${HOME}").unwrap(), ["${HOME}"]);
+    assert_eq!(braces("{1..3}").unwrap(), ["1", "2", "3"]);
+    assert_eq!(braces("{x}").unwrap(), ["{x}"]);
+}
+
+#[test]
+fn substitutions_of_the_working_directory_or_its_parent_are_refused() {
+    all_refused(&[
+        "rm -rf $(pwd)",
+        "rm -rf \"$(dirname $PWD)\"",
+        "rm -rf `pwd`",
+        "rm -rf \"`pwd`\"/..",
+        "rm -rf $(pwd)/..",
+        "rm -rf $(cd ..; pwd)",
+        "rm -rf \"$PWD\"",
+        "rm -rf ${PWD}/..",
+        "pwd | xargs rm -rf",
+    ]);
+}
+
+#[test]
+fn a_glob_delete_after_cd_to_a_computed_directory_is_refused() {
+    all_refused(&[
+        "cd $(mktemp -d)/.. && rm -rf *",
+        "cd \"$X\" && rm -rf *",
+        "cd - && rm -rf *",
+        "cd ~root && rm -rf *",
+        "cd $OLDPWD && rm -rf .",
+        "pushd /tmp && popd && rm -rf *",
+        "cd /tmp; pushd; rm -rf *",
+        "source ./env.sh; rm -rf *",
+        "cd \"$(git rev-parse --show-toplevel)/..\" && rm -rf ./*",
+        "cd `echo $D` && find . -delete",
+    ]);
+}
+
+#[test]
+fn parameter_expansions_of_home_are_refused() {
+    all_refused(&[
+        "rm -rf ${HOME}",
+        "rm -rf ${HOME:-/}",
+        "rm -rf ${HOME%/*}",
+        "rm -rf ${HOME#/}",
+        "rm -rf \"${HOME}/\"",
+        "rm -rf ${HOME/x/y}",
+        "HOME=/; rm -rf ~",
+        "HOME=/etc && cd && rm -rf *",
+    ]);
+}
+
+#[test]
+fn values_assigned_by_read_and_printf_are_unknown() {
+    all_refused(&[
+        "read X; rm -rf $X",
+        "X=build; read X; rm -rf $X",
+        "X=build; read -r -p 'dir? ' X; rm -rf \"$X\"",
+        "IFS= read -r X <<< /; rm -rf $X",
+        "X=build; printf -v X /; rm -rf $X",
+        "X=build; printf -vX '%s' /; rm -rf \"$X\"",
+        "echo / | while read d; do rm -rf $d; done",
+        "X=build; mapfile -t X < list; rm -rf $X",
+        "X=build; read -a X; rm -rf $X",
+        "REPLY=build; read; rm -rf $REPLY",
+    ]);
+}
+
+#[test]
+fn loop_variables_are_followed_or_unknown() {
+    all_refused(&[
+        "for d in / ~; do rm -rf $d; done",
+        "d=build; for d in /; do rm -rf $d; done",
+        "for d in $(ls /); do rm -rf /$d; done",
+        "select d in / ~; do rm -rf $d; done",
+        "for d; do rm -rf $d; done",
+        "for d in a b c d e f; do rm -rf ~/$d/..; done",
+        "for d in /usr /etc\ndo\n  chmod -R 777 $d\ndone",
+    ]);
+    assert_eq!(
+        check_command("for d in build dist; do rm -rf $d; done"),
+        Ok(())
+    );
+}
+
+#[test]
+fn oldpwd_is_unknown() {
+    all_refused(&[
+        "rm -rf $OLDPWD",
+        "rm -rf \"$OLDPWD\"/*",
+        "cd $OLDPWD && rm -rf ./*",
+        "mv \"$OLDPWD\" /tmp/x",
+    ]);
+}
+
+#[test]
+fn deleting_through_a_link_the_line_creates_is_refused() {
+    all_refused(&[
+        "ln -s / x && rm -rf x/",
+        "ln -s / x; rm -rf x/*",
+        "ln -sf /etc x && chmod -R 777 x",
+        "ln -s ~ h && rm -rf h/",
+        "ln -s / x && mv x y",
+        "ln -s / \"$X\" && rm -rf build/",
+        "bash -c 'ln -s / x' && rm -rf x/",
+        "ln -s / /tmp/l && rm -rf /tmp/l/",
+        "ln -s -t links / && rm -rf links/",
+        "ln -s /dev/sda d && cat img > d",
+        "cd build && ln -s / x && cd .. && rm -rf build/x/",
+    ]);
+    // Removing the link itself removes only the link.
+    assert_eq!(check_command("ln -s / x && rm -rf x"), Ok(()));
+}
+
+#[test]
+fn writes_to_disk_devices_by_any_program_are_refused() {
+    all_refused(&[
+        "tee /dev/sda < img",
+        "cat img | tee /dev/sda",
+        "cat img | sudo tee -a /dev/nvme0n1",
+        "cp x /dev/nvme0n1",
+        "pv img -o /dev/sda",
+        "sg_format --format /dev/sg0",
+        "blkdiscard /dev/nvme0n1",
+        "hdparm --security-erase x /dev/sda",
+        "cat img > /dev//sda",
+        "cat img > /dev/../dev/sda",
+        "cat img > /dev/./vdb",
+        "dd if=img of=/dev/loop0",
+        "dd if=img of=/dev//sda",
+        "cat x > /dev/disk/by-id/foo",
+        "echo x > /dev/md0",
+        "cat x > /dev/xvda",
+        "cat x > /dev/mmcblk0p1",
+        "cat x > /dev/mapper/root",
+        "D=sda; cat img > /dev/$D",
+        "cat img > /dev/sd?",
+        "truncate -s 0 /dev/sda",
+        "python3 write.py --device=/dev/sda",
+        "cargo run -- /dev/sda",
+        "exec 3>/dev/sda",
+        "mkswap /dev/sda2",
+        "mkswap swapfile",
+        "mke2fs /dev/sdb1",
+        "mke2fs -t ext4 disk.img",
+        "mkfs.xfs ./img",
+        "mkdosfs /dev/sdc1",
+        "bash -c 'cat img > /dev/sda'",
+        "sudo cp img /dev/sda",
+    ]);
+}
+
+#[test]
+fn git_transports_that_force_or_delete_are_refused() {
+    all_refused(&[
+        "git send-pack --force origin main",
+        "git send-pack --mirror https://example.com/r.git",
+        "git send-pack --all https://example.com/r.git",
+        "git send-pack https://example.com/r.git +main",
+        "git send-pack https://example.com/r.git :main",
+        "git http-push --force https://example.com/r.git main",
+        "git http-push -D https://example.com/r.git main",
+        "git -c remote.origin.mirror=true push",
+        "git -c remote.origin.mirror push",
+        "git -c Remote.Origin.Mirror=yes push origin",
+        "git -c remote.origin.push=+refs/heads/*:refs/heads/* push",
+        "git -c remote.origin.push=:main push",
+        "git -c push.x=1 push",
+        "git --config-env=remote.origin.mirror=M push",
+        "git --config-env remote.origin.mirror=M push",
+        "git config remote.origin.mirror true",
+        "git config remote.origin.push '+refs/*:refs/*'",
+        "git remote add --mirror=push backup https://example.com/r.git",
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.mirror GIT_CONFIG_VALUE_0=true git push",
+        "GIT_CONFIG_PARAMETERS=\"'remote.origin.mirror'='true'\" git push",
+        "env GIT_CONFIG_KEY_0=remote.origin.push GIT_CONFIG_VALUE_0=+main git push",
+        "sudo git send-pack --force origin main",
+        "bash -c 'git send-pack --mirror url'",
+    ]);
+}
+
+#[test]
+fn rsync_deleting_into_home_or_unknown_places_is_refused() {
+    all_refused(&[
+        "rsync -a --delete src/ ~/",
+        "rsync -a --delete x/ $HOME",
+        "rsync -a --delete-after x/ \"$DEST\"",
+        "rsync -a --delete x/ /",
+        "rsync -a --del x/ /etc/",
+        "rsync -a --remove-source-files ~/ /tmp/x",
+        "rsync -av --delete-excluded ./ ../proj",
+    ]);
+}
+
+#[test]
+fn moving_home_or_system_directories_away_is_refused() {
+    all_refused(&[
+        "mv ~ /tmp/x",
+        "mv \"$HOME\" /tmp/x",
+        "mv $HOME/ /tmp/x",
+        "mv /etc /tmp/etc",
+        "mv -t /tmp ~",
+        "mv --target-directory=/tmp ~",
+        "mv x \"$Y\"",
+        "mv \"$X\" y",
+        "mv -- ~ /tmp/x",
+        "sudo mv /usr /usr.old",
+    ]);
+}
+
+#[test]
+fn other_unknown_targets_are_refused_with_the_way_out() {
+    all_refused(&[
+        "find $D -delete",
+        "chmod -R 777 $D",
+        "chown -R me \"$D\"",
+        "chmod -R -w \"$D\"",
+        "setfacl -R -m u:x:rwx $D",
+        "setfacl -Rm u:x:rwx /",
+        "ls | xargs rm -rf",
+        "find . -print0 | xargs -0 rm -rf",
+        "rm -rf ../proj",
+        "rm -rf \"$X\"/build",
+    ]);
+    let why = check_command("rm -r $TMPDIR/foo").unwrap_err();
+    assert!(why.contains("name the path literally"), "{why}");
+    assert!(why.starts_with("recursive rm of $TMPDIR/foo"), "{why}");
+    let why = check_command("rm -rf $(pwd)/..").unwrap_err();
+    assert!(!why.contains('\u{f0000}'), "markers are not shown: {why}");
+}
+
+/// Benign commands the fail-closed rule must not refuse.
+const BENIGN: &[&str] = &[
+    "rm -rf build target node_modules ./dist \"src/gen\"",
+    "rm -rf /tmp/xyz",
+    "rm -rf /tmp/x /tmp/y/z",
+    "rm -rf `pwd`/build",
+    "rm -rf $(pwd)/target",
+    "rm -rf \"$PWD/build\"",
+    "rm -rf .",
+    "for d in build dist; do rm -rf $d; done",
+    "for f in *.o; do rm -f $f; done",
+    "for f in $(ls); do echo $f; done",
+    "rm -f $X",
+    "rm $TMPDIR/x",
+    "mv a.txt b.txt",
+    "mv src/old.rs src/new.rs",
+    "mv build/x /tmp/y",
+    "mv notes.txt ~/Documents/",
+    "mv -f a b c dir/",
+    "chmod -R 755 .",
+    "chmod -R u+w build",
+    "chown -R $USER:$USER build",
+    "chmod +x $X",
+    "rsync -a src/ dst/",
+    "rsync -a --delete build/ dist/",
+    "rsync -a --delete build/ host:/srv/www",
+    "rsync -a --delete build/ rsync://host/mod",
+    "ln -s ../shared shared && ls shared",
+    "ln -s target/debug/app app && rm app",
+    "ln -s / x && rm -rf x",
+    "cat /dev/sda > disk.img",
+    "lsblk /dev/sda",
+    "blkid /dev/sda1",
+    "dd if=/dev/sda of=backup.img",
+    "ls > /dev/null",
+    "echo hi > /dev/stderr",
+    "cargo test 2>/dev/null >/dev/tty",
+    "git push origin main",
+    "git push --force-with-lease",
+    "git -c push.autoSetupRemote=true push",
+    "git -c push.default=current push",
+    "git config push.default current",
+    "git config remote.origin.url https://example.com/r.git",
+    "git send-pack https://example.com/r.git main",
+    "git remote add origin https://example.com/r.git",
+    "git -c user.name=x commit -m msg",
+    "cd build && rm -rf *",
+    "cd src/gen && rm -rf ../gen2",
+    "X=$(mktemp -d); echo $X",
+    "find . -name '*.pyc' -delete",
+    "find build -delete",
+    "find . -name node_modules -prune -exec rm -rf {} +",
+    "rm -rf ~/.cache/pip",
+    "rm -rf $HOME/.cache/x",
+    "read -r X; echo $X",
+    "printf -v X '%s' a; echo $X",
+    "mkdir -p /tmp/mkfs-test",
+    "echo $OLDPWD",
+    "cd - && ls",
+    "cp -r src /tmp/backup",
+    "git clean -fdx",
+    "cargo clean",
+    "echo 'rm -rf $(pwd)'",
+    "grep -r 'mv ~' .",
+    "cd \"$X\" && ls",
+    "cd $(git rev-parse --show-toplevel) && cargo build",
+    "X=build; rm -rf \"$X\"",
+    "ls | xargs rm -f",
+    "echo build | xargs rm -rf",
+];
+
+#[test]
+fn benign_commands_stay_allowed() {
+    let refused: Vec<(&str, String)> = BENIGN
+        .iter()
+        .filter_map(|cmd| check_command(cmd).err().map(|e| (*cmd, e)))
+        .collect();
+    assert!(refused.is_empty(), "should allow: {refused:#?}");
+}
+
+/// Destructive verbs, `{t}` their target.
+const VERBS: &[&str] = &[
+    "rm -rf {t}",
+    "rm -r {t}",
+    "rm --recursive -f {t}",
+    "find {t} -delete",
+    "find {t} -exec rm -rf {} +",
+    "chmod -R 777 {t}",
+    "chown -R nobody {t}",
+    "chgrp -R users {t}",
+    "setfacl -R -m u:x:rwx {t}",
+    "rsync -a --delete ./e/ {t}",
+    "mv {t} /tmp/gone",
+];
+
+/// Computed targets: (setup before the verb, target, text after it).
+const FORMS: &[(&str, &str, &str)] = &[
+    ("", "$TMPDIR/foo", ""),
+    ("", "\"$X\"", ""),
+    ("", "${HOME%/*}", ""),
+    ("", "${HOME:-/}", ""),
+    ("", "$(pwd)/..", ""),
+    ("", "\"$(dirname $PWD)\"", ""),
+    ("", "`pwd`/..", ""),
+    ("", "~root", ""),
+    ("", "~+", ""),
+    ("", "~-", ""),
+    ("", "/{etc,usr}", ""),
+    ("", "~/{,.}*", ""),
+    ("", "$OLDPWD", ""),
+    ("", "$(echo $Y)", ""),
+    ("", "\"$PWD\"", ""),
+    ("", "../proj", ""),
+    ("read -r X; ", "$X", ""),
+    ("X=build; printf -v X /; ", "$X", ""),
+    ("X=build; read X; ", "\"$X\"", ""),
+    ("for d in / ~; do ", "$d", "; done"),
+    ("d=build; for d in $(ls /); do ", "/$d", "; done"),
+    ("ln -s / l && ", "l/", ""),
+    ("cd \"$X\" && ", "*", ""),
+    ("cd $(mktemp -d)/.. && ", "*", ""),
+    ("cd - && ", "./*", ""),
+    ("HOME=/; ", "~", ""),
+];
+
+/// Wrappers and nestings, `{}` the command.
+const NESTINGS: &[&str] = &[
+    "{}",
+    "sudo {}",
+    "env {}",
+    "env FOO=1 nice -n 5 {}",
+    "bash -c '{}'",
+    "sh -c \"{}\"",
+    "echo $({})",
+    "echo `{}`",
+    "ls; {}",
+    "true && {}",
+    "false || {}",
+    "ls | {}",
+    "({})",
+    "{ {}; }",
+    "if true; then {}; fi",
+    "eval '{}'",
+    "timeout 5 {}",
+];
+
+/// Every verb × computed form × nesting is refused. Inside double quotes
+/// and backticks the command is escaped as a user would write it; no form
+/// has a single quote, so single-quoted nestings take it as it is.
+#[test]
+fn generated_computed_targets_are_refused_in_every_nesting() {
+    let mut missed = Vec::new();
+    let mut total = 0;
+    for verb in VERBS {
+        for (pre, target, post) in FORMS {
+            let cmd = format!("{pre}{}{post}", verb.replace("{t}", target));
+            for nest in NESTINGS {
+                let inner = if nest.contains('"') {
+                    cmd.replace('\\', "\\\\")
+                        .replace('"', "\\\"")
+                        .replace('$', "\\$")
+                        .replace('`', "\\`")
+                } else if nest.contains('`') {
+                    // Backticks nest only escaped.
+                    cmd.replace('`', "\\`")
+                } else {
+                    cmd.clone()
+                };
+                let line = nest.replacen("{}", &inner, 1);
+                total += 1;
+                if check_command(&line).is_ok() {
+                    missed.push(line);
+                }
+            }
+        }
+    }
+    assert!(total > 4000, "{total}");
+    assert!(
+        missed.is_empty(),
+        "{} of {total} got through: {missed:#?}",
+        missed.len()
+    );
+}
+
+/// Every disk-writing program × device spelling × nesting is refused.
+#[test]
+fn generated_device_writes_are_refused_in_every_nesting() {
+    let writers = [
+        "tee {d} < img",
+        "cp img {d}",
+        "cat img > {d}",
+        "dd if=img of={d}",
+        "pv img > {d}",
+        "blkdiscard {d}",
+        "wipefs -a {d}",
+        "mkswap {d}",
+        "mke2fs {d}",
+        "sg_dd if=img of={d}",
+        "hdparm -z {d}",
+    ];
+    let devices = [
+        "/dev/sda",
+        "/dev/nvme0n1",
+        "/dev/vdb",
+        "/dev/xvda1",
+        "/dev/mmcblk0",
+        "/dev/disk/by-id/x",
+        "/dev/mapper/root",
+        "/dev/loop0",
+        "/dev/md127",
+        "/dev//sda",
+        "/dev/../dev/sda",
+    ];
+    let mut missed = Vec::new();
+    for w in writers {
+        for d in devices {
+            let cmd = w.replace("{d}", d);
+            for nest in [
+                "{}",
+                "sudo {}",
+                "bash -c '{}'",
+                "echo $({})",
+                "ls && {}",
+                "env {}",
+            ] {
+                let line = nest.replacen("{}", &cmd, 1);
+                if check_command(&line).is_ok() {
+                    missed.push(line);
+                }
+            }
+        }
+    }
+    assert!(missed.is_empty(), "should block: {missed:#?}");
 }

@@ -14,6 +14,8 @@ pub(super) fn output_of(argv: &[String], stdin: Option<&[String]>) -> Option<Vec
         "printf" => printf_output(args).map(|o| vec![o]),
         "cat" if args.iter().all(|a| a.starts_with('-')) => stdin.map(<[String]>::to_vec),
         "tee" => stdin.map(<[String]>::to_vec),
+        // Where it runs, which `resolve` follows (`$(pwd)/build`).
+        "pwd" => Some(vec!["$PWD".to_owned()]),
         _ => None,
     }
 }
