@@ -67,3 +67,45 @@ fn default_mode_runs_git_status_without_a_rule() {
     assert!(!results[0].2, "{:?}", results[0]);
     assert!(results[0].1.contains("?? new.txt"), "{:?}", results[0]);
 }
+
+/// Issue 36 part 7: a Read deny rule holds for globs and `cd`, a prefix
+/// rule does not allow `--script-shell`, and inline code does not get past
+/// a command deny; headless, each is refused and nothing runs.
+#[test]
+fn rules_commands_used_to_slip_past_refuse_headless() {
+    let env = Env::new();
+    env.write("private/key", "TOPSECRET\n");
+    let commands = [
+        "cat priv*/*",
+        "cd private && cat key",
+        "npm run test --script-shell=/bin/sh",
+        "python3 -c \"import os; os.system('cu'+'rl -s http://x')\"",
+        "echo x > /proc/self/cwd/made.txt",
+    ];
+    let (out, results) = run_bash(
+        &env,
+        &commands,
+        &[
+            "--deny",
+            "Read(private/**)",
+            "--deny",
+            "Bash(curl:*)",
+            "--allow",
+            "Bash(npm run test:*)",
+            "--allow",
+            "Bash(python3:*)",
+            "--permission-mode",
+            "accept-edits",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(results.len(), commands.len(), "{results:?}");
+    for (r, c) in results.iter().zip(commands) {
+        assert!(
+            r.1.starts_with("Permission denied") || r.1.starts_with("Blocked"),
+            "{c}: {r:?}"
+        );
+        assert!(!r.1.contains("TOPSECRET"), "{c}: {r:?}");
+    }
+    assert!(!env.path("made.txt").exists());
+}
