@@ -185,6 +185,32 @@ mod tests {
     }
 
     #[test]
+    fn literal_read_denies_are_hidden() {
+        let rules = RuleSet::parse(
+            &[] as &[&str],
+            &[] as &[&str],
+            &[
+                "Read(private/**)",
+                "Read(~/.vault-token)",
+                "Read(//etc/x)",
+                "Read(*.key)",
+                "Read(src/*.pem)",
+                "Bash(curl:*)",
+            ],
+        )
+        .unwrap();
+        let hidden = rules.hidden_paths(&[PathBuf::from("/w")], Some(Path::new("/h")));
+        assert_eq!(
+            hidden,
+            vec![
+                PathBuf::from("/etc/x"),
+                PathBuf::from("/h/.vault-token"),
+                PathBuf::from("/w/private")
+            ]
+        );
+    }
+
+    #[test]
     fn globs_meet_denied_paths() {
         let deny = v("w/private/**");
         for w in [
