@@ -81,8 +81,12 @@ pub fn build(
                         // Network for commands: `[sandbox] network = true`,
                         // or an allow rule granting network access.
                         network: settings.sandbox.network || allows_network(&p.allow),
+                        // Read deny rules' literal directories are hidden
+                        // from commands like secret files (issue 36).
+                        hidden: policy
+                            .rules
+                            .hidden_paths(&workspace_roots, policy.home.as_deref()),
                         workspace_roots,
-                        hidden: Vec::new(),
                         // TODO(config): `[sandbox] allow_sockets` (user
                         // config only) goes here once the config crate
                         // has the key.

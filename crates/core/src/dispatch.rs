@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use futures::future::join_all;
 use tokio_util::sync::CancellationToken;
+use wright_permissions::HookVerdict;
 use wright_protocol::{
     ContentBlock, Item, ItemDelta, ItemKind, Message, Role, ToolCallStatus, ToolKind, Touches,
 };
@@ -147,7 +148,7 @@ pub(crate) async fn run_tool_calls(
             results[index] = Some(refuse(ctx, &call, tool, ToolCallStatus::Cancelled, text));
             continue;
         }
-        match prepare(ctx, &call, tool.clone(), cancel).await {
+        match prepare(ctx, &call, tool.clone(), false, cancel).await {
             Err((status, mut text)) => {
                 // A refused last edit still has the response's earlier edits checked.
                 let tool_ctx = tool_context(ctx, cancel);
@@ -213,10 +214,15 @@ async fn flush(
 /// Checks the tool exists, its arguments parse, and the policy (with the
 /// `PreToolUse` hooks in their place) allows it, asking the user when it
 /// says so. Returns the arguments to run with and the hooks' context.
+/// `by_user`: the user typed the command (`!cmd`); it runs without the
+/// approval the mode would ask for, as a hook's allow would (guards, deny
+/// and ask rules, secret files, plan mode and unconfined commands still
+/// apply, and a hook's own answer wins).
 async fn prepare(
     ctx: &TurnContext,
     call: &PendingCall,
     tool: Option<Arc<dyn Tool>>,
+    by_user: bool,
     cancel: &CancellationToken,
 ) -> Result<Prepared, Refusal> {
     let (name, arguments) = (call.name.as_str(), call.arguments.as_str());
@@ -252,6 +258,10 @@ async fn prepare(
         (Some(touches), false) => touches.clone(),
         _ => tool.touches(&hooks.args),
     };
+    let verdict = match &hooks.verdict {
+        HookVerdict::None if by_user => &HookVerdict::Allow,
+        v => v,
+    };
     let request = Request {
         call_id: &call.call_id,
         tool: name,
@@ -264,7 +274,7 @@ async fn prepare(
     };
     let rewritten = ctx
         .gate
-        .decide(&request, &ctx.emitter, ctx, &hooks.verdict, cancel)
+        .decide(&request, &ctx.emitter, ctx, verdict, cancel)
         .await?;
     if let Some(updated) = &rewritten {
         ctx.emitter.notice(format!(
@@ -434,7 +444,7 @@ pub(crate) async fn run_user_command(
             ToolCallStatus::Denied,
             "Not run: the Bash tool is not available in this session.".to_owned(),
         )),
-        Some(_) => prepare(ctx, &call, tool.clone(), cancel).await,
+        Some(_) => prepare(ctx, &call, tool.clone(), true, cancel).await,
     };
     let (tool, args, touches, hook_context) = match prepared {
         Ok(prepared) if !cancel.is_cancelled() => prepared,

@@ -917,7 +917,7 @@ async fn a_permission_request_rewrite_runs_only_after_the_same_checks() {
     // A rewrite into something the guard refuses is refused.
     let mut h = start_with(
         vec![
-            calls(&[("a", "Bash", r#"{"command":"echo original"}"#)]),
+            calls(&[("a", "Bash", r#"{"command":"expr original"}"#)]),
             text("ok"),
         ],
         PermissionMode::Default,

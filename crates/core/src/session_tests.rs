@@ -316,7 +316,7 @@ async fn each_call_gets_one_result_even_when_refused_or_broken() {
         vec![
             calls(&[
                 ("a", "Read", r#"{"file_path":"missing.txt"}"#),
-                ("b", "Bash", r#"{"command":"echo no"}"#),
+                ("b", "Bash", r#"{"command":"expr no"}"#),
                 ("c", "nope", "{}"),
                 ("d", "LS", "{not json"),
             ]),
@@ -543,8 +543,8 @@ async fn pause_turn_is_continued_without_a_new_user_message() {
 async fn approvals_flow_through_events_and_session_grants_stick() {
     let mut h = start_with(
         vec![
-            calls(&[("a", "Bash", r#"{"command":"echo one"}"#)]),
-            calls(&[("b", "Bash", r#"{"command":"echo one two"}"#)]),
+            calls(&[("a", "Bash", r#"{"command":"expr one"}"#)]),
+            calls(&[("b", "Bash", r#"{"command":"expr one two"}"#)]),
             calls(&[("c", "Bash", r#"{"command":"touch nope"}"#)]),
             text("done"),
         ],
@@ -567,8 +567,8 @@ async fn approvals_flow_through_events_and_session_grants_stick() {
                 ..
             } => {
                 asked.push(arguments.clone());
-                let decision = if arguments.contains("echo one") {
-                    assert_eq!(suggested_rule.as_deref(), Some("Bash(echo one:*)"));
+                let decision = if arguments.contains("expr one") {
+                    assert_eq!(suggested_rule.as_deref(), Some("Bash(expr one:*)"));
                     ApprovalDecision::AllowSession
                 } else {
                     ApprovalDecision::Deny {
@@ -588,7 +588,7 @@ async fn approvals_flow_through_events_and_session_grants_stick() {
         }
     };
     assert_eq!(reason, TurnEndReason::Completed);
-    // `echo two` ran under the session grant without asking; `touch` asked and was refused.
+    // `expr one two` ran under the session grant without asking; `touch` asked and was refused.
     assert_eq!(asked.len(), 2, "{asked:?}");
     let requests = h.requests.lock().unwrap();
     let last = requests.last().unwrap().messages.clone();

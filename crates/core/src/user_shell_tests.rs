@@ -71,8 +71,12 @@ async fn a_user_command_runs_and_its_output_is_context_for_the_next_turn() {
 
 #[tokio::test]
 async fn a_user_command_asks_like_the_models_and_a_refusal_adds_nothing() {
+    // The mode does not ask for the user's own command; an ask rule does.
     let mut h = start_with(vec![text("ok")], PermissionMode::Default, 5, |o| {
-        o.policy.can_ask = CanAsk::Yes
+        o.policy.can_ask = CanAsk::Yes;
+        o.policy.rules =
+            wright_permissions::RuleSet::parse(&[] as &[&str], &["Bash(touch:*)"], &[] as &[&str])
+                .unwrap();
     });
     h.handle
         .submit(Op::UserShell {
@@ -102,6 +106,18 @@ async fn a_user_command_asks_like_the_models_and_a_refusal_adds_nothing() {
     assert_eq!(finished_call(&events).0, ToolCallStatus::Denied);
     let (_, _) = turn(&mut h, "next").await;
     assert!(!sent_text(&h).contains("bash-input"));
+}
+
+/// The user's own `!cmd` runs without the mode's question (issue 33).
+#[tokio::test]
+async fn a_user_command_runs_without_asking_in_default_mode() {
+    let mut h = start_with(vec![], PermissionMode::Default, 5, |o| {
+        o.policy.can_ask = CanAsk::No
+    });
+    let (events, _) = shell(&mut h, "touch made-by-user && echo made").await;
+    let (status, output) = finished_call(&events);
+    assert_eq!(status, ToolCallStatus::Completed, "{output}");
+    assert!(output.contains("made"), "{output}");
 }
 
 #[tokio::test]
@@ -176,7 +192,7 @@ async fn a_user_command_is_recorded_so_a_resume_keeps_it() {
 
 #[tokio::test]
 async fn always_on_a_chain_saves_a_rule_per_part_and_the_same_chain_runs_without_asking() {
-    let chain = r#"{"command":"echo one && echo two | head -1"}"#;
+    let chain = r#"{"command":"expr one && expr two | head -1"}"#;
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join(".wright/config.local.toml");
     let mut h = start_in(
@@ -207,7 +223,7 @@ async fn always_on_a_chain_saves_a_rule_per_part_and_the_same_chain_runs_without
                 ..
             } => {
                 asked.push(suggested_rules.clone());
-                assert_eq!(suggested_rule.as_deref(), Some("Bash(echo one:*)"));
+                assert_eq!(suggested_rule.as_deref(), Some("Bash(expr one:*)"));
                 assert_eq!(still_asks, &None);
                 h.handle
                     .submit(Op::ResolveApproval {
@@ -226,13 +242,13 @@ async fn always_on_a_chain_saves_a_rule_per_part_and_the_same_chain_runs_without
     assert_eq!(
         asked,
         [vec![
-            "Bash(echo one:*)".to_owned(),
-            "Bash(echo two:*)".to_owned(),
+            "Bash(expr one:*)".to_owned(),
+            "Bash(expr two:*)".to_owned(),
             "Bash(head:*)".to_owned()
         ]]
     );
     let saved = std::fs::read_to_string(config).unwrap();
-    for rule in ["Bash(echo one:*)", "Bash(echo two:*)", "Bash(head:*)"] {
+    for rule in ["Bash(expr one:*)", "Bash(expr two:*)", "Bash(head:*)"] {
         assert!(saved.contains(rule), "{saved}");
     }
 }

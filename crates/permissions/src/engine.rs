@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use wright_protocol::{ToolKind, Touches};
 
 use crate::classify;
-use crate::command::{Part, parts};
+use crate::command::Part;
 use crate::paths::{self, Resolved};
 use crate::rule::{Rule, RuleError, Spec, canonical_tool};
-use crate::shell::{RedirectKind, Word};
+use crate::shell::RedirectKind;
 
 pub use wright_config::PermissionMode as Mode;
 
@@ -170,6 +170,15 @@ struct Cmd {
     reads: Vec<(usize, Resolved)>,
     /// Globs that could expand to a secret: (part index, word).
     secret_globs: Vec<(usize, PathBuf)>,
+    /// Every glob word, made absolute against each possible cwd (checked
+    /// against the Read deny rules): (part index, pattern).
+    globs: Vec<(usize, PathBuf)>,
+    /// Path words the engine cannot place: relative words after a `cd` to
+    /// a computed directory, and paths through `/proc/self` or `/dev/fd/N/…`
+    /// (they name what the running shell has open): (part index, word).
+    unplaced: Vec<(usize, String)>,
+    /// Redirections into such process-relative paths: refused.
+    proc_writes: Vec<(usize, String)>,
 }
 
 /// What a call touches.
@@ -204,6 +213,8 @@ pub struct Engine {
     home: Option<PathBuf>,
     can_ask: CanAsk,
     deny_has_commands: bool,
+    /// Programs the command deny rules name (see `engine_inline`).
+    denied_programs: Vec<String>,
     commands: CommandConfinement,
 }
 
@@ -217,7 +228,9 @@ impl Engine {
             .deny
             .iter()
             .any(|r| r.covers_tool("bash") && matches!(r.spec(), Some(Spec::Command(_))));
+        let denied_programs = Engine::denied_programs(&input.rules.deny);
         Engine {
+            denied_programs,
             mode: input.mode,
             roots: input.workspace_roots.iter().map(canon).collect(),
             home: input.home.as_ref().map(canon),
@@ -360,6 +373,12 @@ impl Engine {
             };
         }
         if let Target::Command(c) = target
+            && pending.is_none()
+            && let Some(reason) = self.deny_paths_unsure(c)
+        {
+            pending = Some(ask(reason));
+        }
+        if let Target::Command(c) = target
             && self.deny_has_commands
             && let Some(p) = c.parts.iter().find(|p| p.opaque.is_some())
             && pending.is_none()
@@ -369,6 +388,20 @@ impl Engine {
                 p.display(),
                 p.opaque.unwrap_or_default()
             )));
+        }
+        if let Target::Command(c) = target
+            && let Some(inline) = self.inline_code(c)
+        {
+            match inline {
+                inline::Inline::Deny(reason) => {
+                    return Verdict::Deny {
+                        reason,
+                        by: DeniedBy::Rule,
+                    };
+                }
+                inline::Inline::Ask(reason) if pending.is_none() => pending = Some(ask(reason)),
+                inline::Inline::Ask(_) => {}
+            }
         }
         // 3. Plan mode changes nothing.
         if self.mode == Mode::Plan && !self.read_only(call.touches.kind, target) {
@@ -452,7 +485,15 @@ impl Engine {
                 _ => None,
             },
             (_, ToolKind::ReadOnly | ToolKind::Interaction) => None,
-            (Mode::Plan, ToolKind::Exec) if self.read_only(call.touches.kind, target) => None,
+            // A command the classifier knows to be read-only runs without a
+            // question in every mode, as in plan mode: the sandbox confines
+            // it and the classifier fails closed (secrets, deny and ask rules,
+            // guards and unconfined commands were decided above).
+            (Mode::Plan | Mode::Default | Mode::AcceptEdits, ToolKind::Exec)
+                if self.read_only(call.touches.kind, target) =>
+            {
+                None
+            }
             (Mode::AcceptEdits, ToolKind::Edit) => None,
             (_, ToolKind::Edit) => needs("the edit"),
             (_, ToolKind::Exec | ToolKind::Other) => needs("running"),
@@ -508,6 +549,11 @@ impl Engine {
                 if let Err(why) = wright_shell::guard::check_command(&c.text) {
                     return Some(format!("this command is refused in every mode ({why})"));
                 }
+                if let Some((_, t)) = c.proc_writes.first() {
+                    return Some(format!(
+                        "it redirects output to {t}, a path through the running process                          (`/proc/self`, `/dev/fd/N/…`) whose target wright cannot see; writes                          there are refused. Name the file by its own path"
+                    ));
+                }
                 let outside = c.writes.iter().find(|(_, r)| {
                     !paths::inside(&r.real, &self.roots) && !paths::inside(&r.real, &self.scratch)
                 })?;
@@ -538,83 +584,6 @@ impl Engine {
             .collect::<Vec<_>>()
             .join(", ")
     }
-}
-
-fn command_target(text: &str, cwd: &Path, home: Option<&Path>) -> Cmd {
-    let mut ps = parts(text);
-    // After a `cd`, relative redirection targets are relative to a directory
-    // only known when it runs: treat them as named at run time.
-    let mut moved = false;
-    for p in &mut ps {
-        if moved {
-            for r in &mut p.redirects {
-                if !r.target.text.starts_with('/') {
-                    r.target.dynamic = true;
-                }
-            }
-        }
-        let prog = p.program().map(|n| n.rsplit('/').next().unwrap_or(n));
-        moved |= matches!(prog, Some("cd" | "pushd" | "popd" | "chdir"));
-    }
-    let mut c = Cmd {
-        text: text.to_owned(),
-        parts: Vec::new(),
-        writes: Vec::new(),
-        reads: Vec::new(),
-        secret_globs: Vec::new(),
-    };
-    for (i, p) in ps.iter().enumerate() {
-        for r in &p.redirects {
-            let t = &r.target;
-            let known = !t.dynamic || paths::expand_home(&t.text, home).is_some();
-            match r.kind {
-                RedirectKind::Write if known && !is_sink(t) => {
-                    c.writes.push((i, paths::resolve(cwd, &t.text, home)));
-                }
-                RedirectKind::Read if known => {
-                    c.reads.push((i, paths::resolve(cwd, &t.text, home)))
-                }
-                _ => {}
-            }
-        }
-        for w in p.raw.iter().chain(p.argv.iter()) {
-            for text in path_candidates(w, home) {
-                if w.glob {
-                    if paths::glob_may_name_secret(text) {
-                        c.secret_globs.push((i, cwd.join(text)));
-                    }
-                } else {
-                    c.reads.push((i, paths::resolve(cwd, text, home)));
-                }
-            }
-        }
-    }
-    c.parts = ps;
-    c
-}
-
-/// The texts in a shell word that may be paths: the word, or the value of
-/// `--opt=VALUE`/`KEY=VALUE`.
-fn path_candidates<'a>(w: &'a Word, home: Option<&Path>) -> Vec<&'a str> {
-    let t = w.text.as_str();
-    if t.is_empty() || (w.dynamic && paths::expand_home(t, home).is_none()) {
-        return Vec::new();
-    }
-    match t.split_once('=') {
-        Some((_, v)) if !v.is_empty() => vec![v],
-        _ if t.starts_with('-') => Vec::new(),
-        _ => vec![t],
-    }
-}
-
-/// `/dev/null` and friends, spelled exactly: writing there changes no file.
-/// `/dev/fd/../x` or `/dev/null/../x` only look harmless.
-pub(crate) fn is_sink(w: &Word) -> bool {
-    !w.dynamic
-        && (matches!(w.text.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr")
-            || w.text
-                .strip_prefix("/dev/fd/")
-                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())))
 }
 
 /// The call split into calls of one effect each (one command, one path
@@ -728,6 +697,16 @@ pub(crate) enum MatchFor {
 
 #[path = "engine_match.rs"]
 mod matching;
+
+#[path = "engine_cmd.rs"]
+mod cmd;
+use cmd::{command_target, is_sink};
+
+#[path = "engine_deny_paths.rs"]
+mod deny_paths;
+
+#[path = "engine_inline.rs"]
+mod inline;
 
 #[path = "engine_always.rs"]
 mod always;

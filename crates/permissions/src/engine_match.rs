@@ -266,9 +266,26 @@ pub(super) fn allow_part_matches(pat: &CommandPat, p: &Part) -> bool {
     if p.argv.is_empty() {
         return !p.unsafe_env;
     }
-    let matched =
-        (!p.privileged && !p.unsafe_env && !p.fed && pat.matches(&p.argv)) || pat.matches(&p.raw);
-    matched && (matches!(pat, CommandPat::Exact(_)) || prefix_may_allow(pat, p))
+    let by_argv = !p.privileged && !p.unsafe_env && !p.fed && pat.matches(&p.argv);
+    let words = if by_argv {
+        &p.argv
+    } else if pat.matches(&p.raw) {
+        &p.raw
+    } else {
+        return false;
+    };
+    if matches!(pat, CommandPat::Exact(_)) {
+        return true;
+    }
+    // A prefix rule never allows a later option that runs a program, loads
+    // configuration that can name one, or writes elsewhere (see
+    // `risky_options`); a wildcard rule only when its own text names it.
+    let own = pat.literal_words().len();
+    let risky = crate::risky_options::risky_option(words, own).filter(|opt| match pat {
+        CommandPat::Wildcard(text) => !text.contains(opt.split('=').next().unwrap_or(opt)),
+        _ => true,
+    });
+    risky.is_none() && prefix_may_allow(pat, p)
 }
 
 fn prefix_may_allow(pat: &CommandPat, p: &Part) -> bool {

@@ -200,8 +200,23 @@ fn allow_rule_table() {
             "edit" | "write" => json!({ "path": arg }),
             _ => json!({}),
         };
-        let v = call(&e, &f.ws, tool, args);
-        assert_eq!(v == Verdict::Allow, *want, "{rule} / {tool} {arg}: {v:?}");
+        let v = call(&e, &f.ws, tool, args.clone());
+        // Read-only commands run by mode now (issue 33): the rule itself
+        // must allow the command, whatever the mode would do.
+        let by_rule = *tool != "bash" || {
+            let touches = crate::test_fx::touches(tool, ToolKind::Exec, &args);
+            let info = CallInfo {
+                tool,
+                touches: &touches,
+                cwd: &f.ws,
+            };
+            e.allowed_by_rules(tool, &e.target(&info))
+        };
+        assert_eq!(
+            v == Verdict::Allow && by_rule,
+            *want,
+            "{rule} / {tool} {arg}: {v:?}"
+        );
     }
 }
 
@@ -368,7 +383,12 @@ fn mode_matrix() {
         (Mode::Default, "read", "src/a.rs", "allow"),
         (Mode::Default, "edit", "src/a.rs", "ask"),
         (Mode::Default, "bash", "cargo test", "ask"),
-        (Mode::Default, "bash", "ls", "ask"),
+        // Read-only commands run without a question (issue 33).
+        (Mode::Default, "bash", "ls", "allow"),
+        (Mode::Default, "bash", "git status --short", "allow"),
+        (Mode::AcceptEdits, "bash", "git diff | head", "allow"),
+        (Mode::Default, "bash", "ls > out.txt", "ask"),
+        (Mode::Default, "bash", "cat .env", "ask"),
         (Mode::Default, "webfetch", "https://x.io", "ask"),
         (Mode::AcceptEdits, "edit", "src/a.rs", "allow"),
         (Mode::AcceptEdits, "write", "src/b.rs", "allow"),

@@ -19,6 +19,7 @@ mod danger;
 mod engine;
 mod paths;
 mod persist;
+mod risky_options;
 mod rule;
 mod shell;
 use wright_shell::wrappers;
@@ -41,3 +42,7 @@ mod classify_gen_tests;
 #[cfg(test)]
 #[path = "review_tests.rs"]
 mod review_tests;
+
+#[cfg(test)]
+#[path = "rules_gen_tests.rs"]
+mod rules_gen_tests;

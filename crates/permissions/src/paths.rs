@@ -132,6 +132,46 @@ pub(crate) fn glob_may_name_secret(word: &str) -> bool {
         .any(|s| wildcard_match(wide.as_bytes(), s.as_bytes()))
 }
 
+/// Whether some file name matches both shell globs `a` and `b` (each
+/// widened first, so the answer errs on "yes"): the product of the two
+/// patterns' automata, walked with a memo (`*` any run, `?` one
+/// character, every other byte itself).
+pub(crate) fn globs_intersect(a: &str, b: &str) -> bool {
+    let (Some(a), Some(b)) = (widen_glob(a), widen_glob(b)) else {
+        return true;
+    };
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut memo = vec![None; (a.len() + 1) * (b.len() + 1)];
+    intersect_at(a, b, 0, 0, &mut memo)
+}
+
+fn intersect_at(a: &[u8], b: &[u8], i: usize, j: usize, memo: &mut [Option<bool>]) -> bool {
+    let key = i * (b.len() + 1) + j;
+    if let Some(v) = memo[key] {
+        return v;
+    }
+    // Mark first: a cycle cannot happen (each step advances i or j), but
+    // the default keeps the walk finite whatever the input.
+    memo[key] = Some(false);
+    let v = match (a.get(i), b.get(j)) {
+        (None, None) => true,
+        (Some(b'*'), _) => {
+            intersect_at(a, b, i + 1, j, memo)
+                || (j < b.len() && intersect_at(a, b, i, j + 1, memo))
+        }
+        (_, Some(b'*')) => {
+            intersect_at(a, b, i, j + 1, memo)
+                || (i < a.len() && intersect_at(a, b, i + 1, j, memo))
+        }
+        (Some(&x), Some(&y)) if x == b'?' || y == b'?' || x == y => {
+            intersect_at(a, b, i + 1, j + 1, memo)
+        }
+        _ => false,
+    };
+    memo[key] = Some(v);
+    v
+}
+
 /// `pattern` with every construct beyond `*` and `?` replaced by one that
 /// matches at least as much: a `[…]` class and an escaped character by
 /// `?` (one character), a `{…}` alternation by `*`. `None` when a class
@@ -232,6 +272,28 @@ mod tests {
                     "{pat} vs {s}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn glob_intersections() {
+        for (a, b) in [
+            ("priv*", "private"),
+            ("*", "*.key"),
+            ("*.k?y", "*.key"),
+            ("p[ri]ivate", "private"),
+            ("*e", "a*"),
+            ("", ""),
+        ] {
+            assert!(globs_intersect(a, b), "{a} {b}");
+        }
+        for (a, b) in [
+            ("*.rs", "*.key"),
+            ("src", "private"),
+            ("a*", "b*"),
+            ("?", ""),
+        ] {
+            assert!(!globs_intersect(a, b), "{a} {b}");
         }
     }
 

@@ -295,6 +295,11 @@ fn parse_path(text: &str) -> Result<PathPat, String> {
 }
 
 impl PathPat {
+    /// The pattern's glob text, anchored as [`PathPat::anchor`] says.
+    pub(crate) fn glob_text(&self) -> Option<&str> {
+        self.glob.as_ref().map(|g| g.glob.glob())
+    }
+
     /// Whether the absolute path `abs` matches, given the workspace roots and home.
     pub(crate) fn matches(
         &self,

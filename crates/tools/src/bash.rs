@@ -218,7 +218,8 @@ pub(crate) fn shell_command(
     match &ctx.sandbox {
         Some(sb) => {
             let mut policy = sb.policy.clone();
-            policy.hidden = known_secrets;
+            // On top of what the policy already hides (Read deny rules).
+            policy.hidden.extend(known_secrets);
             wright_sandbox::command(&policy, command, &sb.helper_exe)
                 .map_err(|e| ToolError::Failed(format!("Cannot start the sandbox: {e}")))
         }

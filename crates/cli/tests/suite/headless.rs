@@ -46,14 +46,14 @@ fn tool_script(provider: &str) -> Vec<MockResponse> {
     let (calls, answer) = match provider {
         "anthropic" => (
             anthropic::tool_calls(&[
-                ("c1", "Bash", json!({"command": "echo hi"})),
+                ("c1", "Bash", json!({"command": "touch hi; echo hi"})),
                 ("c2", "Write", json!({"file_path": "x.txt", "content": "x"})),
             ]),
             anthropic::text("All done."),
         ),
         _ => (
             openai_chat::tool_calls(&[
-                ("c1", "Bash", json!({"command": "echo hi"})),
+                ("c1", "Bash", json!({"command": "touch hi; echo hi"})),
                 ("c2", "Write", json!({"file_path": "x.txt", "content": "x"})),
             ]),
             openai_chat::text("All done."),
@@ -90,13 +90,13 @@ fn json_output_is_one_result_object() {
         assert_eq!(result["model"], "test-model");
         assert_eq!(result["usage"]["input_tokens"], 200);
         assert_eq!(result["usage"]["output_tokens"], 40);
-        // accept-edits: the write ran, the command was refused and reported.
+        // accept-edits: the write ran, the command (not read-only) was refused and reported.
         assert_eq!(std::fs::read_to_string(env.path("x.txt")).unwrap(), "x");
         let denials = result["permission_denials"].as_array().unwrap();
         assert_eq!(denials.len(), 1);
         assert_eq!(denials[0]["tool_name"], "Bash");
         assert_eq!(denials[0]["tool_use_id"], "c1");
-        assert_eq!(denials[0]["tool_input"]["command"], "echo hi");
+        assert_eq!(denials[0]["tool_input"]["command"], "touch hi; echo hi");
         // x.txt has no checker: the verifier had nothing to say.
         assert_eq!(result["verifier"], json!({"runs": 0, "errors": 0}));
     }

@@ -117,27 +117,28 @@ fn context_lists_background_commands_and_hooks() {
 }
 
 #[test]
-fn bang_runs_a_command_after_approval_and_the_next_question_carries_it() {
+fn bang_runs_a_command_without_approval_and_the_next_question_carries_it() {
     let env = Env::new();
     let server = MockServer::start(vec![MockResponse::sse(anthropic::text("seen"))]).unwrap();
+    // The user's own command runs without the mode's question (issue 33);
     let Some((ok, text)) = env.terminal_steps(
         &server.url(),
         "",
         &[
-            ("", "!echo line-bang-out\n"),
-            ("allow?", "1\nwhat did it say\n/exit\n"),
+            ("", "!echo line-bang-$((1+1))\n"),
+            ("exit 0", "what did it say\n/exit\n"),
         ],
     ) else {
         return;
     };
     assert!(ok, "{text}");
-    assert!(text.contains("needs approval"), "{text}");
+    assert!(!text.contains("needs approval"), "{text}");
     let requests = server.requests();
     assert_eq!(requests.len(), 1, "the command alone asks no model");
     let sent = requests[0].json()["messages"].to_string();
     assert!(
-        sent.contains("<bash-input>echo line-bang-out</bash-input>")
-            && sent.contains("<bash-stdout>line-bang-out"),
+        sent.contains("<bash-input>echo line-bang-$((1+1))</bash-input>")
+            && sent.contains("<bash-stdout>line-bang-2"),
         "{sent}"
     );
 }

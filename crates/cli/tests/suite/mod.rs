@@ -22,6 +22,7 @@ mod interrupt;
 mod mcp_config;
 mod mcp_npm;
 // The token file's mode is checked: Unix only.
+mod command_rules;
 #[cfg(unix)]
 mod mcp_oauth;
 mod mcp_tools;
