@@ -230,58 +230,63 @@ fn scan(roots: &[PathBuf], mut budget: usize, out: &mut Vec<PathBuf>) {
     // Skipped directories, searched to two levels after the rest.
     let mut shallow: Vec<(PathBuf, usize)> = Vec::new();
     while let Some(dir) = queue.pop_front() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            if budget == 0 {
-                return;
-            }
-            budget -= 1;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
+        let walked = visit(&dir, &mut budget, |path, name, kind| {
             if kind.is_dir() {
-                if !SKIP_DIRS.contains(&name.as_ref()) {
-                    queue.push_back(entry.path());
-                } else if !matches!(name.as_ref(), ".git" | "node_modules") {
-                    shallow.push((entry.path(), 0));
+                if !SKIP_DIRS.contains(&name) {
+                    queue.push_back(path);
+                } else if !matches!(name, ".git" | "node_modules") {
+                    shallow.push((path, 0));
                 }
-            } else if (kind.is_file() && secret_name(&name).is_some())
-                || (kind.is_symlink() && links_to_secret(&entry.path(), &name))
-            {
-                out.push(entry.path());
+            } else if is_secret(&path, name, kind) {
+                out.push(path);
             }
+        });
+        if walked.is_none() {
+            return;
         }
     }
     // The skipped directories' top levels, on a budget of their own so a
     // large `target/` cannot take the workspace's.
     let mut budget = SHALLOW_ENTRIES;
     while let Some((dir, level)) = shallow.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            if budget == 0 {
-                return;
+        let walked = visit(&dir, &mut budget, |path, name, kind| {
+            if kind.is_dir() && level == 0 && !SKIP_DIRS.contains(&name) {
+                shallow.push((path, 1));
+            } else if is_secret(&path, name, kind) {
+                out.push(path);
             }
-            budget -= 1;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() && level == 0 && !SKIP_DIRS.contains(&name.as_ref()) {
-                shallow.push((entry.path(), 1));
-            } else if (kind.is_file() && secret_name(&name).is_some())
-                || (kind.is_symlink() && links_to_secret(&entry.path(), &name))
-            {
-                out.push(entry.path());
-            }
+        });
+        if walked.is_none() {
+            return;
         }
     }
+}
+
+/// Calls `each` with every entry of `dir` (its path, name and type), one
+/// unit of `budget` an entry; `None` once the budget is spent. An entry
+/// whose type cannot be read is counted and skipped.
+fn visit(
+    dir: &Path,
+    budget: &mut usize,
+    mut each: impl FnMut(PathBuf, &str, std::fs::FileType),
+) -> Option<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Some(());
+    };
+    for entry in entries.flatten() {
+        *budget = budget.checked_sub(1)?;
+        let name = entry.file_name();
+        if let Ok(kind) = entry.file_type() {
+            each(entry.path(), &name.to_string_lossy(), kind);
+        }
+    }
+    Some(())
+}
+
+/// Whether an entry is a secret file: by its name, or a link to one.
+fn is_secret(path: &Path, name: &str, kind: std::fs::FileType) -> bool {
+    (kind.is_file() && secret_name(name).is_some())
+        || (kind.is_symlink() && links_to_secret(path, name))
 }
 
 /// How many entries the shallow search of skipped directories reads.

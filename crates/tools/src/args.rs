@@ -42,14 +42,10 @@ pub fn claude_names(tool: &str, mut args: serde_json::Value) -> serde_json::Valu
 
 /// The text of one string argument, for [`crate::Tool::touches`]: read
 /// from the raw arguments, so a call whose other arguments are broken
-/// still names its path (some models send the object as a JSON string).
+/// still names its path. (Dispatch has already refused arguments that are
+/// not an object.)
 pub(crate) fn text_arg(args: &serde_json::Value, key: &str) -> Option<String> {
-    match args {
-        serde_json::Value::String(s) => serde_json::from_str::<serde_json::Value>(s)
-            .ok()
-            .and_then(|v| v.get(key)?.as_str().map(str::to_owned)),
-        _ => args.get(key)?.as_str().map(str::to_owned),
-    }
+    args.get(key)?.as_str().map(str::to_owned)
 }
 
 /// A tool spec whose schema is derived from `T` and trimmed of what the model
