@@ -226,6 +226,19 @@ impl EventMapper {
             EventKind::Notice { message } => vec![Action::Update(
                 SessionUpdate::AgentMessageChunk(chunk(&format!("{message}\n"))),
             )],
+            // Chunks already sent cannot be taken back: the client is told
+            // where the broken part ends and the retry's answer begins.
+            EventKind::Retrying {
+                attempt,
+                superseded,
+                ..
+            } if root && !superseded.is_empty() => {
+                vec![Action::Update(SessionUpdate::AgentMessageChunk(chunk(
+                    &format!(
+                        "\n\n[the response above broke off; retrying ({attempt}) after a dropped stream]\n\n"
+                    ),
+                )))]
+            }
             EventKind::TurnCompleted { reason, .. } if root => {
                 let outcome = self.outcome(*reason);
                 self.reset_turn();

@@ -82,6 +82,26 @@ fn update(a: &Action) -> &SessionUpdate {
 const EDIT: &str = r#"{"file_path":"a.txt","old_string":"one","new_string":"two"}"#;
 
 #[test]
+fn a_retry_after_shown_text_is_marked_and_a_silent_one_is_not() {
+    let mut m = EventMapper::new("/p".into());
+    let retry = |superseded: Vec<String>| EventKind::Retrying {
+        attempt: 1,
+        delay_ms: 10,
+        reason: "dropped".into(),
+        superseded,
+    };
+    assert!(m.map(&ev(retry(Vec::new()))).is_empty());
+    let a = m.map(&ev(retry(vec!["i1".into()])));
+    let SessionUpdate::AgentMessageChunk(c) = update(&a[0]) else {
+        panic!("{a:?}")
+    };
+    assert!(
+        format!("{c:?}").contains("broke off; retrying (1)"),
+        "{c:?}"
+    );
+}
+
+#[test]
 fn text_and_reasoning_stream_as_chunks_and_are_not_repeated() {
     let mut m = EventMapper::new("/p".into());
     let a = m.map(&ev(EventKind::ItemDelta {

@@ -114,20 +114,6 @@ pub fn keys_for(base_url_from_project: Option<&std::path::Path>) -> (Keys, Optio
     }
 }
 
-/// How long a stream may stay silent before it fails:
-/// `WRIGHT_STREAM_IDLE_TIMEOUT_MS` (for tests and very slow local servers),
-/// else the default.
-fn idle_timeout() -> std::time::Duration {
-    std::env::var("WRIGHT_STREAM_IDLE_TIMEOUT_MS")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .filter(|&ms: &u64| ms > 0)
-        .map_or(
-            wright_llm::DEFAULT_IDLE_TIMEOUT,
-            std::time::Duration::from_millis,
-        )
-}
-
 /// Chooses and builds the client; `base_url_from` says where a configured
 /// base URL came from (`env OPENAI_BASE_URL`), for error messages.
 pub async fn resolve(
@@ -140,7 +126,9 @@ pub async fn resolve(
     // Built for the chosen server: no certificate work for a local one.
     let http =
         wright_llm::http_client_for(&choice.base_url).map_err(|e| SetupError(e.to_string()))?;
-    let idle = idle_timeout();
+    // `stream.*` keys, or their `WRIGHT_STREAM_*_TIMEOUT_MS` variables.
+    let idle = std::time::Duration::from_millis(settings.stream_idle_timeout_ms);
+    let first_byte = std::time::Duration::from_millis(settings.stream_first_byte_timeout_ms);
     let setup = crate::explain::Setup {
         provider: choice.provider,
         base_url: choice.base_url.clone(),
@@ -161,18 +149,23 @@ pub async fn resolve(
     };
     let client: Arc<dyn ModelClient> = match choice.provider {
         Provider::Anthropic => Arc::new(
-            AnthropicClient::new(http, choice.base_url, choice.key).with_idle_timeout(idle),
+            AnthropicClient::new(http, choice.base_url, choice.key)
+                .with_idle_timeout(idle)
+                .with_first_byte_timeout(first_byte),
         ),
         Provider::OpenaiChat => {
             let compat = chat_compat(settings, &choice.base_url, &choice.model);
             Arc::new(
                 OpenAiChatClient::new(http, choice.base_url, choice.key)
                     .with_compat(compat)
-                    .with_idle_timeout(idle),
+                    .with_idle_timeout(idle)
+                    .with_first_byte_timeout(first_byte),
             )
         }
         Provider::OpenaiResponses => Arc::new(
-            OpenAiResponsesClient::new(http, choice.base_url, choice.key).with_idle_timeout(idle),
+            OpenAiResponsesClient::new(http, choice.base_url, choice.key)
+                .with_idle_timeout(idle)
+                .with_first_byte_timeout(first_byte),
         ),
     };
     let client: Arc<dyn ModelClient> = Arc::new(crate::explain::Explaining::new(client, setup));

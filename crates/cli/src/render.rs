@@ -284,9 +284,21 @@ impl Renderer {
                 attempt,
                 delay_ms,
                 reason,
+                superseded,
             } => {
+                // Held text never reached stdout; streamed text did and
+                // stays, so the line says it broke off and the retry's text
+                // follows on a line of its own.
                 self.held.clear();
-                let line = format!("retrying ({attempt}) in {delay_ms} ms: {reason}");
+                let reason = strip_controls(reason);
+                let line = if superseded.is_empty() || !self.stdout_terminal {
+                    format!("retrying ({attempt}) in {delay_ms} ms: {reason}")
+                } else {
+                    format!(
+                        "the response above broke off; retrying ({attempt}) after a dropped \
+                         stream in {delay_ms} ms: {reason}"
+                    )
+                };
                 self.err_line(&self.paint(&line, "33"));
             }
             EventKind::TurnCompleted { reason, .. } => {

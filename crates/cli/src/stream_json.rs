@@ -4,7 +4,7 @@
 //! `user` line per tool result, `stream_event` lines with
 //! `--include-partial-messages`, and a `system`/`compact_boundary` line per
 //! compaction. wright's own facts travel as `system` lines with subtypes of
-//! their own (`error`, `warning`, `notice`, `api_retry`,
+//! their own (`error`, `warning`, `notice`, `api_retry`, `stream_superseded`,
 //! `approval_requested`, `diagnostics`, `hook_response`) and `tool_progress`
 //! lines, because the SDK treats a top-level `error` type as a fatal
 //! transport error. Every line carries `uuid` and `session_id`. The
@@ -378,8 +378,22 @@ impl StreamJson {
                 attempt,
                 delay_ms,
                 reason,
+                superseded,
             } => {
                 // What streamed before the failure is not part of the answer.
+                // Complete `assistant` lines never held it; partial events
+                // did, so a client that shows them is told to drop them
+                // before the retry's events reuse the message id.
+                if self.partial && (self.message_open || !superseded.is_empty()) {
+                    out.push(json!({
+                        "type": "system",
+                        "subtype": "stream_superseded",
+                        "session_id": sid,
+                        "attempt": attempt,
+                        "message_id": self.message_id(sid, self.responses + 1),
+                        "superseded": superseded,
+                    }));
+                }
                 self.pending.clear();
                 self.block_index = 0;
                 self.message_open = false;

@@ -122,6 +122,7 @@ fn a_whole_turn() -> Vec<Value> {
             attempt: 1,
             delay_ms: 10,
             reason: "overloaded".to_owned(),
+            superseded: Vec::new(),
         },
         EventKind::Warning {
             message: "w".to_owned(),

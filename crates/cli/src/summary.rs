@@ -31,6 +31,9 @@ pub struct RunSummary {
     /// Whether `last_text` was cut at the output limit or paused, so the
     /// next message (the model's continuation) extends it.
     text_cut: bool,
+    /// `last_text` and `text_cut` as the last complete response left
+    /// them: a retried attempt's text is not part of the answer.
+    text_at_last_response: (String, bool),
     denials: Vec<Value>,
     errors: Vec<String>,
     /// Verifier reports (`Diagnostics` items) in the current turn.
@@ -98,6 +101,7 @@ impl RunSummary {
             models: std::collections::BTreeMap::new(),
             last_text: String::new(),
             text_cut: false,
+            text_at_last_response: (String::new(), false),
             denials: Vec::new(),
             errors: Vec::new(),
             verifier_runs: 0,
@@ -151,6 +155,7 @@ impl RunSummary {
                 self.agents.clear();
                 self.last_text.clear();
                 self.text_cut = false;
+                self.text_at_last_response = (String::new(), false);
                 self.denials.clear();
                 self.errors.clear();
                 self.verifier_runs = 0;
@@ -189,6 +194,10 @@ impl RunSummary {
                 self.usage = *total;
                 self.cost_usd = *total_cost_usd;
                 self.api_ms += duration_ms;
+                self.text_at_last_response = (self.last_text.clone(), self.text_cut);
+            }
+            EventKind::Retrying { .. } => {
+                (self.last_text, self.text_cut) = self.text_at_last_response.clone();
             }
             EventKind::ItemCompleted { item } => match &item.kind {
                 ItemKind::AgentMessage { text, stop_reason } if !text.is_empty() => {
@@ -497,6 +506,41 @@ mod tests {
         assert_eq!(
             summary.result(TurnEndReason::Completed)["verifier"]["runs"],
             0
+        );
+    }
+
+    fn message(text: &str, stop_reason: Option<StopReason>) -> Event {
+        event(EventKind::ItemCompleted {
+            item: Item {
+                id: "m".to_owned(),
+                kind: ItemKind::AgentMessage {
+                    text: text.to_owned(),
+                    stop_reason,
+                },
+            },
+        })
+    }
+
+    #[test]
+    fn a_retried_attempts_text_is_not_part_of_the_result() {
+        let mut summary = RunSummary::new();
+        summary.observe(&event(EventKind::TurnStarted));
+        // A response cut at the output limit, then a continuation that
+        // breaks off and is retried.
+        summary.observe(&message("first half, ", Some(StopReason::MaxTokens)));
+        summary.observe(&usage(1, 1));
+        summary.observe(&message("second h", None));
+        summary.observe(&event(EventKind::Retrying {
+            attempt: 1,
+            delay_ms: 10,
+            reason: "dropped".to_owned(),
+            superseded: vec!["m".to_owned()],
+        }));
+        summary.observe(&message("second half", Some(StopReason::EndTurn)));
+        summary.observe(&usage(1, 2));
+        assert_eq!(
+            summary.result(TurnEndReason::Completed)["result"],
+            "first half, second half"
         );
     }
 

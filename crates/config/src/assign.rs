@@ -32,6 +32,8 @@ pub(crate) enum Assign {
     ThinkingBudget(u32),
     FallbackModel(String),
     BashTimeoutSecs(u64),
+    StreamIdleTimeoutMs(u64),
+    StreamFirstByteTimeoutMs(u64),
     InstructionFiles(Vec<String>),
     InstructionBudget(usize),
     UserInstructionFiles(Vec<PathBuf>),
@@ -83,6 +85,8 @@ impl Assign {
             Assign::ThinkingBudget(_) => "thinking_budget",
             Assign::FallbackModel(_) => "fallback_model",
             Assign::BashTimeoutSecs(_) => "tools.bash_timeout_secs",
+            Assign::StreamIdleTimeoutMs(_) => "stream.idle_timeout_secs",
+            Assign::StreamFirstByteTimeoutMs(_) => "stream.first_byte_timeout_secs",
             Assign::InstructionFiles(_) => "context.instruction_files",
             Assign::InstructionBudget(_) => "context.instruction_budget",
             Assign::UserInstructionFiles(_) => "context.user_instruction_files",
@@ -162,6 +166,8 @@ impl Assign {
             Assign::ThinkingBudget(v) => settings.thinking_budget = Some(v),
             Assign::FallbackModel(v) => settings.fallback_model = Some(v),
             Assign::BashTimeoutSecs(v) => settings.bash_timeout_secs = v,
+            Assign::StreamIdleTimeoutMs(v) => settings.stream_idle_timeout_ms = v,
+            Assign::StreamFirstByteTimeoutMs(v) => settings.stream_first_byte_timeout_ms = v,
             Assign::InstructionFiles(v) => settings.instruction_files = v,
             Assign::InstructionBudget(v) => c.instruction_budget = v,
             Assign::UserInstructionFiles(v) => c.user_instruction_files = v,
@@ -246,6 +252,7 @@ impl Range {
     pub(crate) const CONTEXT_WINDOW: Range = Range::new(1024, i64::MAX);
     pub(crate) const VERIFY_TIMEOUT: Range = Range::new(1, MAX_VERIFY_TIMEOUT_SECS as i64);
     pub(crate) const MCP_STARTUP_TIMEOUT: Range = Range::new(1, 3600);
+    pub(crate) const STREAM_TIMEOUT: Range = Range::new(1, 3600);
     pub(crate) const MCP_TOOL_TIMEOUT: Range = Range::new(1, 86_400);
     pub(crate) const AGENT_MAX_CONCURRENT: Range = Range::new(1, MAX_AGENT_CONCURRENT as i64);
 
@@ -340,6 +347,8 @@ mod tests {
             Assign::ThinkingBudget(2048),
             Assign::FallbackModel("f".into()),
             Assign::BashTimeoutSecs(1),
+            Assign::StreamIdleTimeoutMs(1000),
+            Assign::StreamFirstByteTimeoutMs(1000),
             Assign::InstructionFiles(vec![]),
             Assign::InstructionBudget(1000),
             Assign::UserInstructionFiles(vec!["/u".into()]),

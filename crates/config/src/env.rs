@@ -1,5 +1,6 @@
 //! The environment layer: `WRIGHT_*` variables, Claude Code's MCP timeouts
-//! (`MCP_TIMEOUT`, `MCP_TOOL_TIMEOUT`, in milliseconds) and the
+//! (`MCP_TIMEOUT`, `MCP_TOOL_TIMEOUT`, in milliseconds), the stream
+//! timeouts (`WRIGHT_STREAM_*_TIMEOUT_MS`, in milliseconds) and the
 //! provider-specific base URL variables. Only the variables named in [`ENV_VARS`] are ever
 //! looked at; credentials such as `ANTHROPIC_API_KEY` are not config and
 //! are never read here. An empty value counts as unset. Most variables
@@ -15,7 +16,7 @@ use crate::rows;
 use crate::source::Source;
 
 /// Every environment variable config reads.
-pub const ENV_VARS: [&str; 14] = [
+pub const ENV_VARS: [&str; 16] = [
     "WRIGHT_PROVIDER",
     "WRIGHT_MODEL",
     "WRIGHT_MAX_TURNS",
@@ -28,6 +29,8 @@ pub const ENV_VARS: [&str; 14] = [
     "WRIGHT_SANDBOX",
     "MCP_TIMEOUT",
     "MCP_TOOL_TIMEOUT",
+    "WRIGHT_STREAM_IDLE_TIMEOUT_MS",
+    "WRIGHT_STREAM_FIRST_BYTE_TIMEOUT_MS",
     ANTHROPIC_BASE_URL,
     OPENAI_BASE_URL,
 ];
@@ -92,6 +95,17 @@ pub(crate) fn env_layer(
     if let Some(v) = get("MCP_TOOL_TIMEOUT") {
         let ms = millis("MCP_TOOL_TIMEOUT", "mcp.tool_timeout_secs", v, 86_400_000)?;
         push("MCP_TOOL_TIMEOUT", Assign::McpToolTimeoutMs(ms));
+    }
+    // Milliseconds too, so tests and scripts can set sub-second stalls.
+    if let Some(v) = get("WRIGHT_STREAM_IDLE_TIMEOUT_MS") {
+        let var = "WRIGHT_STREAM_IDLE_TIMEOUT_MS";
+        let ms = millis(var, "stream.idle_timeout_secs", v, 3_600_000)?;
+        push(var, Assign::StreamIdleTimeoutMs(ms));
+    }
+    if let Some(v) = get("WRIGHT_STREAM_FIRST_BYTE_TIMEOUT_MS") {
+        let var = "WRIGHT_STREAM_FIRST_BYTE_TIMEOUT_MS";
+        let ms = millis(var, "stream.first_byte_timeout_secs", v, 3_600_000)?;
+        push(var, Assign::StreamFirstByteTimeoutMs(ms));
     }
     Ok(out)
 }
@@ -298,6 +312,18 @@ mod tests {
             vec![
                 Assign::McpStartupTimeoutMs(1500),
                 Assign::McpToolTimeoutMs(60_000)
+            ]
+        );
+        let e = env(&[
+            ("WRIGHT_STREAM_IDLE_TIMEOUT_MS", "250"),
+            ("WRIGHT_STREAM_FIRST_BYTE_TIMEOUT_MS", "90000"),
+        ]);
+        let got: Vec<Assign> = env_layer(&e).unwrap().into_iter().map(|(a, _)| a).collect();
+        assert_eq!(
+            got,
+            vec![
+                Assign::StreamIdleTimeoutMs(250),
+                Assign::StreamFirstByteTimeoutMs(90_000)
             ]
         );
         let e = env(&[("MCP_TIMEOUT", "0")]);

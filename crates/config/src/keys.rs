@@ -120,7 +120,7 @@ impl Key {
 }
 
 /// Every key, in display order.
-pub(crate) const TABLE: [Key; 45] = [
+pub(crate) const TABLE: [Key; 47] = [
     Key {
         name: "provider",
         kind: Kind::Word(Provider::expected),
@@ -224,6 +224,28 @@ pub(crate) const TABLE: [Key; 45] = [
         default: Some("120"),
         set: |v| v.int().map(Assign::BashTimeoutSecs),
         get: |s| Some(int(s.bash_timeout_secs)),
+    },
+    Key {
+        name: "stream.idle_timeout_secs",
+        kind: Kind::Int(Range::STREAM_TIMEOUT),
+        doc: "how long a model stream may send nothing before it counts as dropped (retried once), in seconds",
+        default: Some("60"),
+        set: |v| {
+            v.int()
+                .map(|secs: u64| Assign::StreamIdleTimeoutMs(secs * 1000))
+        },
+        get: |s| Some(secs_value(s.stream_idle_timeout_ms)),
+    },
+    Key {
+        name: "stream.first_byte_timeout_secs",
+        kind: Kind::Int(Range::STREAM_TIMEOUT),
+        doc: "how long a model request may wait for its response to begin, in seconds",
+        default: Some("60"),
+        set: |v| {
+            v.int()
+                .map(|secs: u64| Assign::StreamFirstByteTimeoutMs(secs * 1000))
+        },
+        get: |s| Some(secs_value(s.stream_first_byte_timeout_ms)),
     },
     Key {
         name: "context.instruction_files",

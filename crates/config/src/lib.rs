@@ -65,6 +65,10 @@
 //! [tools]
 //! bash_timeout_secs = 120           # 1..=600
 //!
+//! [stream]                          # env WRIGHT_STREAM_*_TIMEOUT_MS, in milliseconds
+//! idle_timeout_secs = 60            # 1..=3600: silence mid-response that counts as a drop
+//! first_byte_timeout_secs = 60      # 1..=3600: wait for a response to begin
+//!
 //! [permissions]                     # every list is appended across layers
 //! allow = ["Bash(npm run test:*)"]
 //! ask = []

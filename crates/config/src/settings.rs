@@ -19,6 +19,10 @@ pub const DEFAULT_MAX_TURNS: u32 = 50;
 pub const DEFAULT_BASH_TIMEOUT_SECS: u64 = 120;
 /// Largest allowed [`Settings::bash_timeout_secs`].
 pub const MAX_BASH_TIMEOUT_SECS: u64 = 600;
+/// Default for [`Settings::stream_idle_timeout_ms`]: 60 seconds.
+pub const DEFAULT_STREAM_IDLE_TIMEOUT_MS: u64 = 60_000;
+/// Default for [`Settings::stream_first_byte_timeout_ms`]: 60 seconds.
+pub const DEFAULT_STREAM_FIRST_BYTE_TIMEOUT_MS: u64 = 60_000;
 /// Default for [`Settings::instruction_files`].
 pub const DEFAULT_INSTRUCTION_FILE: &str = "AGENTS.md";
 /// Default for [`ContextSettings::instruction_budget`], in characters.
@@ -58,6 +62,14 @@ pub struct Settings {
     pub thinking_budget: Option<u32>,
     /// Model used after repeated overload errors (announced, never silent).
     pub fallback_model: Option<String>,
+    /// How long a model response's body may send nothing before the
+    /// stream counts as stalled (`stream.idle_timeout_secs`, or
+    /// `WRIGHT_STREAM_IDLE_TIMEOUT_MS`), in milliseconds.
+    pub stream_idle_timeout_ms: u64,
+    /// How long a model request may wait for its response to begin
+    /// (`stream.first_byte_timeout_secs`, or
+    /// `WRIGHT_STREAM_FIRST_BYTE_TIMEOUT_MS`), in milliseconds.
+    pub stream_first_byte_timeout_ms: u64,
     /// `[permissions]`: rules and extra workspace roots.
     pub permissions: PermissionSettings,
     /// `[sandbox]`: OS confinement of shell commands.
@@ -241,6 +253,8 @@ impl Default for Settings {
             reasoning_effort: None,
             thinking_budget: None,
             fallback_model: None,
+            stream_idle_timeout_ms: DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+            stream_first_byte_timeout_ms: DEFAULT_STREAM_FIRST_BYTE_TIMEOUT_MS,
             permissions: PermissionSettings::default(),
             sandbox: SandboxSettings::default(),
             context: ContextSettings::default(),

@@ -163,6 +163,23 @@ impl StopRequest {
 /// Adds one model request's usage and cost to the session totals, records
 /// it, and tells the front end.
 pub(crate) fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started: Instant) {
+    let (cost_usd, totals) = count_usage(ctx, model, usage);
+    ctx.emitter.emit(EventKind::Usage {
+        request: usage,
+        total: totals.usage,
+        cost_usd,
+        total_cost_usd: totals.cost_usd,
+        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        model: model.to_owned(),
+    });
+}
+
+/// Adds one request's usage to the agent's and the session's totals and
+/// records it, without the `Usage` event (which tells front ends a response
+/// is complete): for an attempt that broke off and is retried, whose cost
+/// the next `Usage` event's totals then include. Returns the request's cost
+/// and the new totals.
+pub(crate) fn count_usage(ctx: &TurnContext, model: &str, usage: Usage) -> (f64, Totals) {
     let cost_usd = ctx
         .options
         .catalog
@@ -184,14 +201,7 @@ pub(crate) fn report_usage(ctx: &TurnContext, model: &str, usage: Usage, started
         Err(_) => Totals { usage, cost_usd },
     };
     ctx.recorder.usage(&ctx.emitter, usage, model, cost_usd);
-    ctx.emitter.emit(EventKind::Usage {
-        request: usage,
-        total: totals.usage,
-        cost_usd,
-        total_cost_usd: totals.cost_usd,
-        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-        model: model.to_owned(),
-    });
+    (cost_usd, totals)
 }
 
 #[cfg(test)]

@@ -479,6 +479,94 @@ async fn transient_errors_are_retried_and_announced() {
 }
 
 #[tokio::test]
+async fn a_stream_broken_after_shown_text_is_retried_and_recorded_once() {
+    let mut h = start(
+        vec![
+            Reply::Events(vec![
+                Ok(StreamEvent::TextDelta("partial answ".into())),
+                Err(LlmError::Connection {
+                    provider: "fake",
+                    message: "reset".into(),
+                }),
+            ]),
+            text("whole answer"),
+            text("second"),
+        ],
+        PermissionMode::Default,
+        5,
+    );
+    let (events, reason) = turn(&mut h, "hi").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let broken: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ItemStarted { item }
+                if matches!(item.kind, wright_protocol::ItemKind::AgentMessage { .. }) =>
+            {
+                Some(item.id.clone())
+            }
+            _ => None,
+        })
+        .take(1)
+        .collect();
+    let superseded: Vec<Vec<String>> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Retrying { superseded, .. } => Some(superseded.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(superseded, [broken]);
+    // One Usage event, for the complete response; its totals include the
+    // broken attempt's estimated output (12 chars ≈ 3 tokens).
+    let totals: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Usage { total, .. } => Some(total.output_tokens),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(totals, [5]);
+    let (_, reason) = turn(&mut h, "again").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let requests = h.requests.lock().unwrap();
+    let history = &requests[2].messages;
+    let texts: Vec<&str> = history
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .flat_map(|m| &m.content)
+        .filter_map(|b| match b {
+            ContentBlock::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts, ["whole answer"]);
+}
+
+#[tokio::test]
+async fn a_stall_is_retried_once_then_the_turn_fails_with_a_hint() {
+    let stall = || {
+        Reply::Events(vec![Err(LlmError::Stalled {
+            provider: "fake",
+            after: Duration::from_secs(60),
+            mid_stream: true,
+        })])
+    };
+    let mut h = start(
+        vec![stall(), stall(), text("never asked for")],
+        PermissionMode::Default,
+        5,
+    );
+    let (events, reason) = turn(&mut h, "hi").await;
+    assert_eq!(reason, TurnEndReason::Failed);
+    assert_eq!(h.requests.lock().unwrap().len(), 2);
+    assert!(events.iter().any(|e| matches!(&e.kind,
+        EventKind::Warning { message } if message.contains("stream.idle_timeout_secs"))));
+    assert!(events.iter().any(|e| matches!(&e.kind,
+        EventKind::Error { message } if message.contains("sent nothing for 60 s"))));
+}
+
+#[tokio::test]
 async fn a_client_error_is_not_retried() {
     let mut h = start(
         vec![http_error(400, "bad request")],

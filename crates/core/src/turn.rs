@@ -15,7 +15,7 @@ use wright_protocol::{
 };
 
 use crate::compaction::{self, LastUsage, Trigger};
-use crate::context::{TurnContext, report_usage};
+use crate::context::{TurnContext, count_usage, report_usage};
 use crate::dispatch::{announce_tool_calls, run_tool_calls};
 use crate::emitter::Emitter;
 use crate::hook_points;
@@ -343,24 +343,24 @@ async fn respond(
     let mut attempt = 0u32;
     let mut overloads = 0u32;
     let mut compacted = false;
+    let mut stalls = 0u32;
     // The total limit covers every attempt of this response together.
     let first_attempt = Instant::now();
     loop {
-        let err = match stream_one(ctx, &conv.messages, system, &conv.model, cancel).await {
-            Ok(response) => return Ok(response),
-            Err((LlmError::Cancelled, _)) => return Err(LlmError::Cancelled),
-            Err((err, Shown::Yes)) => {
-                // A retry would show (and record) that part of the answer
-                // again: the user sees the break instead of a duplicate.
-                ctx.emitter.warning(
-                    "The response broke off after part of it was shown; not retrying, so nothing \
-                     is shown twice. `wright --continue` picks the session up again."
-                        .to_owned(),
-                );
-                return Err(err);
-            }
-            Err((err, Shown::No)) => err,
-        };
+        // A broken attempt is retried whatever it showed: no tool of a
+        // response runs before the response is complete, and only complete
+        // responses are recorded, so a retry runs nothing twice. What it
+        // showed is named in the retry event, for each front end to mark
+        // or drop.
+        let (err, superseded) =
+            match stream_one(ctx, &conv.messages, system, &conv.model, cancel).await {
+                Ok(response) => return Ok(response),
+                Err(Broken {
+                    err: LlmError::Cancelled,
+                    ..
+                }) => return Err(LlmError::Cancelled),
+                Err(Broken { err, shown }) => (err, shown),
+            };
         if compaction::is_overflow(&err) && !compacted {
             compacted = true;
             let estimate = compaction::estimate(ctx, &conv.messages, system, conv.last_usage);
@@ -395,6 +395,18 @@ async fn respond(
                 continue;
             }
         }
+        if err.is_stall() {
+            stalls += 1;
+            if stalls > ctx.options.retry.stall_retries {
+                ctx.emitter.warning(
+                    "The server went silent again; not retrying. A slow local server or a \
+                     model that thinks without streaming may need a longer \
+                     `stream.idle_timeout_secs` (or `stream.first_byte_timeout_secs`)."
+                        .to_owned(),
+                );
+                return Err(err);
+            }
+        }
         attempt += 1;
         let elapsed = first_attempt.elapsed();
         let Some(delay) = ctx.options.retry.delay_within(attempt, &err, elapsed) else {
@@ -404,6 +416,7 @@ async fn respond(
             attempt,
             delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
             reason: err.to_string(),
+            superseded,
         });
         tokio::select! {
             () = tokio::time::sleep(delay) => {}
@@ -421,11 +434,11 @@ fn is_overload(err: &LlmError) -> bool {
     }
 }
 
-/// Whether a failed stream had already shown part of its answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shown {
-    Yes,
-    No,
+/// A stream that failed before its response was complete.
+struct Broken {
+    err: LlmError,
+    /// The ids of the items it had shown (text and reasoning so far).
+    shown: Vec<String>,
 }
 
 /// A complete model response.
@@ -482,7 +495,7 @@ async fn stream_one(
     system: &str,
     model: &str,
     cancel: &CancellationToken,
-) -> Result<Response, (LlmError, Shown)> {
+) -> Result<Response, Broken> {
     let tools = ctx
         .tools
         .specs_for_request(&ctx.emitter, ctx.options.compaction.context_window)
@@ -508,7 +521,7 @@ async fn stream_one(
             () = cancel.cancelled() => {
                 open.close(emitter, None);
                 spent.report(ctx, model, started);
-                return Err((LlmError::Cancelled, open.shown()));
+                return Err(Broken { err: LlmError::Cancelled, shown: open.take_shown() });
             }
         };
         if let Some(Ok(StreamEvent::TextDelta(delta) | StreamEvent::ThinkingDelta(delta))) = &next {
@@ -553,20 +566,23 @@ async fn stream_one(
                 });
             }
             Some(Err(err)) => {
-                let shown = open.shown();
                 open.close(emitter, None);
-                if matches!(err, LlmError::Cancelled) {
-                    spent.report(ctx, model, started);
-                }
-                return Err((err, shown));
+                // A broken attempt is paid for too, so a retried
+                // response's usage counts both attempts.
+                spent.count(ctx, model);
+                let shown = open.take_shown();
+                return Err(Broken { err, shown });
             }
             None => {
-                let shown = open.shown();
                 open.close(emitter, None);
+                spent.count(ctx, model);
                 let err = LlmError::Truncated {
                     provider: ctx.client.provider(),
                 };
-                return Err((err, shown));
+                return Err(Broken {
+                    err,
+                    shown: open.take_shown(),
+                });
             }
         }
     }
@@ -628,14 +644,14 @@ struct OpenItems {
     reasoning: String,
     /// The open reasoning block's signature, once the provider sent it.
     signature: Option<String>,
-    /// Set once any text or reasoning item has started.
-    shown: bool,
+    /// Every text or reasoning item this response started, in order.
+    shown: Vec<String>,
 }
 
 impl OpenItems {
-    /// Whether text or reasoning of this response was shown already.
-    fn shown(&self) -> Shown {
-        if self.shown { Shown::Yes } else { Shown::No }
+    /// The items this response has shown so far.
+    fn take_shown(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.shown)
     }
 
     fn text_id(&mut self, emitter: &Emitter) -> String {
@@ -651,7 +667,7 @@ impl OpenItems {
             },
         });
         self.text_item = Some(id.clone());
-        self.shown = true;
+        self.shown.push(id.clone());
         id
     }
 
@@ -668,7 +684,7 @@ impl OpenItems {
             },
         });
         self.reasoning_item = Some(id.clone());
-        self.shown = true;
+        self.shown.push(id.clone());
         id
     }
 
@@ -718,11 +734,23 @@ impl SpentSoFar {
 
     /// Reports the cut-off request's usage, if it spent anything known.
     pub(crate) fn report(&self, ctx: &TurnContext, model: &str, started: Instant) {
-        let mut usage = self.reported;
-        usage.output_tokens = usage.output_tokens.max(self.streamed_chars.div_ceil(4));
-        if usage.total_input() > 0 || usage.output_tokens > 0 {
+        if let Some(usage) = self.known() {
             report_usage(ctx, model, usage, started);
         }
+    }
+
+    /// Counts a broken attempt's usage into the totals without announcing a
+    /// complete response: the retry's `Usage` event carries the sum.
+    pub(crate) fn count(&self, ctx: &TurnContext, model: &str) {
+        if let Some(usage) = self.known() {
+            count_usage(ctx, model, usage);
+        }
+    }
+
+    fn known(&self) -> Option<Usage> {
+        let mut usage = self.reported;
+        usage.output_tokens = usage.output_tokens.max(self.streamed_chars.div_ceil(4));
+        (usage.total_input() > 0 || usage.output_tokens > 0).then_some(usage)
     }
 }
 

@@ -8,7 +8,10 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::EventStream;
-use crate::http::{DEFAULT_FINISH_GRACE, DEFAULT_IDLE_TIMEOUT, Decoder, Timeouts, drive};
+use crate::http::{
+    DEFAULT_FINISH_GRACE, DEFAULT_FIRST_BYTE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, Decoder, Timeouts,
+    drive,
+};
 use crate::redact::REDACTED;
 
 /// How a provider expects the API key to be sent.
@@ -29,6 +32,7 @@ pub(crate) struct Endpoint {
     path: &'static str,
     /// `None` when no key (or an empty one) was given.
     api_key: Option<String>,
+    first_byte_timeout: Duration,
     idle_timeout: Duration,
     finish_grace: Duration,
 }
@@ -47,14 +51,20 @@ impl Endpoint {
             base_url: base_url.trim_end_matches('/').to_owned(),
             path,
             api_key: api_key.filter(|k| !k.is_empty()),
+            first_byte_timeout: DEFAULT_FIRST_BYTE_TIMEOUT,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             finish_grace: DEFAULT_FINISH_GRACE,
         }
     }
 
-    /// Fails a stream that receives no bytes for `timeout`.
+    /// Fails a stream whose body receives no bytes for `timeout`.
     pub(crate) fn set_idle_timeout(&mut self, timeout: Duration) {
         self.idle_timeout = timeout;
+    }
+
+    /// Fails a request whose response does not begin within `timeout`.
+    pub(crate) fn set_first_byte_timeout(&mut self, timeout: Duration) {
+        self.first_byte_timeout = timeout;
     }
 
     /// Completes a finished answer whose trailing events do not come
@@ -101,6 +111,7 @@ impl Endpoint {
             decoder,
             cancel,
             Timeouts {
+                first_byte: self.first_byte_timeout,
                 idle: self.idle_timeout,
                 finish_grace: self.finish_grace,
             },
@@ -118,14 +129,23 @@ impl Endpoint {
 }
 
 /// Gives a client struct with an `endpoint: Endpoint` field its public
-/// `with_idle_timeout`, `with_finish_grace` and `endpoint` methods and a `Debug` that shows the
+/// `with_idle_timeout`, `with_first_byte_timeout`, `with_finish_grace` and `endpoint` methods and a `Debug` that shows the
 /// base URL but never the key.
 macro_rules! endpoint_client {
     ($client:ident) => {
         impl $client {
-            /// Fails a stream that receives no bytes for `timeout`.
+            /// Fails a stream whose body receives no bytes for `timeout`;
+            /// default [`DEFAULT_IDLE_TIMEOUT`](crate::DEFAULT_IDLE_TIMEOUT).
             pub fn with_idle_timeout(mut self, timeout: std::time::Duration) -> Self {
                 self.endpoint.set_idle_timeout(timeout);
+                self
+            }
+
+            /// Fails a request whose response does not begin (no headers)
+            /// within `timeout`; default
+            /// [`DEFAULT_FIRST_BYTE_TIMEOUT`](crate::DEFAULT_FIRST_BYTE_TIMEOUT).
+            pub fn with_first_byte_timeout(mut self, timeout: std::time::Duration) -> Self {
+                self.endpoint.set_first_byte_timeout(timeout);
                 self
             }
 

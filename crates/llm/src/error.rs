@@ -42,6 +42,17 @@ pub enum LlmError {
         /// What was wrong.
         message: String,
     },
+    /// The server sent nothing for the stall timeout: before the response
+    /// began (no headers) or between two parts of its body.
+    #[error("{provider}: the server sent nothing for {} {}", seconds(*after), if *mid_stream { "in the middle of the response" } else { "after the request" })]
+    Stalled {
+        /// Provider name.
+        provider: &'static str,
+        /// How long it was silent.
+        after: Duration,
+        /// Whether the response had begun (its headers arrived).
+        mid_stream: bool,
+    },
     /// The stream ended before its terminal event.
     #[error("{provider}: response stream ended before the response was complete")]
     Truncated {
@@ -64,7 +75,9 @@ impl LlmError {
             LlmError::Http { status, .. } => {
                 matches!(status, 408 | 409 | 429) || (500..=599).contains(status)
             }
-            LlmError::Connection { .. } | LlmError::Truncated { .. } => true,
+            LlmError::Connection { .. } | LlmError::Truncated { .. } | LlmError::Stalled { .. } => {
+                true
+            }
             LlmError::Api { message, .. } => [
                 "overloaded_error",
                 "api_error",
@@ -81,6 +94,13 @@ impl LlmError {
             }),
             LlmError::Protocol { .. } | LlmError::Cancelled => false,
         }
+    }
+
+    /// Whether the server went silent (see [`LlmError::Stalled`]), which is
+    /// retried fewer times than other failures: a server that stalls once
+    /// tends to stall again, and each stall costs a whole timeout.
+    pub fn is_stall(&self) -> bool {
+        matches!(self, LlmError::Stalled { .. })
     }
 
     /// The server's requested delay before a retry, if it gave one.
@@ -122,6 +142,7 @@ impl LlmError {
                 message: clean(message),
             },
             LlmError::Truncated { provider } => LlmError::Truncated { provider },
+            stalled @ LlmError::Stalled { .. } => stalled,
             LlmError::Cancelled => LlmError::Cancelled,
         }
     }
@@ -131,6 +152,15 @@ impl LlmError {
             provider,
             message: message.into(),
         }
+    }
+}
+
+/// `d` as "60 s", or "250 ms" when it is not whole seconds.
+fn seconds(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{} ms", d.as_millis())
     }
 }
 
@@ -183,6 +213,16 @@ mod tests {
             .is_retryable()
         );
         assert!(!LlmError::protocol(p, "bad json").is_retryable());
+        let stall = LlmError::Stalled {
+            provider: p,
+            after: Duration::from_secs(60),
+            mid_stream: true,
+        };
+        assert!(stall.is_retryable() && stall.is_stall());
+        assert_eq!(
+            stall.to_string(),
+            "openai-chat: the server sent nothing for 60 s in the middle of the response"
+        );
         assert!(!LlmError::Cancelled.is_retryable());
     }
 

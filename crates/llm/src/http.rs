@@ -21,9 +21,14 @@ use crate::stream_redact::Redacting;
 const ERROR_BODY_CAP: usize = 64 * 1024;
 /// Most characters of a server message we keep in an error.
 const ERROR_MESSAGE_CHARS: usize = 500;
-/// How long a stream may go without a single byte before it is failed as a
-/// (retryable) connection error. Servers send keep-alive pings well within it.
-pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
+/// How long a response's body may go without a single byte before the
+/// stream counts as stalled ([`LlmError::Stalled`], retried once). Anthropic
+/// pings every few seconds and OpenAI's streams send events throughout, so a
+/// minute of silence is a dead connection, not a slow model.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a request may wait for the response to begin (its headers).
+/// Streaming servers answer with headers before the first token.
+pub const DEFAULT_FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a stream whose answer is finished (Chat `finish_reason`,
 /// Anthropic `message_delta` with a `stop_reason`) may still wait for its
 /// trailing events (the usage chunk, `[DONE]`, `message_stop`) before it is
@@ -122,7 +127,9 @@ fn build_client(roots: Roots) -> Result<reqwest::Client, LlmError> {
 /// How long the driver waits for the server.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Timeouts {
-    /// Longest wait for the response head or the next body chunk.
+    /// Longest wait for the response head.
+    pub(crate) first_byte: Duration,
+    /// Longest wait for the next body chunk.
     pub(crate) idle: Duration,
     /// Longest wait for trailing events once the answer is finished.
     pub(crate) finish_grace: Duration,
@@ -138,6 +145,7 @@ pub(crate) fn drive<D: Decoder>(
     timeouts: Timeouts,
 ) -> EventStream {
     let driver = Driver {
+        first_byte_timeout: timeouts.first_byte,
         idle_timeout: timeouts.idle,
         finish_grace: timeouts.finish_grace,
         finish_deadline: None,
@@ -163,7 +171,9 @@ type ByteStream = futures::stream::BoxStream<'static, reqwest::Result<bytes::Byt
 
 struct Driver<D> {
     provider: &'static str,
-    /// Longest wait for the response head or the next body chunk.
+    /// Longest wait for the response head.
+    first_byte_timeout: Duration,
+    /// Longest wait for the next body chunk.
     idle_timeout: Duration,
     /// Longest wait for trailing events once the decoder is finishing.
     finish_grace: Duration,
@@ -216,10 +226,10 @@ impl<D: Decoder> Driver<D> {
             let sent = tokio::select! {
                 biased;
                 () = cancel.cancelled() => return self.fail(LlmError::Cancelled),
-                sent = tokio::time::timeout(self.idle_timeout, request.send()) => sent,
+                sent = tokio::time::timeout(self.first_byte_timeout, request.send()) => sent,
             };
             let Ok(sent) = sent else {
-                let error = self.idle_error();
+                let error = self.stalled(self.first_byte_timeout, false);
                 return self.fail(error);
             };
             match sent {
@@ -275,7 +285,7 @@ impl<D: Decoder> Driver<D> {
             if self.finish_deadline.is_some() {
                 return self.end_of_body();
             }
-            let error = self.idle_error();
+            let error = self.stalled(self.idle_timeout, true);
             return self.fail(error);
         };
         match chunk {
@@ -350,15 +360,11 @@ impl<D: Decoder> Driver<D> {
         }
     }
 
-    fn idle_error(&self) -> LlmError {
-        let t = self.idle_timeout;
-        LlmError::Connection {
+    fn stalled(&self, after: Duration, mid_stream: bool) -> LlmError {
+        LlmError::Stalled {
             provider: self.provider,
-            message: if t.subsec_millis() == 0 {
-                format!("no data for {} s", t.as_secs())
-            } else {
-                format!("no data for {} ms", t.as_millis())
-            },
+            after,
+            mid_stream,
         }
     }
 

@@ -33,7 +33,10 @@ pub use anthropic::{AnthropicClient, AnthropicDecoder};
 pub use catalog::{Catalog, Lookup, ModelInfo, Pricing, cost_usd};
 pub use client::{EventStream, ModelClient, ModelRequest, ReasoningEffort, StreamEvent};
 pub use error::LlmError;
-pub use http::{DEFAULT_FINISH_GRACE, DEFAULT_IDLE_TIMEOUT, http_client, http_client_for};
+pub use http::{
+    DEFAULT_FINISH_GRACE, DEFAULT_FIRST_BYTE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, http_client,
+    http_client_for,
+};
 pub use ids::{IdRules, normalize_tool_call_id};
 pub use openai_chat::{ChatCompat, OpenAiChatClient, OpenAiChatDecoder};
 pub use openai_responses::{OpenAiResponsesClient, OpenAiResponsesDecoder};

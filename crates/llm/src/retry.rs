@@ -25,6 +25,10 @@ pub struct RetryPolicy {
     /// No retry starts once this much time has passed since the first
     /// attempt began (all attempts and waits together).
     pub total_limit: Duration,
+    /// Retries of one response after a stall ([`LlmError::Stalled`]),
+    /// within `max_retries`: each stall costs a whole timeout, so a server
+    /// that keeps going silent ends the run in minutes, not many of them.
+    pub stall_retries: u32,
 }
 
 /// The default [`RetryPolicy::total_limit`]: five minutes.
@@ -38,6 +42,7 @@ impl Default for RetryPolicy {
             max_delay: Duration::from_secs(30),
             max_retry_after: Duration::from_secs(60),
             total_limit: DEFAULT_TOTAL_LIMIT,
+            stall_retries: 1,
         }
     }
 }

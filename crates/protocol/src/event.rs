@@ -268,6 +268,12 @@ pub enum EventKind {
         delay_ms: u64,
         /// Why.
         reason: String,
+        /// Items of the broken attempt that were already shown (its text and
+        /// reasoning so far). The retry's items replace them: they are not
+        /// part of the answer, and the session never records them. Empty
+        /// when the attempt failed before anything was shown.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        superseded: Vec<String>,
     },
     /// Something went wrong; the session stays usable.
     Error {

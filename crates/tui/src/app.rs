@@ -367,11 +367,21 @@ impl App {
                 attempt,
                 delay_ms,
                 reason,
+                superseded,
             } => {
-                self.message(
-                    MessageKind::Warning,
-                    &format!("retrying ({attempt}) in {delay_ms} ms: {reason}"),
-                );
+                // Rows already in the scrollback cannot be taken back: the
+                // broken part stays, marked, and the retry's answer follows.
+                let line = if superseded.is_empty() {
+                    format!("retrying ({attempt}) in {delay_ms} ms: {reason}")
+                } else {
+                    self.end_thinking();
+                    self.finish_answer();
+                    format!(
+                        "the response above broke off; retrying ({attempt}) after a dropped \
+                         stream in {delay_ms} ms: {reason}"
+                    )
+                };
+                self.message(MessageKind::Warning, &line);
             }
             EventKind::Error { message } => self.message(MessageKind::Error, &message),
             EventKind::Warning { message } => {

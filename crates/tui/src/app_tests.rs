@@ -676,3 +676,25 @@ pub(crate) fn touches_of(name: &str, args: &str) -> Option<wright_protocol::Touc
         _ => return None,
     })
 }
+
+#[test]
+fn a_broken_answer_stays_marked_and_the_retry_follows() {
+    let (mut app, _) = busy_app(160);
+    app.input(message_start("m1"));
+    app.input(text("m1", "The fix is in"));
+    app.input(ev(EventKind::Retrying {
+        attempt: 1,
+        delay_ms: 500,
+        reason: "connection failed".to_owned(),
+        superseded: vec!["m1".to_owned()],
+    }));
+    app.input(message_start("m2"));
+    app.input(text("m2", "The fix is in lib.rs.\n"));
+    let committed = rows(&app.take_history());
+    let broken = committed.find("The fix is in\n").unwrap();
+    let marked = committed
+        .find("the response above broke off; retrying (1) after a dropped stream")
+        .unwrap();
+    let retried = committed.find("The fix is in lib.rs.").unwrap();
+    assert!(broken < marked && marked < retried, "{committed}");
+}

@@ -1,11 +1,14 @@
 //! The fault matrix: each protocol × each server or network fault, driving
 //! the real binary against the mock. Every cell either recovers (the tool
-//! ran once per call the model made, the answer is on stdout once) or ends with a clear error and
-//! exit code 1, in bounded time; either way the session file stays valid
-//! JSONL and `--continue` works against a healthy server afterwards.
+//! ran once per call the model made, the answer is on stdout once, and in
+//! the json result once) or ends with a clear error and exit code 1, in
+//! bounded time; either way the session file stays valid JSONL and
+//! `--continue` works against a healthy server afterwards. A stream that
+//! breaks, abruptly or with a clean EOF, anywhere before its terminal event
+//! recovers, whatever it had shown.
 //!
 //! Backoff and the stream idle timeout are shortened through
-//! `WRIGHT_RETRY_MAX_DELAY_MS` and `WRIGHT_STREAM_IDLE_TIMEOUT_MS`, and the
+//! `WRIGHT_RETRY_MAX_DELAY_MS` and `WRIGHT_STREAM_*_TIMEOUT_MS`, and the
 //! cells of one protocol run concurrently, so the matrix stays quick.
 
 use std::time::Duration;
@@ -23,9 +26,8 @@ enum Expect {
     Recover,
     /// Exit 1 with a clear message.
     Fail,
-    /// Either, depending on where the fault fell (e.g. after visible text,
-    /// which is not retried so nothing is shown twice; or after the stop
-    /// reason, which completes the answer).
+    /// Either, for faults a server may mean as an answer (malformed or
+    /// oversized events, a captive portal's page).
     Either,
 }
 
@@ -35,6 +37,8 @@ struct Cell {
     name: String,
     script: Option<Vec<MockResponse>>,
     expect: Expect,
+    /// Runs with `--output-format json` and checks the result's text.
+    json: bool,
 }
 
 const ANSWER: &str = "final answer from the mock";
@@ -103,6 +107,7 @@ fn cells(provider: &str) -> Vec<Cell> {
         name: name.to_owned(),
         script: Some(vec![fault, ok(&tools), ok(&answer)]),
         expect,
+        json: false,
     };
     let html = |status: u16| {
         MockResponse::raw(
@@ -179,32 +184,56 @@ fn cells(provider: &str) -> Vec<Cell> {
             name: "connection refused".to_owned(),
             script: None,
             expect: Expect::Fail,
+            json: false,
         },
     ];
-    // A drop after each event of the tool-call response: nothing was shown,
-    // so it is retried and the tool still runs once.
+    // A drop after each event of the tool-call response: it is retried and
+    // the tool still runs once.
     for end in event_ends(&tools) {
         cells.push(Cell {
             name: format!("drop after {} of the tool call", event_kind(&tools, end)),
             script: Some(vec![ok(&tools).drop_after(end), ok(&tools), ok(&answer)]),
-            expect: Expect::Either,
+            expect: Expect::Recover,
+            json: false,
         });
     }
-    // A drop after each event of the final answer: once text was shown it
-    // is not retried; once the stop reason came the answer is whole.
+    // A drop after each event of the final answer, abrupt or a clean EOF,
+    // in text and json output: retried though text was shown, and the
+    // answer appears once.
     for end in event_ends(&answer) {
         let kind = event_kind(&answer, end);
-        let whole = ["message_delta", "finish", "usage"].contains(&kind.as_str());
-        cells.push(Cell {
-            name: format!("drop after {kind} of the answer"),
-            script: Some(vec![ok(&tools), ok(&answer).drop_after(end), ok(&answer)]),
-            expect: if whole {
-                Expect::Recover
-            } else {
-                Expect::Either
-            },
-        });
+        let faults = [
+            ("drop", ok(&answer).drop_after(end)),
+            ("clean EOF", ok(&answer[..end])),
+        ];
+        for (fault, response) in faults {
+            for json in [false, true] {
+                cells.push(Cell {
+                    name: format!(
+                        "{fault} after {kind} of the answer{}",
+                        if json { " (json)" } else { "" }
+                    ),
+                    script: Some(vec![ok(&tools), response.clone(), ok(&answer)]),
+                    expect: Expect::Recover,
+                    json,
+                });
+            }
+        }
     }
+    // A connection closed mid-answer by a server that frames its body by
+    // closing it.
+    let answer_ends = event_ends(&answer);
+    let text_end = answer_ends[answer_ends.len() / 2];
+    cells.push(Cell {
+        name: "close-delimited EOF mid-answer".to_owned(),
+        script: Some(vec![
+            ok(&tools),
+            ok(&answer).close_delimited().drop_after(text_end),
+            ok(&answer),
+        ]),
+        expect: Expect::Recover,
+        json: true,
+    });
     cells
 }
 
@@ -223,12 +252,16 @@ fn run_cell(provider: &str, cell: &Cell) -> Result<(), String> {
             format!("http://127.0.0.1:{port}")
         }
     };
-    let out = env
-        .wright_p(provider, &url, "run the step")
+    let mut cmd = env.wright_p(provider, &url, "run the step");
+    if cell.json {
+        cmd.args(["--output-format", "json"]);
+    }
+    let out = cmd
         .args(["--permission-mode", "bypass"])
         .env("WRIGHT_MAX_RETRIES", "3")
         .env("WRIGHT_RETRY_MAX_DELAY_MS", "20")
         .env("WRIGHT_STREAM_IDLE_TIMEOUT_MS", "2000")
+        .env("WRIGHT_STREAM_FIRST_BYTE_TIMEOUT_MS", "2000")
         .timeout(Duration::from_secs(120))
         .output()
         .unwrap();
@@ -240,7 +273,14 @@ fn run_cell(provider: &str, cell: &Cell) -> Result<(), String> {
         (Some(0), Expect::Recover | Expect::Either) => {
             // Nothing shown twice: not even a prefix of the answer from
             // a broken attempt.
-            if o.trim() != ANSWER {
+            let shown = if cell.json {
+                let result: Value = serde_json::from_str(o.trim())
+                    .map_err(|err| format!("json output does not parse ({err}): {o:?}"))?;
+                result["result"].as_str().unwrap_or_default().to_owned()
+            } else {
+                o.trim().to_owned()
+            };
+            if shown != ANSWER {
                 return Err(format!("answer not shown exactly once: {o:?}"));
             }
             // Each call the model saw answered ran exactly once (a
@@ -354,4 +394,38 @@ fn fault_matrix_openai_chat() {
 #[test]
 fn fault_matrix_openai_responses() {
     matrix("openai-responses");
+}
+
+/// A server that stalls on every attempt is retried once, then the run ends
+/// with a clear error: with the default 60 s timeouts that is about two
+/// minutes after the stall, here shortened to 300 ms.
+#[test]
+fn a_server_that_keeps_stalling_ends_the_run_after_one_retry() {
+    for provider in ["anthropic", "openai-chat", "openai-responses"] {
+        let env = Env::new();
+        let tools = tool_call_body(provider);
+        let stall = || {
+            MockResponse::sse(tools.clone())
+                .drop_after(event_ends(&tools)[0])
+                .stall()
+        };
+        let server = MockServer::start(vec![stall(), stall(), stall()]).unwrap();
+        let out = env
+            .wright_p(provider, &server.url(), "run the step")
+            .env("WRIGHT_MAX_RETRIES", "4")
+            .env("WRIGHT_RETRY_MAX_DELAY_MS", "20")
+            .env("WRIGHT_STREAM_IDLE_TIMEOUT_MS", "300")
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert_clean(&out);
+        assert_eq!(out.status.code(), Some(1), "{provider}: {}", stderr(&out));
+        let e = stderr(&out);
+        assert!(
+            e.contains("error:") && e.contains("sent nothing for 300 ms in the middle"),
+            "{provider}: {e}"
+        );
+        assert!(e.contains("stream.idle_timeout_secs"), "{provider}: {e}");
+        assert_eq!(server.request_count(), 2, "{provider}");
+    }
 }

@@ -189,6 +189,66 @@ fn partial_messages_add_stream_events() {
     assert_eq!(deltas, "Hello there");
 }
 
+/// A stream that breaks after visible text is retried: with partial
+/// messages, a `stream_superseded` line tells the client to drop what the
+/// broken attempt streamed, and the complete `assistant` line comes once.
+#[test]
+fn a_retried_stream_supersedes_its_partial_events() {
+    let (_, line_schema) = validators();
+    let env = Env::new();
+    let body = anthropic::text("Hello there");
+    let delta = body.find("content_block_delta").unwrap();
+    let cut = delta + body[delta..].find("\n\n").unwrap() + 2;
+    let server = MockServer::start(vec![
+        MockResponse::sse(body.clone()).drop_after(cut),
+        MockResponse::sse(body),
+    ])
+    .unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "hi")
+        .args([
+            "--output-format",
+            "stream-json",
+            "--include-partial-messages",
+        ])
+        .env("WRIGHT_MAX_RETRIES", "2")
+        .env("WRIGHT_RETRY_MAX_DELAY_MS", "10")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<Value> = super::ndjson(&out);
+    for line in &lines {
+        assert_valid(&line_schema, line);
+    }
+    let kinds: Vec<String> = lines
+        .iter()
+        .map(|l| match l["subtype"].as_str() {
+            Some(sub) => format!("{}/{sub}", l["type"].as_str().unwrap()),
+            None => l["type"].as_str().unwrap().to_owned(),
+        })
+        .collect();
+    let superseded = kinds.iter().position(|k| k == "system/stream_superseded");
+    let retry = kinds.iter().position(|k| k == "system/api_retry");
+    assert!(
+        superseded.is_some() && superseded.map(|i| i + 1) == retry,
+        "{kinds:?}"
+    );
+    let line = &lines[superseded.unwrap()];
+    assert_eq!(line["attempt"], 1);
+    assert_eq!(line["superseded"].as_array().unwrap().len(), 1);
+    // The retry's message reuses the id the broken attempt's message had.
+    let starts: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["type"] == "stream_event" && l["event"]["type"] == "message_start")
+        .map(|l| &l["event"]["message"]["id"])
+        .collect();
+    assert_eq!(starts, [&line["message_id"], &line["message_id"]]);
+    let assistant: Vec<&Value> = lines.iter().filter(|l| l["type"] == "assistant").collect();
+    assert_eq!(assistant.len(), 1);
+    assert_eq!(assistant[0]["message"]["content"][0]["text"], "Hello there");
+    assert_eq!(lines.last().unwrap()["result"], "Hello there");
+}
+
 #[test]
 fn error_subtypes_and_exit_codes() {
     let (result_schema, _) = validators();

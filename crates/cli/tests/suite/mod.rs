@@ -33,6 +33,7 @@ mod paths_security;
 mod prompt;
 mod providers;
 mod records;
+mod retry_on_terminal;
 #[cfg(unix)]
 mod rewind_security;
 mod safety;

@@ -317,6 +317,8 @@ permission_mode = \"accept-edits\"  # flag --permission-mode
 # thinking_budget  (not set)
 # fallback_model  (not set)
 tools.bash_timeout_secs = 120  # default
+stream.idle_timeout_secs = 60  # default
+stream.first_byte_timeout_secs = 60  # default
 context.instruction_files = [\"AGENTS.md\", \"CLAUDE.md\"]  # {p}
 context.instruction_budget = 40000  # default
 context.user_instruction_files = []  # default

@@ -144,7 +144,7 @@ async fn chat_without_a_finish_reason_still_hits_the_idle_timeout() {
         .with_finish_grace(Duration::from_millis(1));
     let items = collect(&client).await;
     assert!(
-        matches!(items.last(), Some(Err(LlmError::Connection { .. }))),
+        matches!(items.last(), Some(Err(LlmError::Stalled { .. }))),
         "{items:?}"
     );
 }

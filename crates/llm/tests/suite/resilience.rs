@@ -75,9 +75,16 @@ async fn stalled_stream_hits_the_idle_timeout() {
         &StreamEvent::TextDelta("Hi".into())
     );
     match items.last() {
-        Some(Err(e @ LlmError::Connection { message, .. })) => {
-            assert_eq!(message, "no data for 200 ms");
-            assert!(e.is_retryable());
+        Some(Err(
+            e @ LlmError::Stalled {
+                after,
+                mid_stream: true,
+                ..
+            },
+        )) => {
+            assert_eq!(*after, Duration::from_millis(200));
+            assert!(e.to_string().contains("sent nothing for 200 ms"), "{e}");
+            assert!(e.is_retryable() && e.is_stall());
             assert!(RetryPolicy::default().delay_for(1, e).is_some());
         }
         other => panic!("{other:?}"),
@@ -85,11 +92,12 @@ async fn stalled_stream_hits_the_idle_timeout() {
 }
 
 #[tokio::test]
-async fn server_that_never_answers_hits_the_idle_timeout() {
+async fn server_that_never_answers_hits_the_first_byte_timeout() {
     // Accepts and reads the request but writes nothing back.
     let (base, _) = serve_once(Vec::new(), After::Hold).await;
     let client = OpenAiResponsesClient::new(http_client().unwrap(), base, None)
-        .with_idle_timeout(Duration::from_millis(200));
+        .with_idle_timeout(Duration::from_secs(60))
+        .with_first_byte_timeout(Duration::from_millis(200));
     let items: Vec<_> = client
         .stream(request(), CancellationToken::new())
         .collect()
@@ -97,8 +105,9 @@ async fn server_that_never_answers_hits_the_idle_timeout() {
     assert!(
         matches!(
             items.as_slice(),
-            [Err(LlmError::Connection {
+            [Err(LlmError::Stalled {
                 provider: "openai-responses",
+                mid_stream: false,
                 ..
             })]
         ),
