@@ -87,10 +87,9 @@ pub fn build(
                             .rules
                             .hidden_paths(&workspace_roots, policy.home.as_deref()),
                         workspace_roots,
-                        // TODO(config): `[sandbox] allow_sockets` (user
-                        // config only) goes here once the config crate
-                        // has the key.
-                        allow_sockets: Vec::new(),
+                        // Reopened by the user's `[sandbox] allow_sockets`
+                        // (a project's entries only once it is trusted).
+                        allow_sockets: settings.sandbox.allow_sockets.clone(),
                     },
                     helper_exe,
                 )),

@@ -49,6 +49,7 @@ pub(crate) enum Assign {
     SandboxMode(SandboxMode),
     SandboxNetwork(bool),
     WritableRoots(Vec<PathBuf>),
+    AllowSockets(Vec<PathBuf>),
     ImportClaudeSettings(bool),
     HookGroups(Vec<HookGroupSetting>),
     VerifyEnabled(bool),
@@ -102,6 +103,7 @@ impl Assign {
             Assign::SandboxMode(_) => "sandbox.mode",
             Assign::SandboxNetwork(_) => "sandbox.network",
             Assign::WritableRoots(_) => "sandbox.writable_roots",
+            Assign::AllowSockets(_) => "sandbox.allow_sockets",
             Assign::ImportClaudeSettings(_) => "hooks.import_claude_settings",
             Assign::HookGroups(_) => "hooks",
             Assign::VerifyEnabled(_) => "verify.enabled",
@@ -128,7 +130,9 @@ impl Assign {
     pub(crate) fn contributes(&self) -> bool {
         match self {
             Assign::Allow(v) | Assign::Ask(v) | Assign::Deny(v) => !v.is_empty(),
-            Assign::AdditionalRoots(v) | Assign::WritableRoots(v) => !v.is_empty(),
+            Assign::AdditionalRoots(v) | Assign::WritableRoots(v) | Assign::AllowSockets(v) => {
+                !v.is_empty()
+            }
             Assign::HookGroups(v) => !v.is_empty(),
             Assign::VerifyChecks(v) => !v.is_empty(),
             Assign::McpServers(v) => !v.is_empty(),
@@ -183,6 +187,7 @@ impl Assign {
             Assign::SandboxMode(v) => settings.sandbox.mode = v,
             Assign::SandboxNetwork(v) => settings.sandbox.network = v,
             Assign::WritableRoots(v) => append(&mut settings.sandbox.writable_roots, v),
+            Assign::AllowSockets(v) => append(&mut settings.sandbox.allow_sockets, v),
             Assign::ImportClaudeSettings(v) => settings.hooks.import_claude_settings = v,
             Assign::HookGroups(v) => {
                 append_by(&mut settings.hooks.groups, v, HookGroupSetting::same_as);
@@ -364,6 +369,7 @@ mod tests {
             Assign::SandboxMode(SandboxMode::Full),
             Assign::SandboxNetwork(true),
             Assign::WritableRoots(vec!["/w".into()]),
+            Assign::AllowSockets(vec!["/run/user/1000/podman/podman.sock".into()]),
             Assign::ImportClaudeSettings(true),
             Assign::HookGroups(vec![group("a")]),
             Assign::VerifyEnabled(false),

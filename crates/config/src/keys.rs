@@ -120,7 +120,7 @@ impl Key {
 }
 
 /// Every key, in display order.
-pub(crate) const TABLE: [Key; 47] = [
+pub(crate) const TABLE: [Key; 48] = [
     Key {
         name: "provider",
         kind: Kind::Word(Provider::expected),
@@ -366,6 +366,14 @@ pub(crate) const TABLE: [Key; 47] = [
         default: Some("[]"),
         set: |v| v.paths().map(Assign::WritableRoots),
         get: |s| Some(paths(&s.sandbox.writable_roots)),
+    },
+    Key {
+        name: "sandbox.allow_sockets",
+        kind: Kind::Paths,
+        doc: "Unix sockets outside the workspace commands may still reach with the network off; appended across layers",
+        default: Some("[]"),
+        set: |v| v.paths().map(Assign::AllowSockets),
+        get: |s| Some(paths(&s.sandbox.allow_sockets)),
     },
     Key {
         name: "hooks.import_claude_settings",

@@ -79,6 +79,7 @@
 //! mode = "workspace-write"          # read-only | workspace-write | full
 //! network = false
 //! writable_roots = []               # appended across layers
+//! allow_sockets = []                # host sockets reachable with the network off
 //!
 //! [context]
 //! instruction_files = ["AGENTS.md", "CLAUDE.md"]
@@ -152,8 +153,8 @@
 //! cache_write_price = 0.0
 //! ```
 //!
-//! - `permissions.allow`, `.ask`, `.deny`, `.additional_roots` and
-//!   `sandbox.writable_roots` are appended layer after layer (user,
+//! - `permissions.allow`, `.ask`, `.deny`, `.additional_roots`,
+//!   `sandbox.writable_roots` and `.allow_sockets` are appended layer after layer (user,
 //!   project, local, then `--allow` / `--deny`), duplicates dropped keeping
 //!   the first. Their [`Source`] is the highest layer that added an item.
 //! - `[[hooks.<Event>]]` groups and `[[verify.checks]]` are appended the

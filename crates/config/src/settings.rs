@@ -118,6 +118,11 @@ pub struct SandboxSettings {
     pub network: bool,
     /// Extra writable directories; appended across layers.
     pub writable_roots: Vec<PathBuf>,
+    /// Unix sockets outside the workspace that commands may still reach
+    /// with the network off (a rootless Podman socket, say); every other
+    /// socket of the host is hidden then. Appended across layers; a
+    /// project's entries count only once it is trusted.
+    pub allow_sockets: Vec<PathBuf>,
 }
 
 /// The `[context]` keys other than `instruction_files`.

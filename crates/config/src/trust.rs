@@ -11,8 +11,8 @@
 //!   `plan` < `default` < `accept-edits` < `auto` < `bypass`;
 //! - `sandbox.mode` more open than the current one (`read-only` <
 //!   `workspace-write` < `full`), and `sandbox.network = true` when it is off;
-//! - any `permissions.allow` rule, `permissions.additional_roots` or
-//!   `sandbox.writable_roots` entry;
+//! - any `permissions.allow` rule, `permissions.additional_roots`,
+//!   `sandbox.writable_roots` or `sandbox.allow_sockets` entry;
 //! - a `system_prompt_file` outside the project (it would send a file of
 //!   the user's to the model);
 //! - `provider` and `base_url` (the project's server would run the session
@@ -149,6 +149,9 @@ pub(crate) fn loosening(
         )),
         Assign::WritableRoots(roots) if !roots.is_empty() => {
             Some(format!("sandbox.writable_roots = {}", path_list(roots)))
+        }
+        Assign::AllowSockets(sockets) if !sockets.is_empty() => {
+            Some(format!("sandbox.allow_sockets = {}", path_list(sockets)))
         }
         Assign::SystemPromptFile(file) if !is_inside(file, project_root) => Some(format!(
             "system_prompt_file = {} (outside the project)",

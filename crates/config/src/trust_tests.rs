@@ -69,6 +69,14 @@ fn sandbox_and_lists() {
         Some("permissions.additional_roots = [\"/\"]")
     );
     assert!(loosening(&Assign::WritableRoots(vec!["/".into()]), &s, root).is_some());
+    assert!(
+        loosening(
+            &Assign::AllowSockets(vec!["/var/run/docker.sock".into()]),
+            &s,
+            root
+        )
+        .is_some()
+    );
     for tight in [
         Assign::Deny(vec!["Bash".into()]),
         Assign::Ask(vec!["Edit".into()]),

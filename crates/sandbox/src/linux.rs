@@ -87,6 +87,18 @@ fn apply_landlock(policy: &SandboxPolicy) -> Result<bool, SandboxError> {
         .map_err(ll)?
         .add_rules(path_beneath_rules(policy.effective_writable_roots(), all))
         .map_err(ll)?
+        // The sockets the user reopened (`[sandbox] allow_sockets`), when
+        // connecting is handled at all (network off); ones that do not
+        // exist are skipped.
+        .add_rules(path_beneath_rules(
+            if policy.network {
+                &[][..]
+            } else {
+                &policy.allow_sockets[..]
+            },
+            BitFlags::from(AccessFs::ResolveUnix),
+        ))
+        .map_err(ll)?
         .restrict_self()
         .map_err(ll)?;
     if status.ruleset == RulesetStatus::NotEnforced {

@@ -19,10 +19,9 @@
 //! Sockets in the workspace roots (a project's own dev server) stay
 //! reachable, and so does every socket the command creates itself.
 //!
-//! TODO(config): a user-level `[sandbox] allow_sockets = [...]` list (in
-//! `wright_config`'s sandbox settings, passed through
-//! [`crate::SandboxPolicy::allow_sockets`]) reopens named sockets; the
-//! policy field is honoured here already.
+//! `[sandbox] allow_sockets = [...]` in config (a project's entries only
+//! once it is trusted) reopens named sockets, through
+//! [`crate::SandboxPolicy::allow_sockets`].
 
 use std::collections::VecDeque;
 use std::os::unix::fs::FileTypeExt;

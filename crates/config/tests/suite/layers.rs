@@ -334,6 +334,7 @@ permissions.additional_roots = []  # default
 sandbox.mode = \"workspace-write\"  # default
 sandbox.network = false  # default
 sandbox.writable_roots = []  # default
+sandbox.allow_sockets = []  # default
 hooks.import_claude_settings = false  # default
 # hooks = {{}}  # default
 verify.enabled = true  # default

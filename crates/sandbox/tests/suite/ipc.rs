@@ -362,3 +362,30 @@ fn host_posix_shared_memory_is_out_of_reach() {
     assert!(out.contains("m4rker"), "control: {out}");
     let _ = std::fs::remove_file(&seg);
 }
+
+/// A socket the user reopened (`[sandbox] allow_sockets`) stays reachable
+/// with the network off; one beside it does not.
+#[test]
+fn an_allowed_socket_stays_reachable() {
+    if !supported("allowed sockets") || !namespaces() {
+        eprintln!("SKIPPED allowed sockets: no namespaces here");
+        return;
+    }
+    let Some(d) = dirs() else { return };
+    let runtime = d.sibling.join("runtime-allowed");
+    let allowed = Door::new(runtime.join("podman/podman.sock")).unwrap();
+    let other = Door::new(runtime.join("docker.sock")).unwrap();
+    let env = [("XDG_RUNTIME_DIR", runtime.display().to_string())];
+    let mut policy = SandboxPolicy::workspace_write(vec![d.ws.clone()]);
+    policy.allow_sockets = vec![allowed.path.clone()];
+    for door in [&allowed, &other] {
+        let script = CONNECTORS[0].replace("{p}", &door.path.display().to_string());
+        let out = run_env(&policy, &script, &d.ws, &env, false);
+        assert_eq!(
+            door.knocked(),
+            std::ptr::eq(door, &allowed),
+            "{}: {out}",
+            door.path.display()
+        );
+    }
+}
