@@ -10,6 +10,7 @@ fn settings_with(mode: PermissionMode, sandbox: SandboxMode, network: bool) -> S
             mode: sandbox,
             network,
             writable_roots: Vec::new(),
+            allow_sockets: Vec::new(),
         },
         ..Settings::default()
     }
