@@ -135,7 +135,7 @@ fn unknown_keys_in_new_tables_are_dotted() {
     assert_eq!(
         err("[sandbox]\nnet = true\n"),
         format!(
-            "{PREFIX}:2:1: unknown key `sandbox.net` (expected one of: mode, network, writable_roots)"
+            "{PREFIX}:2:1: unknown key `sandbox.net` (expected one of: mode, network, writable_roots, allow_sockets)"
         )
     );
     assert_eq!(

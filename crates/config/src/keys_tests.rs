@@ -47,7 +47,7 @@ fn tables_and_messages_come_from_the_rows() {
     );
     assert_eq!(
         members("sandbox"),
-        Some(["mode", "network", "writable_roots"].as_slice())
+        Some(["mode", "network", "writable_roots", "allow_sockets"].as_slice())
     );
     assert_eq!(
         members("verify"),
