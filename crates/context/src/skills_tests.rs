@@ -134,7 +134,7 @@ fn a_project_skill_linked_outside_or_to_a_secret_is_not_loaded() {
     std::os::unix::fs::symlink(outside.join("SKILL.md"), user.join("mine").join(SKILL_FILE))
         .unwrap();
 
-    let (skills, warnings) = discover_skills(&[skills_dir.clone()], &root);
+    let (skills, warnings) = discover_skills(std::slice::from_ref(&skills_dir), &root);
     let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["ok"]);
     let text: Vec<String> = warnings.iter().map(ToString::to_string).collect();
