@@ -138,7 +138,8 @@ pub fn skills(
 ) -> Result<u8, SetupError> {
     let SkillsAction::List { json: as_json } = action;
     let inputs = setup::context_inputs(settings, cwd, root)?;
-    let (skills, warnings) = wright_context::discover_skills(&inputs.skill_dirs);
+    let (skills, warnings) =
+        wright_context::discover_skills(&inputs.skill_dirs, &inputs.project_root);
     for w in &warnings {
         eprintln!("warning: {w}");
     }

@@ -163,12 +163,20 @@ async fn run_inner(args: Args) -> anyhow::Result<u8> {
             } else {
                 wright_store::RewindScope::FilesAndConversation
             };
+            // The configured roots without asking about trust (an untrusted
+            // project's roots are left out); a config that does not load
+            // adds none.
+            let roots = loader
+                .load(&args.overrides())
+                .map(|r| r.settings.permissions.additional_roots)
+                .unwrap_or_default();
             let request = sessions::RewindRequest {
                 id: id.as_deref(),
                 to: *to,
                 scope,
                 yes: *yes,
                 json: *json,
+                roots,
             };
             Ok(sessions::rewind(&request, &cwd)?)
         }

@@ -218,6 +218,9 @@ pub fn collect(
             warnings.push(format!("warning: MCP server {}: {SDK_NEEDS_RELAY}", c.name));
         }
     }
+    for c in all.iter_mut().filter(|c| c.scope.is_project()) {
+        warnings.extend(drop_project_env(c));
+    }
     for c in &all {
         if let Err(why) = &c.server {
             warnings.push(format!(
@@ -317,6 +320,36 @@ fn candidates_of(
             }
         })
         .collect())
+}
+
+/// Drops from a project server's `env` each variable that is not a plain
+/// application setting ([`wright_mcp::project_env`]), returning one warning
+/// per variable (its name, never its value). The definition as written
+/// (`raw`) keeps them: the approval is of what the file says.
+fn drop_project_env(c: &mut Candidate) -> Vec<String> {
+    let Ok(McpServer {
+        config: McpServerConfig::Stdio { env, .. },
+        ..
+    }) = &mut c.server
+    else {
+        return Vec::new();
+    };
+    let mut warnings = Vec::new();
+    env.retain(|key, _| match wright_mcp::project_env::refusal(key) {
+        None => true,
+        Some(why) => {
+            warnings.push(format!(
+                "warning: MCP server {} (from {}): not passing {} from its \"env\": {why}; \
+                 a project's server may set only plain application settings \
+                 (set it in your own config to pass it)",
+                c.name,
+                c.source,
+                crate::render::escape_controls(key)
+            ));
+            false
+        }
+    });
+    warnings
 }
 
 /// The warning for a project server that would replace the user's own.

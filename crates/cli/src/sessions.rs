@@ -264,6 +264,10 @@ pub struct RewindRequest<'a> {
     pub yes: bool,
     /// Machine-readable output.
     pub json: bool,
+    /// The workspace roots configured beyond the session's directory
+    /// (`permissions.additional_roots`, `--add-dir`): the only other
+    /// places a file is restored.
+    pub roots: Vec<PathBuf>,
 }
 
 /// `wright rewind`: list the user turns, or go back to before one of them.
@@ -277,6 +281,7 @@ pub fn rewind(request: &RewindRequest<'_>, cwd: &Path) -> Result<u8, SetupError>
             .ok_or_else(|| SetupError("no session for this directory".to_owned()))?,
     };
     let mut writer = store.open_for_append(&id).map_err(err)?;
+    writer.set_roots(request.roots.iter().cloned());
     let turns = writer.user_turns().map_err(err)?;
     let Some(n) = request.to else {
         if request.json {

@@ -158,7 +158,7 @@ pub fn assemble(inputs: &ContextInputs) -> Context {
     warnings.extend(w);
     parts.extend(files.iter().map(instruction_part));
 
-    let (skills, w) = discover_skills(&inputs.skill_dirs);
+    let (skills, w) = discover_skills(&inputs.skill_dirs, &inputs.project_root);
     warnings.extend(w);
     if let Some(text) = skills::render_index(&skills) {
         parts.push(Part::new(

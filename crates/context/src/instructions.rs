@@ -153,7 +153,7 @@ const MAX_INSTRUCTION_BYTES: u64 = 1024 * 1024;
 /// Reads a regular file of at most [`MAX_INSTRUCTION_BYTES`]: a FIFO named
 /// `AGENTS.md` in a repository must not hang wright, nor `/dev/zero`
 /// behind a symlink fill memory.
-fn read_capped(path: &Path) -> std::io::Result<String> {
+pub(crate) fn read_capped(path: &Path) -> std::io::Result<String> {
     use std::io::{Error, ErrorKind, Read};
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
@@ -167,6 +167,46 @@ fn read_capped(path: &Path) -> std::io::Result<String> {
         return Err(Error::new(ErrorKind::InvalidData, "larger than 1 MB"));
     }
     String::from_utf8(bytes).map_err(|e| Error::new(ErrorKind::InvalidData, e))
+}
+
+/// Why a file a project names is kept out of the prompt.
+#[derive(Debug)]
+pub(crate) enum NotInside {
+    /// It resolves outside the project, or is a secret; the text says which.
+    Refused(String),
+    /// It cannot be resolved.
+    Unreadable(std::io::Error),
+}
+
+impl std::fmt::Display for NotInside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Refused(why) => f.write_str(why),
+            Self::Unreadable(e) => write!(f, "cannot read: {e}"),
+        }
+    }
+}
+
+/// The real path of `path` when it resolves (symlinks followed) inside
+/// `root` (canonical) and is not a secret file. The check every file a
+/// project puts into the prompt passes: instruction files and rules,
+/// skills and memory notes.
+pub(crate) fn resolve_inside(path: &Path, root: &Path) -> Result<PathBuf, NotInside> {
+    match path.canonicalize() {
+        // A secret inside the project (`AGENTS.md -> .env`, or `.env`
+        // named as an instruction file) stays out of the prompt too.
+        Ok(real) if is_secret(path) || is_secret(&real) => Err(NotInside::Refused(format!(
+            "{} is a secret file",
+            real.display()
+        ))),
+        Ok(real) if real.starts_with(root) => Ok(real),
+        Ok(real) => Err(NotInside::Refused(format!(
+            "it resolves to {}, outside the project {}",
+            real.display(),
+            root.display()
+        ))),
+        Err(e) => Err(NotInside::Unreadable(e)),
+    }
 }
 
 #[derive(Default)]
@@ -189,32 +229,16 @@ impl Loader {
     /// `AGENTS.md` linking to `~/.ssh/id_rsa` must not put that file into
     /// the prompt sent to the provider; the same boundary as `@` imports.
     fn inside(&mut self, path: &Path, root: &Path) -> Option<PathBuf> {
-        match path.canonicalize() {
-            // A secret inside the project (`AGENTS.md -> .env`, or `.env`
-            // named as an instruction file) stays out of the prompt too.
-            Ok(real) if is_secret(path) || is_secret(&real) => {
+        match resolve_inside(path, root) {
+            Ok(real) => Some(real),
+            Err(NotInside::Refused(why)) => {
                 self.warnings.push(Warning::at(
                     path,
-                    format!(
-                        "instruction file not loaded: {} is a secret file",
-                        real.display()
-                    ),
+                    format!("instruction file not loaded: {why}"),
                 ));
                 None
             }
-            Ok(real) if real.starts_with(root) => Some(real),
-            Ok(real) => {
-                self.warnings.push(Warning::at(
-                    path,
-                    format!(
-                        "instruction file not loaded: it resolves to {}, outside the project {}",
-                        real.display(),
-                        root.display()
-                    ),
-                ));
-                None
-            }
-            Err(e) => {
+            Err(NotInside::Unreadable(e)) => {
                 self.warnings
                     .push(Warning::at(path, format!("instruction file not read: {e}")));
                 None

@@ -10,6 +10,7 @@ use wright_sandbox::private_fs::{self, Tighten};
 use serde::{Deserialize, Serialize};
 
 use crate::frontmatter;
+use crate::instructions::{read_capped, resolve_inside};
 use crate::skills::one_line;
 use crate::warning::Warning;
 
@@ -169,14 +170,40 @@ impl MemoryStore {
         dirs
     }
 
+    /// The directory a project note must resolve inside: the project root
+    /// when the store is the usual `<root>/.wright/memory`, else the
+    /// store's own directory.
+    fn project_boundary(&self) -> PathBuf {
+        let usual = self
+            .project
+            .parent()
+            .filter(|p| self.project.ends_with(".wright/memory") && p.ends_with(".wright"))
+            .and_then(Path::parent)
+            .unwrap_or(&self.project);
+        usual.canonicalize().unwrap_or_else(|_| usual.to_path_buf())
+    }
+
     /// All notes, project first, each store sorted by file name; invalid
-    /// files are skipped with a warning.
+    /// files are skipped with a warning. A project note must resolve
+    /// inside the project and not be a secret, as instruction files must
+    /// (a repository's note linked to a file elsewhere would put that
+    /// file's frontmatter into the prompt); the user's store is theirs.
     pub fn list(&self) -> (Vec<MemoryNote>, Vec<Warning>) {
         let mut notes = Vec::new();
         let mut warnings = Vec::new();
+        let boundary = self.project_boundary();
         for dir in self.dirs() {
             for path in note_files(&dir.path) {
-                match load(&path, dir.scope) {
+                let loaded = match dir.scope {
+                    MemoryScope::Project => resolve_inside(&path, &boundary)
+                        .map_err(|e| MemoryError::Invalid {
+                            path: path.clone(),
+                            message: e.to_string(),
+                        })
+                        .and_then(|real| load(&real, &path, dir.scope)),
+                    MemoryScope::User => load(&path, &path, dir.scope),
+                };
+                match loaded {
                     Ok(note) => notes.push(note),
                     Err(e) => warnings.push(Warning::general(format!("memory note skipped: {e}"))),
                 }
@@ -284,8 +311,10 @@ fn note_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn load(path: &Path, scope: MemoryScope) -> Result<MemoryNote, MemoryError> {
-    let text = std::fs::read_to_string(path).map_err(|source| MemoryError::Io {
+/// Reads the note at `real` (bounded, a regular file only), known by
+/// `path`, where it was found.
+fn load(real: &Path, path: &Path, scope: MemoryScope) -> Result<MemoryNote, MemoryError> {
+    let text = read_capped(real).map_err(|source| MemoryError::Io {
         path: path.to_path_buf(),
         source,
     })?;

@@ -101,3 +101,58 @@ fn notes_are_private_and_the_user_store_is_tightened() {
     assert_eq!(mode(&dir.path().join("project")), 0o700);
     assert_eq!(mode(&user), 0o700);
 }
+
+#[test]
+fn a_project_note_linked_outside_or_to_a_secret_is_skipped() {
+    let base = tempfile::tempdir().unwrap();
+    let root = base.path().join("project");
+    let memory = root.join(".wright/memory");
+    std::fs::create_dir_all(&memory).unwrap();
+    let outside = base.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let front = "---\nname: leaked\ndescription: OUTSIDE-FRONTMATTER\ntype: user\n---\nbody\n";
+    std::fs::write(outside.join("n.md"), front).unwrap();
+    std::fs::write(root.join(".env"), front.replace("OUTSIDE", "SECRET")).unwrap();
+    std::os::unix::fs::symlink(outside.join("n.md"), memory.join("out.md")).unwrap();
+    std::os::unix::fs::symlink(root.join(".env"), memory.join("env.md")).unwrap();
+    // A note linked to another file inside the project is fine.
+    std::fs::write(
+        root.join("doc.md"),
+        "---\nname: inside\ndescription: in\ntype: project\n---\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(root.join("doc.md"), memory.join("in.md")).unwrap();
+    // The user's own store may link anywhere.
+    let user = base.path().join("user");
+    std::fs::create_dir_all(&user).unwrap();
+    std::os::unix::fs::symlink(outside.join("n.md"), user.join("mine.md")).unwrap();
+
+    let store = MemoryStore::new(memory.clone(), None);
+    let (notes, warnings) = store.list();
+    let names: Vec<&str> = notes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["inside"]);
+    let text: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(text.len(), 2, "{text:?}");
+    assert!(
+        text.iter()
+            .any(|w| w.contains("out.md") && w.contains("outside the project")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter()
+            .any(|w| w.contains("env.md") && w.contains("secret file")),
+        "{text:?}"
+    );
+    assert!(!text.iter().any(|w| w.contains("FRONTMATTER")));
+
+    // The whole memory directory linked outside.
+    std::fs::remove_dir_all(&memory).unwrap();
+    std::os::unix::fs::symlink(&outside, &memory).unwrap();
+    let (notes, warnings) = store.list();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(warnings.len(), 1);
+
+    let store = MemoryStore::new(root.join("none"), Some(user));
+    let (notes, _) = store.list();
+    assert_eq!(notes.len(), 1, "the user's own link is kept");
+}

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::frontmatter;
+use crate::instructions::{read_capped, resolve_inside};
 use crate::warning::Warning;
 
 /// The file name of a skill inside its directory.
@@ -62,14 +63,29 @@ impl ToolList {
 /// The skills of `<dir>/*/SKILL.md` for each dir in order, sorted by
 /// directory name within a dir. A missing dir is not an error. Invalid
 /// frontmatter skips the skill with a warning; a duplicate name keeps the
-/// first and warns.
-pub fn discover_skills(dirs: &[PathBuf]) -> (Vec<Skill>, Vec<Warning>) {
+/// first and warns. A dir inside `project_root` is the project's: each
+/// of its `SKILL.md` files must resolve inside the project and not be a
+/// secret, as instruction files must (a repository's skill linked to a
+/// file elsewhere would put that file's frontmatter into the prompt). The
+/// user's own dirs may link anywhere.
+pub fn discover_skills(dirs: &[PathBuf], project_root: &Path) -> (Vec<Skill>, Vec<Warning>) {
     let mut skills = Vec::new();
     let mut warnings = Vec::new();
     let mut names = HashSet::new();
+    let boundary = project_root
+        .canonicalize()
+        .unwrap_or_else(|_| project_root.to_path_buf());
     for dir in dirs {
+        let project = dir.starts_with(project_root);
         for path in skill_files(dir) {
-            match load_skill(&path) {
+            let loaded = if project {
+                resolve_inside(&path, &boundary)
+                    .map_err(|e| e.to_string())
+                    .and_then(|real| load_skill(&real, &path))
+            } else {
+                load_skill(&path, &path)
+            };
+            match loaded {
                 Ok(skill) if names.contains(&skill.name) => warnings.push(Warning::at(
                     &path,
                     format!(
@@ -103,8 +119,10 @@ fn skill_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn load_skill(path: &Path) -> Result<Skill, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+/// Reads the skill at `real` (bounded, a regular file only) and names it
+/// by `path`, where it was found.
+fn load_skill(real: &Path, path: &Path) -> Result<Skill, String> {
+    let text = read_capped(real).map_err(|e| format!("cannot read: {e}"))?;
     parse_skill(path, &text)
 }
 

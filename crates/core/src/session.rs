@@ -101,7 +101,13 @@ pub fn spawn_session(
         options.policy.clone(),
         options.local_config.clone(),
     ));
-    let recorder = Recorder::new(persistence.writer);
+    let mut writer = persistence.writer;
+    if let Some(w) = writer.as_mut() {
+        // A rewind restores only beneath this run's roots, whatever root
+        // an entry of the (editable) session file names.
+        w.set_roots(options.policy.workspace_roots.iter().cloned());
+    }
+    let recorder = Recorder::new(writer);
     let actor = Actor {
         ctx: TurnContext {
             gate,

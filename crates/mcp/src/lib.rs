@@ -14,6 +14,7 @@ pub mod config;
 mod error;
 mod manager;
 pub mod names;
+pub mod project_env;
 pub mod result;
 pub mod schema;
 mod sdk;

@@ -142,8 +142,11 @@ pub enum EntryBody {
         path: PathBuf,
         /// Its previous content.
         before: Snapshot,
-        /// The workspace root the file lay under when it was snapshotted;
-        /// a rewind restores it only beneath this root or the session's cwd.
+        /// The workspace root the file lay under when it was snapshotted.
+        /// A hint only: a rewind restores beneath it only when it lies in
+        /// the session's cwd or a root the run configured
+        /// ([`crate::SessionWriter::set_roots`]), since anyone who can
+        /// write the session file can change it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         root: Option<PathBuf>,
     },

@@ -105,7 +105,7 @@ pub(crate) fn restorable(beneath: &Beneath, path: &Path) -> Result<PathBuf, Stri
     }
 }
 
-fn roots_text(beneath: &Beneath) -> String {
+pub(crate) fn roots_text(beneath: &Beneath) -> String {
     let roots: Vec<String> = beneath
         .roots()
         .iter()

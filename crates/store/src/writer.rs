@@ -82,6 +82,11 @@ pub struct SessionWriter {
     len: u64,
     leaf: Option<EntryId>,
     unsynced_blobs: Vec<File>,
+    /// The workspace roots of this run beyond the header's cwd (its
+    /// additional directories): what a rewind may restore beneath. Never
+    /// read from the session file, which anyone who can write it can
+    /// change.
+    roots: Vec<PathBuf>,
     lock_path: PathBuf,
     _lock: SessionLock,
 }
@@ -134,6 +139,7 @@ impl SessionWriter {
             len: parts.len,
             leaf: parts.leaf,
             unsynced_blobs: Vec::new(),
+            roots: Vec::new(),
             lock_path: parts.lock_path,
             _lock: parts.lock,
         }
@@ -152,6 +158,24 @@ impl SessionWriter {
     /// The session file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Sets the workspace roots configured for this run beyond the
+    /// session's cwd (additional directories). A rewind restores a file
+    /// only beneath the header's cwd and these (and the roots given to
+    /// [`Self::record_file_before_edit_within`] in this process), whatever
+    /// root a checkpoint entry names.
+    pub fn set_roots(&mut self, roots: impl IntoIterator<Item = PathBuf>) {
+        self.roots.clear();
+        self.add_roots(roots);
+    }
+
+    fn add_roots(&mut self, roots: impl IntoIterator<Item = PathBuf>) {
+        for root in roots {
+            if !self.roots.contains(&root) {
+                self.roots.push(root);
+            }
+        }
     }
 
     /// The current leaf: new entries attach here.
@@ -295,6 +319,8 @@ impl SessionWriter {
         path: &Path,
         roots: &[PathBuf],
     ) -> Result<Option<EntryId>> {
+        // The caller's roots are this run's configuration, not the file's.
+        self.add_roots(roots.iter().cloned());
         let Some(real) = files::resolve(path) else {
             return Ok(None);
         };
@@ -335,6 +361,31 @@ impl SessionWriter {
         Beneath::new(std::iter::once(self.header.cwd.clone()).chain(extra))
     }
 
+    /// The roots a checkpoint is restored beneath: the session's cwd and
+    /// the root its entry names, when that root lies inside the cwd or a
+    /// configured root ([`Self::set_roots`]). A root outside them means
+    /// the session file was changed by hand or by a program: nothing of
+    /// that entry is restored.
+    fn restore_beneath(&self, root: Option<&PathBuf>) -> std::result::Result<Beneath, String> {
+        let Some(root) = root else {
+            return Ok(self.beneath(None));
+        };
+        let allowed = self.beneath(self.roots.iter().cloned());
+        let lex = wright_sandbox::fs_resolve::lexical(root);
+        if root.is_absolute() && allowed.contains(&lex) {
+            return Ok(self.beneath(Some(lex)));
+        }
+        Err(format!(
+            "its checkpoint names the root {}, which is neither the session's directory \
+             nor a configured root ({}); nothing was written or deleted. If the directory \
+             is yours, add it to the workspace (`--add-dir` or \
+             `permissions.additional_roots`); otherwise the session file was changed \
+             outside wright",
+            root.display(),
+            files::roots_text(&allowed)
+        ))
+    }
+
     /// Restores every file wright changed after `to_entry` and moves the
     /// conversation back to it, as a new branch (nothing is deleted).
     pub fn rewind_files(&mut self, to_entry: &str) -> Result<Vec<RestoredFile>> {
@@ -363,8 +414,10 @@ impl SessionWriter {
         Ok(plan
             .into_iter()
             .map(|(path, before, root)| {
-                let beneath = self.beneath(root);
-                let action = match (files::restorable(&beneath, &path), before) {
+                let checked = self
+                    .restore_beneath(root.as_ref())
+                    .and_then(|beneath| files::restorable(&beneath, &path));
+                let action = match (checked, before) {
                     (Err(why), _) => RestoreAction::Failed(why),
                     (Ok(_), Snapshot::Absent(_)) => RestoreAction::Deleted,
                     (Ok(_), _) => RestoreAction::Restored,
@@ -427,10 +480,12 @@ impl SessionWriter {
         let mut files = Vec::new();
         if scope != RewindScope::ConversationOnly {
             for (path, before, root) in plan {
-                let beneath = self.beneath(root.clone());
-                let action = match files::restorable(&beneath, &path) {
+                let checked = self.restore_beneath(root.as_ref()).and_then(|beneath| {
+                    files::restorable(&beneath, &path).map(|target| (beneath, target))
+                });
+                let action = match checked {
                     Err(why) => RestoreAction::Failed(why),
-                    Ok(target) => {
+                    Ok((beneath, target)) => {
                         // Keep the abandoned branch's version too: nothing is lost.
                         self.record_snapshot(&beneath, &target, root)?;
                         files::restore(&beneath, &target, &before, &loaded)

@@ -20,6 +20,8 @@ mod install;
 mod interactive;
 mod interrupt;
 mod mcp_config;
+#[cfg(unix)]
+mod mcp_env_security;
 mod mcp_npm;
 // The token file's mode is checked: Unix only.
 mod command_rules;
@@ -31,6 +33,8 @@ mod os_boundary;
 #[cfg(unix)]
 mod paths_security;
 mod prompt;
+#[cfg(unix)]
+mod prompt_links;
 mod providers;
 mod records;
 mod retry_on_terminal;

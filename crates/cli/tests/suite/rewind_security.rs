@@ -139,3 +139,112 @@ fn writing_to_a_fifo_does_not_hang_the_run() {
         panic!("wright hung on a write to a FIFO");
     }
 }
+
+/// The session file edited after the run so a checkpoint names a root
+/// and a path outside: `wright rewind` refuses it with the reason and
+/// writes and deletes nothing outside, for every way of naming the root.
+#[test]
+fn generator_rewind_refuses_a_tampered_checkpoint_root() {
+    let outside = tempfile::tempdir().unwrap();
+    let out = outside.path().canonicalize().unwrap();
+    let roots = |ws: &Path| {
+        vec![
+            json!(out.display().to_string()),
+            json!("/"),
+            json!(ws.parent().unwrap().display().to_string()),
+            json!(
+                ws.join("..")
+                    .join(out.file_name().unwrap())
+                    .display()
+                    .to_string()
+            ),
+        ]
+    };
+    for variant in 0..4 {
+        let env = Env::new();
+        let ws = env.project.path().canonicalize().unwrap();
+        env.write("a.txt", "x");
+        std::fs::write(out.join("victim"), "OUTSIDE").unwrap();
+        let server = MockServer::start(vec![
+            MockResponse::sse(anthropic::tool_calls(&[(
+                "w1",
+                "Write",
+                json!({"file_path": "a.txt", "content": "y"}),
+            )])),
+            MockResponse::sse(anthropic::tool_calls(&[(
+                "w2",
+                "Write",
+                json!({"file_path": "new.txt", "content": "made"}),
+            )])),
+            text("done"),
+        ])
+        .unwrap();
+        let out_run = env
+            .wright_p("anthropic", &server.url(), "edit")
+            .args(["--permission-mode", "accept-edits"])
+            .output()
+            .unwrap();
+        assert!(out_run.status.success(), "{}", stderr(&out_run));
+        // Retarget every checkpoint: one restores a blob outside, the
+        // other deletes a file outside.
+        let sessions = env.home.path().join(".local/share/wright/sessions");
+        let file = walk(&sessions)
+            .into_iter()
+            .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .expect("a session file");
+        let root = roots(&ws)[variant].clone();
+        let text: Vec<String> = std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+                if v.get("path").is_some() && v.get("before").is_some() {
+                    let name = if v["before"] == json!("absent") {
+                        "victim"
+                    } else {
+                        "planted"
+                    };
+                    v["path"] = json!(out.join(name).display().to_string());
+                    v["root"] = root.clone();
+                }
+                v.to_string()
+            })
+            .collect();
+        std::fs::write(&file, text.join("\n") + "\n").unwrap();
+
+        let res = env
+            .wright()
+            .args(["rewind", "--to", "1", "--yes"])
+            .output()
+            .unwrap();
+        let report = format!("{}{}", stdout(&res), stderr(&res));
+        assert_eq!(
+            std::fs::read_to_string(out.join("victim")).unwrap(),
+            "OUTSIDE",
+            "variant {variant}: rewind deleted outside: {report}"
+        );
+        assert!(
+            !out.join("planted").exists(),
+            "variant {variant}: rewind wrote outside: {report}"
+        );
+        assert!(
+            report.contains("neither the session's directory nor a configured root")
+                || report.contains("outside the workspace"),
+            "variant {variant}: {report}"
+        );
+    }
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

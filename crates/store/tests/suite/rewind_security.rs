@@ -185,3 +185,121 @@ fn count_files(dir: &Path) -> usize {
     }
     n
 }
+
+/// A checkpoint entry forged (or edited) to name a root and a path
+/// outside: every variant of root (the outside dir, `/`, the workspace's
+/// parent, a relative root, one through `..`) is refused with the reason,
+/// and nothing outside is written or deleted, for a deletion and for a
+/// restore from a real blob.
+#[test]
+fn generator_a_tampered_checkpoint_root_is_refused() {
+    let (_t, ws, out) = dirs();
+    let parent = ws.parent().unwrap().to_path_buf();
+    let roots = [
+        Some(out.clone()),
+        Some(PathBuf::from("/")),
+        Some(parent.clone()),
+        Some(PathBuf::from("outside")),
+        Some(ws.join("..").join("outside")),
+    ];
+    for (i, root) in roots.iter().enumerate() {
+        std::fs::write(out.join("victim"), "outside").unwrap();
+        let before_outside = snapshot_of(&out);
+        let (_sdir, store) = store();
+        let mut w = store.create(&meta(&ws)).unwrap();
+        let turn = w.append_message(&Message::user_text("go")).unwrap();
+        // A real checkpoint, for its blob.
+        std::fs::write(ws.join("f"), "planted content").unwrap();
+        w.record_file_before_edit(&ws.join("f")).unwrap();
+        let blob = w
+            .load()
+            .unwrap()
+            .current_path()
+            .iter()
+            .find_map(|e| match &e.body {
+                EntryBody::Checkpoint { before, .. } => Some(before.clone()),
+                _ => None,
+            })
+            .unwrap();
+        w.append(&EntryBody::Checkpoint {
+            path: out.join("victim"),
+            before: wright_store::Snapshot::ABSENT,
+            root: root.clone(),
+        })
+        .unwrap();
+        w.append(&EntryBody::Checkpoint {
+            path: out.join("planted"),
+            before: blob,
+            root: root.clone(),
+        })
+        .unwrap();
+        let preview = w
+            .rewind_preview(
+                &RewindPoint::BeforeTurn(turn.clone()),
+                RewindScope::FilesOnly,
+            )
+            .unwrap();
+        let outcome = w
+            .rewind(&RewindPoint::BeforeTurn(turn), RewindScope::FilesOnly)
+            .unwrap();
+        assert_eq!(
+            snapshot_of(&out),
+            before_outside,
+            "variant {i}: outside changed"
+        );
+        for f in preview.iter().chain(&outcome.files) {
+            if f.path.starts_with(&ws) {
+                continue;
+            }
+            match &f.action {
+                RestoreAction::Failed(why) => assert!(
+                    why.contains("neither the session's directory nor a configured root")
+                        || why.contains("outside the workspace"),
+                    "variant {i}: {why}"
+                ),
+                other => panic!("variant {i}: {} was {other:?}", f.path.display()),
+            }
+        }
+    }
+}
+
+/// A root the run configured (an additional directory) is restored in,
+/// also from a writer opened later, once the run says it is a root; a
+/// writer that was not told refuses it.
+#[test]
+fn a_configured_root_is_restored_only_when_configured() {
+    let (_t, ws, extra) = dirs();
+    let (_sdir, store) = store();
+    let mut w = store.create(&meta(&ws)).unwrap();
+    let turn = w.append_message(&Message::user_text("go")).unwrap();
+    std::fs::write(extra.join("e"), "orig").unwrap();
+    w.record_file_before_edit_within(&extra.join("e"), std::slice::from_ref(&extra))
+        .unwrap();
+    std::fs::write(extra.join("e"), "changed").unwrap();
+    let id = w.id().to_owned();
+    drop(w);
+
+    let mut w = store.open_for_append(&id).unwrap();
+    let outcome = w
+        .rewind(
+            &RewindPoint::BeforeTurn(turn.clone()),
+            RewindScope::FilesOnly,
+        )
+        .unwrap();
+    assert!(
+        matches!(&outcome.files[0].action, RestoreAction::Failed(why) if why.contains("configured root")),
+        "{:?}",
+        outcome.files
+    );
+    assert_eq!(std::fs::read_to_string(extra.join("e")).unwrap(), "changed");
+    drop(w);
+
+    let mut w = store.open_for_append(&id).unwrap();
+    w.set_roots([extra.clone()]);
+    let turn = w.user_turns().unwrap()[0].entry.clone();
+    let outcome = w
+        .rewind(&RewindPoint::BeforeTurn(turn), RewindScope::FilesOnly)
+        .unwrap();
+    assert_eq!(outcome.files[0].action, RestoreAction::Restored);
+    assert_eq!(std::fs::read_to_string(extra.join("e")).unwrap(), "orig");
+}

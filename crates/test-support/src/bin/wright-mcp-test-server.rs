@@ -3,12 +3,13 @@
 //! Modes for failure tests: `--hang` never answers initialize;
 //! `--exit-early CODE` writes a line to stderr and exits before answering.
 //! `--many N` adds N catalogue tools `tool_0..tool_{N-1}`; `--tools-only`
-//! advertises no resources, prompts or instructions.
+//! advertises no resources, prompts or instructions. `--env-dump FILE`
+//! writes the server's whole environment there (`NAME=VALUE`, NUL
+//! separated) before serving, for tests of what a server is given.
 
 use std::process::ExitCode;
 
-const USAGE: &str =
-    "usage: wright-mcp-test-server [--hang | --exit-early CODE | --many N | --tools-only]";
+const USAGE: &str = "usage: wright-mcp-test-server [--hang | --exit-early CODE | --many N | --tools-only | --env-dump FILE]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,6 +34,24 @@ fn main() -> ExitCode {
                 }
             },
             "--tools-only" => tools_only = true,
+            "--env-dump" => {
+                let Some(file) = rest.next() else {
+                    eprintln!("{USAGE} (--env-dump needs a file)");
+                    return ExitCode::from(2);
+                };
+                let mut dump = Vec::new();
+                for (name, value) in std::env::vars_os() {
+                    use std::os::unix::ffi::OsStrExt;
+                    dump.extend_from_slice(name.as_bytes());
+                    dump.push(b'=');
+                    dump.extend_from_slice(value.as_bytes());
+                    dump.push(0);
+                }
+                if let Err(e) = std::fs::write(file, dump) {
+                    eprintln!("test server: cannot write {file}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
             other => {
                 eprintln!("{USAGE} (got {other})");
                 return ExitCode::from(2);
