@@ -13,7 +13,8 @@ use wright_protocol::{Op, TurnEndReason};
 
 use crate::exit;
 
-const SIGHUP: i32 = 1;
+/// A closed terminal's signal number.
+pub const SIGHUP: i32 = 1;
 /// Ctrl-C's signal number.
 pub const SIGINT: i32 = 2;
 const SIGTERM: i32 = 15;
@@ -26,6 +27,8 @@ pub struct Signals {
     hup: Option<tokio::signal::unix::Signal>,
     #[cfg(windows)]
     term: Option<tokio::signal::windows::CtrlBreak>,
+    /// The first stop signal other than Ctrl-C seen so far.
+    stopped: Option<i32>,
 }
 
 impl Signals {
@@ -39,12 +42,14 @@ impl Signals {
             Self {
                 term: signal(SignalKind::terminate()).ok(),
                 hup: signal(SignalKind::hangup()).ok(),
+                stopped: None,
             }
         }
         #[cfg(windows)]
         {
             Self {
                 term: tokio::signal::windows::ctrl_break().ok(),
+                stopped: None,
             }
         }
     }
@@ -66,14 +71,24 @@ impl Signals {
         };
         #[cfg(not(unix))]
         let hup = std::future::pending::<Option<()>>();
-        tokio::select! {
+        let signal = tokio::select! {
             r = tokio::signal::ctrl_c() => match r {
                 Ok(()) => SIGINT,
                 Err(_) => std::future::pending().await,
             },
             _ = term => SIGTERM,
             _ = hup => SIGHUP,
+        };
+        if signal != SIGINT {
+            self.stopped.get_or_insert(signal);
         }
+        signal
+    }
+
+    /// The first signal other than Ctrl-C that [`Self::next`] returned:
+    /// wright is to stop, whoever consumed the signal.
+    pub fn stopped(&self) -> Option<i32> {
+        self.stopped
     }
 }
 

@@ -68,6 +68,13 @@ pub enum StoreError {
     /// An entry could not be serialized (an `Unknown` entry cannot be written back).
     #[error("cannot write entry: {0}")]
     Encode(String),
+    /// An entry would serialize above the cap of a session line, which
+    /// readers skip: it is not written.
+    #[error("cannot write entry: its {size} bytes are above the {} MiB limit of a session line", crate::lines::MAX_LINE >> 20)]
+    TooLarge {
+        /// The serialized size in bytes.
+        size: u64,
+    },
     /// A session id asked for is not a UUID, or is taken.
     #[error("{0}")]
     BadId(String),

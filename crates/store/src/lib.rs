@@ -24,6 +24,7 @@ mod error;
 mod export;
 mod files;
 mod legacy;
+mod lines;
 mod list;
 mod load;
 mod lock;
@@ -42,6 +43,7 @@ pub use entry::{
 };
 pub use error::{Result, StoreError};
 pub use export::{EXPORT_TRUNCATE, ExportFormat, export_loaded};
+pub use lines::MAX_LINE;
 pub use list::{SearchHit, SearchOptions, SessionSummary};
 pub use load::{LoadedSession, UserTurn};
 pub use repair::MISSING_RESULT;

@@ -4,13 +4,13 @@
 //! order, so a user prompt or a usage entry is recognised by a byte marker
 //! and only those lines (the first prompt, usage lines) are parsed.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use wright_protocol::ContentBlock;
 
 use crate::entry::{EntryBody, EntryId, ForkRef, Header, Line};
 use crate::error::Result;
+use crate::lines::{BoundedLines, RawLine};
 use crate::store::SessionStore;
 
 /// Longest title, in characters.
@@ -171,14 +171,22 @@ fn entry_ids(line: &[u8]) -> Option<(String, Option<String>)> {
 
 /// Summarizes one session file.
 fn summarize(path: &Path) -> Option<SessionSummary> {
-    let bytes = crate::regular::read_regular(path).ok()?;
-    let mut lines = bytes.split(|b| *b == b'\n');
-    let header: Option<Header> = lines.next().and_then(|l| serde_json::from_slice(l).ok());
+    let file = crate::regular::open_regular(path).ok()?;
+    let mut lines = BoundedLines::new(file);
+    let header: Option<Header> = match lines.next_line() {
+        Ok(Some(RawLine::Text { bytes, .. })) => serde_json::from_slice(bytes).ok(),
+        _ => None,
+    };
     let id = path.file_stem()?.to_string_lossy().into_owned();
     let mut title = String::new();
     let mut branch = Branch::default();
     let mut cost: Option<f64> = None;
-    for line in lines {
+    // An oversized line is left out of the summary, as loading skips it;
+    // a read error ends the summary with what was read.
+    while let Ok(Some(line)) = lines.next_line() {
+        let RawLine::Text { bytes: line, .. } = line else {
+            continue;
+        };
         let prompt = PROMPT_MARKS.iter().any(|m| contains(line, m));
         branch.add(line, prompt);
         if prompt {
@@ -316,18 +324,15 @@ impl SessionStore {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let mut reader = BufReader::new(file);
-            let mut line = Vec::new();
-            loop {
-                line.clear();
-                match reader.read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                if !contains(&line, &escaped) {
+            let mut lines = BoundedLines::new(file);
+            while let Ok(Some(line)) = lines.next_line() {
+                let RawLine::Text { bytes: line, .. } = line else {
+                    continue;
+                };
+                if !contains(line, &escaped) {
                     continue;
                 }
-                let Ok(parsed) = serde_json::from_slice::<Line>(&line) else {
+                let Ok(parsed) = serde_json::from_slice::<Line>(line) else {
                     continue;
                 };
                 let found = texts(&parsed.body).into_iter().find_map(|t| {

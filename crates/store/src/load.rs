@@ -21,6 +21,7 @@ use crate::entry::{
 };
 use crate::error::{Result, StoreError};
 use crate::legacy;
+use crate::lines::{BoundedLines, MAX_LINE, RawLine, describe_size};
 use crate::repair::repair;
 
 /// How deep a chain of forks may go before loading stops. A loop is caught
@@ -276,40 +277,43 @@ pub(crate) fn blob_dir_of(path: &Path) -> PathBuf {
 /// Parses one session file (no fork ancestry). Never fails on content,
 /// only on I/O: bad lines become warnings.
 pub(crate) fn parse_file(path: &Path) -> Result<(Header, Vec<Entry>, Vec<String>)> {
-    let bytes =
-        crate::regular::read_regular(path).map_err(|e| StoreError::io("reading", path, e))?;
+    let file =
+        crate::regular::open_regular(path).map_err(|e| StoreError::io("reading", path, e))?;
+    let mut lines = BoundedLines::new(file);
     let mut warnings = Vec::new();
     let blob_dirs = vec![blob_dir_of(path)];
-    let terminated = bytes.last() == Some(&b'\n');
-    // `split` on a closure tests every byte; memchr finds the line ends a
-    // word at a time (a long session is hundreds of kilobytes).
-    let mut lines: Vec<&[u8]> = Vec::new();
-    let mut start = 0;
-    for end in memchr::memchr_iter(b'\n', &bytes) {
-        lines.push(&bytes[start..end]);
-        start = end + 1;
-    }
-    lines.push(&bytes[start..]);
-    if terminated {
-        lines.pop();
-    }
-    let count = lines.len();
     let file_id = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let mut header = None;
-    let mut entries = Vec::with_capacity(count);
-    let mut seen: HashSet<String> = HashSet::with_capacity(count);
+    let mut entries = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     // Unknown entry types: the first line and how many, per type.
     let mut unknown: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    for (index, raw) in lines.into_iter().enumerate() {
-        let number = index + 1;
-        let torn = !terminated && number == count;
+    let mut number = 0;
+    while let Some(line) = lines
+        .next_line()
+        .map_err(|e| StoreError::io("reading", path, e))?
+    {
+        number += 1;
+        let (raw, terminated) = match line {
+            RawLine::Text { bytes, terminated } => (bytes, terminated),
+            RawLine::Oversized { len, .. } => {
+                warnings.push(format!(
+                    "line {number}: skipped an entry of {} (above the {} MiB limit of a session line)",
+                    describe_size(len),
+                    MAX_LINE >> 20
+                ));
+                continue;
+            }
+        };
+        // Only the last line can lack its newline.
+        let torn = !terminated;
         if raw.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        if index == 0 {
+        if number == 1 {
             match serde_json::from_slice::<Header>(raw) {
                 Ok(h) if h.kind == "session" => {
                     if h.version > FORMAT_VERSION {

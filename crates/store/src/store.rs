@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::entry::{EntryBody, FORMAT_VERSION, ForkRef, Header, new_uuid, now_ts};
 use crate::error::{Result, StoreError};
+use crate::lines::MAX_LINE;
 use crate::load::{LoadedSession, load_tree};
 use crate::lock;
 use crate::slug::{normalize_cwd, project_slug};
@@ -432,8 +433,11 @@ impl SessionStore {
 
 /// Ends the file with a complete line: a complete last line that only lacks
 /// its newline gets one; a torn fragment (never acknowledged) is cut off,
-/// and the warning saying so is returned.
+/// and the warning saying so is returned. A fragment above the line cap is
+/// only ended (loading skips it with its own warning), so finding where it
+/// starts never holds more than one chunk of it.
 fn mend_tail(file: &mut File, path: &Path) -> Result<Option<String>> {
+    const CHUNK: u64 = 64 * 1024;
     let len = file
         .metadata()
         .map_err(|e| StoreError::io("reading", path, e))?
@@ -441,28 +445,41 @@ fn mend_tail(file: &mut File, path: &Path) -> Result<Option<String>> {
     if len == 0 {
         return Ok(None);
     }
-    // Lines are rarely longer than this (big fields live in blobs); read
-    // more only when the tail has no newline in it.
-    let mut window: u64 = 64 * 1024;
-    loop {
-        let start = len.saturating_sub(window);
-        let mut tail = Vec::new();
+    let read_at = |file: &mut File, start: u64, size: u64| -> Result<Vec<u8>> {
+        let mut bytes = Vec::new();
         file.seek(SeekFrom::Start(start))
-            .and_then(|_| file.read_to_end(&mut tail))
+            .and_then(|_| file.take(size).read_to_end(&mut bytes))
             .map_err(|e| StoreError::io("reading", path, e))?;
-        if tail.last() == Some(&b'\n') {
+        Ok(bytes)
+    };
+    // Where the last line starts: just after the last newline.
+    let mut end = len;
+    let cut = loop {
+        let start = end.saturating_sub(CHUNK);
+        let chunk = read_at(file, start, end - start)?;
+        if end == len && chunk.last() == Some(&b'\n') {
             return Ok(None);
         }
-        match tail.iter().rposition(|b| *b == b'\n') {
-            Some(nl) => {
-                let fragment = &tail[nl + 1..];
-                let cut = start + nl as u64 + 1;
-                return finish_tail(file, path, fragment, cut);
-            }
-            None if start == 0 => return finish_tail(file, path, &tail, 0),
-            None => window *= 4,
+        if let Some(nl) = chunk.iter().rposition(|b| *b == b'\n') {
+            break start + nl as u64 + 1;
         }
+        if start == 0 {
+            break 0;
+        }
+        if len - start > MAX_LINE as u64 {
+            file.write_all(b"\n")
+                .map_err(|e| StoreError::io("writing", path, e))?;
+            return Ok(None);
+        }
+        end = start;
+    };
+    let fragment = read_at(file, cut, len - cut)?;
+    if fragment.len() > MAX_LINE {
+        file.write_all(b"\n")
+            .map_err(|e| StoreError::io("writing", path, e))?;
+        return Ok(None);
     }
+    finish_tail(file, path, &fragment, cut)
 }
 
 fn finish_tail(file: &mut File, path: &Path, fragment: &[u8], cut: u64) -> Result<Option<String>> {

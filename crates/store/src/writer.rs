@@ -11,13 +11,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use wright_protocol::Message;
+use wright_protocol::{ContentBlock, Message};
 use wright_sandbox::Beneath;
 
 use crate::blob;
 use crate::entry::{BlobRef, EntryBody, EntryId, Header, Snapshot, new_entry_id, now_ts};
 use crate::error::{Result, StoreError};
 use crate::files::{self, Before};
+use crate::lines::MAX_LINE;
 use crate::load::{LoadedSession, UserTurn, load_tree, load_unwritten};
 use crate::lock::SessionLock;
 use crate::store::SessionStore;
@@ -116,6 +117,48 @@ struct MessageRef<'a> {
     message: &'a Message,
 }
 
+/// What is recorded instead of a message whose entry would be above the
+/// line cap: its tool calls and results by id (arguments and contents
+/// dropped) after a note saying what happened.
+fn too_large_stand_in(message: &Message, size: u64) -> Message {
+    let note = format!(
+        "[wright: this message was not recorded: its entry would be {}, above the {} MiB limit of a session line]",
+        crate::lines::describe_size(size),
+        MAX_LINE >> 20
+    );
+    let mut content: Vec<ContentBlock> = message
+        .content
+        .iter()
+        .filter_map(|b| match b {
+            ContentBlock::ToolCall { id, name, .. } => Some(ContentBlock::ToolCall {
+                id: id.clone(),
+                name: name.clone(),
+                arguments: "{}".to_string(),
+            }),
+            ContentBlock::ToolResult {
+                call_id, is_error, ..
+            } => Some(ContentBlock::ToolResult {
+                call_id: call_id.clone(),
+                content: note.clone(),
+                is_error: *is_error,
+            }),
+            _ => None,
+        })
+        .collect();
+    // Results carry the note themselves (and must stay first in their
+    // message for some providers).
+    if !content
+        .iter()
+        .any(|b| matches!(b, ContentBlock::ToolResult { .. }))
+    {
+        content.insert(0, ContentBlock::Text { text: note });
+    }
+    Message {
+        role: message.role,
+        content,
+    }
+}
+
 /// How a writer starts.
 pub(crate) struct WriterParts {
     pub store: SessionStore,
@@ -212,11 +255,22 @@ impl SessionWriter {
         let out = blob::externalize(message, &self.blob_dir())?;
         self.unsynced_blobs.extend(out.files);
         let stored = out.message.as_ref().unwrap_or(message);
-        self.write_line(
+        match self.write_line(
             parent,
             BodyRef::Message(MessageRef { message: stored }),
             &out.refs,
-        )
+        ) {
+            // Recorded in its place: the conversation keeps its shape (and
+            // its tool call ids) and the file stays loadable.
+            Err(StoreError::TooLarge { size }) => self.write_line(
+                parent,
+                BodyRef::Message(MessageRef {
+                    message: &too_large_stand_in(message, size),
+                }),
+                &[],
+            ),
+            written => written,
+        }
     }
 
     fn append_with_parent(&mut self, parent: Option<&str>, body: &EntryBody) -> Result<EntryId> {
@@ -250,7 +304,12 @@ impl SessionWriter {
                 .map_err(|e| StoreError::Encode(e.to_string()))?;
             buf.push(b'\n');
         }
+        let line_start = buf.len();
         serde_json::to_writer(&mut buf, &line).map_err(|e| StoreError::Encode(e.to_string()))?;
+        let size = buf.len() - line_start;
+        if size > MAX_LINE {
+            return Err(StoreError::TooLarge { size: size as u64 });
+        }
         buf.push(b'\n');
         let file = match &mut self.file {
             Some(file) => file,

@@ -17,6 +17,7 @@ mod markdown;
 pub mod no_color;
 mod stream;
 pub mod terminal;
+pub mod tty;
 mod view;
 mod wrap;
 

@@ -21,31 +21,60 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::app::App;
 use crate::host::{Action, Input, Startup};
+use crate::tty::{HANGUP_EXIT, TtyState, TtyWatch};
 
 /// How often the screen is refreshed while a turn runs (the spinner).
 const BUSY_FRAME: Duration = Duration::from_millis(16);
 /// How long the loop waits for a key when nothing runs.
 const IDLE_WAIT: Duration = Duration::from_millis(50);
 
-/// Runs the UI until the user leaves; returns the exit code. `inputs`
-/// brings core events and host replies; `on_action` gets what the UI asks for.
+/// Runs the UI until the user leaves; returns the exit code, which is
+/// [`HANGUP_EXIT`] when the terminal went away. `inputs` brings core events
+/// and host replies; `on_action` gets what the UI asks for.
 pub fn run(
     startup: Startup,
     inputs: &Receiver<Input>,
-    mut on_action: impl FnMut(Action),
+    on_action: impl FnMut(Action),
     setup: impl FnOnce(&mut App),
 ) -> io::Result<u8> {
     install_panic_hook();
     warm_up();
+    let tty = TtyWatch::new();
     let mut guard = RawMode::enter()?;
     let (width, _) = terminal::size()?;
     let mut app = App::new(startup, width);
     app.set_no_color(crate::no_color::requested());
     setup(&mut app);
     let mut screen = Screen::new(&app)?;
+    match run_loop(&mut app, &mut screen, &tty, inputs, on_action) {
+        Ok(Some(code)) => match screen.leave() {
+            Ok(()) => {
+                guard.leave();
+                Ok(code)
+            }
+            Err(e) if is_hangup(&e) => Ok(HANGUP_EXIT),
+            Err(e) => Err(e),
+        },
+        // Nothing can be drawn or restored on a terminal that is gone;
+        // `guard` still tries, and its failures are ignored.
+        Ok(None) => Ok(HANGUP_EXIT),
+        Err(e) if is_hangup(&e) || tty.is_gone() => Ok(HANGUP_EXIT),
+        Err(e) => Err(e),
+    }
+}
+
+/// The UI's loop: `Some(code)` when the user leaves, `None` when the
+/// terminal went away.
+fn run_loop(
+    app: &mut App,
+    screen: &mut Screen,
+    tty: &TtyWatch,
+    inputs: &Receiver<Input>,
+    mut on_action: impl FnMut(Action),
+) -> io::Result<Option<u8>> {
     let mut last_draw = Instant::now() - BUSY_FRAME;
     let mut dirty = true;
-    let code = loop {
+    loop {
         // Host inputs first: they are already waiting.
         loop {
             match inputs.try_recv() {
@@ -62,7 +91,15 @@ pub fn run(
                 }
             }
         }
-        while event::poll(Duration::ZERO)? {
+        // Each crossterm read is preceded by a look at the terminal: on a
+        // hung-up one, crossterm's read would never return.
+        loop {
+            if tty.is_gone() {
+                return Ok(None);
+            }
+            if !event::poll(Duration::ZERO)? {
+                break;
+            }
             app.set_now(Instant::now());
             match event::read()? {
                 TermEvent::Key(key) => app.key(key),
@@ -82,11 +119,11 @@ pub fn run(
         }
         screen.write_history(app.take_history())?;
         if let Some(code) = app.exit_code() {
-            break code;
+            return Ok(Some(code));
         }
         let frame_due = app.busy() && last_draw.elapsed() >= Duration::from_millis(80);
         if dirty || frame_due {
-            screen.draw(&app)?;
+            screen.draw(app)?;
             last_draw = Instant::now();
             // From here an open approval menu is on screen: its guard runs.
             app.frame_drawn(last_draw);
@@ -94,11 +131,30 @@ pub fn run(
         }
         let wait = if app.busy() { BUSY_FRAME } else { IDLE_WAIT };
         // Wakes at once on a key; host inputs wait at most one frame.
-        let _ = event::poll(wait)?;
-    };
-    screen.leave()?;
-    guard.leave();
-    Ok(code)
+        match tty.wait(wait) {
+            TtyState::Gone => return Ok(None),
+            TtyState::Unknown => {
+                let _ = event::poll(wait)?;
+            }
+            TtyState::Ready | TtyState::Quiet => {}
+        }
+    }
+}
+
+/// Whether a terminal write or ioctl failed because the terminal is gone
+/// (EIO; ENXIO where a revoked terminal reports that).
+fn is_hangup(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        const EIO: i32 = 5;
+        const ENXIO: i32 = 6;
+        matches!(e.raw_os_error(), Some(EIO | ENXIO))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
 }
 
 /// Starts loading what the first code block needs (syntaxes, theme) on a

@@ -6,16 +6,17 @@
 //! next prompts, typed while the answer streamed) stay prompts.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 use wright_protocol::{ApprovalDecision, EventKind, Op};
 use wright_tools::JobInfo;
 
 use crate::render::{Detail, Renderer, escape_controls};
 use crate::setup::Started;
-use crate::signals::{SIGINT, Signals};
+use crate::signals::{SIGHUP, SIGINT, Signals};
 use crate::summary::RunSummary;
 use crate::trust::ProjectTrust;
 
@@ -55,7 +56,13 @@ pub async fn run(started: Started, detail: Detail, trust: ProjectTrust) -> u8 {
                 None
             }
         };
-        let Some(line) = line else { break };
+        let Some(line) = line else {
+            // End of input is Ctrl-D, or the terminal going away.
+            if lines.hung_up() {
+                stopped_by.get_or_insert(SIGHUP);
+            }
+            break;
+        };
         let text = line.trim();
         if text.is_empty() {
             continue;
@@ -181,6 +188,7 @@ pub async fn run(started: Started, detail: Detail, trust: ProjectTrust) -> u8 {
                 {
                     if !confirm_rewind(*turn, prompt, files, &mut lines, &mut signals).await {
                         renderer.err_line("not rewound; nothing changed");
+                        stopped_by = stopped_by.or(stop_reason(&signals, &lines));
                         break;
                     }
                     let op = Op::Rewind {
@@ -201,11 +209,22 @@ pub async fn run(started: Started, detail: Detail, trust: ProjectTrust) -> u8 {
                     break;
                 }
             }
+            if stopped_by.is_some() {
+                break;
+            }
             continue;
         }
         loop {
             let event = tokio::select! {
                 event = handle.events.recv() => event,
+                // The terminal went away while the turn ran (end of input
+                // alone is typed-ahead input running out, not a stop).
+                () = lines.hangup.cancelled(), if !interrupted => {
+                    interrupted = true;
+                    stopped_by.get_or_insert(SIGHUP);
+                    let _ = handle.submit(Op::Interrupt).await;
+                    continue;
+                }
                 sig = signals.next() => {
                     // The first Ctrl-C stops the turn; a second one while it
                     // winds down leaves at once. SIGTERM and SIGHUP stop the
@@ -235,6 +254,15 @@ pub async fn run(started: Started, detail: Detail, trust: ProjectTrust) -> u8 {
                     renderer.err_line(&line);
                 }
                 let decision = ask_approval(&mut lines, &mut signals, &mut renderer).await;
+                // Refused because wright is to stop (a signal other than
+                // Ctrl-C, the terminal gone): the turn ends here too.
+                if let Some(stop) = stop_reason(&signals, &lines)
+                    && !interrupted
+                {
+                    interrupted = true;
+                    stopped_by.get_or_insert(stop);
+                    let _ = handle.submit(Op::Interrupt).await;
+                }
                 if decision == ApprovalDecision::AllowProject
                     && let Some(line) = trust.on_project_approval()
                 {
@@ -427,9 +455,16 @@ struct Lines {
     rx: mpsc::UnboundedReceiver<(Instant, String)>,
     /// Lines typed for the prompt while an approval was asked, in order.
     kept: VecDeque<String>,
+    /// Cancelled when stdin, a terminal, hung up or failed (not on Ctrl-D).
+    hangup: CancellationToken,
 }
 
 impl Lines {
+    /// Whether the terminal went away (rather than the person typing Ctrl-D).
+    fn hung_up(&self) -> bool {
+        self.hangup.is_cancelled()
+    }
+
     /// The next line for the prompt.
     async fn recv(&mut self) -> Option<String> {
         match self.kept.pop_front() {
@@ -444,19 +479,56 @@ impl Lines {
 /// arrived, so an approval can tell lines typed before it showed.
 fn spawn_line_reader() -> Lines {
     let (tx, rx) = mpsc::unbounded_channel();
+    let hangup = CancellationToken::new();
+    let hung_up = hangup.clone();
+    let was_terminal = std::io::stdin().is_terminal();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            let Ok(line) = line else { break };
-            if tx.send((Instant::now(), line)).is_err() {
-                break;
+        // Each read ends on a line, end of input or an error: a dead
+        // terminal ends the loop, never spins it.
+        let failed = loop {
+            let mut line = String::new();
+            match stdin.lock().read_line(&mut line) {
+                Ok(0) => break false,
+                Ok(_) => {}
+                // A line that is not UTF-8 is dropped (it was read).
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::Interrupted | std::io::ErrorKind::InvalidData
+                    ) =>
+                {
+                    continue;
+                }
+                Err(_) => break true,
             }
+            if line.ends_with('\n') {
+                line.pop();
+                if line.ends_with('\r') {
+                    line.pop();
+                }
+            }
+            if tx.send((Instant::now(), line)).is_err() {
+                return;
+            }
+        };
+        if failed || (was_terminal && wright_tui::tty::stdin_hung_up()) {
+            hung_up.cancel();
         }
     });
     Lines {
         rx,
         kept: VecDeque::new(),
+        hangup,
     }
+}
+
+/// Why wright is to stop, if it is: a stop signal other than Ctrl-C, or
+/// the terminal gone.
+fn stop_reason(signals: &Signals, lines: &Lines) -> Option<i32> {
+    signals
+        .stopped()
+        .or_else(|| lines.hung_up().then_some(SIGHUP))
 }
 
 #[cfg(test)]

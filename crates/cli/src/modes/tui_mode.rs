@@ -4,19 +4,25 @@
 //! requests needing this process's state (`/context`, `/mcp`, MCP prompts,
 //! the sessions list) answered.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc as std_mpsc;
+use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use wright_protocol::{ApprovalDecision, Op};
 use wright_tui::host::{Action, HostReply, HostRequest, Input, SessionEntry, Startup};
+use wright_tui::tty::HANGUP_EXIT;
 
 use super::tui_composer::{self, CustomCommands};
 use crate::render::{Detail, Renderer};
 use crate::setup::Started;
-use crate::signals::{SIGINT, Signals};
+use crate::signals::{SIGHUP, SIGINT, Signals};
 use crate::summary::RunSummary;
 use crate::trust::ProjectTrust;
+
+/// How long a stop signal waits for the UI to restore the terminal.
+const UI_GRACE: Duration = Duration::from_millis(500);
 
 /// What the UI needs from the command line besides the session.
 pub struct TuiLaunch {
@@ -104,6 +110,11 @@ pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8
         tokio::select! {
             result = &mut done => {
                 break match result {
+                    // The terminal went away: as a SIGHUP would end it.
+                    Ok(Ok(HANGUP_EXIT)) => {
+                        stopped_by = Some(SIGHUP);
+                        HANGUP_EXIT
+                    }
                     Ok(Ok(code)) => code,
                     Ok(Err(e)) => {
                         eprintln!("error: the terminal UI failed: {e}");
@@ -213,12 +224,25 @@ pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8
                 }
                 let _ = handle.submit(Op::Interrupt).await;
                 send(Input::Closed);
+                // The UI restores the terminal as it leaves; on a terminal
+                // that is gone it may never get to, and is not waited for.
+                break match tokio::time::timeout(UI_GRACE, &mut done).await {
+                    Ok(Ok(Ok(code))) => code,
+                    _ => 1,
+                };
             }
         }
     };
     handle.shutdown().await;
-    let renderer = Renderer::new(Detail::Normal);
-    eprintln!("{}", renderer.dim(&summary.process_usage_line()));
+    if stopped_by != Some(SIGHUP) {
+        let renderer = Renderer::new(Detail::Normal);
+        // Not `eprintln!`: it panics when stderr fails.
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            renderer.dim(&summary.process_usage_line())
+        );
+    }
     if let Some(session) = restart
         && stopped_by.is_none()
     {

@@ -16,6 +16,7 @@ mod git_plants;
 mod headless;
 mod hooks;
 mod hooks_run;
+mod huge_entries;
 mod install;
 mod interactive;
 mod interrupt;

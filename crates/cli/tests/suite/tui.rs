@@ -4,6 +4,7 @@
 //! device attributes). Every wait polls the screen with a generous timeout.
 
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -14,14 +15,30 @@ use super::{Env, FAKE_KEY};
 
 const WAIT: Duration = Duration::from_secs(90);
 
+type Master = Arc<Mutex<Option<Box<dyn portable_pty::MasterPty + Send>>>>;
+
 struct Tui {
     parser: Arc<Mutex<vt100::Parser>>,
-    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    writer: Arc<Mutex<Option<Box<dyn Write + Send>>>>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
+    master: Master,
+    hang_up: Arc<AtomicBool>,
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Tui {
     fn start(env: &Env, url: &str, extra: &[&str]) -> Self {
+        Self::start_with(env, url, extra, false)
+    }
+
+    /// As [`Tui::start`], for a test that closes the terminal: the EOF
+    /// character is undefined, so dropping the pty's writer types nothing
+    /// (portable-pty's writer sends `\n` and EOF when dropped).
+    fn start_hangable(env: &Env, url: &str, extra: &[&str]) -> Self {
+        Self::start_with(env, url, extra, true)
+    }
+
+    fn start_with(env: &Env, url: &str, extra: &[&str], via_stty: bool) -> Self {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: 30,
@@ -30,7 +47,17 @@ impl Tui {
                 pixel_height: 0,
             })
             .unwrap();
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_wright"));
+        let mut cmd = if via_stty {
+            let mut cmd = CommandBuilder::new("sh");
+            cmd.args([
+                "-c",
+                "stty eof undef && exec \"$0\" \"$@\"",
+                env!("CARGO_BIN_EXE_wright"),
+            ]);
+            cmd
+        } else {
+            CommandBuilder::new(env!("CARGO_BIN_EXE_wright"))
+        };
         cmd.args(["--provider", "anthropic", "--model", "m", "--base-url", url]);
         cmd.args(extra);
         cmd.cwd(env.project.path());
@@ -56,15 +83,16 @@ impl Tui {
         let child = pty.slave.spawn_command(cmd).unwrap();
         drop(pty.slave);
         let parser = Arc::new(Mutex::new(vt100::Parser::new(30, 100, 1000)));
-        let writer: Arc<Mutex<Box<dyn Write + Send>>> =
-            Arc::new(Mutex::new(pty.master.take_writer().unwrap()));
+        let writer: Arc<Mutex<Option<Box<dyn Write + Send>>>> =
+            Arc::new(Mutex::new(Some(pty.master.take_writer().unwrap())));
         let mut reader = pty.master.try_clone_reader().unwrap();
-        let (p, w) = (parser.clone(), writer.clone());
-        std::thread::spawn(move || {
-            let _master = pty.master;
+        let master: Master = Arc::new(Mutex::new(Some(pty.master)));
+        let hang_up = Arc::new(AtomicBool::new(false));
+        let (p, w, stop) = (parser.clone(), writer.clone(), hang_up.clone());
+        let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
+                if n == 0 || stop.load(Ordering::SeqCst) {
                     break;
                 }
                 let chunk = &buf[..n];
@@ -82,8 +110,10 @@ impl Tui {
                 drop(parser);
                 for a in answers {
                     let mut w = w.lock().unwrap();
-                    let _ = w.write_all(a.as_bytes());
-                    let _ = w.flush();
+                    if let Some(w) = w.as_mut() {
+                        let _ = w.write_all(a.as_bytes());
+                        let _ = w.flush();
+                    }
                 }
             }
         });
@@ -91,6 +121,53 @@ impl Tui {
             parser,
             writer,
             child,
+            master,
+            hang_up,
+            reader: Some(reader),
+        }
+    }
+
+    /// Closes the terminal: every descriptor of the pty's master side.
+    /// The reader thread holds one; a resize makes wright draw, which
+    /// wakes the reader to see it is to stop.
+    fn close_terminal(&mut self) {
+        self.hang_up.store(true, Ordering::SeqCst);
+        let reader = self.reader.take().unwrap();
+        while !reader.is_finished() {
+            if let Some(m) = self.master.lock().unwrap().as_ref() {
+                let _ = m.resize(PtySize {
+                    rows: 30,
+                    cols: 99,
+                    pixel_width: 0,
+                    pixel_height: 0,
+                });
+                std::thread::sleep(Duration::from_millis(50));
+                let _ = m.resize(PtySize {
+                    rows: 30,
+                    cols: 100,
+                    pixel_width: 0,
+                    pixel_height: 0,
+                });
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        reader.join().unwrap();
+        drop(self.writer.lock().unwrap().take());
+        drop(self.master.lock().unwrap().take());
+    }
+
+    /// Waits at most `limit` for wright to exit; its exit code.
+    fn exit_within(&mut self, limit: Duration) -> u32 {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.exit_code();
+            }
+            assert!(
+                start.elapsed() < limit,
+                "wright still runs {limit:?} after its terminal closed"
+            );
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 
@@ -109,6 +186,7 @@ impl Tui {
 
     fn send(&self, bytes: &str) {
         let mut w = self.writer.lock().unwrap();
+        let w = w.as_mut().unwrap();
         w.write_all(bytes.as_bytes()).unwrap();
         w.flush().unwrap();
     }
@@ -457,4 +535,115 @@ fn a_sentence_typed_as_an_approval_opens_answers_nothing() {
     assert!(!user.exists());
     tui.send("/exit\r");
     assert_eq!(tui.wait_exit(), 0);
+}
+
+/// The session files under the test's home (`*.jsonl`).
+fn session_texts(env: &Env) -> String {
+    let root = env.home.path().join(".local/share/wright/sessions");
+    let mut out = String::new();
+    for project in std::fs::read_dir(root).into_iter().flatten().flatten() {
+        for f in std::fs::read_dir(project.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if f.path().extension().is_some_and(|e| e == "jsonl") {
+                out.push_str(&std::fs::read_to_string(f.path()).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// After the exit no lock is held: another process can take the session.
+fn assert_lock_released(env: &Env) {
+    let out = env
+        .wright()
+        .args(["sessions", "list", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for s in list.as_array().unwrap() {
+        let id = s["id"].as_str().unwrap();
+        let out = env.wright().args(["sessions", "rm", id]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "session {id} still locked: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+const HANGUP_LIMIT: Duration = Duration::from_secs(5);
+
+#[test]
+fn closing_the_terminal_at_the_composer_ends_wright() {
+    let env = Env::new();
+    let server =
+        MockServer::start(vec![MockResponse::sse(anthropic::text("first answer"))]).unwrap();
+    let mut tui = Tui::start_hangable(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("hello\r");
+    tui.wait_for("the answer", |s| s.contains("first answer"));
+    tui.close_terminal();
+    assert_eq!(tui.exit_within(HANGUP_LIMIT), 129);
+    assert!(session_texts(&env).contains("first answer"));
+    assert_lock_released(&env);
+}
+
+#[test]
+fn closing_the_terminal_at_an_approval_ends_wright_and_runs_nothing() {
+    let env = Env::new();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::tool_calls(&[(
+        "b1",
+        "Bash",
+        serde_json::json!({"command": "touch ran.txt"}),
+    )]))])
+    .unwrap();
+    let mut tui = Tui::start_hangable(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("make the file\r");
+    tui.wait_for("the approval", |s| s.contains("needs approval"));
+    tui.close_terminal();
+    assert_eq!(tui.exit_within(HANGUP_LIMIT), 129);
+    assert!(!env.path("ran.txt").exists(), "the refused command ran");
+    assert!(session_texts(&env).contains("make the file"));
+    assert_lock_released(&env);
+}
+
+#[test]
+fn closing_the_terminal_while_an_answer_streams_ends_wright() {
+    let env = Env::new();
+    let body = anthropic::text("the streamed beginning of an answer");
+    // The text, then silence with the connection held open.
+    let end = body.find("event: content_block_stop").unwrap();
+    let server = MockServer::start(vec![MockResponse::sse(body).drop_after(end).stall()]).unwrap();
+    let mut tui = Tui::start_hangable(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("stream something\r");
+    tui.wait_for("the streaming text", |s| s.contains("streamed beginning"));
+    tui.close_terminal();
+    assert_eq!(tui.exit_within(HANGUP_LIMIT), 129);
+    assert!(session_texts(&env).contains("stream something"));
+    assert_lock_released(&env);
+}
+
+#[test]
+fn sighup_ends_wright_like_a_closed_terminal() {
+    let env = Env::new();
+    let body = anthropic::text("the streamed beginning of an answer");
+    let end = body.find("event: content_block_stop").unwrap();
+    let server = MockServer::start(vec![MockResponse::sse(body).drop_after(end).stall()]).unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("stream something\r");
+    tui.wait_for("the streaming text", |s| s.contains("streamed beginning"));
+    let pid = tui.child.process_id().unwrap();
+    let _ = std::process::Command::new("kill")
+        .args(["-HUP", &pid.to_string()])
+        .status();
+    assert_eq!(tui.exit_within(HANGUP_LIMIT), 129, "SIGHUP exits 128 + 1");
+    assert!(session_texts(&env).contains("stream something"));
+    assert_lock_released(&env);
 }

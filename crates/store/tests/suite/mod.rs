@@ -4,6 +4,7 @@ mod basics;
 mod crash;
 mod damage;
 mod fork_rewind;
+mod huge;
 mod listing;
 #[cfg(unix)]
 mod rewind_security;
