@@ -567,9 +567,14 @@ async fn stream_one(
             }
             Some(Err(err)) => {
                 open.close(emitter, None);
-                // A broken attempt is paid for too, so a retried
-                // response's usage counts both attempts.
-                spent.count(ctx, model);
+                // A cancelled request ends the turn: its usage is
+                // reported. A broken attempt is paid for too, counted into
+                // the totals so a retried response's usage covers both.
+                if matches!(err, LlmError::Cancelled) {
+                    spent.report(ctx, model, started);
+                } else {
+                    spent.count(ctx, model);
+                }
                 let shown = open.take_shown();
                 return Err(Broken { err, shown });
             }
