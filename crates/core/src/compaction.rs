@@ -272,7 +272,7 @@ async fn summarize(
         ..ModelRequest::default()
     };
     let mut stream = ctx.client.stream(request, cancel.child_token());
-    let mut spent = crate::turn::SpentSoFar::default();
+    let mut spent = crate::spent::SpentSoFar::default();
     while let Some(event) = stream.next().await {
         let event = match event {
             Ok(event) => event,

@@ -20,6 +20,7 @@ mod output_limit;
 mod recorder;
 mod remember;
 mod session;
+mod spent;
 mod structured;
 mod task;
 mod task_worktree;
