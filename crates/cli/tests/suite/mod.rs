@@ -293,6 +293,37 @@ impl Env {
 /// A distinctive fake key: it must never appear in any output.
 pub const FAKE_KEY: &str = "sk-test-FAKEKEY-0123456789abcdef";
 
+/// The whole environment of a wright started in a pseudo-terminal (the
+/// caller clears the rest): the test's home and data dirs, an xterm, no
+/// local-server probing, the fake key; `extra` adds or overrides.
+pub fn pty_env(env: &Env, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+    let home = env.home.path();
+    let mut vars: Vec<(String, String)> = [
+        ("PATH", std::env::var("PATH").unwrap_or_default()),
+        ("HOME", home.display().to_string()),
+        (
+            "XDG_CONFIG_HOME",
+            home.join(".config").display().to_string(),
+        ),
+        (
+            "XDG_DATA_HOME",
+            home.join(".local/share").display().to_string(),
+        ),
+        ("TERM", "xterm-256color".to_owned()),
+        ("WRIGHT_LOCAL_SERVER_PORTS", String::new()),
+        ("ANTHROPIC_API_KEY", FAKE_KEY.to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    vars.extend(
+        extra
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+    );
+    vars
+}
+
 pub fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use wright_test_support::{MockResponse, MockServer, anthropic};
 
-use super::{Env, FAKE_KEY};
+use super::Env;
 
 /// Runs `wright -p` in a pseudo-terminal and returns everything it wrote,
 /// escape sequences removed.
@@ -26,24 +26,12 @@ fn run_on_a_terminal(env: &Env, url: &str) -> String {
     cmd.args(["--base-url", url]);
     cmd.cwd(env.project.path());
     cmd.env_clear();
-    for (k, v) in [
-        ("PATH", std::env::var("PATH").unwrap_or_default()),
-        ("HOME", env.home.path().display().to_string()),
-        (
-            "XDG_CONFIG_HOME",
-            env.home.path().join(".config").display().to_string(),
-        ),
-        (
-            "XDG_DATA_HOME",
-            env.home.path().join(".local/share").display().to_string(),
-        ),
-        ("TERM", "xterm-256color".to_owned()),
-        ("NO_COLOR", "1".to_owned()),
-        ("WRIGHT_LOCAL_SERVER_PORTS", String::new()),
-        ("WRIGHT_MAX_RETRIES", "2".to_owned()),
-        ("WRIGHT_RETRY_MAX_DELAY_MS", "10".to_owned()),
-        ("ANTHROPIC_API_KEY", FAKE_KEY.to_owned()),
-    ] {
+    let extra = [
+        ("NO_COLOR", "1"),
+        ("WRIGHT_MAX_RETRIES", "2"),
+        ("WRIGHT_RETRY_MAX_DELAY_MS", "10"),
+    ];
+    for (k, v) in super::pty_env(env, &extra) {
         cmd.env(k, v);
     }
     let mut child = pty.slave.spawn_command(cmd).unwrap();

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use wright_test_support::{MockResponse, MockServer, anthropic};
 
-use super::{Env, FAKE_KEY};
+use super::Env;
 
 const WAIT: Duration = Duration::from_secs(90);
 
@@ -62,22 +62,7 @@ impl Tui {
         cmd.args(extra);
         cmd.cwd(env.project.path());
         cmd.env_clear();
-        for (k, v) in [
-            ("PATH", std::env::var("PATH").unwrap_or_default()),
-            ("HOME", env.home.path().display().to_string()),
-            (
-                "XDG_CONFIG_HOME",
-                env.home.path().join(".config").display().to_string(),
-            ),
-            (
-                "XDG_DATA_HOME",
-                env.home.path().join(".local/share").display().to_string(),
-            ),
-            ("TERM", "xterm-256color".to_owned()),
-            ("WRIGHT_LOCAL_SERVER_PORTS", String::new()),
-            ("WRIGHT_MAX_RETRIES", "0".to_owned()),
-            ("ANTHROPIC_API_KEY", FAKE_KEY.to_owned()),
-        ] {
+        for (k, v) in super::pty_env(env, &[("WRIGHT_MAX_RETRIES", "0")]) {
             cmd.env(k, v);
         }
         let child = pty.slave.spawn_command(cmd).unwrap();
