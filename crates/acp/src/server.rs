@@ -33,6 +33,9 @@ use crate::prompt;
 use crate::session::{self, LiveSession, Sessions, clear_turn, flush_notices, notify};
 use crate::updates::TurnOutcome;
 
+/// Longest wait, once the editor has gone, for the sessions to stop.
+const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The auth method offered when no key is configured.
 const AUTH_METHOD: &str = "wright-env";
 
@@ -85,9 +88,16 @@ pub async fn serve_stdio(backend: Arc<dyn Backend>) -> Result<(), ServeError> {
         .lock()
         .map(|mut s| s.drain().map(|(_, v)| v).collect())
         .unwrap_or_default();
-    for session in live {
-        let _ = session.ops.send(Op::Shutdown).await;
-    }
+    // Each session interrupts and records its turn in flight and stops its
+    // commands before the process exits; its actor drops the op receiver
+    // when it is done. A session that does not stop in time is left to the
+    // process's exit (which kills the command groups it still holds).
+    let stopped = futures::future::join_all(live.iter().map(|session| async move {
+        if session.ops.send(Op::Shutdown).await.is_ok() {
+            session.ops.closed().await;
+        }
+    }));
+    let _ = tokio::time::timeout(SHUTDOWN_WAIT, stopped).await;
     match result {
         // The editor hung up while a last update was on its way: that is
         // how a connection ends, not a failure worth a line on stderr.

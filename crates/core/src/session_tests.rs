@@ -606,6 +606,53 @@ async fn repeated_overload_moves_to_the_fallback_model_and_says_so() {
 }
 
 #[tokio::test]
+async fn text_shown_before_an_overload_is_superseded_by_the_fallback_answer() {
+    let overloaded_mid_stream = || {
+        Reply::Events(vec![
+            Ok(StreamEvent::TextDelta("partial answ".into())),
+            Err(LlmError::Api {
+                provider: "fake",
+                message: "overloaded_error: Overloaded".into(),
+            }),
+        ])
+    };
+    let mut h = start_with(
+        vec![
+            overloaded_mid_stream(),
+            overloaded_mid_stream(),
+            text("from fallback"),
+        ],
+        PermissionMode::Default,
+        5,
+        |o| o.fallback_model = Some("small-model".into()),
+    );
+    let (events, reason) = turn(&mut h, "hi").await;
+    assert_eq!(reason, TurnEndReason::Completed);
+    let shown: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ItemStarted { item }
+                if matches!(item.kind, wright_protocol::ItemKind::AgentMessage { .. }) =>
+            {
+                Some(item.id.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown.len(), 3, "{events:?}");
+    let superseded: Vec<Vec<String>> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Retrying { superseded, .. } => Some(superseded.clone()),
+            _ => None,
+        })
+        .collect();
+    // Each broken attempt's text is named once: the first by the retry,
+    // the second by the move to the fallback model.
+    assert_eq!(superseded, [vec![shown[0].clone()], vec![shown[1].clone()]]);
+}
+
+#[tokio::test]
 async fn pause_turn_is_continued_without_a_new_user_message() {
     let paused = Reply::Events(vec![Ok(StreamEvent::Completed {
         message: Message {

@@ -710,3 +710,49 @@ fn custom_commands_are_offered_and_expanded() {
     assert!(sent.contains("Review src/a.rs carefully."), "{sent}");
     ed.finish();
 }
+
+/// The editor goes away while an answer streams: the session interrupts
+/// its turn and ends as `/exit` ends one (its SessionEnd hook runs) before
+/// the process exits, within a bounded time.
+#[test]
+fn closing_stdin_mid_stream_ends_the_session_before_the_process() {
+    let env = Env::new();
+    let marker = env.home.path().join("session-ended");
+    env.write_user_config(&format!(
+        "[[hooks.SessionEnd]]\nhooks = [{{ type = \"command\", command = \"touch {}\" }}]\n",
+        marker.display()
+    ));
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::text("the beginning of an answer"))
+            .drop_after(10)
+            .stall(),
+    ])
+    .unwrap();
+    let mut ed = Editor::start(&env, &server.url());
+    initialize(&mut ed);
+    let cwd = env.project.path().display().to_string();
+    let new = ed.call("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let session = new["result"]["sessionId"].as_str().unwrap().to_owned();
+    ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": "stream something"}]}),
+    );
+    // The request reached the stalled server: the turn is in flight.
+    let start = std::time::Instant::now();
+    while server.requests().is_empty() {
+        assert!(start.elapsed() < WAIT, "the prompt never reached the model");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let closed = std::time::Instant::now();
+    ed.finish();
+    assert!(
+        closed.elapsed() < Duration::from_secs(15),
+        "wright acp took {:?} to exit after stdin closed",
+        closed.elapsed()
+    );
+    assert!(
+        marker.exists(),
+        "the session did not end before the process exited"
+    );
+}

@@ -28,17 +28,28 @@ struct Tui {
 
 impl Tui {
     fn start(env: &Env, url: &str, extra: &[&str]) -> Self {
-        Self::start_with(env, url, extra, false)
+        Self::start_with(env, url, extra, false, &[])
     }
 
     /// As [`Tui::start`], for a test that closes the terminal: the EOF
     /// character is undefined, so dropping the pty's writer types nothing
     /// (portable-pty's writer sends `\n` and EOF when dropped).
     fn start_hangable(env: &Env, url: &str, extra: &[&str]) -> Self {
-        Self::start_with(env, url, extra, true)
+        Self::start_with(env, url, extra, true, &[])
     }
 
-    fn start_with(env: &Env, url: &str, extra: &[&str], via_stty: bool) -> Self {
+    /// As [`Tui::start_hangable`], for the line mode.
+    fn start_line_mode_hangable(env: &Env, url: &str) -> Self {
+        Self::start_with(env, url, &[], true, &[("WRIGHT_LINE_MODE", "1")])
+    }
+
+    fn start_with(
+        env: &Env,
+        url: &str,
+        extra: &[&str],
+        via_stty: bool,
+        vars: &[(&str, &str)],
+    ) -> Self {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: 30,
@@ -62,7 +73,11 @@ impl Tui {
         cmd.args(extra);
         cmd.cwd(env.project.path());
         cmd.env_clear();
-        for (k, v) in super::pty_env(env, &[("WRIGHT_MAX_RETRIES", "0")]) {
+        let vars: Vec<(&str, &str)> = [("WRIGHT_MAX_RETRIES", "0")]
+            .into_iter()
+            .chain(vars.iter().copied())
+            .collect();
+        for (k, v) in super::pty_env(env, &vars) {
             cmd.env(k, v);
         }
         let child = pty.slave.spawn_command(cmd).unwrap();
@@ -113,8 +128,10 @@ impl Tui {
     }
 
     /// Closes the terminal: every descriptor of the pty's master side.
-    /// The reader thread holds one; a resize makes wright draw, which
-    /// wakes the reader to see it is to stop.
+    /// The reader thread holds one; a resize makes the TUI draw, and a
+    /// typed space is echoed by the line discipline of a terminal in
+    /// cooked mode (the line mode), either of which wakes the reader to
+    /// see it is to stop.
     fn close_terminal(&mut self) {
         self.hang_up.store(true, Ordering::SeqCst);
         let reader = self.reader.take().unwrap();
@@ -133,6 +150,10 @@ impl Tui {
                     pixel_width: 0,
                     pixel_height: 0,
                 });
+            }
+            if let Some(w) = self.writer.lock().unwrap().as_mut() {
+                let _ = w.write_all(b" ");
+                let _ = w.flush();
             }
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -606,6 +627,22 @@ fn closing_the_terminal_while_an_answer_streams_ends_wright() {
     let server = MockServer::start(vec![MockResponse::sse(body).drop_after(end).stall()]).unwrap();
     let mut tui = Tui::start_hangable(&env, &server.url(), &[]);
     tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("stream something\r");
+    tui.wait_for("the streaming text", |s| s.contains("streamed beginning"));
+    tui.close_terminal();
+    assert_eq!(tui.exit_within(HANGUP_LIMIT), 129);
+    assert!(session_texts(&env).contains("stream something"));
+    assert_lock_released(&env);
+}
+
+#[test]
+fn closing_the_terminal_of_the_line_mode_while_an_answer_streams_ends_wright() {
+    let env = Env::new();
+    let body = anthropic::text("the streamed beginning of an answer");
+    let end = body.find("event: content_block_stop").unwrap();
+    let server = MockServer::start(vec![MockResponse::sse(body).drop_after(end).stall()]).unwrap();
+    let mut tui = Tui::start_line_mode_hangable(&env, &server.url());
+    tui.wait_for("the prompt", |s| s.contains('›'));
     tui.send("stream something\r");
     tui.wait_for("the streaming text", |s| s.contains("streamed beginning"));
     tui.close_terminal();
