@@ -277,6 +277,7 @@ fn subagent_work_shows_inside_its_task_call() {
             model_requests: 1,
             structured_output: None,
             structured_output_failed: false,
+            plan: None,
         }))
         .is_empty()
     );
@@ -306,6 +307,7 @@ fn turn_ends_map_to_stop_reasons() {
             model_requests: 1,
             structured_output: None,
             structured_output_failed: false,
+            plan: None,
         }))
     };
     assert_eq!(

@@ -157,6 +157,7 @@ fn a_whole_turn() -> Vec<Value> {
             model_requests: 1,
             structured_output: None,
             structured_output_failed: false,
+            plan: None,
         },
     ];
     events

@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use wright_hooks::hook::{HookPayload, HookRun, PermissionDecision};
 use wright_permissions::{
-    AlwaysRules, CallInfo, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, Rule, Verdict,
+    AlwaysRules, CallInfo, CanAsk, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, Rule, Verdict,
 };
 use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, Touches};
 use wright_tools::Tool;
@@ -79,6 +79,20 @@ pub(crate) struct Request<'a> {
     pub(crate) cwd: &'a Path,
     /// Who wants it when it is not the model (shown with the question).
     pub(crate) on_behalf_of: Option<&'a str>,
+}
+
+/// What the front end is asked, as `ApprovalRequested` carries it.
+pub(crate) struct Question<'a> {
+    pub(crate) tool: &'a str,
+    pub(crate) raw_args: &'a str,
+    pub(crate) touches: Option<Touches>,
+    pub(crate) reason: String,
+    /// What "always" would store (empty for a plan or a question).
+    pub(crate) suggested_rules: Vec<String>,
+    pub(crate) still_asks: Option<String>,
+    pub(crate) call_id: &'a str,
+    /// The `Notification` hooks' message.
+    pub(crate) notification: String,
 }
 
 impl Gate {
@@ -229,51 +243,22 @@ impl Gate {
         hooks: &dyn ApprovalHooks,
         cancel: &CancellationToken,
     ) -> Result<Option<serde_json::Value>, Refusal> {
-        let id = format!(
-            "approval_{}{}",
-            self.id_prefix,
-            self.next_id.fetch_add(1, Ordering::SeqCst)
-        );
-        let (tx, rx) = oneshot::channel();
-        if let Ok(mut pending) = self.pending.lock() {
-            pending.insert(id.clone(), tx);
-        }
         let reason = match request.on_behalf_of {
             Some(who) => format!("{who}: {reason}"),
             None => reason,
         };
         let always = self.always_rules(request, &suggestion);
-        emitter.emit(EventKind::ApprovalRequested {
-            id: id.clone(),
-            tool: request.tool.to_owned(),
-            arguments: request.raw_args.to_owned(),
+        let question = Question {
+            tool: request.tool,
+            raw_args: request.raw_args,
             touches: Some(request.touches.clone()),
             reason,
-            suggested_rule: always.rules.first().map(ToString::to_string),
             suggested_rules: always.rules.iter().map(ToString::to_string).collect(),
-            still_asks: always.still_asks,
-            call_id: Some(request.call_id.to_owned()),
-        });
-        // Notification hooks run while the user decides; an answer that
-        // comes first is not kept waiting for them.
-        let notification = HookPayload::Notification {
-            message: format!("wright needs your permission to use {}", request.tool),
-            notification_type: "permission_prompt".to_owned(),
+            still_asks: always.still_asks.clone(),
+            call_id: request.call_id,
+            notification: format!("wright needs your permission to use {}", request.tool),
         };
-        let notify = async {
-            if hooks.any(&notification) {
-                hooks.run(notification.clone(), cancel).await;
-            }
-            std::future::pending::<()>().await;
-        };
-        let decision = tokio::select! {
-            decision = rx => decision.ok(),
-            () = cancel.cancelled() => None,
-            () = notify => None,
-        };
-        if let Ok(mut pending) = self.pending.lock() {
-            pending.remove(&id);
-        }
+        let decision = self.ask_person(question, emitter, hooks, cancel).await;
         match decision {
             None => Err((
                 ToolCallStatus::Cancelled,
@@ -324,6 +309,66 @@ impl Gate {
                 },
             )),
         }
+    }
+
+    /// Whether a person can answer a question (an interactive front end,
+    /// or a program with a permission callback).
+    pub(crate) fn can_ask(&self) -> bool {
+        self.engine
+            .lock()
+            .is_ok_and(|engine| engine.can_ask() == CanAsk::Yes)
+    }
+
+    /// Puts `question` to the front end and waits for its answer; `None`
+    /// when the turn was interrupted first. The `Notification` hooks run
+    /// while the person decides.
+    pub(crate) async fn ask_person(
+        &self,
+        question: Question<'_>,
+        emitter: &Emitter,
+        hooks: &dyn ApprovalHooks,
+        cancel: &CancellationToken,
+    ) -> Option<ApprovalDecision> {
+        let id = format!(
+            "approval_{}{}",
+            self.id_prefix,
+            self.next_id.fetch_add(1, Ordering::SeqCst)
+        );
+        let (tx, rx) = oneshot::channel();
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.insert(id.clone(), tx);
+        }
+        emitter.emit(EventKind::ApprovalRequested {
+            id: id.clone(),
+            tool: question.tool.to_owned(),
+            arguments: question.raw_args.to_owned(),
+            touches: question.touches,
+            reason: question.reason,
+            suggested_rule: question.suggested_rules.first().cloned(),
+            suggested_rules: question.suggested_rules,
+            still_asks: question.still_asks,
+            call_id: Some(question.call_id.to_owned()),
+        });
+        // An answer that comes first is not kept waiting for the hooks.
+        let notification = HookPayload::Notification {
+            message: question.notification,
+            notification_type: "permission_prompt".to_owned(),
+        };
+        let notify = async {
+            if hooks.any(&notification) {
+                hooks.run(notification.clone(), cancel).await;
+            }
+            std::future::pending::<()>().await;
+        };
+        let decision = tokio::select! {
+            decision = rx => decision.ok(),
+            () = cancel.cancelled() => None,
+            () = notify => None,
+        };
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.remove(&id);
+        }
+        decision
     }
 
     /// What "always" stores for the call: a rule per part of a command

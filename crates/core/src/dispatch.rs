@@ -142,6 +142,14 @@ pub(crate) async fn run_tool_calls(
             results[index] = Some(refuse(ctx, &call, tool, ToolCallStatus::Cancelled, text));
             continue;
         }
+        if ctx.presented_plan.is_set() {
+            flush(ctx, &mut batch, &mut results, &pending, cancel).await;
+            let text = "Not run: the run ended at the plan (ExitPlanMode) for the user to review."
+                .to_owned();
+            let tool = tool.as_deref();
+            results[index] = Some(refuse(ctx, &call, tool, ToolCallStatus::Cancelled, text));
+            continue;
+        }
         if cancel.is_cancelled() {
             let text = "Cancelled by user before it ran.".to_owned();
             let tool = tool.as_deref();
@@ -385,6 +393,10 @@ async fn run_runnable(
         // A subagent needs the session, which a tool does not get.
         Some(agents) if name == crate::task::NAME => {
             crate::task::run(ctx, agents, &r.call_id, r.args.clone(), cancel).await
+        }
+        // A question needs the front end, which a tool does not reach.
+        _ if ctx.tools.interactive() && crate::interaction::is_interaction(name) => {
+            crate::interaction::run(ctx, name, &r.call_id, r.args.clone(), cancel).await
         }
         _ => r.tool.run(r.args.clone(), &tool_ctx).await,
     };

@@ -12,6 +12,7 @@ mod context;
 mod dispatch;
 mod emitter;
 mod hook_points;
+mod interaction;
 mod manual;
 mod mcp_call;
 mod mcp_resources;

@@ -56,6 +56,7 @@ pub(crate) async fn compact_now(
         model_requests: requests,
         structured_output: None,
         structured_output_failed: false,
+        plan: None,
     });
 }
 

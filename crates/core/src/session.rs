@@ -126,6 +126,7 @@ pub fn spawn_session(
             child_gates: Arc::default(),
             file_locks: Arc::default(),
             stop: StopRequest::default(),
+            presented_plan: Default::default(),
             pending_context: std::sync::Mutex::default(),
             live: std::sync::Mutex::default(),
         },

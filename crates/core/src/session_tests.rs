@@ -963,6 +963,9 @@ mod user_shell;
 #[path = "sdk_tests.rs"]
 mod sdk;
 
+#[path = "interaction_tests.rs"]
+mod interaction;
+
 /// The `TurnCompleted` event of a turn's events.
 fn completed(events: &[Event]) -> (Option<serde_json::Value>, bool) {
     events

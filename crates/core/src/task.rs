@@ -471,6 +471,7 @@ fn child_context(
         child_gates: Arc::clone(&parent.child_gates),
         file_locks: Arc::clone(&parent.file_locks),
         stop: StopRequest::default(),
+        presented_plan: Default::default(),
         pending_context: std::sync::Mutex::default(),
         live: std::sync::Mutex::default(),
         options,

@@ -17,7 +17,11 @@ use wright_mcp::{McpTool, ServerStatus};
 use wright_protocol::ToolSpec;
 use wright_tools::{Tool, ToolRegistry};
 
+use wright_permissions::Mode;
+use wright_protocol::ToolKind;
+
 use crate::emitter::Emitter;
+use crate::interaction;
 use crate::mcp_call::{McpCallTool, spec_of};
 use crate::mcp_resources::{self, ListResourcesTool, ReadResourceTool};
 use crate::options::{McpSetup, ToolSearch};
@@ -31,6 +35,15 @@ const QUIET_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 /// Share of the context window MCP schemas may take before they are deferred.
 const SEARCH_THRESHOLD_PERCENT: u64 = 10;
 
+/// What decides which asking tools a request carries.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Asking {
+    /// The permission mode now.
+    pub(crate) mode: Mode,
+    /// Whether a person (or a program's callback) can answer.
+    pub(crate) can_ask: bool,
+}
+
 /// The session's tools.
 pub(crate) struct ToolBox {
     builtin: Arc<ToolRegistry>,
@@ -41,6 +54,9 @@ pub(crate) struct ToolBox {
     /// A subagent's list of the MCP tools it may use (`mcp__s__t`,
     /// `mcp__s__*`, `mcp__s`); `None` for all.
     mcp_allow: Option<Vec<String>>,
+    /// Whether this toolbox has the tools that ask the person
+    /// (`ExitPlanMode`, `AskUserQuestion`): the top agent's only.
+    interactive: bool,
     /// Size of the specs sent with the latest request (the compaction
     /// estimate counts them).
     sent_chars: AtomicUsize,
@@ -80,6 +96,7 @@ impl ToolBox {
             builtin_specs,
             task,
             mcp_allow: None,
+            interactive: true,
             mcp: mcp.map(|setup| McpSide {
                 setup,
                 waited: AtomicBool::new(false),
@@ -127,6 +144,7 @@ impl ToolBox {
             .filter(|_| mcp_names.as_ref().is_none_or(|n| !n.is_empty()));
         let mut toolbox = ToolBox::new(builtin, mcp, None);
         toolbox.mcp_allow = mcp_names;
+        toolbox.interactive = false;
         toolbox
     }
 
@@ -144,10 +162,25 @@ impl ToolBox {
         })
     }
 
+    /// Whether this toolbox has the tools that ask the person.
+    pub(crate) fn interactive(&self) -> bool {
+        self.interactive
+    }
+
     /// The tool the model calls `name`.
     pub(crate) fn lookup(&self, name: &str) -> Option<Arc<dyn Tool>> {
         if let Some(tool) = self.builtin.get(name) {
             return Some(tool);
+        }
+        if self.interactive {
+            let spec = match name {
+                interaction::EXIT_PLAN => Some(interaction::exit_plan_spec()),
+                interaction::ASK => Some(interaction::ask_spec()),
+                _ => None,
+            };
+            if let Some(spec) = spec {
+                return Some(Arc::new(interaction::InteractionTool { spec }));
+            }
         }
         if let Some((_, spec)) = &self.task
             && name == crate::task::NAME
@@ -208,9 +241,33 @@ impl ToolBox {
 
     /// The specs for the next model request. `window` is the model's
     /// context window in tokens (0 when unknown), for tool search `auto`.
-    pub(crate) async fn specs_for_request(&self, emitter: &Emitter, window: u64) -> Vec<ToolSpec> {
+    /// In plan mode the edit tools are left out and `ExitPlanMode` is
+    /// offered; `AskUserQuestion` only when someone can answer.
+    pub(crate) async fn specs_for_request(
+        &self,
+        emitter: &Emitter,
+        window: u64,
+        asking: Asking,
+    ) -> Vec<ToolSpec> {
         let mut specs = self.builtin_specs.clone();
+        if asking.mode == Mode::Plan {
+            specs.retain(|s| {
+                self.builtin
+                    .get(&s.name)
+                    .is_none_or(|t| t.kind() != ToolKind::Edit)
+            });
+        }
+        if self.interactive {
+            if asking.mode == Mode::Plan {
+                specs.push(interaction::exit_plan_spec());
+            }
+            if asking.can_ask {
+                specs.push(interaction::ask_spec());
+            }
+        }
         let Some(side) = &self.mcp else {
+            let chars = specs.iter().map(spec_chars).sum();
+            self.sent_chars.store(chars, Ordering::Relaxed);
             return specs;
         };
         side.prepare(emitter).await;

@@ -81,6 +81,11 @@ pub(crate) async fn run_turn(
     if let Some(schema) = &ctx.options.json_schema {
         system.push_str(&structured::instructions(schema));
     }
+    // Kept for the whole turn (an approved plan says so in its result), so
+    // the prompt cache holds.
+    if ctx.tools.interactive() && ctx.gate.mode() == wright_permissions::Mode::Plan {
+        system.push_str(crate::interaction::PLAN_MODE_NOTE);
+    }
     let prompt = match hook_points::prompt_submitted(ctx, text, &cancel).await {
         Ok(prompt) => prompt,
         Err(reason) => {
@@ -92,6 +97,7 @@ pub(crate) async fn run_turn(
                 model_requests: 0,
                 structured_output: None,
                 structured_output_failed: false,
+                plan: None,
             });
             return TurnEndReason::Failed;
         }
@@ -116,6 +122,7 @@ pub(crate) async fn run_turn(
     let mut schema_retried = false;
     let mut structured_output = None;
     let mut structured_output_failed = false;
+    let mut plan = None;
     let mut continuations = 0u32;
     let reason = loop {
         if requests >= ctx.options.max_turns {
@@ -248,12 +255,17 @@ pub(crate) async fn run_turn(
             emitter.notice(format!("A hook stopped the turn: {reason}"));
             break TurnEndReason::Completed;
         }
+        if let Some(presented) = ctx.presented_plan.take() {
+            plan = Some(presented);
+            break TurnEndReason::Completed;
+        }
     };
     emitter.emit(EventKind::TurnCompleted {
         reason,
         model_requests: requests,
         structured_output,
         structured_output_failed,
+        plan,
     });
     reason
 }
@@ -393,6 +405,16 @@ async fn respond(
                 ));
                 conv.model.clone_from(fallback);
                 attempt = 0;
+                // What the overloaded attempt showed is superseded by the
+                // fallback's answer, as on any retry.
+                if !superseded.is_empty() {
+                    ctx.emitter.emit(EventKind::Retrying {
+                        attempt: 1,
+                        delay_ms: 0,
+                        reason: err.to_string(),
+                        superseded,
+                    });
+                }
                 continue;
             }
         }
@@ -499,7 +521,14 @@ async fn stream_one(
 ) -> Result<Response, Broken> {
     let tools = ctx
         .tools
-        .specs_for_request(&ctx.emitter, ctx.options.compaction.context_window)
+        .specs_for_request(
+            &ctx.emitter,
+            ctx.options.compaction.context_window,
+            crate::toolbox::Asking {
+                mode: ctx.gate.mode(),
+                can_ask: ctx.gate.can_ask(),
+            },
+        )
         .await;
     let started = Instant::now();
     let request = ModelRequest {

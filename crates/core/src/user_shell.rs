@@ -39,6 +39,7 @@ pub(crate) async fn run_user_shell(
         model_requests: 0,
         structured_output: None,
         structured_output_failed: false,
+        plan: None,
     });
 }
 

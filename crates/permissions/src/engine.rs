@@ -248,6 +248,11 @@ impl Engine {
         self.mode
     }
 
+    /// Whether a person can be asked (an interactive front end answers).
+    pub fn can_ask(&self) -> CanAsk {
+        self.can_ask
+    }
+
     /// Switches mode (the interactive `/mode` command).
     pub fn set_mode(&mut self, mode: Mode) {
         self.mode = mode;

@@ -314,6 +314,11 @@ pub enum EventKind {
         /// retry (the turn ends `Failed`).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         structured_output_failed: bool,
+        /// The plan (Markdown) the turn ended at: the model called
+        /// `ExitPlanMode` in a run nobody could approve it in, so the plan
+        /// is the run's result and nothing after it ran.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plan: Option<String>,
     },
 }
 
@@ -544,6 +549,7 @@ mod tests {
             model_requests: 1,
             structured_output: None,
             structured_output_failed: false,
+            plan: None,
         };
         assert_eq!(
             serde_json::to_value(&plain).unwrap(),
@@ -566,10 +572,12 @@ mod tests {
             model_requests: 2,
             structured_output: Some(json!({"a": 1})),
             structured_output_failed: true,
+            plan: Some("1. Do it".to_owned()),
         };
         let value = serde_json::to_value(&with).unwrap();
         assert_eq!(value["structured_output"], json!({"a": 1}));
         assert_eq!(value["structured_output_failed"], true);
+        assert_eq!(value["plan"], "1. Do it");
     }
 }
 

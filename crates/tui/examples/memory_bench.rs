@@ -104,6 +104,7 @@ fn main() -> std::io::Result<()> {
             model_requests: 2,
             structured_output: None,
             structured_output_failed: false,
+            plan: None,
         }));
         screen.write_history(app.take_history())?;
         screen.draw(&app)?;

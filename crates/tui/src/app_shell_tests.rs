@@ -24,6 +24,7 @@ fn turn_completed() -> Input {
         model_requests: 0,
         structured_output: None,
         structured_output_failed: false,
+        plan: None,
     })
 }
 

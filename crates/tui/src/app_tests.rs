@@ -143,6 +143,7 @@ fn streamed_markdown_at_odd_split_points() {
         model_requests: 1,
         structured_output: None,
         structured_output_failed: false,
+        plan: None,
     }));
     let rest = rows(&app.take_history());
     assert_eq!(rest, "\nDone.\n");
@@ -441,6 +442,7 @@ fn status_line_spinner_running_tool_and_queue() {
         model_requests: 1,
         structured_output: None,
         structured_output_failed: false,
+        plan: None,
     }));
     assert_eq!(
         app.take_actions(),
@@ -572,6 +574,7 @@ fn double_ctrl_c_when_idle_leaves_with_130() {
         model_requests: 0,
         structured_output: None,
         structured_output_failed: false,
+        plan: None,
     }));
     app.ctrl_c_for_test();
     assert_eq!(app.exit_code(), None);

@@ -221,6 +221,7 @@ mod tests {
             model_requests: 1,
             structured_output: None,
             structured_output_failed: false,
+            plan: None,
         });
         assert_eq!(pending.answer(&end), None);
         assert_eq!(pending.answer(&preview), None);
