@@ -142,7 +142,17 @@ impl Approver {
         let id = id.clone();
         let original: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
         let task = tokio::spawn(async move {
-            let (decision, interrupt) = control::decision(&answer.await, &original);
+            let answer = answer.await;
+            let (decision, interrupt) = control::decision(&answer, &original);
+            // The mode first: approving a plan for accept-edits leaves plan
+            // mode for that mode, not for the default.
+            if let Some(mode) = control::mode_change(&answer) {
+                let _ = ops
+                    .send(Op::SetPermissionMode {
+                        mode: mode.to_owned(),
+                    })
+                    .await;
+            }
             let _ = ops.send(Op::ResolveApproval { id, decision }).await;
             if interrupt {
                 let _ = ops.send(Op::Interrupt).await;

@@ -301,9 +301,19 @@ impl Renderer {
                 };
                 self.err_line(&self.paint(&line, "33"));
             }
-            EventKind::TurnCompleted { reason, .. } => {
+            EventKind::TurnCompleted { reason, plan, .. } => {
                 // A turn that ended in an error still shows what came.
                 self.release_held();
+                if let Some(plan) = plan {
+                    // The plan is the run's answer (nobody could approve it).
+                    self.end_stdout_line();
+                    self.out(plan);
+                    self.end_stdout_line();
+                    let line = self.dim(
+                        "The run ended at the plan; run again in another permission mode to carry it out.",
+                    );
+                    self.err_line(&line);
+                }
                 self.end_stdout_line();
                 return Some(*reason);
             }

@@ -166,10 +166,15 @@ impl RunSummary {
             EventKind::TurnCompleted {
                 structured_output,
                 structured_output_failed,
+                plan,
                 ..
             } => {
                 self.structured_output.clone_from(structured_output);
                 self.structured_output_failed = *structured_output_failed;
+                // A plan nobody could approve is the run's answer.
+                if let Some(plan) = plan {
+                    self.last_text.clone_from(plan);
+                }
             }
             EventKind::Usage {
                 request,

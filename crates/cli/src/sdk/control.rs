@@ -104,6 +104,22 @@ fn rule_parts(rule: &str) -> Option<(String, Value)> {
     }
 }
 
+/// The permission mode an allowing answer switches to (Claude Code's
+/// `updatedPermissions: [{"type": "setMode", "mode": "acceptEdits"}]`, as
+/// an SDK program sends when it approves a plan).
+pub fn mode_change(answer: &Result<Value, String>) -> Option<&'static str> {
+    let answer = answer.as_ref().ok()?;
+    if answer["behavior"] != "allow" {
+        return None;
+    }
+    answer["updatedPermissions"]
+        .as_array()?
+        .iter()
+        .rev()
+        .filter(|u| u["type"] == "setMode")
+        .find_map(|u| u["mode"].as_str().and_then(wright_mode))
+}
+
 /// What the program's answer to `can_use_tool` decides for a call whose
 /// input was `original`, and whether it also asked to stop the turn
 /// (`interrupt`).
@@ -288,5 +304,18 @@ mod tests {
             ApprovalDecision::Deny { .. }
         ));
         assert!(matches!(d(json!({})).0, ApprovalDecision::Deny { .. }));
+    }
+
+    #[test]
+    fn an_allowing_answer_may_set_the_mode() {
+        let plan = json!({"behavior": "allow", "updatedPermissions": [
+            {"type": "setMode", "mode": "acceptEdits", "destination": "session"}]});
+        assert_eq!(mode_change(&Ok(plan)), Some("accept-edits"));
+        let denied = json!({"behavior": "deny", "updatedPermissions": [{"type": "setMode", "mode": "bypassPermissions"}]});
+        assert_eq!(mode_change(&Ok(denied)), None);
+        let unknown = json!({"behavior": "allow", "updatedPermissions": [{"type": "setMode", "mode": "yolo"}]});
+        assert_eq!(mode_change(&Ok(unknown)), None);
+        assert_eq!(mode_change(&Ok(json!({"behavior": "allow"}))), None);
+        assert_eq!(mode_change(&Err("gone".into())), None);
     }
 }

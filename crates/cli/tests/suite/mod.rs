@@ -33,6 +33,7 @@ mod mcp_tools;
 mod os_boundary;
 #[cfg(unix)]
 mod paths_security;
+mod plan_mode;
 mod prompt;
 #[cfg(unix)]
 mod prompt_links;
