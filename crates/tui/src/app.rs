@@ -8,8 +8,8 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use ratatui::style::{Color, Style};
-use ratatui::text::Line;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
 use wright_protocol::{Event, EventKind, ItemDelta, ItemKind, Op, ToolCallStatus, TurnEndReason};
 
 use crate::approval::{AlwaysOffer, ApprovalMenu};
@@ -192,6 +192,32 @@ impl App {
         self.turn.is_some()
     }
 
+    /// A plan to approve goes to the transcript, rendered, so it stays
+    /// there whatever is answered; the menu below only asks.
+    fn show_plan(&mut self, arguments: &str) {
+        self.end_thinking();
+        self.finish_answer();
+        let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
+        let plan = value
+            .get("plan")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
+        self.history.push(Line::default());
+        self.history.push(Line::from(Span::styled(
+            "Plan",
+            Style::default()
+                .fg(Color::Magenta)
+                .add_modifier(Modifier::BOLD),
+        )));
+        let rows = crate::markdown::render_from(
+            &cells::clean(plan),
+            self.width,
+            0,
+            &mut crate::code::CodeCache::default(),
+        );
+        self.history.extend(rows);
+    }
+
     pub(crate) fn message(&mut self, kind: MessageKind, text: &str) {
         let rows = cells::message(kind, text, self.width);
         self.history.extend(rows);
@@ -348,6 +374,9 @@ impl App {
                     still_asks.as_ref(),
                 )
                 .with_caveat(self.always_caveat.clone());
+                if tool == "ExitPlanMode" {
+                    self.show_plan(&arguments);
+                }
                 let call = (tool, arguments, touches);
                 self.approval = Some(ApprovalMenu::new(id, None, call, reason, always));
             }

@@ -661,6 +661,9 @@ fn a_rewind_that_overwrites_files_asks_first() {
     assert_eq!(app.take_actions(), [rewind]);
 }
 
+#[path = "app_ask_tests.rs"]
+mod ask;
+
 #[path = "app_shell_tests.rs"]
 mod shell;
 

@@ -15,6 +15,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use wright_protocol::{ApprovalDecision, Touches};
 
+use crate::ask_forms::{FormKey, FormOutcome, PlanForm, QuestionForm};
 use crate::cells::{clean, text_rows};
 use crate::wrap::wrap;
 
@@ -31,6 +32,8 @@ pub struct ApprovalMenu {
     touches: Option<Touches>,
     reason: String,
     always: AlwaysOffer,
+    /// A plan or the model's questions instead of a call's four choices.
+    form: Option<Form>,
     /// The choice Enter confirms: none until a digit or arrow picks one,
     /// so an Enter that ends a typed sentence confirms nothing.
     selected: Option<usize>,
@@ -119,6 +122,13 @@ impl AlwaysOffer {
     }
 }
 
+/// The menu's form when it asks for more than a yes or no on a call.
+#[derive(Debug, Clone, PartialEq)]
+enum Form {
+    Plan(PlanForm),
+    Questions(QuestionForm),
+}
+
 /// What a key does to the menu.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MenuOutcome {
@@ -126,6 +136,9 @@ pub enum MenuOutcome {
     Open,
     /// Answered.
     Decided(ApprovalDecision),
+    /// Answered, with the permission mode to switch to first (a plan
+    /// approved for accept-edits).
+    DecidedInMode(String, ApprovalDecision),
     /// Refused and the turn is to stop (Esc, Ctrl-C).
     Cancelled,
     /// Not a key for the menu: it belongs to the composer.
@@ -148,6 +161,11 @@ impl ApprovalMenu {
         reason: String,
         always: AlwaysOffer,
     ) -> Self {
+        let form = match tool.as_str() {
+            "ExitPlanMode" => Some(Form::Plan(PlanForm::default())),
+            "AskUserQuestion" => QuestionForm::parse(&arguments).map(Form::Questions),
+            _ => None,
+        };
         Self {
             id,
             agent,
@@ -156,6 +174,7 @@ impl ApprovalMenu {
             touches,
             reason,
             always,
+            form,
             selected: None,
             shown_at: None,
             typed_at: None,
@@ -181,6 +200,46 @@ impl ApprovalMenu {
     pub fn typed(&mut self, now: Instant) {
         self.typed_at = Some(now);
         self.selected = None;
+        match self.form.as_mut() {
+            Some(Form::Plan(form)) => form.forget(),
+            Some(Form::Questions(form)) => form.forget(),
+            None => {}
+        }
+    }
+
+    /// Whether a line is being typed in the menu (plan feedback, an own
+    /// answer): every key goes there, not to the composer.
+    fn typing(&self) -> bool {
+        match &self.form {
+            Some(Form::Plan(form)) => form.typing(),
+            Some(Form::Questions(form)) => form.typing(),
+            None => false,
+        }
+    }
+
+    /// A key for a plan or questions form.
+    fn form_key(&mut self, key: crossterm::event::KeyEvent, now: Instant) -> MenuOutcome {
+        let key = FormKey::of(key);
+        let outcome = match self.form.as_mut() {
+            Some(Form::Plan(form)) => form.key(key),
+            Some(Form::Questions(form)) => form.key(key),
+            None => FormOutcome::Composer,
+        };
+        match outcome {
+            FormOutcome::Open => MenuOutcome::Open,
+            FormOutcome::Decided {
+                mode: Some(mode),
+                decision,
+            } => MenuOutcome::DecidedInMode(mode, decision),
+            FormOutcome::Decided {
+                mode: None,
+                decision,
+            } => MenuOutcome::Decided(decision),
+            FormOutcome::Composer => {
+                self.typed(now);
+                MenuOutcome::Composer
+            }
+        }
     }
 
     /// Handles a key pressed at `now`. Esc and Ctrl-C always refuse (the
@@ -198,6 +257,8 @@ impl ApprovalMenu {
             KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
                 return MenuOutcome::Cancelled;
             }
+            // A line the person chose to type in takes every key.
+            _ if self.typing() => return self.form_key(key, now),
             // Arrows would walk the composer's history over the draft:
             // while deaf they do nothing.
             KeyCode::Up | KeyCode::Down | KeyCode::Tab | KeyCode::BackTab
@@ -209,6 +270,7 @@ impl ApprovalMenu {
                 self.typed(now);
                 return MenuOutcome::Composer;
             }
+            _ if self.form.is_some() => return self.form_key(key, now),
             _ => {}
         }
         match key.code {
@@ -240,6 +302,11 @@ impl ApprovalMenu {
 
     /// The menu's rows at `width`.
     pub fn lines(&self, width: u16) -> Vec<Line<'static>> {
+        match &self.form {
+            Some(Form::Plan(form)) => return form.lines(width),
+            Some(Form::Questions(form)) => return form.lines(width),
+            None => {}
+        }
         let accent = Style::default().fg(Color::Magenta);
         let mut rows = Vec::new();
         let who = self

@@ -79,6 +79,14 @@ impl App {
                     self.actions
                         .push(Action::Op(Op::ResolveApproval { id, decision }));
                 }
+                MenuOutcome::DecidedInMode(mode, decision) => {
+                    // The mode first: the core leaves plan mode for it.
+                    self.approval = None;
+                    self.actions
+                        .push(Action::Op(Op::SetPermissionMode { mode }));
+                    self.actions
+                        .push(Action::Op(Op::ResolveApproval { id, decision }));
+                }
                 MenuOutcome::Cancelled => {
                     self.approval = None;
                     self.actions.push(Action::Op(Op::ResolveApproval {

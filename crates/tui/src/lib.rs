@@ -5,6 +5,7 @@
 
 mod app;
 mod approval;
+mod ask_forms;
 mod cells;
 mod code;
 pub mod composer;

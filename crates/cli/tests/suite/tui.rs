@@ -456,6 +456,85 @@ fn always_on_a_chain_lets_the_same_chain_run_without_asking() {
     assert_eq!(tui.wait_exit(), 0);
 }
 
+/// Plan mode: the plan shows with its numbered choice, "1" approves it
+/// for accept-edits and the edit after it runs without another question.
+#[test]
+fn a_plan_approved_with_1_lets_the_next_edit_run_unasked() {
+    let env = Env::new();
+    let plan = "## Plan\n1. Write **notes.txt**\n2. Done";
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "p1",
+            "ExitPlanMode",
+            serde_json::json!({"plan": plan}),
+        )])),
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "w1",
+            "Write",
+            serde_json::json!({"file_path": "notes.txt", "content": "planned\n"}),
+        )])),
+        MockResponse::sse(anthropic::text("carried out")),
+    ])
+    .unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &["--permission-mode", "plan"]);
+    tui.wait_for("the status line", |s| s.contains("plan"));
+    tui.send("plan the notes\r");
+    tui.wait_for("the plan and its choices", |s| {
+        s.contains("Write notes.txt")
+            && s.contains("The plan above is ready")
+            && s.contains("1. Yes, and accept edits")
+    });
+    past_the_menu_grace();
+    tui.send("1\r");
+    // Another question would never be answered: the answer proves none came.
+    tui.wait_for("the answer", |s| s.contains("carried out"));
+    assert_eq!(
+        std::fs::read_to_string(env.path("notes.txt")).unwrap(),
+        "planned\n"
+    );
+    tui.wait_for("the mode in the status line", |s| {
+        s.contains("accept-edits")
+    });
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
+/// A question shows its options; "2" sends the second option's label back.
+#[test]
+fn a_question_answered_with_2_returns_the_second_label() {
+    let env = Env::new();
+    let question = serde_json::json!({"questions": [{"question": "Which database?",
+        "header": "DB", "multiSelect": false, "options": [
+            {"label": "SQLite", "description": "one file"},
+            {"label": "Postgres", "description": "a server"}]}]});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "q1",
+            "AskUserQuestion",
+            question,
+        )])),
+        MockResponse::sse(anthropic::text("noted the choice")),
+    ])
+    .unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &[]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("ask me\r");
+    tui.wait_for("the options", |s| {
+        s.contains("Which database?") && s.contains("2. Postgres")
+    });
+    past_the_menu_grace();
+    tui.send("2\r");
+    tui.wait_for("the answer", |s| s.contains("noted the choice"));
+    wait_requests(&server, 2);
+    let sent = server.requests()[1].json()["messages"].to_string();
+    assert!(
+        sent.contains(r#"\"Which database?\" = \"Postgres\""#),
+        "{sent}"
+    );
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
 /// Issue 33's safety hole: a sentence typed while an answer streams, with
 /// "yes", "always" and a digit in it and Enter at its end, lands in the
 /// prompt when an approval opens under it. The command does not run, no

@@ -1,0 +1,129 @@
+//! A plan to approve and the model's questions, as the app shows them and
+//! answers them.
+
+use super::*;
+use wright_protocol::{ApprovalDecision, Op};
+
+fn asking(tool: &str, arguments: &str) -> Input {
+    ev(EventKind::ApprovalRequested {
+        id: "ap1".to_owned(),
+        tool: tool.to_owned(),
+        arguments: arguments.to_owned(),
+        touches: None,
+        reason: "asks".to_owned(),
+        suggested_rule: None,
+        suggested_rules: Vec::new(),
+        still_asks: None,
+        call_id: None,
+    })
+}
+
+/// Opens `tool`'s menu and lets its guard pass; the time after it.
+fn opened(app: &mut App, tool: &str, arguments: &str) -> Instant {
+    app.input(asking(tool, arguments));
+    let t = app.now;
+    app.frame_drawn(t);
+    let later = t + Duration::from_secs(2);
+    app.set_now(later);
+    later
+}
+
+#[test]
+fn a_plan_goes_to_the_transcript_and_1_approves_it_for_accept_edits() {
+    let (mut app, _) = busy_app(80);
+    let plan = serde_json::json!({"plan": "## Steps\n1. Edit **lib.rs**\n2. Run the tests"});
+    opened(&mut app, "ExitPlanMode", &plan.to_string());
+    let history = rows(&app.take_history());
+    assert!(history.contains("Plan"), "{history}");
+    assert!(
+        history.contains("Edit lib.rs"),
+        "rendered markdown: {history}"
+    );
+    let shown = screen(&app, 80, 14);
+    assert!(shown.contains("? The plan above is ready"), "{shown}");
+    assert!(shown.contains("1. Yes, and accept edits"), "{shown}");
+    assert!(shown.contains("3. No, keep planning"), "{shown}");
+    app.key(typed('1'));
+    assert!(app.take_actions().is_empty(), "a digit only picks");
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert_eq!(
+        app.take_actions(),
+        [
+            Action::Op(Op::SetPermissionMode {
+                mode: "accept-edits".to_owned()
+            }),
+            Action::Op(Op::ResolveApproval {
+                id: "ap1".to_owned(),
+                decision: ApprovalDecision::AllowOnce,
+            })
+        ]
+    );
+    assert!(app.approval.is_none());
+}
+
+#[test]
+fn keep_planning_sends_the_typed_feedback_and_typed_ahead_letters_stay_prompts() {
+    let (mut app, _) = busy_app(80);
+    app.input(asking("ExitPlanMode", r#"{"plan":"1. Do it"}"#));
+    // Typed before the menu was on screen: the composer's.
+    app.key(typed('3'));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert!(app.take_actions().is_empty());
+    let t = app.now;
+    app.frame_drawn(t);
+    app.set_now(t + Duration::from_secs(2));
+    app.key(typed('3'));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    for c in "smaller steps".chars() {
+        app.key(typed(c));
+    }
+    assert!(screen(&app, 80, 14).contains("what to change: smaller steps"));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert_eq!(
+        app.take_actions(),
+        [Action::Op(Op::ResolveApproval {
+            id: "ap1".to_owned(),
+            decision: ApprovalDecision::Deny {
+                note: Some("smaller steps".to_owned())
+            },
+        })]
+    );
+}
+
+#[test]
+fn a_question_shows_its_options_and_2_returns_the_second_label() {
+    let (mut app, _) = busy_app(80);
+    let question = r#"{"questions":[{"question":"Which database?","header":"DB","multiSelect":false,
+        "options":[{"label":"SQLite","description":"one file"},{"label":"Postgres","description":"a server"}]}]}"#;
+    opened(&mut app, "AskUserQuestion", question);
+    let shown = screen(&app, 80, 12);
+    assert!(shown.contains("[DB] Which database?"), "{shown}");
+    assert!(shown.contains("1. SQLite — one file"), "{shown}");
+    assert!(shown.contains("2. Postgres — a server"), "{shown}");
+    assert!(shown.contains("3. Answer in your own words"), "{shown}");
+    app.key(typed('2'));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    let actions = app.take_actions();
+    let [
+        Action::Op(Op::ResolveApproval {
+            decision: ApprovalDecision::AllowWithInput { input },
+            ..
+        }),
+    ] = actions.as_slice()
+    else {
+        panic!("{actions:?}")
+    };
+    let input: serde_json::Value = serde_json::from_str(input).unwrap();
+    assert_eq!(input["answers"]["Which database?"], "Postgres");
+}
+
+#[test]
+fn esc_on_a_question_refuses_and_stops_the_turn() {
+    let (mut app, _) = busy_app(80);
+    let question = r#"{"questions":[{"question":"Q?","header":"","multiSelect":false,
+        "options":[{"label":"a","description":""},{"label":"b","description":""}]}]}"#;
+    opened(&mut app, "AskUserQuestion", question);
+    app.key(special(crossterm::event::KeyCode::Esc));
+    let actions = app.take_actions();
+    assert!(actions.contains(&Action::Op(Op::Interrupt)), "{actions:?}");
+}
