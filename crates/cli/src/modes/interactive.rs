@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 use wright_protocol::{ApprovalDecision, EventKind, Op};
 use wright_tools::JobInfo;
 
+use super::line_ask;
 use crate::render::{Detail, Renderer, escape_controls};
 use crate::setup::Started;
 use crate::signals::{SIGHUP, SIGINT, Signals};
@@ -247,6 +248,29 @@ pub async fn run(started: Started, detail: Detail, trust: ProjectTrust) -> u8 {
             if let EventKind::Usage { request, .. } = &event.kind {
                 last_request_tokens = request.total_input() + request.output_tokens;
             }
+            if let EventKind::ApprovalRequested {
+                id,
+                tool,
+                arguments,
+                ..
+            } = &event.kind
+                && let Some((mode, decision)) =
+                    ask_form(tool, arguments, &mut lines, &mut signals, &mut renderer).await
+            {
+                if let Some(stop) = stop_reason(&signals, &lines)
+                    && !interrupted
+                {
+                    interrupted = true;
+                    stopped_by.get_or_insert(stop);
+                    let _ = handle.submit(Op::Interrupt).await;
+                }
+                if let Some(mode) = mode {
+                    let _ = handle.submit(Op::SetPermissionMode { mode }).await;
+                }
+                let id = id.clone();
+                let _ = handle.submit(Op::ResolveApproval { id, decision }).await;
+                continue;
+            }
             if let EventKind::ApprovalRequested { id, .. } = &event.kind {
                 renderer.event(&event);
                 if let Some(caveat) = trust.always_caveat() {
@@ -390,27 +414,37 @@ async fn ask_approval(
     signals: &mut Signals,
     renderer: &mut Renderer,
 ) -> ApprovalDecision {
+    let prompt = "  allow? 1 yes, once · 2 yes, for this session · 3 always, in this project · \
+                  4 no (4: why) — the number, then Enter › ";
+    ask_line(lines, signals, renderer, prompt, approval_answer)
+        .await
+        .unwrap_or(ApprovalDecision::Deny { note: None })
+}
+
+/// Asks with `prompt` until a line `parse` takes, under the same rules as
+/// an approval; `None` when the input ended or a signal came first.
+async fn ask_line<T>(
+    lines: &mut Lines,
+    signals: &mut Signals,
+    renderer: &mut Renderer,
+    prompt: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Option<T> {
     let mut quiet_from = Instant::now();
     loop {
         {
             let mut err = std::io::stderr().lock();
-            let _ = write!(
-                err,
-                "  allow? 1 yes, once · 2 yes, for this session · 3 always, in this project · \
-                 4 no (4: why) — the number, then Enter › "
-            );
+            let _ = write!(err, "{prompt}");
             let _ = err.flush();
         }
         let line = tokio::select! {
             line = lines.rx.recv() => line,
             _ = signals.next() => None,
         };
-        let Some((at, line)) = line else {
-            return ApprovalDecision::Deny { note: None };
-        };
+        let (at, line) = line?;
         let early = at < quiet_from + APPROVAL_GUARD;
-        match approval_answer(&line) {
-            Some(decision) if !early => return decision,
+        match parse(&line) {
+            Some(answer) if !early => return Some(answer),
             _ if line.trim().is_empty() => {}
             _ => {
                 quiet_from = quiet_from.max(at);
@@ -421,6 +455,45 @@ async fn ask_approval(
                 lines.kept.push_back(line);
             }
         }
+    }
+}
+
+/// A plan or the model's questions asked on lines (`None`: an ordinary
+/// approval, asked as one). Ending the input or a signal refuses.
+async fn ask_form(
+    tool: &str,
+    arguments: &str,
+    lines: &mut Lines,
+    signals: &mut Signals,
+    renderer: &mut Renderer,
+) -> Option<line_ask::Answer> {
+    let refused = (None, ApprovalDecision::Deny { note: None });
+    match tool {
+        "ExitPlanMode" => {
+            renderer.err_line(&line_ask::plan_text(arguments));
+            let prompt = line_ask::PLAN_PROMPT;
+            let answer = ask_line(lines, signals, renderer, prompt, line_ask::plan_answer).await;
+            Some(answer.unwrap_or(refused))
+        }
+        "AskUserQuestion" => {
+            let questions = line_ask::questions(arguments);
+            if questions.is_empty() {
+                return None;
+            }
+            let mut answers = serde_json::Map::new();
+            for q in &questions {
+                renderer.err_line(&q.text());
+                let prompt = q.prompt();
+                let Some(answer) =
+                    ask_line(lines, signals, renderer, &prompt, |l| q.answer(l)).await
+                else {
+                    return Some(refused);
+                };
+                answers.insert(q.question().to_owned(), serde_json::Value::String(answer));
+            }
+            Some((None, line_ask::answered(arguments, answers)))
+        }
+        _ => None,
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod headless;
 pub mod interactive;
+mod line_ask;
 pub mod print;
 pub mod tui_composer;
 pub mod tui_mode;

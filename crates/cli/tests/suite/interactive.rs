@@ -186,3 +186,87 @@ fn lines_typed_before_an_approval_never_answer_it() {
     let kept = requests[2].json()["messages"].to_string();
     assert!(kept.contains("yes and always"), "{kept}");
 }
+
+/// The line mode shows a plan and takes "1" (accept edits): the edit after
+/// it runs without another question.
+#[test]
+fn a_plan_in_the_line_mode_is_approved_with_1() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "p1",
+            "ExitPlanMode",
+            serde_json::json!({"plan": "1. Write notes.txt\n2. Done"}),
+        )])),
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "w1",
+            "Write",
+            serde_json::json!({"file_path": "notes.txt", "content": "planned\n"}),
+        )])),
+        MockResponse::sse(anthropic::text("carried out")),
+    ])
+    .unwrap();
+    let Some((ok, text)) = env.terminal_steps(
+        &server.url(),
+        "--permission-mode plan",
+        &[
+            ("", "plan the notes\n"),
+            ("carry out the plan?", "1\n"),
+            ("carried out", "/exit\n"),
+        ],
+    ) else {
+        return;
+    };
+    assert!(ok, "{text}");
+    assert!(text.contains("Plan:\r\n  1. Write notes.txt"), "{text}");
+    assert!(!text.contains("needs approval"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(env.path("notes.txt")).unwrap(),
+        "planned\n"
+    );
+}
+
+/// The line mode asks each question with numbered options; "2" sends the
+/// second label, "3: …" one's own words.
+#[test]
+fn questions_in_the_line_mode_take_a_number_or_own_words() {
+    let env = Env::new();
+    let question = serde_json::json!({"questions": [
+        {"question": "Which database?", "header": "DB", "multiSelect": false, "options": [
+            {"label": "SQLite", "description": "one file"},
+            {"label": "Postgres", "description": "a server"}]},
+        {"question": "Which name?", "header": "Name", "multiSelect": false, "options": [
+            {"label": "app", "description": ""},
+            {"label": "svc", "description": ""}]}]});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "q1",
+            "AskUserQuestion",
+            question,
+        )])),
+        MockResponse::sse(anthropic::text("noted")),
+    ])
+    .unwrap();
+    let Some((ok, text)) = env.terminal_steps(
+        &server.url(),
+        "",
+        &[
+            ("", "ask me\n"),
+            ("2. Postgres — a server", "2\n"),
+            ("[Name] Which name?", "3: wright-demo\n"),
+            ("noted", "/exit\n"),
+        ],
+    ) else {
+        return;
+    };
+    assert!(ok, "{text}");
+    let sent = server.requests()[1].json()["messages"].to_string();
+    assert!(
+        sent.contains(r#"\"Which database?\" = \"Postgres\""#),
+        "{sent}"
+    );
+    assert!(
+        sent.contains(r#"\"Which name?\" = \"wright-demo\""#),
+        "{sent}"
+    );
+}
