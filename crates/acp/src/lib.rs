@@ -7,6 +7,7 @@
 //! the binary supplies a [`Backend`] that starts sessions, so this crate
 //! depends on the protocol types only (as every front end does).
 
+mod ask;
 mod backend;
 mod editor_fs;
 mod model_option;

@@ -8,14 +8,15 @@ use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    ContentBlock, ContentChunk, PermissionOption, PermissionOptionKind, RequestPermissionOutcome,
-    RequestPermissionRequest, SessionConfigOption, SessionNotification, SessionUpdate, TextContent,
-    ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
+    ContentBlock, ContentChunk, CurrentModeUpdate, PermissionOption, PermissionOptionKind,
+    RequestPermissionOutcome, RequestPermissionRequest, SessionConfigOption, SessionNotification,
+    SessionUpdate, TextContent, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
 };
 use agent_client_protocol::{Client, Error};
 use tokio::sync::{mpsc, oneshot};
 use wright_protocol::{ApprovalDecision, Event, EventKind, Op};
 
+use crate::ask;
 use crate::backend::{Backend, BackendError, CustomCommand, SessionRequest};
 use crate::model_option;
 use crate::modes;
@@ -243,14 +244,39 @@ impl Pump {
             EventKind::Retrying { reason, .. } => eprintln!("retrying: {reason}"),
             _ => {}
         }
+        // The core says so when the mode changes (an approved plan leaves
+        // plan mode): the editor's mode picker follows.
+        if let EventKind::Warning { message } = &event.kind
+            && event.agent.is_root()
+            && let Some(mode) = message
+                .strip_prefix("Permission mode is now `")
+                .and_then(|m| m.split('`').next())
+                .and_then(modes::normalize)
+        {
+            if let Ok(mut current) = self.live.mode.lock() {
+                *current = mode.to_owned();
+            }
+            notify(
+                &self.cx,
+                &self.id,
+                SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode)),
+            )?;
+        }
         for action in self.mapper.map(event) {
             match action {
                 Action::Update(update) => notify(&self.cx, &self.id, update)?,
                 Action::AskPermission {
                     approval_id,
                     tool_call,
+                    form: Some((form, arguments)),
+                    ..
+                } => self.ask_form(approval_id, tool_call, form, arguments)?,
+                Action::AskPermission {
+                    approval_id,
+                    tool_call,
                     announced,
                     always,
+                    form: None,
                 } => self.ask(approval_id, tool_call, announced, always)?,
                 Action::TurnEnded(outcome) => {
                     let waiting = self.live.turn.lock().ok().and_then(|mut t| t.take());
@@ -326,6 +352,87 @@ impl Pump {
                     SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(call_id, fields)),
                 )?;
             }
+            let _ = ops
+                .send(Op::ResolveApproval {
+                    id: approval_id,
+                    decision,
+                })
+                .await;
+            Ok(())
+        })
+    }
+}
+
+impl Pump {
+    /// Asks the editor about a plan or the model's questions in a task of
+    /// its own: a plan's answer may switch the mode first; each question
+    /// is a request of its own, and one left unanswered refuses the call.
+    fn ask_form(
+        &self,
+        approval_id: String,
+        tool_call: ToolCallUpdate,
+        form: ask::Form,
+        arguments: String,
+    ) -> Result<(), Error> {
+        let cx = self.cx.clone();
+        let ops = self.live.ops.clone();
+        let id = self.id.clone();
+        self.cx.spawn(async move {
+            let chosen = |request: RequestPermissionRequest| {
+                let cx = cx.clone();
+                async move {
+                    match cx
+                        .send_request(request)
+                        .block_task()
+                        .await
+                        .map(|r| r.outcome)
+                    {
+                        Ok(RequestPermissionOutcome::Selected(s)) => Some(s.option_id.to_string()),
+                        Ok(_) => None,
+                        Err(e) => {
+                            eprintln!("wright acp: permission request failed: {e}");
+                            None
+                        }
+                    }
+                }
+            };
+            let decision = match form {
+                ask::Form::Plan => {
+                    let request =
+                        RequestPermissionRequest::new(id.clone(), tool_call, ask::plan_options());
+                    let option = chosen(request).await;
+                    let (mode, decision) = ask::plan_answer(option.as_deref());
+                    if let Some(mode) = mode {
+                        let _ = ops
+                            .send(Op::SetPermissionMode {
+                                mode: mode.to_owned(),
+                            })
+                            .await;
+                    }
+                    decision
+                }
+                ask::Form::Questions(questions) => {
+                    let mut answers = Some(serde_json::Map::new());
+                    for question in &questions {
+                        let mut call = tool_call.clone();
+                        call.fields.title = Some(question.text.clone());
+                        let request =
+                            RequestPermissionRequest::new(id.clone(), call, question.options());
+                        match question.answer(chosen(request).await.as_deref()) {
+                            Some(label) => {
+                                if let Some(map) = answers.as_mut() {
+                                    map.insert(question.text.clone(), label.into());
+                                }
+                            }
+                            None => {
+                                answers = None;
+                                break;
+                            }
+                        }
+                    }
+                    ask::answered(&arguments, answers)
+                }
+            };
             let _ = ops
                 .send(Op::ResolveApproval {
                     id: approval_id,

@@ -148,6 +148,20 @@ pub fn present(
             d => format!("Task: {d}"),
         },
         "TodoWrite" => "Update the plan".to_owned(),
+        "ExitPlanMode" => {
+            content.push(text_content(s("plan").to_owned()));
+            "The plan is ready: carry it out?".to_owned()
+        }
+        "AskUserQuestion" => {
+            let questions: Vec<&str> = args
+                .get("questions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|q| q.get("question").and_then(Value::as_str))
+                .collect();
+            format!("Question: {}", questions.join(" · "))
+        }
         other => match other.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
             Some((server, tool)) => format!("{tool} ({server} MCP)"),
             None => other.to_owned(),

@@ -42,6 +42,9 @@ pub enum Action {
         /// The "allow always" option's label naming the rules it stores;
         /// `None` offers no such option (no rule can be stored).
         always: Option<String>,
+        /// A plan or the model's questions, with the call's arguments (the
+        /// answers go back with them); `None` for a call's approval.
+        form: Option<(crate::ask::Form, String)>,
     },
     /// The user turn is over: answer `session/prompt`.
     TurnEnded(TurnOutcome),
@@ -399,11 +402,13 @@ impl EventMapper {
                 ToolCallUpdate::new(id.to_owned(), fields)
             }
         };
+        let form = crate::ask::form(tool, arguments).map(|f| (f, arguments.to_owned()));
         vec![Action::AskPermission {
             approval_id: id.to_owned(),
             tool_call,
             announced,
             always,
+            form,
         }]
     }
 

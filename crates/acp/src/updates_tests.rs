@@ -169,6 +169,7 @@ fn an_edit_goes_pending_then_asks_then_completes_with_its_diff() {
         tool_call,
         announced,
         always,
+        ..
     } = &a[0]
     else {
         panic!("permission expected");

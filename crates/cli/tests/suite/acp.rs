@@ -756,3 +756,123 @@ fn closing_stdin_mid_stream_ends_the_session_before_the_process() {
         "the session did not end before the process exited"
     );
 }
+
+/// Starts a session in `mode` and sends `text`; the editor and the ids.
+fn session_in_mode(env: &Env, server: &MockServer, mode: &str, text: &str) -> (Editor, u64) {
+    let mut ed = Editor::start(env, &server.url());
+    initialize(&mut ed);
+    let cwd = env.project.path().display().to_string();
+    let new = ed.call("session/new", json!({"cwd": cwd, "mcpServers": []}));
+    let session = new["result"]["sessionId"].as_str().unwrap().to_owned();
+    ed.call(
+        "session/set_mode",
+        json!({"sessionId": session, "modeId": mode}),
+    );
+    let id = ed.request(
+        "session/prompt",
+        json!({"sessionId": session, "prompt": [{"type": "text", "text": text}]}),
+    );
+    (ed, id)
+}
+
+#[test]
+fn a_plan_is_a_permission_request_that_switches_the_session_mode() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "p1",
+            "ExitPlanMode",
+            json!({"plan": "1. Write notes.txt"}),
+        )])),
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "w1",
+            "Write",
+            json!({"file_path": "notes.txt", "content": "planned\n"}),
+        )])),
+        MockResponse::sse(anthropic::text("Carried out.")),
+    ])
+    .unwrap();
+    let (mut ed, id) = session_in_mode(&env, &server, "plan", "plan the notes");
+    let mut asked = Vec::new();
+    let done = ed.response(id, &mut |req| {
+        assert_eq!(req["method"], "session/request_permission", "{req}");
+        asked.push(req["params"].clone());
+        json!({"outcome": {"outcome": "selected", "optionId": "plan_accept_edits"}})
+    });
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+    assert_eq!(asked.len(), 1, "the write asked again: {asked:?}");
+    let options: Vec<&str> = asked[0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["optionId"].as_str().unwrap())
+        .collect();
+    assert_eq!(options, ["plan_accept_edits", "plan_default", "plan_keep"]);
+    assert!(
+        asked[0]["toolCall"]
+            .to_string()
+            .contains("1. Write notes.txt")
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.path("notes.txt")).unwrap(),
+        "planned\n"
+    );
+    let modes: Vec<String> = ed
+        .updates("current_mode_update")
+        .iter()
+        .map(|u| u["currentModeId"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        modes.last().map(String::as_str),
+        Some("accept-edits"),
+        "{modes:?}"
+    );
+    ed.finish();
+}
+
+#[test]
+fn each_question_is_a_permission_request_whose_options_are_its_labels() {
+    let env = Env::new();
+    let question = json!({"questions": [{"question": "Which database?", "header": "DB",
+        "multiSelect": false, "options": [
+            {"label": "SQLite", "description": "one file"},
+            {"label": "Postgres", "description": "a server"}]}]});
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "q1",
+            "AskUserQuestion",
+            question,
+        )])),
+        MockResponse::sse(anthropic::text("Postgres then.")),
+    ])
+    .unwrap();
+    let (mut ed, id) = session_in_mode(&env, &server, "default", "ask me");
+    let mut asked = Vec::new();
+    let done = ed.response(id, &mut |req| {
+        asked.push(req["params"].clone());
+        json!({"outcome": {"outcome": "selected", "optionId": "answer_1"}})
+    });
+    assert_eq!(done["result"]["stopReason"], "end_turn", "{done}");
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0]["toolCall"]["title"], "Which database?");
+    let names: Vec<&str> = asked[0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "SQLite — one file",
+            "Postgres — a server",
+            "Skip (let the agent decide)"
+        ]
+    );
+    let sent = server.requests()[1].json()["messages"].to_string();
+    assert!(
+        sent.contains(r#"\"Which database?\" = \"Postgres\""#),
+        "{sent}"
+    );
+    ed.finish();
+}
