@@ -268,7 +268,14 @@ impl EventMapper {
                 }
                 None => Vec::new(),
             },
+            // Shown where the model got it (prompts the editor sent itself
+            // are its own to show).
+            EventKind::Steered { text } if root => {
+                vec![Action::Update(SessionUpdate::UserMessageChunk(chunk(text)))]
+            }
             EventKind::SessionConfigured { .. }
+            | EventKind::Steered { .. }
+            | EventKind::SteeringWithdrawn { .. }
             | EventKind::TurnCompleted { .. }
             | EventKind::Usage { .. }
             | EventKind::Retrying { .. }

@@ -276,6 +276,8 @@ impl Renderer {
             EventKind::Notice { message } => self.err_line(&strip_controls(message)),
             // The interactive mode shows a rewind preview with its question.
             EventKind::RewindPreview { .. } => {}
+            // Only the terminal UI and programs steer a running turn.
+            EventKind::Steered { .. } | EventKind::SteeringWithdrawn { .. } => {}
             EventKind::Warning { message } => {
                 let line = format!("warning: {}", strip_controls(message));
                 self.err_line(&self.paint(&line, "33"));

@@ -410,6 +410,13 @@ impl StreamJson {
                 }));
             }
             EventKind::Warning { message } => out.push(system(sid, "warning", message)),
+            // Where the program's message sent during a turn reached the model.
+            EventKind::Steered { text } => out.push(json!({
+                "type": "system",
+                "subtype": "user_message_delivered",
+                "session_id": sid,
+                "text": text,
+            })),
             EventKind::Notice { message } => out.push(system(sid, "notice", message)),
             EventKind::Error { message } => out.push(system(sid, "error", message)),
             EventKind::TurnCompleted { .. } => {
@@ -420,8 +427,10 @@ impl StreamJson {
                 }
             }
             // A preview answers a front end's dry-run rewind, never sent here.
+            // Withdrawn messages are sent again as turns of their own.
             EventKind::ItemDelta { .. }
             | EventKind::TurnStarted
+            | EventKind::SteeringWithdrawn { .. }
             | EventKind::RewindPreview { .. } => {}
         }
         out

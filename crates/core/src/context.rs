@@ -47,6 +47,8 @@ pub(crate) struct TurnContext {
     pub(crate) child_gates: Arc<std::sync::Mutex<Vec<std::sync::Weak<Gate>>>>,
     /// Set when a hook said `continue: false`.
     pub(crate) stop: StopRequest,
+    /// Messages sent for the running turn (`Op::Steer`), not yet delivered.
+    pub(crate) steering: std::sync::Mutex<Vec<crate::turn::Prompt>>,
     /// Set when a plan ended a run nobody could approve it in.
     pub(crate) presented_plan: crate::interaction::PresentedPlan,
     /// Context from `SessionStart` hooks, sent with the next prompt.

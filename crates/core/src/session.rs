@@ -127,6 +127,7 @@ pub fn spawn_session(
             file_locks: Arc::default(),
             stop: StopRequest::default(),
             presented_plan: Default::default(),
+            steering: Default::default(),
             pending_context: std::sync::Mutex::default(),
             live: std::sync::Mutex::default(),
         },
@@ -207,6 +208,8 @@ enum Work {
     RewindFiles(String, bool),
     /// `!cmd`: a command the user typed.
     Shell(String),
+    /// A steering message whose turn ended before it was delivered.
+    Steered(Prompt),
 }
 
 impl Actor {
@@ -255,6 +258,15 @@ impl Actor {
                                 cancel.cancel();
                                 shutdown = true;
                             }
+                            Some(Op::Steer { text, images, uuid }) => {
+                                if let Ok(mut steering) = self.ctx.steering.lock() {
+                                    steering.push(Prompt {
+                                        text,
+                                        images: only_images(images),
+                                        uuid,
+                                    });
+                                }
+                            }
                             Some(op) => queued.extend(work_of(op)),
                         },
                     }
@@ -263,6 +275,7 @@ impl Actor {
             if shutdown {
                 break;
             }
+            settle_steering(&self.ctx, &mut queued, cancel.is_cancelled());
         }
         // Background commands never outlive the session, and are gone (with
         // anything they planted in .git) before the user's hooks run
@@ -284,17 +297,47 @@ impl Actor {
     }
 }
 
+fn only_images(blocks: Vec<ContentBlock>) -> Vec<ContentBlock> {
+    blocks
+        .into_iter()
+        .filter(|b| matches!(b, ContentBlock::Image { .. }))
+        .collect()
+}
+
+/// After a turn: its undelivered steering messages start the next turns,
+/// in order, before anything queued; an interrupted turn withdraws them.
+fn settle_steering(ctx: &TurnContext, queued: &mut VecDeque<Work>, interrupted: bool) {
+    let pending: Vec<Prompt> = ctx
+        .steering
+        .lock()
+        .map(|mut s| std::mem::take(&mut *s))
+        .unwrap_or_default();
+    if pending.is_empty() {
+        return;
+    }
+    if interrupted {
+        ctx.emitter.emit(EventKind::SteeringWithdrawn {
+            texts: pending.into_iter().map(|p| p.text).collect(),
+        });
+        return;
+    }
+    for prompt in pending.into_iter().rev() {
+        queued.push_front(Work::Steered(prompt));
+    }
+}
+
 fn work_of(op: Op) -> Option<Work> {
     match op {
         Op::UserTurn { text } => Some(Work::Turn(text, Vec::new(), None)),
-        Op::UserTurnWithImages { text, images, uuid } => Some(Work::Turn(
+        Op::UserTurnWithImages { text, images, uuid } => {
+            Some(Work::Turn(text, only_images(images), uuid))
+        }
+        // Nothing runs to steer: the message starts a turn of its own.
+        Op::Steer { text, images, uuid } => Some(Work::Steered(Prompt {
             text,
-            images
-                .into_iter()
-                .filter(|b| matches!(b, ContentBlock::Image { .. }))
-                .collect(),
+            images: only_images(images),
             uuid,
-        )),
+        })),
         Op::Compact { focus } => Some(Work::Compact(focus)),
         Op::Rewind { turn, dry_run } => Some(Work::Rewind(turn, dry_run)),
         Op::RewindFiles {
@@ -320,6 +363,12 @@ async fn run_work(
     match work {
         Work::Turn(text, images, uuid) => {
             run_turn(ctx, conv, Prompt { text, images, uuid }, cancel).await;
+        }
+        Work::Steered(prompt) => {
+            ctx.emitter.emit(EventKind::Steered {
+                text: prompt.text.clone(),
+            });
+            run_turn(ctx, conv, prompt, cancel).await;
         }
         Work::Compact(focus) => compact_now(ctx, conv, focus, cancel).await,
         Work::Rewind(turn, dry_run) => rewind(ctx, conv, turn, dry_run),

@@ -966,6 +966,9 @@ mod sdk;
 #[path = "interaction_tests.rs"]
 mod interaction;
 
+#[path = "steering_tests.rs"]
+mod steering;
+
 /// The `TurnCompleted` event of a turn's events.
 fn completed(events: &[Event]) -> (Option<serde_json::Value>, bool) {
     events

@@ -472,6 +472,7 @@ fn child_context(
         file_locks: Arc::clone(&parent.file_locks),
         stop: StopRequest::default(),
         presented_plan: Default::default(),
+        steering: Default::default(),
         pending_context: std::sync::Mutex::default(),
         live: std::sync::Mutex::default(),
         options,

@@ -243,10 +243,11 @@ pub(crate) async fn run_turn(
             }
         }
         // Each result was recorded as its call finished.
-        let results = Message {
+        let mut results = Message {
             role: Role::User,
             content: run_tool_calls(ctx, calls, &cancel).await,
         };
+        deliver_steering(ctx, &mut results, &cancel).await;
         conv.push(results);
         if cancel.is_cancelled() {
             break TurnEndReason::Interrupted;
@@ -268,6 +269,47 @@ pub(crate) async fn run_turn(
         plan,
     });
     reason
+}
+
+/// Messages typed while this step ran go to the model with its tool
+/// results (after them, in the same user message), when the turn goes on
+/// to another request; otherwise they wait for the turn's end, which
+/// makes them turns of their own (or withdraws them when interrupted).
+/// Each goes through the `UserPromptSubmit` hooks like a prompt and is
+/// recorded as a user message of its own.
+async fn deliver_steering(ctx: &TurnContext, results: &mut Message, cancel: &CancellationToken) {
+    let goes_on =
+        !cancel.is_cancelled() && ctx.stop.peek().is_none() && !ctx.presented_plan.is_set();
+    if !goes_on {
+        return;
+    }
+    let pending: Vec<Prompt> = ctx
+        .steering
+        .lock()
+        .map(|mut s| std::mem::take(&mut *s))
+        .unwrap_or_default();
+    for Prompt { text, images, uuid } in pending {
+        let shown = text.clone();
+        match hook_points::prompt_submitted(ctx, text, cancel).await {
+            Ok(mut message) => {
+                message.content.extend(images);
+                ctx.emitter.emit(EventKind::Steered { text: shown });
+                ctx.recorder.message(&ctx.emitter, &message);
+                if let Some(uuid) = uuid {
+                    ctx.recorder
+                        .append(&ctx.emitter, &wright_store::EntryBody::MessageUuid { uuid });
+                }
+                results.content.extend(message.content);
+            }
+            Err(reason) => {
+                ctx.emitter.error(format!(
+                    "The message was blocked by a UserPromptSubmit hook: {reason}"
+                ));
+                ctx.emitter
+                    .emit(EventKind::SteeringWithdrawn { texts: vec![shown] });
+            }
+        }
+    }
 }
 
 /// How a turn's final answer stands against the session's JSON schema.

@@ -42,6 +42,21 @@ pub enum Op {
         /// The command, without the leading `!`.
         command: String,
     },
+    /// A message for the running turn (typed while it works): delivered
+    /// to the model with the tool results of its next step, in the
+    /// request that carries them. With no turn running, or when the turn
+    /// ends before another step, it starts the next turn. `Interrupt`
+    /// withdraws the ones not yet delivered ([`EventKind::SteeringWithdrawn`]).
+    Steer {
+        /// The message.
+        text: String,
+        /// Images after the text (only `ContentBlock::Image` entries are used).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        images: Vec<crate::ContentBlock>,
+        /// The program's id of this message, recorded with it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        uuid: Option<String>,
+    },
     /// Stop the running turn; every open tool call still gets a result.
     Interrupt,
     /// Answer an `ApprovalRequested` event.
@@ -274,6 +289,21 @@ pub enum EventKind {
         /// when the attempt failed before anything was shown.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         superseded: Vec<String>,
+    },
+    /// A message sent with [`Op::Steer`] reached the model now: with the
+    /// tool results of this step, or as the prompt of a turn that starts
+    /// for it. Front ends show it here, where the model got it.
+    Steered {
+        /// The message as sent.
+        text: String,
+    },
+    /// These [`Op::Steer`] messages were not delivered: the turn was
+    /// interrupted first, or a `UserPromptSubmit` hook blocked them (an
+    /// error says so). A front end puts them back in its composer, or
+    /// sends them again.
+    SteeringWithdrawn {
+        /// The messages, in the order they were sent.
+        texts: Vec<String>,
     },
     /// Something went wrong; the session stays usable.
     Error {

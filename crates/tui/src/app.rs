@@ -82,6 +82,8 @@ pub struct App {
     /// A rewind previewed and waiting for y/n: its turn.
     pub(crate) rewind_confirm: Option<u32>,
     pub(crate) queued: VecDeque<String>,
+    /// Messages sent into the running turn, not yet delivered.
+    pub(crate) steering: Vec<String>,
     /// When the running turn started (`None`: idle).
     pub(crate) turn: Option<Instant>,
     pub(crate) status: Status,
@@ -116,6 +118,7 @@ impl App {
             picker: None,
             rewind_confirm: None,
             queued: VecDeque::new(),
+            steering: Vec::new(),
             turn: None,
             status: Status {
                 model: startup.model,
@@ -230,6 +233,17 @@ impl App {
         self.actions.push(Action::Op(Op::UserTurn { text }));
     }
 
+    /// Sends `text` into the running turn: the model gets it with the
+    /// results of the step running now; it shows in the transcript there.
+    pub(crate) fn steer(&mut self, text: String) {
+        self.steering.push(text.clone());
+        self.actions.push(Action::Op(Op::Steer {
+            text,
+            images: Vec::new(),
+            uuid: None,
+        }));
+    }
+
     /// Runs `command` (typed as `!command`) through the session: the
     /// core checks it as the model's `Bash` call and shows it as one.
     pub(crate) fn start_shell(&mut self, command: String) {
@@ -297,6 +311,25 @@ impl App {
             }
             EventKind::TurnStarted => {
                 self.turn.get_or_insert(self.now);
+            }
+            EventKind::Steered { text } => {
+                if let Some(i) = self.steering.iter().position(|s| *s == text) {
+                    self.steering.remove(i);
+                }
+                self.end_thinking();
+                self.finish_answer();
+                self.history.extend(cells::user_prompt(&text, self.width));
+                self.turn.get_or_insert(self.now);
+            }
+            EventKind::SteeringWithdrawn { texts } => {
+                // Not sent: back into the composer, before what is there.
+                self.steering.retain(|s| !texts.contains(s));
+                let mut text = texts.join("\n\n");
+                if !self.composer.is_empty() {
+                    text.push_str("\n\n");
+                    text.push_str(self.composer.text());
+                }
+                self.composer.set_text(&text);
             }
             EventKind::ItemStarted { item } => match item.kind {
                 ItemKind::AgentMessage { .. } => {
@@ -520,7 +553,22 @@ impl App {
             }
             _ => {}
         }
-        if was_running && let Some(next) = self.queued.pop_front() {
+        if reason == Some(TurnEndReason::Interrupted) && !self.queued.is_empty() {
+            // Stopped: what was queued is not sent, it goes back to be
+            // edited or sent again.
+            let mut text = self.queued.drain(..).collect::<Vec<_>>().join("\n\n");
+            if !self.composer.is_empty() {
+                text.push_str("\n\n");
+                text.push_str(self.composer.text());
+            }
+            self.composer.set_text(&text);
+            return;
+        }
+        // Messages the turn did not take start turns of their own first.
+        if was_running
+            && self.steering.is_empty()
+            && let Some(next) = self.queued.pop_front()
+        {
             self.submit(next);
         }
     }

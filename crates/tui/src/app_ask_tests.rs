@@ -65,10 +65,16 @@ fn a_plan_goes_to_the_transcript_and_1_approves_it_for_accept_edits() {
 fn keep_planning_sends_the_typed_feedback_and_typed_ahead_letters_stay_prompts() {
     let (mut app, _) = busy_app(80);
     app.input(asking("ExitPlanMode", r#"{"plan":"1. Do it"}"#));
-    // Typed before the menu was on screen: the composer's.
+    // Typed before the menu was on screen: the composer's, sent into the
+    // turn, answering nothing.
     app.key(typed('3'));
     app.key(special(crossterm::event::KeyCode::Enter));
-    assert!(app.take_actions().is_empty());
+    assert!(
+        !app.take_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Op(Op::ResolveApproval { .. }))),
+    );
+    assert_eq!(app.steering, ["3"]);
     let t = app.now;
     app.frame_drawn(t);
     app.set_now(t + Duration::from_secs(2));
@@ -126,4 +132,47 @@ fn esc_on_a_question_refuses_and_stops_the_turn() {
     app.key(special(crossterm::event::KeyCode::Esc));
     let actions = app.take_actions();
     assert!(actions.contains(&Action::Op(Op::Interrupt)), "{actions:?}");
+}
+
+#[test]
+fn a_message_sent_into_a_turn_shows_where_it_was_delivered_or_comes_back() {
+    let (mut app, _) = busy_app(80);
+    app.submit("also check b.txt".to_owned());
+    assert_eq!(
+        app.take_actions(),
+        [Action::Op(Op::Steer {
+            text: "also check b.txt".to_owned(),
+            images: Vec::new(),
+            uuid: None,
+        })]
+    );
+    assert!(screen(&app, 80, 10).contains("↳ with the next step: also check b.txt"));
+    app.input(ev(EventKind::Steered {
+        text: "also check b.txt".to_owned(),
+    }));
+    assert!(app.steering.is_empty());
+    assert!(rows(&app.take_history()).contains("› also check b.txt"));
+    // Withdrawn by an interrupt: back in the composer, before what is there.
+    app.submit("one more".to_owned());
+    app.composer.set_text("draft");
+    app.input(ev(EventKind::SteeringWithdrawn {
+        texts: vec!["one more".to_owned()],
+    }));
+    assert_eq!(app.composer.text(), "one more\n\ndraft");
+    assert!(app.steering.is_empty());
+}
+
+#[test]
+fn esc_puts_a_queued_prompt_back_into_the_composer() {
+    let (mut app, _) = busy_app(80);
+    app.queued.push_back("for later".to_owned());
+    app.input(ev(EventKind::TurnCompleted {
+        reason: TurnEndReason::Interrupted,
+        model_requests: 1,
+        structured_output: None,
+        structured_output_failed: false,
+        plan: None,
+    }));
+    assert!(app.take_actions().is_empty(), "not sent");
+    assert_eq!(app.composer.text(), "for later");
 }

@@ -286,13 +286,13 @@ fn letters_never_answer_an_approval() {
         assert!(app.approval.is_some());
     }
     assert_eq!(app.composer.text(), letters);
-    // Enter with no choice picked confirms nothing: it sends the prompt,
-    // which waits for the turn.
+    // Enter with no choice picked confirms nothing: it sends the prompt
+    // into the turn, for its next step.
     app.set_now(t + Duration::from_secs(30));
     app.key(special(crossterm::event::KeyCode::Enter));
     assert!(!resolved(&app.take_actions()));
     assert!(app.approval.is_some());
-    assert_eq!(app.queued.front().map(String::as_str), Some(letters));
+    assert_eq!(app.steering, [letters]);
     assert!(app.composer.is_empty());
 }
 
@@ -327,7 +327,7 @@ fn keys_in_the_guard_window_go_to_the_composer() {
     assert!(!resolved(&app.take_actions()));
     assert!(app.approval.is_some(), "the menu is still open");
     assert_eq!(
-        app.queued.front().map(String::as_str),
+        app.steering.first().map(String::as_str),
         Some("yes and always 12")
     );
     // A paste also makes the menu wait.
@@ -337,7 +337,7 @@ fn keys_in_the_guard_window_go_to_the_composer() {
     app.set_now(pasted + ms(10));
     app.key(special(crossterm::event::KeyCode::Enter));
     assert!(!resolved(&app.take_actions()));
-    assert_eq!(app.queued.back().map(String::as_str), Some("3"));
+    assert_eq!(app.steering.last().map(String::as_str), Some("3"));
 }
 
 #[test]
@@ -401,7 +401,12 @@ fn esc_at_an_approval_refuses_and_stops_the_turn() {
     ));
     let actions = app.take_actions();
     assert_eq!(actions.len(), 2);
-    assert_eq!(actions[1], Action::Op(wright_protocol::Op::Interrupt));
+    // The interrupt first, so the turn stops at the question.
+    assert_eq!(actions[0], Action::Op(wright_protocol::Op::Interrupt));
+    assert!(matches!(
+        &actions[1],
+        Action::Op(wright_protocol::Op::ResolveApproval { .. })
+    ));
 }
 
 #[test]
@@ -434,11 +439,16 @@ fn status_line_spinner_running_tool_and_queue() {
             delta: ItemDelta::ToolOutput(format!("test {i} ... ok\n")),
         }));
     }
-    app.submit("next thing".to_owned());
+    // Ctrl-Q keeps a prompt for after the turn.
+    app.composer.set_text("next thing");
+    app.key(crossterm::event::KeyEvent::new(
+        crossterm::event::KeyCode::Char('q'),
+        crossterm::event::KeyModifiers::CONTROL,
+    ));
     insta::assert_snapshot!("status_and_tool_box", screen(&app, 80, 12));
     assert!(app.take_actions().is_empty(), "queued, not sent");
     app.input(ev(EventKind::TurnCompleted {
-        reason: TurnEndReason::Interrupted,
+        reason: TurnEndReason::Completed,
         model_requests: 1,
         structured_output: None,
         structured_output_failed: false,
@@ -615,9 +625,10 @@ fn commands_answer_or_become_ops() {
             }),
         ]
     );
-    // /compact runs as a turn: a prompt now is queued.
+    // /compact runs as a turn: a prompt now goes into it (and so becomes
+    // the next turn).
     app.submit("/usr/bin/foo is broken".to_owned());
-    assert_eq!(app.queued.len(), 1);
+    assert_eq!(app.steering, ["/usr/bin/foo is broken"]);
     app.input(ev(EventKind::Warning {
         message: "Permission mode is now `plan`.".to_owned(),
     }));

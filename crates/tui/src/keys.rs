@@ -47,7 +47,9 @@ pub const COMMANDS: [(&str, &str); 12] = [
 ];
 
 const KEYS_HELP: &str = "keys: Enter send · Esc interrupt · Ctrl-C clear / interrupt / twice to leave · \
-Ctrl-D leave · Shift-Tab cycle permission mode · typing during a turn queues the next prompt\n\
+Ctrl-D leave · Shift-Tab cycle permission mode\n\
+while the agent works: Enter sends the message with its next step (after the running tools) · \
+Ctrl-Q keeps it for after the turn\n\
 approvals: 1–4 or ↑/↓ picks, Enter confirms, Esc refuses; letters (and anything typed as a menu \
 opens) go to the prompt\n\
 !cmd runs cmd through the permission check and sandbox the model's Bash gets; \
@@ -88,12 +90,15 @@ impl App {
                         .push(Action::Op(Op::ResolveApproval { id, decision }));
                 }
                 MenuOutcome::Cancelled => {
+                    // The interrupt first: the turn stops at the question,
+                    // so a message sent into it is not delivered with the
+                    // refusal but comes back.
                     self.approval = None;
+                    self.actions.push(Action::Op(Op::Interrupt));
                     self.actions.push(Action::Op(Op::ResolveApproval {
                         id,
                         decision: ApprovalDecision::Deny { note: None },
                     }));
-                    self.actions.push(Action::Op(Op::Interrupt));
                 }
                 // Typed for the prompt, not for the menu: it stays there.
                 MenuOutcome::Composer => self.composer_key(key),
@@ -115,6 +120,9 @@ impl App {
         match self.composer.handle_key(key) {
             ComposerOutcome::None => {}
             ComposerOutcome::Submit(text) => self.submit(text),
+            // After the turn, not into it (a prompt when nothing runs).
+            ComposerOutcome::Queue(text) if self.busy() => self.queued.push_back(text),
+            ComposerOutcome::Queue(text) => self.submit(text),
             ComposerOutcome::CtrlC => self.ctrl_c(),
             ComposerOutcome::Exit => self.exit = Some(0),
             ComposerOutcome::Escape => {
@@ -252,7 +260,7 @@ impl App {
                 return;
             }
             if self.busy() {
-                self.queued.push_back(text);
+                self.steer(text);
             } else {
                 self.start_turn(text);
             }

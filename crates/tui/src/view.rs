@@ -228,6 +228,14 @@ impl App {
             ]);
             rows.extend(wrap(line, width, &[]));
         }
+        for prompt in &self.steering {
+            let first = prompt.lines().next().unwrap_or_default();
+            let text = truncate(
+                &format!("↳ with the next step: {}", clean(first)),
+                usize::from(width),
+            );
+            rows.push(Line::from(Span::styled(text, dim())));
+        }
         for prompt in &self.queued {
             let first = prompt.lines().next().unwrap_or_default();
             let text = truncate(&format!("↳ queued: {}", clean(first)), usize::from(width));

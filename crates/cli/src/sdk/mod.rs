@@ -257,6 +257,9 @@ pub async fn run(
     };
     let mut running = false;
     let mut ran_a_turn = false;
+    // Messages sent into the running turn and not yet delivered: an
+    // interrupt gives them back, and they run as turns of their own.
+    let mut steered: Vec<(String, Vec<ContentBlock>, Value)> = Vec::new();
     // `rewind_files` requests the core is working on, oldest first.
     let mut rewinds: VecDeque<rewind::PendingRewind> = VecDeque::new();
     loop {
@@ -284,12 +287,35 @@ pub async fn run(
             ran_a_turn = true;
         }
         // A rewind still being done is answered before the end.
-        if !running && closed && rewinds.is_empty() {
+        // Messages steered into a turn that ended first run as turns of
+        // their own: they are waited for too.
+        if !running && closed && rewinds.is_empty() && steered.is_empty() {
             break;
         }
         tokio::select! {
             next = input.recv(), if !closed => match next {
                 None => closed = true,
+                // A message sent while a turn runs goes into it, with the
+                // results of its next step (a `/compact` waits for it).
+                Some(Incoming::User { text, images, line })
+                    if running && queue.is_empty() && !text.trim_start().starts_with('/') =>
+                {
+                    let sid = summary.session_id().to_owned();
+                    let mut echo = line.clone();
+                    echo["isReplay"] = json!(true);
+                    echo["parent_tool_use_id"] = Value::Null;
+                    echo["session_id"] = json!(sid);
+                    stamp(&mut echo, &sid);
+                    if options.replay_user_messages {
+                        write_line(&echo);
+                    }
+                    let uuid = echo["uuid"].as_str().map(str::to_owned);
+                    let op = Op::Steer { text: text.clone(), images: images.clone(), uuid };
+                    steered.push((text, images, line));
+                    if handle.submit(op).await.is_err() {
+                        return Ok(exit::ERROR);
+                    }
+                }
                 Some(Incoming::User { text, images, line }) => {
                     queue.push_back((text, images, line));
                 }
@@ -361,6 +387,23 @@ pub async fn run(
                     approver.handle(&event, &ops);
                 }
                 match &event.kind {
+                    // A steered message's own turn (its turn ended first).
+                    EventKind::TurnStarted if event.agent.is_root() => running = true,
+                    // Delivered into the running turn, or starting its own.
+                    EventKind::Steered { text } => {
+                        if let Some(i) = steered.iter().position(|(t, _, _)| t == text) {
+                            steered.remove(i);
+                        }
+                        running = true;
+                    }
+                    EventKind::SteeringWithdrawn { texts } => {
+                        let (back, kept): (Vec<_>, Vec<_>) =
+                            steered.drain(..).partition(|(t, _, _)| texts.contains(t));
+                        steered = kept;
+                        for message in back.into_iter().rev() {
+                            queue.push_front(message);
+                        }
+                    }
                     EventKind::TurnCompleted { reason, .. } if event.agent.is_root() => {
                         let mut result = summary.result(*reason);
                         stamp(&mut result, summary.session_id());

@@ -50,6 +50,7 @@ mod sdk_flags;
 mod sdk_python;
 mod sdk_stream;
 mod sessions;
+mod steering;
 mod stream_endings;
 mod subagent_limits;
 mod subagent_records;

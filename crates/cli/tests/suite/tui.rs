@@ -285,8 +285,46 @@ fn exit_leaves_the_transcript_in_the_scrollback() {
     assert!(!all.contains("# Heading"), "markdown is rendered: {all}");
 }
 
+/// A message typed while a command runs reaches the model in the request
+/// that carries the command's result, and shows where it was delivered.
 #[test]
-fn esc_interrupts_a_running_command_and_a_typed_ahead_prompt_follows() {
+fn a_message_typed_during_a_command_goes_with_its_result() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "b1",
+            "Bash",
+            serde_json::json!({"command": "sleep 2; echo slept-well"}),
+        )])),
+        MockResponse::sse(anthropic::text("the second answer")),
+    ])
+    .unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &["--permission-mode", "bypass"]);
+    tui.wait_for("the status line", |s| s.contains("bypass"));
+    tui.send("run the long thing\r");
+    tui.wait_for("the running command", |s| s.contains("Bash(sleep 2"));
+    tui.send("also check b.txt\r");
+    tui.wait_for("the message waiting for the step", |s| {
+        s.contains("with the next step: also check b.txt")
+    });
+    tui.wait_for("the second answer", |s| s.contains("the second answer"));
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "one turn");
+    let messages = requests[1].json()["messages"].clone();
+    let last = messages.as_array().unwrap().last().unwrap().to_string();
+    assert!(
+        last.contains("slept-well") && last.contains("also check b.txt"),
+        "{last}"
+    );
+    tui.wait_for("the message in the transcript", |s| {
+        s.contains("› also check b.txt") && !s.contains("with the next step")
+    });
+    tui.send("\x04");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
+#[test]
+fn esc_interrupts_a_running_command_and_a_message_sent_into_it_comes_back() {
     let env = Env::new();
     let server = MockServer::start(vec![
         MockResponse::sse(anthropic::tool_calls(&[(
@@ -304,13 +342,22 @@ fn esc_interrupts_a_running_command_and_a_typed_ahead_prompt_follows() {
         s.contains("Bash(sleep 60)") && s.contains("Esc to interrupt")
     });
     tui.send("and then this\r");
-    tui.wait_for("the queued prompt", |s| s.contains("queued: and then this"));
-    // Not sent while the turn runs.
+    tui.wait_for("the message waiting", |s| {
+        s.contains("with the next step: and then this")
+    });
+    // Not sent while the command runs.
     assert_eq!(server.requests().len(), 1);
     tui.send("\x1b");
     tui.wait_for("the interrupt", |s| s.contains("interrupted"));
+    // Not delivered: back in the composer, sent again with Enter.
+    tui.wait_for("the message back in the composer", |s| {
+        s.lines()
+            .any(|l| l.contains("and then this") && !l.contains("with the next step"))
+    });
+    assert_eq!(server.requests().len(), 1);
+    tui.send("\r");
     tui.wait_for("the second answer", |s| s.contains("the second answer"));
-    // The interrupted turn asks nothing more; the queued prompt is the next request.
+    // The interrupted turn asks nothing more; the message is the next request.
     let requests = server.requests();
     assert_eq!(requests.len(), 2);
     let last = requests[1].json()["messages"].to_string();
@@ -583,8 +630,8 @@ fn a_sentence_typed_as_an_approval_opens_answers_nothing() {
         std::thread::sleep(Duration::from_millis(200));
         tui.send(word);
     }
-    tui.wait_for("the sentence queued as a prompt", |s| {
-        s.contains("queued:") && s.contains("yes and always 3")
+    tui.wait_for("the sentence sent into the turn", |s| {
+        s.contains("with the next step:") && s.contains("yes and always 3")
     });
     past_the_menu_grace();
     let screen = tui.screen();
@@ -598,9 +645,15 @@ fn a_sentence_typed_as_an_approval_opens_answers_nothing() {
     assert!(!env.path(".wright/config.local.toml").exists(), "{screen}");
     let user = env.home.path().join(".config/wright/config.toml");
     assert!(!user.exists(), "{screen}");
-    // Refused on purpose; the sentence then goes to the model as typed.
+    // Refused on purpose (which stops the turn): the sentence comes back
+    // to the composer, and goes to the model as typed when sent.
     tui.send("\x1b");
-    tui.wait_for("the queued prompt's answer", |s| {
+    tui.wait_for("the sentence back in the composer", |s| {
+        s.lines()
+            .any(|l| l.contains("yes and always 3") && !l.contains("with the next step"))
+    });
+    tui.send("\r");
+    tui.wait_for("the sentence's answer", |s| {
         s.contains("the sentence arrived")
     });
     let start = Instant::now();

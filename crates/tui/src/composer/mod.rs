@@ -50,6 +50,8 @@ pub enum ComposerOutcome {
     Escape,
     /// Shift-Tab: cycle the permission mode.
     CycleMode,
+    /// Ctrl-Q: send this prompt after the running turn, not into it.
+    Queue(String),
 }
 
 /// A `/command` the composer can complete, with its one-line description.
@@ -234,13 +236,29 @@ impl Composer {
 
     /// Submits what is typed: the full text goes to the history and out.
     fn submit(&mut self) -> ComposerOutcome {
+        match self.take_prompt() {
+            Some(text) => ComposerOutcome::Submit(text),
+            None => ComposerOutcome::None,
+        }
+    }
+
+    /// As [`Composer::submit`], for after the running turn.
+    fn queue(&mut self) -> ComposerOutcome {
+        match self.take_prompt() {
+            Some(text) => ComposerOutcome::Queue(text),
+            None => ComposerOutcome::None,
+        }
+    }
+
+    /// The prompt typed, into the history, and the composer emptied.
+    fn take_prompt(&mut self) -> Option<String> {
         let text = self.full_text();
         if text.trim().is_empty() {
-            return ComposerOutcome::None;
+            return None;
         }
         self.history.push(&text);
         self.reset();
-        ComposerOutcome::Submit(text)
+        Some(text)
     }
 
     fn reset(&mut self) {
