@@ -310,7 +310,7 @@ impl Engine {
             suggestion: self.suggest_for(call, tool, target),
         };
         // 1. Hard guards.
-        if let Some(reason) = self.hard_guard(target) {
+        if let Some(reason) = self.hard_guard(target, call.cwd) {
             return Verdict::Deny {
                 reason,
                 by: DeniedBy::Guard,
@@ -543,10 +543,17 @@ impl Engine {
         }
     }
 
-    fn hard_guard(&self, target: &Target) -> Option<String> {
+    fn hard_guard(&self, target: &Target, cwd: &Path) -> Option<String> {
         match target {
             Target::Command(c) => {
-                if let Err(why) = wright_shell::guard::check_command(&c.text) {
+                // The place lets the guard refuse the workspace, its
+                // ancestors and the home however they are spelled.
+                let place = wright_shell::guard::Place {
+                    cwd: cwd.to_path_buf(),
+                    roots: self.roots.clone(),
+                    home: self.home.clone(),
+                };
+                if let Err(why) = wright_shell::guard::check_command_at(&c.text, &place) {
                     return Some(format!("this command is refused in every mode ({why})"));
                 }
                 if let Some((_, t)) = c.proc_writes.first() {
