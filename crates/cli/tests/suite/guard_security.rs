@@ -354,3 +354,85 @@ fn literal_targets_inside_the_workspace_still_run() {
         .mode();
     assert_eq!(mode & 0o777, 0o700);
 }
+
+/// Runs `script` in `dir` with a quiet, config-free git.
+fn sh(dir: &std::path::Path, script: &str) -> String {
+    let out = std::process::Command::new("bash")
+        .args(["-c", script])
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Git transports that force-update or delete remote refs, in `bypass`:
+/// the remote's refs are unchanged afterwards (the OS sandbox lets a
+/// command write the temp dir the remote is in, so only the guard stands
+/// between), and each is blocked.
+#[test]
+fn forcing_git_transports_leave_the_remote_unchanged() {
+    if std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no git");
+        return;
+    }
+    let cases = [
+        "git push --force origin main",
+        "git send-pack --force {T}/remote.git main",
+        "git send-pack --mirror {T}/remote.git",
+        "git -c remote.origin.mirror=true push origin",
+        "git -c Remote.Origin.Mirror=yes push",
+        "git push origin :keep",
+        "git push origin +main",
+        "git config remote.origin.mirror true && git push origin",
+    ];
+    // The last is the control: a plain push of a new branch runs and
+    // reaches the remote, so the sandbox does not hide it.
+    let control = "git push origin main:fresh";
+    for case in cases.iter().chain([&control]) {
+        let l = Layout::new();
+        let t = l.t.display().to_string();
+        sh(
+            &l.t,
+            "git init -q --bare remote.git && git init -q seed && cd seed && echo a > a && \
+             git add a && git commit -qm a && git branch -M main && git branch keep && \
+             git push -q ../remote.git main keep",
+        );
+        sh(
+            &l.ws,
+            &format!(
+                "git init -q && git remote add origin {t}/remote.git && git fetch -q origin && \
+                 git checkout -q -b main origin/main && echo b > a && git commit -qam b --amend"
+            ),
+        );
+        let refs = |l: &Layout| sh(&l.t.join("remote.git"), "git for-each-ref");
+        let before = refs(&l);
+        let command = l.fill(case);
+        let (out, result) = run_one(&l.env, &command, "bypass");
+        assert_clean(&out);
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+        if *case == control {
+            assert!(refs(&l).contains("refs/heads/fresh"), "{result:?}");
+            continue;
+        }
+        assert_eq!(refs(&l), before, "{command}: the remote changed");
+        assert!(
+            matches!(&result, Some((text, true)) if text.contains("refused in every mode") || text.starts_with("Blocked by guard")),
+            "{command}: {result:?}"
+        );
+    }
+}
