@@ -216,6 +216,8 @@ pub struct Engine {
     /// Programs the command deny rules name (see `engine_inline`).
     denied_programs: Vec<String>,
     commands: CommandConfinement,
+    /// What the repositories commands run in track (see `engine_git_history`).
+    tracked: history::SharedTracked,
 }
 
 impl Engine {
@@ -240,6 +242,7 @@ impl Engine {
             can_ask: input.can_ask,
             deny_has_commands,
             commands: input.commands,
+            tracked: history::SharedTracked::default(),
         }
     }
 
@@ -529,7 +532,8 @@ impl Engine {
         let t = call.touches;
         let home = self.home.as_deref();
         if let Some(command) = &t.command {
-            return Target::Command(command_target(command, call.cwd, home));
+            let sensitive = |dir: &Path| self.tracked_sensitive(dir);
+            return Target::Command(command_target(command, call.cwd, home, &sensitive));
         }
         if let Some(p) = t.writes.first() {
             return Target::Path(paths::resolve(call.cwd, p, home), Access::Write);
@@ -711,6 +715,9 @@ use cmd::{command_target, is_sink};
 
 #[path = "engine_deny_paths.rs"]
 mod deny_paths;
+
+#[path = "engine_git_history.rs"]
+mod history;
 
 #[path = "engine_inline.rs"]
 mod inline;
