@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Cmd;
+use super::history::Sensitive;
 use crate::command::{Part, parts};
 use crate::paths;
 use crate::shell::{RedirectKind, Word};
@@ -65,7 +66,7 @@ pub(super) fn command_target(
     text: &str,
     cwd: &Path,
     home: Option<&Path>,
-    sensitive: &dyn Fn(&Path) -> Vec<PathBuf>,
+    sensitive: &dyn Fn(&Path) -> Sensitive,
 ) -> Cmd {
     let mut ps = parts(text);
     // After a `cd`, relative redirection targets are relative to a directory
@@ -128,14 +129,26 @@ pub(super) fn command_target(
                     .dirs
                     .iter()
                     .fold(base.clone(), |d, c| paths::normalize(&d.join(c)));
-                for abs in sensitive(&dir) {
-                    let named = h
-                        .specs
-                        .as_ref()
-                        .is_none_or(|s| super::history::spec_includes(&dir, s, &abs));
-                    if named {
-                        c.reads
-                            .push((i, paths::resolve(&dir, &abs.to_string_lossy(), home)));
+                match sensitive(&dir) {
+                    Sensitive::Paths(list) => {
+                        for abs in list {
+                            let named = h
+                                .specs
+                                .as_ref()
+                                .is_none_or(|s| super::history::spec_includes(&dir, s, &abs));
+                            if named {
+                                c.reads
+                                    .push((i, paths::resolve(&dir, &abs.to_string_lossy(), home)));
+                            }
+                        }
+                    }
+                    // Too long a history to list: it may hold any secret
+                    // (asked like a glob that can expand to one) and any
+                    // denied path (asked like a path that cannot be placed).
+                    Sensitive::Unknown(top) => {
+                        c.secret_globs.push((i, top.join(".git")));
+                        c.unplaced
+                            .push((i, format!("the history of {}", top.display())));
                     }
                 }
             }

@@ -18,7 +18,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use super::Engine;
 use crate::command::Part;
@@ -169,25 +169,35 @@ pub(super) fn prints_history(p: &Part) -> Option<History> {
     Some(History { dirs, specs })
 }
 
-/// What a repository tracks, from one listing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Tracked {
+/// Paths one listing found, relative to the repository's top; `None`
+/// when git could not list them in time (then anything may be there).
+type Listed = Option<Arc<Vec<String>>>;
+
+/// One repository's listings, with the stamps each was made at: the
+/// history's (refs, reflog) and the index's apart, since `git status` and
+/// `git add` rewrite the index far more often than history changes.
+#[derive(Debug, Clone)]
+struct Entry {
+    dir: PathBuf,
     top: PathBuf,
-    paths: Arc<Vec<String>>,
+    history_at: Vec<Stamp>,
+    history: Listed,
+    index_at: Stamp,
+    index: Listed,
 }
 
-/// Listings by the directory asked about, with what they were made from.
+/// Listings by the directory asked about.
 #[derive(Debug, Default)]
 pub(super) struct TrackedCache {
     entries: Mutex<Vec<Entry>>,
 }
 
-/// The directory asked about, the stamps the listing was made at, and the
-/// listing (`None` outside a repository).
-type Entry = (PathBuf, Vec<Stamp>, Option<Tracked>);
-
 /// Most repositories whose listing is kept.
 const KEPT: usize = 8;
+
+/// Longest a listing may take; a history too long to list in this time
+/// is taken to hold anything.
+const LIST_TIMEOUT: Duration = Duration::from_secs(10);
 
 type Stamp = Option<(u64, SystemTime)>;
 
@@ -207,15 +217,40 @@ fn quiet_git(dir: &Path) -> Command {
     }
     c.args(["--no-pager", "--no-optional-locks"])
         .stdin(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_OPTIONAL_LOCKS", "0");
     c
 }
 
+/// git's stdout, if it succeeds within [`LIST_TIMEOUT`].
 fn git_out(dir: &Path, args: &[&str]) -> Option<Vec<u8>> {
-    let out = quiet_git(dir).args(args).output().ok()?;
-    out.status.success().then_some(out.stdout)
+    let mut child = quiet_git(dir).args(args).spawn().ok()?;
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut buf).map(|_| buf)
+    });
+    let deadline = Instant::now() + LIST_TIMEOUT;
+    // Most answers take a few milliseconds: poll often at first.
+    let mut pause = Duration::from_micros(200);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    let out = reader.join().ok()?.ok()?;
+    status.filter(|s| s.success()).map(|_| out)
 }
 
 /// The repository's top and git directory, for `dir` inside it.
@@ -226,11 +261,15 @@ fn locate(dir: &Path) -> Option<(PathBuf, PathBuf)> {
     Some((PathBuf::from(lines.next()?), PathBuf::from(lines.next()?)))
 }
 
-/// Size and time of the files a commit, a fetch, a ref update or an
-/// `add` changes.
-fn stamps(git_dir: &Path) -> Vec<Stamp> {
+fn stamp(path: &Path) -> Stamp {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()?))
+}
+
+/// Size and time of the files a commit, a fetch or a ref update changes
+/// (a loose ref is replaced by a rename, which touches its directory).
+fn history_stamps(git_dir: &Path) -> Vec<Stamp> {
     [
-        "index",
         "HEAD",
         "packed-refs",
         "logs/HEAD",
@@ -238,72 +277,104 @@ fn stamps(git_dir: &Path) -> Vec<Stamp> {
         "refs/heads",
         "refs/stash",
         "refs/tags",
+        "refs/remotes",
     ]
     .iter()
-    .map(|f| {
-        let m = std::fs::metadata(git_dir.join(f)).ok()?;
-        Some((m.len(), m.modified().ok()?))
-    })
+    .map(|f| stamp(&git_dir.join(f)))
     .collect()
 }
 
-/// Every path the index or any commit a ref or reflog reaches holds.
-fn list(dir: &Path) -> Option<Tracked> {
-    let (top, _) = locate(dir)?;
-    let mut paths = std::collections::BTreeSet::new();
-    let mut add = |bytes: Vec<u8>| {
-        for p in bytes.split(|b| *b == 0).filter(|p| !p.is_empty()) {
-            paths.insert(String::from_utf8_lossy(p).into_owned());
-        }
-    };
-    add(git_out(&top, &["ls-files", "-z", "--full-name"]).unwrap_or_default());
-    // A repository without commits has no history to print.
-    if git_out(&top, &["rev-parse", "--verify", "-q", "HEAD"]).is_some()
-        || git_out(&top, &["for-each-ref", "--count=1"]).is_some_and(|o| !o.is_empty())
-    {
-        add(git_out(
-            &top,
-            &[
-                "log",
-                "--all",
-                "--reflog",
-                "--format=",
-                "--name-only",
-                "-z",
-                "--no-renames",
-                // Every path is added somewhere (the root commit's too);
-                // `-m` shows what a merge added.
-                "--diff-filter=A",
-                "-m",
-                "--no-textconv",
-                "--no-ext-diff",
-            ],
-        )?);
-    }
-    Some(Tracked {
-        top,
-        paths: Arc::new(paths.into_iter().collect()),
-    })
+fn split_z(bytes: &[u8]) -> Vec<String> {
+    let mut paths: Vec<String> = bytes
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
+/// Every path any commit a ref or a reflog reaches holds.
+fn list_history(top: &Path) -> Listed {
+    // A repository without commits has no history to print (and `log`
+    // fails there).
+    let any_ref = git_out(top, &["for-each-ref", "--count=1"])?;
+    if any_ref.is_empty() && git_out(top, &["rev-parse", "--verify", "-q", "HEAD"]).is_none() {
+        return Some(Arc::new(Vec::new()));
+    }
+    let out = git_out(
+        top,
+        &[
+            "log",
+            "--all",
+            "--reflog",
+            "--format=",
+            "--name-only",
+            "-z",
+            "--no-renames",
+            // Every path is added somewhere (the root commit's too); `-m`
+            // shows what a merge added.
+            "--diff-filter=A",
+            "-m",
+            "--no-textconv",
+            "--no-ext-diff",
+        ],
+    )?;
+    Some(Arc::new(split_z(&out)))
+}
+
+fn list_index(top: &Path) -> Listed {
+    git_out(top, &["ls-files", "-z", "--full-name"]).map(|o| Arc::new(split_z(&o)))
+}
+
+/// What the repository around a directory tracks: its top and every path,
+/// or `None` for a path list git could not give.
+type Tracked = (PathBuf, Option<Vec<String>>);
+
 impl TrackedCache {
+    /// `None` outside a repository.
     fn get(&self, dir: &Path) -> Option<Tracked> {
-        let (_, git_dir) = locate(dir)?;
-        let now = stamps(&git_dir);
-        if let Ok(entries) = self.entries.lock()
-            && let Some((_, _, t)) = entries.iter().find(|(d, s, _)| d == dir && *s == now)
-        {
-            return t.clone();
-        }
-        let t = list(dir);
+        let (top, git_dir) = locate(dir)?;
+        let history_at = history_stamps(&git_dir);
+        let index_at = stamp(&git_dir.join("index"));
+        let old = self
+            .entries
+            .lock()
+            .ok()
+            .and_then(|e| e.iter().find(|x| x.dir == dir && x.top == top).cloned());
+        let history = match &old {
+            Some(o) if o.history_at == history_at => o.history.clone(),
+            _ => list_history(&top),
+        };
+        let index = match &old {
+            Some(o) if o.index_at == index_at => o.index.clone(),
+            _ => list_index(&top),
+        };
         if let Ok(mut entries) = self.entries.lock() {
-            entries.retain(|(d, _, _)| d != dir);
+            entries.retain(|x| x.dir != dir);
             if entries.len() >= KEPT {
                 entries.remove(0);
             }
-            entries.push((dir.to_path_buf(), now, t.clone()));
+            entries.push(Entry {
+                dir: dir.to_path_buf(),
+                top: top.clone(),
+                history_at,
+                history: history.clone(),
+                index_at,
+                index: index.clone(),
+            });
         }
-        t
+        let paths = match (history, index) {
+            (Some(h), Some(i)) => {
+                let mut all: Vec<String> = h.iter().chain(i.iter()).cloned().collect();
+                all.sort();
+                all.dedup();
+                Some(all)
+            }
+            _ => None,
+        };
+        Some((top, paths))
     }
 }
 
@@ -311,12 +382,23 @@ impl TrackedCache {
 #[derive(Debug, Default, Clone)]
 pub(super) struct SharedTracked(Arc<TrackedCache>);
 
+/// The sensitive paths a repository tracks.
+pub(super) enum Sensitive {
+    /// These (absolute), possibly none.
+    Paths(Vec<PathBuf>),
+    /// The repository at this top could not be listed: any may be there.
+    Unknown(PathBuf),
+}
+
 impl Engine {
     /// The tracked paths of the repository around `dir` that are secret
     /// by name or that a Read deny rule names, as absolute paths.
-    pub(super) fn tracked_sensitive(&self, dir: &Path) -> Vec<PathBuf> {
-        let Some(t) = self.tracked.0.get(dir) else {
-            return Vec::new();
+    pub(super) fn tracked_sensitive(&self, dir: &Path) -> Sensitive {
+        let Some((top, paths)) = self.tracked.0.get(dir) else {
+            return Sensitive::Paths(Vec::new());
+        };
+        let Some(paths) = paths else {
+            return Sensitive::Unknown(top);
         };
         let home = self.home.as_deref();
         let denies: Vec<_> = self
@@ -329,18 +411,20 @@ impl Engine {
                 _ => None,
             })
             .collect();
-        t.paths
-            .iter()
-            .map(|p| t.top.join(p))
-            .filter(|abs| {
-                let r = paths::resolve(&t.top, &abs.to_string_lossy(), home);
-                paths::secret(&r, false).is_some()
-                    || denies.iter().any(|d| {
-                        d.matches(&r.lexical, &self.roots, home)
-                            || d.matches(&r.real, &self.roots, home)
-                    })
-            })
-            .collect()
+        Sensitive::Paths(
+            paths
+                .iter()
+                .map(|p| top.join(p))
+                .filter(|abs| {
+                    let r = paths::resolve(&top, &abs.to_string_lossy(), home);
+                    paths::secret(&r, false).is_some()
+                        || denies.iter().any(|d| {
+                            d.matches(&r.lexical, &self.roots, home)
+                                || d.matches(&r.real, &self.roots, home)
+                        })
+                })
+                .collect(),
+        )
     }
 }
 
