@@ -216,6 +216,8 @@ pub struct Engine {
     /// Programs the command deny rules name (see `engine_inline`).
     denied_programs: Vec<String>,
     commands: CommandConfinement,
+    /// What the repositories commands run in track (see `engine_git_history`).
+    tracked: history::SharedTracked,
 }
 
 impl Engine {
@@ -240,6 +242,7 @@ impl Engine {
             can_ask: input.can_ask,
             deny_has_commands,
             commands: input.commands,
+            tracked: history::SharedTracked::default(),
         }
     }
 
@@ -315,7 +318,7 @@ impl Engine {
             suggestion: self.suggest_for(call, tool, target),
         };
         // 1. Hard guards.
-        if let Some(reason) = self.hard_guard(target) {
+        if let Some(reason) = self.hard_guard(target, call.cwd) {
             return Verdict::Deny {
                 reason,
                 by: DeniedBy::Guard,
@@ -534,7 +537,8 @@ impl Engine {
         let t = call.touches;
         let home = self.home.as_deref();
         if let Some(command) = &t.command {
-            return Target::Command(command_target(command, call.cwd, home));
+            let sensitive = |dir: &Path| self.tracked_sensitive(dir);
+            return Target::Command(command_target(command, call.cwd, home, &sensitive));
         }
         if let Some(p) = t.writes.first() {
             return Target::Path(paths::resolve(call.cwd, p, home), Access::Write);
@@ -548,10 +552,17 @@ impl Engine {
         }
     }
 
-    fn hard_guard(&self, target: &Target) -> Option<String> {
+    fn hard_guard(&self, target: &Target, cwd: &Path) -> Option<String> {
         match target {
             Target::Command(c) => {
-                if let Err(why) = wright_shell::guard::check_command(&c.text) {
+                // The place lets the guard refuse the workspace, its
+                // ancestors and the home however they are spelled.
+                let place = wright_shell::guard::Place {
+                    cwd: cwd.to_path_buf(),
+                    roots: self.roots.clone(),
+                    home: self.home.clone(),
+                };
+                if let Err(why) = wright_shell::guard::check_command_at(&c.text, &place) {
                     return Some(format!("this command is refused in every mode ({why})"));
                 }
                 if let Some((_, t)) = c.proc_writes.first() {
@@ -709,6 +720,9 @@ use cmd::{command_target, is_sink};
 
 #[path = "engine_deny_paths.rs"]
 mod deny_paths;
+
+#[path = "engine_git_history.rs"]
+mod history;
 
 #[path = "engine_inline.rs"]
 mod inline;

@@ -1,13 +1,15 @@
 //! What a shell command touches: the files its redirections write and read,
 //! the path words of its parts (relative to every directory a `cd` may have
 //! moved to), its globs, the paths git prints blobs of (`git show
-//! REV:PATH`), and the paths the engine cannot place (after a `cd` to a
+//! REV:PATH`, and for history printed without a path the secret or denied
+//! paths the repository tracks), and the paths the engine cannot place (after a `cd` to a
 //! computed directory, or through `/proc/self` and `/dev/fd/N/…`, which name
 //! what the running shell has open, not what wright sees).
 
 use std::path::{Path, PathBuf};
 
 use super::Cmd;
+use super::history::Sensitive;
 use crate::command::{Part, parts};
 use crate::paths;
 use crate::shell::{RedirectKind, Word};
@@ -57,7 +59,15 @@ impl Cwds {
     }
 }
 
-pub(super) fn command_target(text: &str, cwd: &Path, home: Option<&Path>) -> Cmd {
+/// What `text`, run in `cwd`, touches. `sensitive` lists the secret or
+/// Read-denied paths the repository around a directory tracks: a git
+/// command that prints history without naming paths reads them.
+pub(super) fn command_target(
+    text: &str,
+    cwd: &Path,
+    home: Option<&Path>,
+    sensitive: &dyn Fn(&Path) -> Sensitive,
+) -> Cmd {
     let mut ps = parts(text);
     // After a `cd`, relative redirection targets are relative to a directory
     // only known when it runs: treat them as named at run time.
@@ -111,6 +121,36 @@ pub(super) fn command_target(text: &str, cwd: &Path, home: Option<&Path>) -> Cmd
                     c.reads.push((i, paths::resolve(cwd, &t.text, home)))
                 }
                 _ => {}
+            }
+        }
+        if let Some(h) = super::history::prints_history(p) {
+            for base in &cwds.known {
+                let dir = h
+                    .dirs
+                    .iter()
+                    .fold(base.clone(), |d, c| paths::normalize(&d.join(c)));
+                match sensitive(&dir) {
+                    Sensitive::Paths(list) => {
+                        for abs in list {
+                            let named = h
+                                .specs
+                                .as_ref()
+                                .is_none_or(|s| super::history::spec_includes(&dir, s, &abs));
+                            if named {
+                                c.reads
+                                    .push((i, paths::resolve(&dir, &abs.to_string_lossy(), home)));
+                            }
+                        }
+                    }
+                    // Too long a history to list: it may hold any secret
+                    // (asked like a glob that can expand to one) and any
+                    // denied path (asked like a path that cannot be placed).
+                    Sensitive::Unknown(top) => {
+                        c.secret_globs.push((i, top.join(".git")));
+                        c.unplaced
+                            .push((i, format!("the history of {}", top.display())));
+                    }
+                }
             }
         }
         let git_paths = git_blob_paths(p);

@@ -399,3 +399,137 @@ fn inline_code_asks_under_a_command_deny() {
         &["python3 script.py", "cargo test", "ls | grep curl"],
     );
 }
+
+/// Runs git in `dir` with no user or system config; its stdout.
+fn git(dir: &std::path::Path, args: &[&str]) -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// Class 2b: git printing history or objects by id, with no path named,
+/// in a repository that tracks a secret-named file (`.env`, deleted since,
+/// so only history holds it) and a file under `Read(private/**)`: each is
+/// a read of those paths, so no mode allows it without a question. The
+/// same commands in a repository that tracks neither stay allowed.
+#[test]
+fn git_history_of_tracked_secret_or_denied_paths_is_a_read_of_them() {
+    let f = fx();
+    let ws = &f.ws;
+    if git(ws, &["init", "-q"]).is_none() {
+        eprintln!("skipped: no git");
+        return;
+    }
+    std::fs::create_dir_all(ws.join("private")).unwrap();
+    std::fs::write(ws.join("src/lib.rs"), "fn a() {}\n").unwrap();
+    std::fs::write(ws.join(".env"), "TOKEN=1\n").unwrap();
+    std::fs::write(ws.join("private/secret.txt"), "TOPSECRET\n").unwrap();
+    let setup = [
+        &["add", "-A"][..],
+        &["commit", "-qm", "one"],
+        &["rm", "-q", ".env"],
+        &["commit", "-qm", "two"],
+    ];
+    for a in setup {
+        git(ws, a).unwrap();
+    }
+    let blob = git(ws, &["rev-parse", "HEAD:private/secret.txt"]).unwrap();
+    let env_blob = git(ws, &["rev-parse", "HEAD~1:.env"]).unwrap();
+    let commit = git(ws, &["rev-parse", "HEAD~1"]).unwrap();
+    let short = &commit[..8];
+    let forms = [
+        "git log -p".to_owned(),
+        "git log --patch --all".to_owned(),
+        "git log -p -3 --reverse".to_owned(),
+        "git log -u".to_owned(),
+        "git log -U1 main".to_owned(),
+        "git log --cc".to_owned(),
+        "git log --word-diff".to_owned(),
+        "git whatchanged -p".to_owned(),
+        "git reflog -p".to_owned(),
+        "git log -p -- .".to_owned(),
+        "git log -p -- private".to_owned(),
+        "git log -p -- ':!src'".to_owned(),
+        "git log -p -- '*.txt'".to_owned(),
+        "git show".to_owned(),
+        "git show HEAD~1".to_owned(),
+        format!("git show {commit}"),
+        format!("git show {short}"),
+        format!("git show {blob}"),
+        format!("git show --stat {env_blob}"),
+        format!("git cat-file -p {blob}"),
+        format!("git cat-file blob {env_blob}"),
+        "git cat-file --batch < ids.txt".to_owned(),
+        "git diff HEAD~1".to_owned(),
+        "git diff HEAD~1 HEAD".to_owned(),
+        format!("git diff {short} HEAD"),
+        "git diff --cached HEAD~1".to_owned(),
+        "git diff-tree -p HEAD".to_owned(),
+        "git grep -n TOP".to_owned(),
+        "git grep TOP HEAD~1".to_owned(),
+        "git archive HEAD".to_owned(),
+        "git fast-export --all".to_owned(),
+        "git format-patch --stdout HEAD~2".to_owned(),
+        "git -C src log -p".to_owned(),
+        "cd src && git log -p".to_owned(),
+        "git --no-pager log -p".to_owned(),
+    ];
+    let cmds: Vec<String> = forms.iter().flat_map(|c| wrapped(c)).collect();
+    for (name, e) in [
+        ("plan", engine(&f, Mode::Plan, &[], &["Read(private/**)"])),
+        (
+            "git allowed",
+            engine(&f, Mode::Default, &["Bash(git:*)"], &["Read(private/**)"]),
+        ),
+        ("auto", engine(&f, Mode::Auto, &[], &["Read(private/**)"])),
+        (
+            "default",
+            engine(&f, Mode::Default, &[], &["Read(private/**)"]),
+        ),
+    ] {
+        assert_none_allowed(name, &e, &f, cmds.clone());
+    }
+    let e = engine(&f, Mode::Plan, &[], &["Read(private/**)"]);
+    assert_all_allowed(
+        "controls",
+        &e,
+        &f,
+        &[
+            "git log --oneline",
+            "git log --stat",
+            "git log -Spassword --oneline",
+            "git show --stat",
+            "git show -s --format=%H",
+            "git log -p -- src",
+            "git diff --stat HEAD~1",
+            "git show HEAD:src/lib.rs",
+            "git cat-file -t HEAD",
+            "git status --short",
+        ],
+    );
+    // A repository that tracks no secret and nothing denied: history
+    // prints freely.
+    let g = fx();
+    git(&g.ws, &["init", "-q"]).unwrap();
+    std::fs::write(g.ws.join("src/lib.rs"), "fn a() {}\n").unwrap();
+    git(&g.ws, &["add", "-A"]).unwrap();
+    git(&g.ws, &["commit", "-qm", "one"]).unwrap();
+    let e = engine(&g, Mode::Plan, &[], &["Read(private/**)"]);
+    assert_all_allowed(
+        "a repository without secrets",
+        &e,
+        &g,
+        &["git log -p", "git show", "git diff HEAD", "git grep -n fn"],
+    );
+}

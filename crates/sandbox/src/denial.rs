@@ -69,9 +69,10 @@ pub fn denial_hint(policy: &SandboxPolicy, exit_code: Option<i32>, output: &str)
                  run — tell the user instead of working around it."
             }
             (Denial::Network, _) => {
-                "Blocked by sandbox: the command tried to open a network connection and network \
-                 access is off — ask the user for wider permission (`[sandbox] network = true` \
-                 or `--sandbox full`) instead of working around it."
+                "Blocked by sandbox: the command tried to open a network connection or a Unix \
+                 socket and network access is off — ask the user for wider permission \
+                 (`[sandbox] network = true`, `[sandbox] allow_sockets` for a Unix socket, or \
+                 `--sandbox full`) instead of working around it."
             }
             (Denial::Write, SandboxMode::ReadOnly) => {
                 "Blocked by sandbox: the sandbox is read-only, so the command cannot write files \

@@ -19,10 +19,11 @@ const ABI_WANTED: ABI = ABI::V9;
 
 /// Rights the ruleset restricts. Device ioctls stay unrestricted (terminals
 /// must keep working, and they write no file). Connecting to Unix sockets is
-/// restricted with the network off, to sockets inside the writable roots
-/// (an `ssh-agent` in the temp dir keeps working): outside them a socket is
-/// a door to a host service, and `/var/run/docker.sock` is a full escape.
-/// With the network on, Unix sockets are as open as IP ones.
+/// restricted with the network off, to sockets inside the workspace and
+/// configured roots, not the temp dirs (any host process may put a socket
+/// in `/tmp` while the command runs): outside them a socket is a door to a
+/// host service, and `/var/run/docker.sock` is a full escape. With the
+/// network on, Unix sockets are as open as IP ones.
 fn handled_access(network: bool) -> BitFlags<AccessFs> {
     let mut unhandled = make_bitflags!(AccessFs::{IoctlDev});
     if network {
@@ -49,10 +50,16 @@ pub(crate) fn apply(policy: &SandboxPolicy) -> Result<Applied, SandboxError> {
         // Without an IPC namespace the host's SysV objects are the
         // command's to read, write and remove.
         sysv_ipc: applied.namespaces.is_none(),
-        // Without a mount namespace nothing hides the host's sockets, and
-        // before Landlock ABI 9 nothing else confines `connect`: no new
-        // Unix socket at all with the network off.
-        unix_sockets: !policy.network && applied.namespaces.is_none() && !unix_confined,
+        // Before Landlock ABI 9 nothing confines `connect`: the mount
+        // namespace hides only the sockets that exist when the command
+        // starts, and one a host process makes in `/tmp`, HOME or the
+        // runtime dir a moment later would be reachable. So with the
+        // network off no new Unix socket at all, unless the user reopened
+        // sockets (`[sandbox] allow_sockets`, which the namespace keeps
+        // visible): that opt-in accepts sockets made after the start.
+        unix_sockets: !policy.network
+            && !unix_confined
+            && (applied.namespaces.is_none() || policy.allow_sockets.is_empty()),
     };
     crate::linux_seccomp::apply(policy.network, extra)?;
     applied.seccomp = true;
@@ -85,7 +92,21 @@ fn apply_landlock(policy: &SandboxPolicy) -> Result<bool, SandboxError> {
         .map_err(ll)?
         .add_rules(path_beneath_rules(DEVICE_PATHS, all))
         .map_err(ll)?
-        .add_rules(path_beneath_rules(policy.effective_writable_roots(), all))
+        // The temp dirs are writable, but a socket there may be a host
+        // process's: no `connect` beneath them.
+        .add_rules(path_beneath_rules(
+            policy.effective_writable_roots(),
+            all & !AccessFs::ResolveUnix,
+        ))
+        .map_err(ll)?
+        .add_rules(path_beneath_rules(
+            if policy.mode == SandboxMode::WorkspaceWrite {
+                &policy.writable_roots[..]
+            } else {
+                &[][..]
+            },
+            all,
+        ))
         .map_err(ll)?
         // The sockets the user reopened (`[sandbox] allow_sockets`), when
         // connecting is handled at all (network off); ones that do not

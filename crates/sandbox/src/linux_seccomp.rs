@@ -4,10 +4,14 @@
 //! device nodes, io_uring (whose operations bypass seccomp), and, with the
 //! network off, every socket family but Unix sockets (no IP, no netlink, no
 //! raw packets). Where the kernel gave no namespaces, it also refuses SysV
-//! IPC (no IPC namespace keeps the host's objects away) and, with the
-//! network off and no Landlock Unix-socket right, new Unix sockets
-//! (nothing else would keep `/var/run/docker.sock` away; `socketpair`
-//! stays, for pipes between a command's own processes).
+//! IPC (no IPC namespace keeps the host's objects away). With the network
+//! off and no Landlock Unix-socket right it refuses new Unix sockets:
+//! without namespaces nothing would keep `/var/run/docker.sock` away, and
+//! with them the mount namespace hides only the sockets that exist when
+//! the command starts, not one a host process makes in `/tmp` a moment
+//! later. `socketpair` stays, for pipes between a command's own processes;
+//! a user's `[sandbox] allow_sockets` list (honoured where namespaces are)
+//! lets Unix sockets be made again.
 
 use std::collections::BTreeMap;
 

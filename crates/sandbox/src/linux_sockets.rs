@@ -16,8 +16,13 @@
 //! shared memory) becomes a tmpfs of the sandbox's own, and `/dev/mqueue`
 //! the IPC namespace's.
 //!
-//! Sockets in the workspace roots (a project's own dev server) stay
-//! reachable, and so does every socket the command creates itself.
+//! Covering cannot reach a socket a host process creates after the command
+//! started, so before Landlock ABI 9 the seccomp filter refuses new Unix
+//! sockets altogether with the network off (see [`crate::linux_seccomp`]).
+//! Where Landlock confines `connect`, sockets in the workspace roots (a
+//! project's own dev server) stay reachable, and so does every socket the
+//! command creates there; elsewhere they are once `allow_sockets` lists
+//! any socket (the user's opt-in, which accepts late sockets too).
 //!
 //! `[sandbox] allow_sockets = [...]` in config (a project's entries only
 //! once it is trusted) reopens named sockets, through

@@ -39,6 +39,13 @@
 //! inside the starting directory and literal absolute paths that are not
 //! critical (`/tmp/x`) stay allowed.
 //!
+//! Given the [`Place`] a command runs in ([`check_command_at`], as the
+//! permission engine and the `Bash` tool call it), every target is also
+//! made absolute and followed through the links that exist now: the
+//! workspace, the start directory, the home, an ancestor of one of them,
+//! `/` and the system directories are refused however they are spelled
+//! (`rm -rf /home/me/proj`, a link to `/` an earlier command left).
+//!
 //! Quoted text passed as data is not a command: `echo "rm -rf /"` and
 //! `grep -r 'rm -rf /' .` are allowed, `bash -c "rm -rf /"` is not.
 
@@ -78,17 +85,31 @@ thread_local! {
 }
 
 /// `Err(reason)` when `command` is destructive enough to refuse outright,
-/// or too intricate to check within a bounded amount of work.
+/// or too intricate to check within a bounded amount of work. Without a
+/// [`Place`], a literal absolute path is judged by its spelling alone; the
+/// tools call [`check_command_at`].
 pub fn check_command(command: &str) -> Result<(), String> {
-    RECENT.with(|recent| {
-        recent.get_or(command, |command| {
-            let mut guard = Guard {
-                budget: WORK_BASE.max(command.len().saturating_mul(WORK_FACTOR)),
-                ..Guard::default()
-            };
-            guard.check(command, &mut Ctx::default(), 0)
-        })
-    })
+    RECENT.with(|recent| recent.get_or(command, |command| run_guard(command, None)))
+}
+
+/// [`check_command`], and besides, no destructive target may be, once
+/// made absolute in `place` and followed through the links that exist
+/// now, a workspace root, the start directory, the home, an ancestor of
+/// one of them, `/` or a system directory (see [`place`](self::place)).
+pub fn check_command_at(command: &str, place: &Place) -> Result<(), String> {
+    check_command(command)?;
+    // Not remembered: the links the verdict followed may change between
+    // one call and the next with the same text.
+    run_guard(command, Some(place.clone()))
+}
+
+fn run_guard(command: &str, place: Option<Place>) -> Result<(), String> {
+    let mut guard = Guard {
+        budget: WORK_BASE.max(command.len().saturating_mul(WORK_FACTOR)),
+        place,
+        ..Guard::default()
+    };
+    guard.check(command, &mut Ctx::default(), 0)
 }
 
 /// What the script has made knowable at one point.
@@ -182,6 +203,8 @@ struct Guard {
     links_unknown: bool,
     /// Loop variables, with their literal values when known.
     loops: Vec<(String, Option<Vec<String>>)>,
+    /// Where the command runs, when the caller knows.
+    place: Option<Place>,
 }
 
 impl Guard {
@@ -633,6 +656,8 @@ mod dirs;
 mod launchers;
 #[path = "guard_loops.rs"]
 mod loops;
+#[path = "guard_place.rs"]
+pub mod place;
 #[path = "guard_resolve.rs"]
 mod resolve;
 #[path = "guard_run.rs"]
@@ -646,6 +671,7 @@ use devices::*;
 use dirs::*;
 use launchers::*;
 use loops::*;
+pub use place::Place;
 use resolve::*;
 use run::*;
 use targets::*;

@@ -240,6 +240,10 @@ impl Guard {
                             render(l)
                         ));
                     }
+                    // `.` itself was allowed above.
+                    if op.critical && !(n.base == Base::Start && n.comps.is_empty()) {
+                        self.judge_place(op, target, path, &n)?;
+                    }
                 }
             }
         }

@@ -87,6 +87,14 @@ pub(crate) fn checked_args(args: serde_json::Value) -> Result<BashArgs, ToolErro
 
 async fn run(args: serde_json::Value, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let a = checked_args(args)?;
+    // Again with the place, just before the spawn: a link the previous
+    // command made may have turned a workspace path into `/`.
+    let place = guard::Place {
+        cwd: ctx.cwd.clone(),
+        roots: ctx.roots.clone(),
+        home: ctx.home.clone(),
+    };
+    guard::check_command_at(&a.command, &place).map_err(ToolError::Blocked)?;
     if !ctx.cwd.is_dir() {
         return Err(ToolError::Failed(format!(
             "Working directory {} does not exist",

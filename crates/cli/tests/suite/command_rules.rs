@@ -109,3 +109,61 @@ fn rules_commands_used_to_slip_past_refuse_headless() {
     }
     assert!(!env.path("made.txt").exists());
 }
+
+/// Issue 36 part 7: with `private/secret.txt` committed and `--deny
+/// 'Read(private/**)'`, git commands that print history or objects by id
+/// without naming the path are reads of it: in `-p` default mode they are
+/// refused and the secret never reaches the model. A control: `git log
+/// --oneline` still runs.
+#[test]
+fn git_history_of_a_denied_path_never_reaches_the_model() {
+    let env = Env::new();
+    if !git(&env, &["init", "-q"]) {
+        eprintln!("skipped: no git");
+        return;
+    }
+    env.write("private/secret.txt", "TOPSECRET\n");
+    env.write("src/lib.rs", "fn a() {}\n");
+    for a in [
+        &["add", "-A"][..],
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "one",
+        ],
+    ] {
+        assert!(git(&env, a));
+    }
+    let blob = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD:private/secret.txt"])
+        .current_dir(env.project.path())
+        .output()
+        .unwrap();
+    let blob = String::from_utf8_lossy(&blob.stdout).trim().to_owned();
+    let show_blob = format!("git show {blob}");
+    let cat_blob = format!("git cat-file -p {blob}");
+    let commands = [
+        "git log -p",
+        "git show",
+        "git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD",
+        show_blob.as_str(),
+        cat_blob.as_str(),
+        "git grep -n TOP",
+        "git log --oneline",
+    ];
+    let (out, results) = run_bash(&env, &commands, &["--deny", "Read(private/**)"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(results.len(), commands.len(), "{results:?}");
+    let (refused, control) = results.split_at(commands.len() - 1);
+    for (r, c) in refused.iter().zip(commands) {
+        assert!(r.1.starts_with("Permission denied"), "{c}: {r:?}");
+        assert!(!r.1.contains("TOPSECRET"), "{c}: {r:?}");
+    }
+    assert!(!control[0].2, "{:?}", control[0]);
+    assert!(control[0].1.contains("one"), "{:?}", control[0]);
+    assert!(!super::stdout(&out).contains("TOPSECRET"));
+}

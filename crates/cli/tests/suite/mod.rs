@@ -13,6 +13,8 @@ mod first_run;
 mod first_steps;
 #[cfg(target_os = "linux")]
 mod git_plants;
+#[cfg(unix)]
+mod guard_security;
 mod headless;
 mod hooks;
 mod hooks_run;

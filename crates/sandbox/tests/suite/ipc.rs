@@ -155,12 +155,17 @@ fn host_unix_sockets_are_unreachable_without_network() {
             assert!(door.knocked(), "control {}: {out}", door.path.display());
         }
     }
-    // A socket of the workspace is the project's own: it stays reachable.
+    // A socket of the workspace is the project's own. Before Landlock ABI
+    // 9 nothing can confine `connect` to it, so Unix sockets are refused
+    // altogether until the user lists one (`allow_sockets`); then it is
+    // reachable.
     if namespaces() {
         let own = Door::new(d.ws.join("dev.sock")).unwrap();
+        let mut listed = policy.clone();
+        listed.allow_sockets = vec![own.path.clone()];
         let script = CONNECTORS[0].replace("{p}", &own.path.display().to_string());
-        let out = run_env(&policy, &script, &d.ws, &[], false);
-        assert!(own.knocked(), "a workspace socket: {out}");
+        let out = run_env(&listed, &script, &d.ws, &[], false);
+        assert!(own.knocked(), "a listed workspace socket: {out}");
     }
 }
 
@@ -387,5 +392,128 @@ fn an_allowed_socket_stays_reachable() {
             "{}: {out}",
             door.path.display()
         );
+    }
+}
+
+/// Connects, once `go` appears in its cwd, to every socket path in its
+/// arguments three ways (the path, through `/proc/self/root`, through a
+/// link it makes in its cwd), after writing `ready`.
+const LATE_CONNECTOR: &str = r#"python3 -c '
+import os, socket, sys, time
+open("ready", "w").close()
+t = time.time()
+while not os.path.exists("go") and time.time() - t < 30:
+    time.sleep(0.02)
+for i, p in enumerate(sys.argv[1:]):
+    link = "lnk%d" % i
+    try:
+        os.symlink(p, link)
+    except OSError:
+        link = p
+    for q in (p, "/proc/self/root" + p, link):
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(2)
+            s.connect(q)
+            print("CONNECTED", q)
+        except Exception as e:
+            print("refused", q, e)
+'"#;
+
+/// Sockets a process outside creates *after* the sandboxed command
+/// started — in the temp dir (directly and in a new directory), in
+/// `$XDG_RUNTIME_DIR`, in HOME, beside the workspace — are as unreachable
+/// as those that were there before, with namespaces and without. The
+/// command waits for a file signal, so each listener exists only once the
+/// sandbox is in place; a listener must see no connection. Controls: the
+/// same sequence connects unconfined and with the network on.
+#[test]
+fn sockets_made_outside_after_the_command_started_are_unreachable() {
+    if !supported("late sockets") {
+        return;
+    }
+    let Some(d) = dirs() else { return };
+    let pid = std::process::id();
+    let home = d.sibling.join("home-late");
+    let runtime = d.sibling.join("runtime-late");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&runtime).unwrap();
+    let places = [
+        PathBuf::from(format!("/tmp/wright-late-{pid}.sock")),
+        PathBuf::from(format!("/tmp/wright-late-{pid}/new/dir.sock")),
+        runtime.join("bus"),
+        runtime.join("late/daemon.sock"),
+        home.join(".docker/run/docker.sock"),
+        home.join("agent.sock"),
+        d.sibling.join("late.sock"),
+    ];
+    let env = [
+        ("HOME", home.display().to_string()),
+        ("XDG_RUNTIME_DIR", runtime.display().to_string()),
+    ];
+    let policy = SandboxPolicy::workspace_write(vec![d.ws.clone()]);
+    let mut on = policy.clone();
+    on.network = true;
+    // (policy, fallback, whether a connection must land)
+    let mut runs = vec![(policy.clone(), true, false)];
+    if namespaces() {
+        runs.push((policy.clone(), false, false));
+    } else {
+        eprintln!("SKIPPED late sockets with namespaces: none here");
+    }
+    runs.push((SandboxPolicy::full(), false, true));
+    runs.push((on, false, true));
+    for (p, fallback, lands) in runs {
+        let _ = std::fs::remove_file(d.ws.join("ready"));
+        let _ = std::fs::remove_file(d.ws.join("go"));
+        for i in 0..places.len() {
+            let _ = std::fs::remove_file(d.ws.join(format!("lnk{i}")));
+        }
+        let args: Vec<String> = places.iter().map(|p| p.display().to_string()).collect();
+        let script = format!("{LATE_CONNECTOR} {}", args.join(" "));
+        let mut cmd = command(&p, &script, Path::new(HELPER)).unwrap();
+        cmd.current_dir(&d.ws)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in &env {
+            cmd.env(k, v);
+        }
+        if fallback {
+            cmd.env("WRIGHT_SANDBOXED", "1");
+        }
+        let child = cmd.spawn().unwrap();
+        let started = std::time::Instant::now();
+        while !d.ws.join("ready").exists() {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(20),
+                "the command never started"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        // Only now, with the sandbox in place, do the listeners appear.
+        let doors: Vec<Door> = places.iter().cloned().filter_map(Door::new).collect();
+        assert_eq!(doors.len(), places.len(), "could not listen everywhere");
+        std::fs::write(d.ws.join("go"), "").unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        for door in &doors {
+            let knocked = door.knocked();
+            if lands {
+                assert!(knocked, "control {}: {text}", door.path.display());
+            } else {
+                assert!(
+                    !knocked,
+                    "reached {} made after the start (fallback={fallback}):\n{text}",
+                    door.path.display()
+                );
+            }
+        }
+        if !lands {
+            assert!(!text.contains("CONNECTED"), "fallback={fallback}: {text}");
+        }
+        drop(doors);
+        let _ = std::fs::remove_dir_all(format!("/tmp/wright-late-{pid}"));
     }
 }
