@@ -254,6 +254,11 @@ pub async fn run(
             cwd: cwd.to_path_buf(),
             project_root: project_root.clone(),
             resumed,
+            notify: match settings.tui_notify {
+                wright_config::TuiNotify::Bell => wright_tui::host::Notify::Bell,
+                wright_config::TuiNotify::Osc9 => wright_tui::host::Notify::Osc9,
+                wright_config::TuiNotify::Off => wright_tui::host::Notify::Off,
+            },
         };
         return Ok(modes::tui_mode::run(started, project_trust, tui).await);
     };

@@ -61,7 +61,7 @@ fn unknown_top_level_key_names_line_and_valid_keys() {
         err("model = \"m\"\n\nmodle = \"x\"\n"),
         "/p/.wright/config.toml:3:1: unknown key `modle` (expected one of: provider, model, \
          base_url, max_tokens, max_turns, permission_mode, system_prompt, system_prompt_file, \
-         append_system_prompt, reasoning_effort, thinking_budget, fallback_model, tools, stream, context, \
+         append_system_prompt, reasoning_effort, thinking_budget, fallback_model, tools, stream, tui, context, \
          permissions, sandbox, hooks, verify, mcp, mcp_servers, agents, models, \
          projects, shell_environment)"
     );

@@ -19,7 +19,7 @@ use toml::Value;
 
 use crate::assign::{Assign, Range};
 use crate::kinds::{AgentIsolation, McpToolSearch, PermissionMode, Provider, ReasoningEffort};
-use crate::kinds::{SandboxMode, SharedWords as _};
+use crate::kinds::{SandboxMode, SharedWords as _, TuiNotify};
 use crate::mcp_settings::{secs_value, servers_value};
 use crate::parsed::Parsed;
 use crate::settings::Settings;
@@ -120,7 +120,7 @@ impl Key {
 }
 
 /// Every key, in display order.
-pub(crate) const TABLE: [Key; 48] = [
+pub(crate) const TABLE: [Key; 49] = [
     Key {
         name: "provider",
         kind: Kind::Word(Provider::expected),
@@ -246,6 +246,14 @@ pub(crate) const TABLE: [Key; 48] = [
                 .map(|secs: u64| Assign::StreamFirstByteTimeoutMs(secs * 1000))
         },
         get: |s| Some(secs_value(s.stream_first_byte_timeout_ms)),
+    },
+    Key {
+        name: "tui.notify",
+        kind: Kind::Word(TuiNotify::expected),
+        doc: "how the terminal UI rings when it waits for you (an approval, a question, a plan, the end of a long turn): bell, osc9 or off",
+        default: Some(r#""bell""#),
+        set: |v| v.word(TuiNotify::parse).map(Assign::TuiNotify),
+        get: |s| Some(word(s.tui_notify.as_str())),
     },
     Key {
         name: "context.instruction_files",

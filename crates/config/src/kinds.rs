@@ -260,6 +260,28 @@ words!(AgentIsolation, "agent isolation", [
     Worktree => "worktree",
 ]);
 
+/// How the terminal UI tells a person in another window that it waits
+/// for them (`tui.notify`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum TuiNotify {
+    /// The terminal bell.
+    #[default]
+    Bell,
+    /// An OSC 9 desktop notification (iTerm2, WezTerm, kitty, Windows Terminal).
+    Osc9,
+    /// Nothing.
+    Off,
+}
+
+words!(TuiNotify, "notification setting", [
+    Bell => "bell",
+    Osc9 => "osc9",
+    Off => "off",
+]);
+
 fn expected_list<'a>(words: impl Iterator<Item = &'a str>) -> String {
     format!("expected one of: {}", words.collect::<Vec<_>>().join(", "))
 }

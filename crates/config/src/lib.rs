@@ -260,7 +260,7 @@ pub use infer::{Inference, LOCAL_SERVER_PORTS, provider_for_url};
 pub use keys::{KEYS, reference as key_reference};
 pub use kinds::{
     AgentIsolation, CheckFormat, HookEvent, McpToolSearch, PermissionMode, Provider,
-    ReasoningEffort, SandboxMode,
+    ReasoningEffort, SandboxMode, TuiNotify,
 };
 pub use loader::{
     CONFIG_FILE, ConfigLoader, LOCAL_CONFIG_FILE, LayerCheck, PROJECT_DIR, default_user_config_dir,

@@ -70,6 +70,8 @@ pub struct Settings {
     /// (`stream.first_byte_timeout_secs`, or
     /// `WRIGHT_STREAM_FIRST_BYTE_TIMEOUT_MS`), in milliseconds.
     pub stream_first_byte_timeout_ms: u64,
+    /// How the terminal UI rings when it waits for the person (`tui.notify`).
+    pub tui_notify: crate::kinds::TuiNotify,
     /// `[permissions]`: rules and extra workspace roots.
     pub permissions: PermissionSettings,
     /// `[sandbox]`: OS confinement of shell commands.
@@ -260,6 +262,7 @@ impl Default for Settings {
             fallback_model: None,
             stream_idle_timeout_ms: DEFAULT_STREAM_IDLE_TIMEOUT_MS,
             stream_first_byte_timeout_ms: DEFAULT_STREAM_FIRST_BYTE_TIMEOUT_MS,
+            tui_notify: crate::kinds::TuiNotify::Bell,
             permissions: PermissionSettings::default(),
             sandbox: SandboxSettings::default(),
             context: ContextSettings::default(),

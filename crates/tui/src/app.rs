@@ -15,7 +15,7 @@ use wright_protocol::{Event, EventKind, ItemDelta, ItemKind, Op, ToolCallStatus,
 use crate::approval::{AlwaysOffer, ApprovalMenu};
 use crate::cells::{self, MessageKind};
 use crate::composer::Composer;
-use crate::host::{Action, HostReply, Input, SessionEntry, Startup};
+use crate::host::{Action, HostReply, Input, Notify, SessionEntry, Startup};
 use crate::stream::MarkdownStream;
 
 /// Output rows kept in a running tool's live box.
@@ -98,7 +98,15 @@ pub struct App {
     pub(crate) shell: bool,
     /// Said on every approval's project choice ([`Startup::always_caveat`]).
     pub(crate) always_caveat: Option<String>,
+    /// How to ring ([`Startup::notify`]).
+    pub(crate) notify: Notify,
+    /// Why the UI is to ring at the next chance (it waits for the person).
+    pub(crate) ring: Option<String>,
 }
+
+/// A turn that ran this long rings when it ends (the person may have
+/// turned to something else).
+const LONG_TURN: Duration = Duration::from_secs(30);
 
 impl App {
     /// A fresh UI at `width` columns.
@@ -134,6 +142,8 @@ impl App {
             no_color: false,
             shell: false,
             always_caveat: startup.always_caveat,
+            notify: startup.notify,
+            ring: None,
         };
         for notice in &startup.notices {
             app.message(MessageKind::Dim, notice);
@@ -178,6 +188,25 @@ impl App {
         } else {
             rows
         }
+    }
+
+    /// What to write to the terminal to ring, once, when the UI started
+    /// waiting for the person: BEL, or an OSC 9 notification with why.
+    pub fn take_ring(&mut self) -> Option<String> {
+        let why = self.ring.take()?;
+        match self.notify {
+            Notify::Bell => Some("\x07".to_owned()),
+            Notify::Osc9 => Some(format!(
+                "\x1b]9;{}\x07",
+                cells::clean(&why).replace(['\x1b', '\x07'], "")
+            )),
+            Notify::Off => None,
+        }
+    }
+
+    /// The UI waits for the person: ring (see [`App::take_ring`]).
+    pub(crate) fn ring_for(&mut self, why: &str) {
+        self.ring = Some(why.to_owned());
     }
 
     /// Takes what the host is asked to do.
@@ -410,6 +439,11 @@ impl App {
                 if tool == "ExitPlanMode" {
                     self.show_plan(&arguments);
                 }
+                self.ring_for(match tool.as_str() {
+                    "ExitPlanMode" => "wright: a plan waits for your approval",
+                    "AskUserQuestion" => "wright has a question for you",
+                    _ => "wright needs your approval",
+                });
                 let call = (tool, arguments, touches);
                 self.approval = Some(ApprovalMenu::new(id, None, call, reason, always));
             }
@@ -542,7 +576,11 @@ impl App {
         self.agents.clear();
         self.approval = None;
         self.shell = false;
-        let was_running = self.turn.take().is_some();
+        let started = self.turn.take();
+        let was_running = started.is_some();
+        if started.is_some_and(|t| self.now.saturating_duration_since(t) >= LONG_TURN) {
+            self.ring_for("wright finished its turn");
+        }
         match reason {
             Some(TurnEndReason::Interrupted) => self.message(MessageKind::Warning, "interrupted"),
             Some(TurnEndReason::MaxTurns) => {

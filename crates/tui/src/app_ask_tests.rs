@@ -176,3 +176,29 @@ fn esc_puts_a_queued_prompt_back_into_the_composer() {
     assert!(app.take_actions().is_empty(), "not sent");
     assert_eq!(app.composer.text(), "for later");
 }
+
+#[test]
+fn the_ui_rings_once_when_it_waits_for_the_person() {
+    let (mut app, t0) = busy_app(80);
+    assert_eq!(app.take_ring(), None);
+    app.input(asking("Bash", r#"{"command":"touch a"}"#));
+    assert_eq!(app.take_ring().as_deref(), Some("\x07"));
+    assert_eq!(app.take_ring(), None, "once");
+    // OSC 9 says why; a turn that ran long rings as it ends.
+    app.notify = crate::host::Notify::Osc9;
+    app.set_now(t0 + Duration::from_secs(60));
+    app.input(ev(EventKind::TurnCompleted {
+        reason: TurnEndReason::Completed,
+        model_requests: 1,
+        structured_output: None,
+        structured_output_failed: false,
+        plan: None,
+    }));
+    assert_eq!(
+        app.take_ring().as_deref(),
+        Some("\x1b]9;wright finished its turn\x07")
+    );
+    app.notify = crate::host::Notify::Off;
+    app.input(asking("ExitPlanMode", r#"{"plan":"1. x"}"#));
+    assert_eq!(app.take_ring(), None);
+}

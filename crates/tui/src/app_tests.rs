@@ -20,6 +20,7 @@ fn startup() -> Startup {
         branch: Some("main".to_owned()),
         notices: Vec::new(),
         always_caveat: None,
+        notify: crate::host::Notify::Bell,
     }
 }
 

@@ -112,4 +112,20 @@ pub struct Startup {
     /// that choice before it is picked: e.g. that later sessions ignore the
     /// saved rule until the project is trusted (`None`: nothing to add).
     pub always_caveat: Option<String>,
+    /// How to ring when the UI waits for the person.
+    pub notify: Notify,
+}
+
+/// How the UI rings when it waits for the person (an approval, a
+/// question, a plan, the end of a turn that ran long), for someone whose
+/// terminal is in another window.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Notify {
+    /// The terminal bell (BEL).
+    #[default]
+    Bell,
+    /// A desktop notification through OSC 9, with the reason.
+    Osc9,
+    /// Nothing.
+    Off,
 }

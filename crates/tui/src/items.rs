@@ -160,6 +160,7 @@ impl App {
                     still_asks.as_ref(),
                 )
                 .with_caveat(self.always_caveat.clone());
+                self.ring_for("wright needs your approval");
                 self.approval = Some(ApprovalMenu::new(
                     id.clone(),
                     Some(path),

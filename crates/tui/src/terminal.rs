@@ -118,6 +118,11 @@ fn run_loop(
             on_action(action);
         }
         screen.write_history(app.take_history())?;
+        if let Some(ring) = app.take_ring() {
+            let mut out = io::stdout();
+            out.write_all(ring.as_bytes())?;
+            out.flush()?;
+        }
         if let Some(code) = app.exit_code() {
             return Ok(Some(code));
         }

@@ -32,6 +32,8 @@ pub struct TuiLaunch {
     pub project_root: PathBuf,
     /// `--continue` or `--resume`: say which session this is.
     pub resumed: bool,
+    /// How the UI rings when it waits for the person (`tui.notify`).
+    pub notify: wright_tui::host::Notify,
 }
 
 /// Runs the UI until the user leaves; returns the exit code.
@@ -60,6 +62,7 @@ pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8
         branch: git_branch(&launch.project_root),
         notices,
         always_caveat: trust.always_caveat().map(str::to_owned),
+        notify: launch.notify,
     };
     let prompts = mcp
         .as_ref()

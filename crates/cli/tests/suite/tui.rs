@@ -24,6 +24,8 @@ struct Tui {
     master: Master,
     hang_up: Arc<AtomicBool>,
     reader: Option<std::thread::JoinHandle<()>>,
+    /// Every byte wright wrote, for what a screen does not show (a bell).
+    raw: Arc<Mutex<Vec<u8>>>,
 }
 
 impl Tui {
@@ -88,7 +90,8 @@ impl Tui {
         let mut reader = pty.master.try_clone_reader().unwrap();
         let master: Master = Arc::new(Mutex::new(Some(pty.master)));
         let hang_up = Arc::new(AtomicBool::new(false));
-        let (p, w, stop) = (parser.clone(), writer.clone(), hang_up.clone());
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (p, w, stop, r) = (parser.clone(), writer.clone(), hang_up.clone(), raw.clone());
         let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buf) {
@@ -96,6 +99,7 @@ impl Tui {
                     break;
                 }
                 let chunk = &buf[..n];
+                r.lock().unwrap().extend_from_slice(chunk);
                 let mut parser = p.lock().unwrap();
                 parser.process(chunk);
                 // Answer what a terminal answers.
@@ -124,6 +128,7 @@ impl Tui {
             master,
             hang_up,
             reader: Some(reader),
+            raw,
         }
     }
 
@@ -544,6 +549,45 @@ fn a_plan_approved_with_1_lets_the_next_edit_run_unasked() {
     });
     tui.send("/exit\r");
     assert_eq!(tui.wait_exit(), 0);
+}
+
+/// An approval that waits rings the terminal: a bell by default, an OSC 9
+/// notification when configured.
+#[test]
+fn an_approval_rings_the_bell_or_sends_osc9() {
+    for (config, expected) in [
+        ("", &b"\x07"[..]),
+        (
+            "[tui]\nnotify = \"osc9\"\n",
+            &b"\x1b]9;wright needs your approval\x07"[..],
+        ),
+    ] {
+        let env = Env::new();
+        env.write_user_config(config);
+        let server = MockServer::start(vec![MockResponse::sse(anthropic::tool_calls(&[(
+            "b1",
+            "Bash",
+            serde_json::json!({"command": "touch asked.txt"}),
+        )]))])
+        .unwrap();
+        let mut tui = Tui::start(&env, &server.url(), &[]);
+        tui.wait_for("the status line", |s| s.contains("default"));
+        let before = tui.raw.lock().unwrap().len();
+        tui.send("make the file\r");
+        tui.wait_for("the approval menu", |s| s.contains("needs approval"));
+        let start = Instant::now();
+        while !contains(&tui.raw.lock().unwrap()[before..], expected) {
+            assert!(
+                start.elapsed() < WAIT,
+                "no ring {expected:?} for {config:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        tui.send("\x1b");
+        tui.wait_for("the refusal", |s| s.contains("interrupted"));
+        tui.send("/exit\r");
+        assert_eq!(tui.wait_exit(), 0);
+    }
 }
 
 /// A question shows its options; "2" sends the second option's label back.

@@ -319,6 +319,7 @@ permission_mode = \"accept-edits\"  # flag --permission-mode
 tools.bash_timeout_secs = 120  # default
 stream.idle_timeout_secs = 60  # default
 stream.first_byte_timeout_secs = 60  # default
+tui.notify = \"bell\"  # default
 context.instruction_files = [\"AGENTS.md\", \"CLAUDE.md\"]  # {p}
 context.instruction_budget = 40000  # default
 context.user_instruction_files = []  # default
