@@ -102,6 +102,8 @@ pub struct App {
     pub(crate) notify: Notify,
     /// Why the UI is to ring at the next chance (it waits for the person).
     pub(crate) ring: Option<String>,
+    /// The composer's text, to be edited in the person's editor (Ctrl-G).
+    pub(crate) editor_request: Option<String>,
 }
 
 /// A turn that ran this long rings when it ends (the person may have
@@ -144,6 +146,7 @@ impl App {
             always_caveat: startup.always_caveat,
             notify: startup.notify,
             ring: None,
+            editor_request: None,
         };
         for notice in &startup.notices {
             app.message(MessageKind::Dim, notice);
@@ -201,6 +204,19 @@ impl App {
                 cells::clean(&why).replace(['\x1b', '\x07'], "")
             )),
             Notify::Off => None,
+        }
+    }
+
+    /// The text Ctrl-G asked to edit, once.
+    pub fn take_editor_request(&mut self) -> Option<String> {
+        self.editor_request.take()
+    }
+
+    /// What the editor saved becomes the composer's text; a failure is said.
+    pub fn editor_done(&mut self, result: Result<String, String>) {
+        match result {
+            Ok(text) => self.composer.load(&text),
+            Err(why) => self.message(MessageKind::Error, &why),
         }
     }
 

@@ -49,7 +49,7 @@ pub const COMMANDS: [(&str, &str); 12] = [
 const KEYS_HELP: &str = "keys: Enter send · Esc interrupt · Ctrl-C clear / interrupt / twice to leave · \
 Ctrl-D leave · Shift-Tab cycle permission mode\n\
 while the agent works: Enter sends the message with its next step (after the running tools) · \
-Ctrl-Q keeps it for after the turn\n\
+Ctrl-Q keeps it for after the turn · Ctrl-G edits the prompt in $VISUAL or $EDITOR\n\
 approvals: 1–4 or ↑/↓ picks, Enter confirms, Esc refuses; letters (and anything typed as a menu \
 opens) go to the prompt\n\
 !cmd runs cmd through the permission check and sandbox the model's Bash gets; \
@@ -123,6 +123,7 @@ impl App {
             // After the turn, not into it (a prompt when nothing runs).
             ComposerOutcome::Queue(text) if self.busy() => self.queued.push_back(text),
             ComposerOutcome::Queue(text) => self.submit(text),
+            ComposerOutcome::Editor => self.editor_request = Some(self.composer.full_text()),
             ComposerOutcome::CtrlC => self.ctrl_c(),
             ComposerOutcome::Exit => self.exit = Some(0),
             ComposerOutcome::Escape => {

@@ -10,6 +10,7 @@ mod cells;
 mod code;
 pub mod composer;
 mod diff;
+mod editor;
 mod highlight;
 pub mod host;
 mod items;

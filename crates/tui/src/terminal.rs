@@ -46,7 +46,8 @@ pub fn run(
     app.set_no_color(crate::no_color::requested());
     setup(&mut app);
     let mut screen = Screen::new(&app)?;
-    match run_loop(&mut app, &mut screen, &tty, inputs, on_action) {
+    let enhanced = guard.enhanced;
+    match run_loop(&mut app, &mut screen, &tty, inputs, (enhanced, on_action)) {
         Ok(Some(code)) => match screen.leave() {
             Ok(()) => {
                 guard.leave();
@@ -70,7 +71,7 @@ fn run_loop(
     screen: &mut Screen,
     tty: &TtyWatch,
     inputs: &Receiver<Input>,
-    mut on_action: impl FnMut(Action),
+    (enhanced, mut on_action): (bool, impl FnMut(Action)),
 ) -> io::Result<Option<u8>> {
     let mut last_draw = Instant::now() - BUSY_FRAME;
     let mut dirty = true;
@@ -116,6 +117,13 @@ fn run_loop(
         }
         for action in app.take_actions() {
             on_action(action);
+        }
+        if let Some(text) = app.take_editor_request() {
+            let result = crate::editor::edit(&text, enhanced);
+            app.editor_done(result);
+            // The editor drew over the viewport.
+            screen.terminal.clear()?;
+            dirty = true;
         }
         screen.write_history(app.take_history())?;
         if let Some(ring) = app.take_ring() {

@@ -590,6 +590,37 @@ fn an_approval_rings_the_bell_or_sends_osc9() {
     }
 }
 
+/// Ctrl-G opens $EDITOR on the prompt and sends what it saved.
+#[cfg(unix)]
+#[test]
+fn ctrl_g_edits_the_prompt_in_the_editor() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let env = Env::new();
+    let script = env.home.path().join("fake-editor");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nprintf 'from the editor: %s\\n' \"$(cat \"$1\")\" > \"$1\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("edited it"))]).unwrap();
+    let editor = script.display().to_string();
+    let mut tui = Tui::start_with(&env, &server.url(), &[], false, &[("EDITOR", &editor)]);
+    tui.wait_for("the status line", |s| s.contains("default"));
+    tui.send("draft");
+    tui.wait_for("the draft", |s| s.contains("› draft"));
+    tui.send("\x07");
+    tui.wait_for("the editor's text", |s| {
+        s.contains("from the editor: draft")
+    });
+    tui.send("\r");
+    tui.wait_for("the answer", |s| s.contains("edited it"));
+    let sent = server.requests()[0].json()["messages"].to_string();
+    assert!(sent.contains("from the editor: draft"), "{sent}");
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
 /// A question shows its options; "2" sends the second option's label back.
 #[test]
 fn a_question_answered_with_2_returns_the_second_label() {

@@ -168,6 +168,7 @@ impl Composer {
             KeyCode::Enter => return self.submit(),
             KeyCode::Char('j') if ctrl => self.type_text("\n"),
             KeyCode::Char('q') if ctrl => return self.queue(),
+            KeyCode::Char('g') if ctrl => return ComposerOutcome::Editor,
             KeyCode::Char('c') if ctrl => {
                 if self.is_empty() {
                     return ComposerOutcome::CtrlC;

@@ -52,6 +52,8 @@ pub enum ComposerOutcome {
     CycleMode,
     /// Ctrl-Q: send this prompt after the running turn, not into it.
     Queue(String),
+    /// Ctrl-G: edit the prompt in the person's editor.
+    Editor,
 }
 
 /// A `/command` the composer can complete, with its one-line description.
@@ -205,6 +207,13 @@ impl Composer {
         let end = text.len();
         self.editor.set_text(text, end);
         self.after_edit();
+    }
+
+    /// Replaces everything with `text` (what an editor saved): pastes
+    /// already expanded in it are plain text now.
+    pub fn load(&mut self, text: &str) {
+        self.reset();
+        self.set_text(text);
     }
 
     /// Empties the composer (undo brings the text back).
