@@ -311,6 +311,25 @@ impl Gate {
         }
     }
 
+    /// `Ok` when the policy lets this call run without asking anyone (a
+    /// file the user @-mentioned is attached only then); otherwise why not.
+    pub(crate) fn allows_without_asking(
+        &self,
+        tool: &str,
+        touches: &Touches,
+        cwd: &Path,
+    ) -> Result<(), String> {
+        let info = CallInfo { tool, touches, cwd };
+        match self.engine.lock() {
+            Ok(engine) => match engine.check(&info) {
+                Verdict::Allow => Ok(()),
+                Verdict::Deny { reason, .. } => Err(reason),
+                Verdict::Ask { reason, .. } => Err(format!("reading it needs approval ({reason})")),
+            },
+            Err(_) => Err("the permission state is unavailable".to_owned()),
+        }
+    }
+
     /// Whether a person can answer a question (an interactive front end,
     /// or a program with a permission callback).
     pub(crate) fn can_ask(&self) -> bool {

@@ -301,7 +301,7 @@ async fn prepare(
 }
 
 /// The context a tool runs with in this session.
-fn tool_context(ctx: &TurnContext, cancel: &CancellationToken) -> ToolContext {
+pub(crate) fn tool_context(ctx: &TurnContext, cancel: &CancellationToken) -> ToolContext {
     let mut tool_ctx = ToolContext::new(&ctx.options.cwd, &ctx.options.spill_dir);
     tool_ctx.cancel = cancel.clone();
     tool_ctx.limits = ctx.options.limits;

@@ -11,6 +11,7 @@ mod compaction;
 mod context;
 mod dispatch;
 mod emitter;
+mod file_mentions;
 mod hook_points;
 mod interaction;
 mod manual;

@@ -103,6 +103,9 @@ pub(crate) async fn run_turn(
         }
     };
     let mut prompt = attach_mentions(ctx, prompt, &cancel).await;
+    if ctx.role == crate::context::Role::Root {
+        crate::file_mentions::attach(ctx, &mut prompt, &cancel).await;
+    }
     if !images.is_empty() {
         // Providers refuse an empty text block; the images may be the
         // whole question.

@@ -77,3 +77,34 @@ fn system_prompt_flags_replace_and_append() {
             .contains("FILE-PROMPT")
     );
 }
+
+/// `@path` attaches the file (a directory's listing) to the prompt; a
+/// secret file or a path a deny rule covers is not attached, and the
+/// person is told.
+#[test]
+fn at_mentions_attach_files_but_never_secrets_or_denied_paths() {
+    let env = Env::new();
+    env.write("notes.txt", "the notes say: ship on friday\n");
+    env.write("src/lib.rs", "pub fn f() {}\n");
+    env.write(".env", "API_TOKEN=hunter2\n");
+    env.write("private.txt", "classified words\n");
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("explained"))]).unwrap();
+    let out = env
+        .wright_p(
+            "anthropic",
+            &server.url(),
+            "explain @notes.txt and @src/, not @.env or @private.txt; mail me@example.com",
+        )
+        .args(["--deny", "Read(private.txt)"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", super::stderr(&out));
+    let sent = server.requests()[0].json()["messages"].to_string();
+    assert!(sent.contains("ship on friday"), "{sent}");
+    assert!(sent.contains("lib.rs"), "the listing: {sent}");
+    assert!(!sent.contains("hunter2"), "{sent}");
+    assert!(!sent.contains("classified words"), "{sent}");
+    let err = super::stderr(&out);
+    assert!(err.contains("@.env is not attached"), "{err}");
+    assert!(err.contains("@private.txt is not attached"), "{err}");
+}
