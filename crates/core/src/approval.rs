@@ -17,7 +17,7 @@ use wright_hooks::hook::{HookPayload, HookRun, PermissionDecision};
 use wright_permissions::{
     AlwaysRules, CallInfo, CanAsk, DeniedBy, Engine, HookVerdict, Mode, PolicyInput, Rule, Verdict,
 };
-use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, Touches};
+use wright_protocol::{ApprovalDecision, EventKind, ToolCallStatus, ToolKind, Touches};
 use wright_tools::Tool;
 
 use wright_sandbox::SandboxContext;
@@ -279,6 +279,15 @@ impl Gate {
                 }
             }
             Some(ApprovalDecision::AllowSession) => {
+                // "Don't ask again this session" on an edit covers edits
+                // (Claude Code's choice): the session moves to accept-edits.
+                if request.touches.kind == ToolKind::Edit && self.mode() == Mode::Default {
+                    self.set_mode(Mode::AcceptEdits);
+                    emitter.warning(format!(
+                        "Permission mode is now `{}`.",
+                        Mode::AcceptEdits.as_str()
+                    ));
+                }
                 for rule in always.rules {
                     self.grant(rule);
                 }

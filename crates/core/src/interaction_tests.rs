@@ -321,3 +321,27 @@ async fn subagents_get_neither_tool() {
     assert!(child.lookup("ExitPlanMode").is_none());
     assert!(child.lookup("AskUserQuestion").is_none());
 }
+
+#[tokio::test]
+async fn dont_ask_again_on_an_edit_covers_every_edit_of_the_session() {
+    let mut h = start_with(
+        vec![
+            calls(&[("w1", "Write", r#"{"file_path":"a.txt","content":"a"}"#)]),
+            calls(&[("w2", "Write", r#"{"file_path":"sub/b.txt","content":"b"}"#)]),
+            text("done"),
+        ],
+        PermissionMode::Default,
+        5,
+        |o| o.policy.can_ask = CanAsk::Yes,
+    );
+    let (events, asked, _) = answered_turn(&mut h, "write two files", |_, _| {
+        vec![resolve(ApprovalDecision::AllowSession)]
+    })
+    .await;
+    assert_eq!(asked, ["Write"], "the second edit asked again");
+    assert!(h._dir.path().join("sub/b.txt").exists());
+    assert!(events.iter().any(|e| matches!(
+        &e.kind,
+        EventKind::Warning { message } if message == "Permission mode is now `accept-edits`."
+    )));
+}

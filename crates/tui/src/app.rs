@@ -446,12 +446,16 @@ impl App {
                 still_asks,
                 ..
             } => {
+                let edit = touches
+                    .as_ref()
+                    .is_some_and(|t| t.kind == wright_protocol::ToolKind::Edit);
                 let always = AlwaysOffer::from_event(
                     suggested_rule.as_ref(),
                     &suggested_rules,
                     still_asks.as_ref(),
                 )
-                .with_caveat(self.always_caveat.clone());
+                .with_caveat(self.always_caveat.clone())
+                .for_all_edits(edit && self.status.mode == "default");
                 if tool == "ExitPlanMode" {
                     self.show_plan(&arguments);
                 }

@@ -61,6 +61,9 @@ pub struct AlwaysOffer {
     /// What saving them in the project cannot promise (it is not trusted),
     /// added to the project choice.
     pub caveat: Option<String>,
+    /// An edit asked in `default` mode: "this session" covers every edit
+    /// (the session moves to accept-edits).
+    pub all_edits: bool,
 }
 
 impl AlwaysOffer {
@@ -80,7 +83,15 @@ impl AlwaysOffer {
             rules,
             still_asks: still_asks.cloned(),
             caveat: None,
+            all_edits: false,
         }
+    }
+
+    /// The same offer, for an edit asked in `default` mode when `on`.
+    #[must_use]
+    pub fn for_all_edits(mut self, on: bool) -> Self {
+        self.all_edits = on;
+        self
     }
 
     /// The same offer, with `caveat` said on the project choice.
@@ -92,6 +103,9 @@ impl AlwaysOffer {
 
     /// The label of "always" choice `i` (1: this session, 2: the project).
     fn label(&self, i: usize) -> String {
+        if i == 1 && self.all_edits {
+            return "Yes, and allow all edits this session (accept-edits mode)".to_owned();
+        }
         let rules = self
             .rules
             .iter()
