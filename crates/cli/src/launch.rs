@@ -64,7 +64,8 @@ pub fn prepare(args: &Args, loader: &ConfigLoader, cwd: &Path) -> anyhow::Result
         can_ask: wright_permissions::CanAsk::No,
         session: sessions::SessionChoice {
             continue_latest: args.continue_latest,
-            resume: args.resume.clone(),
+            // `-r` alone picks a session in the UI (below).
+            resume: args.resume.clone().filter(|id| !id.is_empty()),
             fork: args.fork_session,
             session_id: args.session_id.clone(),
         },
@@ -207,6 +208,18 @@ pub async fn run(
         }
         Some(_) => launch.can_ask = wright_permissions::CanAsk::Yes,
     }
+    let pick_session = args.resume.as_deref() == Some("");
+    let headless = args.print.is_some()
+        || args.input_format == InputFormat::StreamJson
+        || !std::io::stdin().is_terminal();
+    if pick_session && headless {
+        return Err(UsageError(
+            "--resume without an ID picks a session in the terminal UI; a headless run names one \
+             (see `wright sessions list`)"
+                .to_owned(),
+        )
+        .into());
+    }
     if args.input_format == InputFormat::StreamJson {
         if args.output_format != OutputFormat::StreamJson {
             return Err(UsageError(
@@ -243,10 +256,18 @@ pub async fn run(
             launch.can_ask = wright_permissions::CanAsk::Yes;
         }
         let resumed = launch.session.continue_latest || launch.session.resume.is_some();
-        let started = setup::start(&settings, &launch, cwd, &project_root).await?;
         // The full UI needs a terminal both ways; otherwise the line mode.
         let line_mode = !std::io::stdout().is_terminal()
             || std::env::var_os("WRIGHT_LINE_MODE").is_some_and(|v| !v.is_empty() && v != "0");
+        if pick_session && line_mode {
+            return Err(UsageError(
+                "--resume without an ID picks a session in the terminal UI; name one \
+                 (see `wright sessions list`)"
+                    .to_owned(),
+            )
+            .into());
+        }
+        let started = setup::start(&settings, &launch, cwd, &project_root).await?;
         if line_mode {
             return Ok(modes::interactive::run(started, detail, project_trust).await);
         }
@@ -254,6 +275,7 @@ pub async fn run(
             cwd: cwd.to_path_buf(),
             project_root: project_root.clone(),
             resumed,
+            pick_session,
             notify: match settings.tui_notify {
                 wright_config::TuiNotify::Bell => wright_tui::host::Notify::Bell,
                 wright_config::TuiNotify::Osc9 => wright_tui::host::Notify::Osc9,

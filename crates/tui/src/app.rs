@@ -207,6 +207,12 @@ impl App {
         }
     }
 
+    /// Opens the picker of this project's sessions (`--resume` without an ID).
+    pub fn pick_session(&mut self) {
+        self.actions
+            .push(Action::Host(crate::host::HostRequest::Sessions));
+    }
+
     /// The text Ctrl-G asked to edit, once.
     pub fn take_editor_request(&mut self) -> Option<String> {
         self.editor_request.take()

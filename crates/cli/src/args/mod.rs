@@ -194,11 +194,14 @@ pub struct Args {
     #[arg(short = 'c', long = "continue")]
     pub continue_latest: bool,
 
-    /// Continue the session with this id (a unique prefix is enough).
+    /// Continue the session with this id (a unique prefix is enough);
+    /// without one, pick one of this project's sessions in the terminal UI.
     #[arg(
         short = 'r',
         long,
         value_name = "ID",
+        num_args = 0..=1,
+        default_missing_value = "",
         conflicts_with = "continue_latest"
     )]
     pub resume: Option<String>,

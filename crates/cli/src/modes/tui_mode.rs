@@ -34,6 +34,8 @@ pub struct TuiLaunch {
     pub resumed: bool,
     /// How the UI rings when it waits for the person (`tui.notify`).
     pub notify: wright_tui::host::Notify,
+    /// `--resume` without an ID: open the session picker first.
+    pub pick_session: bool,
 }
 
 /// Runs the UI until the user leaves; returns the exit code.
@@ -71,6 +73,7 @@ pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8
     let entries = tui_composer::command_entries(&custom, &prompts);
     let history = tui_composer::history(&launch.cwd);
     let files = tui_composer::files(&launch.project_root);
+    let pick_session = launch.pick_session;
     let (input_tx, input_rx) = std_mpsc::channel::<Input>();
     let (action_tx, mut actions) = mpsc::unbounded_channel::<Action>();
     let (done_tx, mut done) = oneshot::channel::<std::io::Result<u8>>();
@@ -85,6 +88,9 @@ pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8
                     let _ = action_tx.send(action);
                 },
                 move |app| {
+                    if pick_session {
+                        app.pick_session();
+                    }
                     let composer = app.composer_mut();
                     composer.set_commands(entries);
                     composer.set_history(history);
@@ -286,15 +292,23 @@ fn restart_args(
     resume: Option<&str>,
 ) -> Vec<std::ffi::OsString> {
     let mut out = Vec::new();
-    let mut skip_value = false;
-    for arg in args {
-        if std::mem::take(&mut skip_value) {
-            continue;
-        }
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
         let text = arg.to_string_lossy();
         match text.as_ref() {
             "-c" | "--continue" | "--fork-session" => {}
-            "-r" | "--resume" | "--session-id" => skip_value = true,
+            // `-r` may come alone (the picker): an option after it is kept.
+            "-r" | "--resume" => {
+                if args
+                    .peek()
+                    .is_some_and(|a| !a.to_string_lossy().starts_with('-'))
+                {
+                    args.next();
+                }
+            }
+            "--session-id" => {
+                args.next();
+            }
             t if t.starts_with("--resume=") || t.starts_with("--session-id=") => {}
             _ => out.push(arg),
         }
@@ -416,6 +430,12 @@ mod tests {
         );
         let out = restart_args(args.into_iter(), None);
         assert_eq!(out, ["--model", "m"].map(std::ffi::OsString::from));
+        let picked = ["-r", "--model", "m"].map(std::ffi::OsString::from);
+        let out = restart_args(picked.into_iter(), Some("def"));
+        assert_eq!(
+            out,
+            ["--model", "m", "--resume", "def"].map(std::ffi::OsString::from)
+        );
     }
 
     #[test]

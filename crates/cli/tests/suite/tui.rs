@@ -590,6 +590,37 @@ fn an_approval_rings_the_bell_or_sends_osc9() {
     }
 }
 
+/// `-r` without an ID opens the picker of this project's sessions; Enter
+/// continues the one picked.
+#[test]
+fn resume_without_an_id_picks_a_session() {
+    let env = Env::new();
+    let server = MockServer::start(vec![MockResponse::sse(anthropic::text("noted"))]).unwrap();
+    let out = env
+        .wright_p("anthropic", &server.url(), "remember the pineapple")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", super::stderr(&out));
+    let mut tui = Tui::start(&env, &server.url(), &["-r"]);
+    tui.wait_for("the picker", |s| {
+        s.contains("Resume a session") && s.contains("remember the pineapple")
+    });
+    tui.send("\r");
+    tui.wait_for("the resumed session", |s| {
+        s.contains("pineapple") && !s.contains("Resume a session") && s.contains("default")
+    });
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+    // Headless, an ID is needed.
+    let out = env
+        .wright_p("anthropic", &server.url(), "again")
+        .arg("-r")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", super::stderr(&out));
+    assert!(super::stderr(&out).contains("--resume without an ID"));
+}
+
 /// Ctrl-G opens $EDITOR on the prompt and sends what it saved.
 #[cfg(unix)]
 #[test]
