@@ -182,6 +182,7 @@ pub async fn start(
     };
     let context = &settings.context;
     let options = SessionOptions {
+        max_tokens_chosen: settings.max_tokens.is_some(),
         spill_dir: spill_dir(&session_id),
         jobs: Arc::clone(&jobs),
         extensions,

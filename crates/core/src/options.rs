@@ -39,6 +39,9 @@ pub struct SessionOptions {
     pub compaction: CompactionOptions,
     /// Output token cap per request.
     pub max_tokens: u32,
+    /// The user chose `max_tokens` (`--max-tokens`, `max_tokens` in a
+    /// config): an answer cut there is kept as it is, not continued past it.
+    pub max_tokens_chosen: bool,
     /// Model requests allowed per user turn.
     pub max_turns: u32,
     /// Stop before the next request once the session has cost this much (USD).

@@ -212,6 +212,7 @@ fn harness_options(dir: &std::path::Path) -> SessionOptions {
         thinking_budget: None,
         compaction: crate::CompactionOptions::default(),
         max_tokens: 100,
+        max_tokens_chosen: false,
         max_turns: 10,
         max_budget_usd: None,
         policy: PolicyInput {

@@ -214,14 +214,15 @@ pub(crate) async fn run_turn(
                 continue;
             }
             if cut_off {
-                // A cut answer is never the final one.
+                // A cut answer is the final one only at a limit the user chose.
                 match output_limit::on_cut_answer(ctx, &mut continuations) {
-                    Ok(message) => {
+                    output_limit::CutAnswer::Continue(message) => {
                         ctx.recorder.message(emitter, &message);
                         conv.push(message);
                         continue;
                     }
-                    Err(()) => break TurnEndReason::Failed,
+                    output_limit::CutAnswer::Keep => {}
+                    output_limit::CutAnswer::Fail => break TurnEndReason::Failed,
                 }
             }
             if let Some(feedback) = hook_points::stop(ctx, stop_hook_active, &cancel).await {

@@ -240,3 +240,30 @@ fn pause_turn_is_continued_with_server_tool_blocks_sent_back_verbatim() {
     assert_eq!(last["content"][1], search);
     assert_eq!(last["content"][2], results);
 }
+
+/// A cap the user set is the answer's length: an answer cut there is kept
+/// (exit 0, one request), not continued past it.
+#[test]
+fn an_answer_cut_at_a_limit_the_user_chose_is_kept() {
+    for provider in PROVIDERS {
+        let env = Env::new();
+        let server = MockServer::start(vec![
+            cut(provider, "A short answer, ", &[]),
+            text(provider, "never asked for"),
+        ])
+        .unwrap();
+        let out = env
+            .wright_p(provider, &server.url(), "be brief")
+            .args(["--max-tokens", "64"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{provider}: {}", stderr(&out));
+        assert!(stdout(&out).contains("A short answer,"), "{provider}");
+        assert!(
+            stderr(&out).contains("output limit you set (64 tokens)"),
+            "{provider}: {}",
+            stderr(&out)
+        );
+        assert_eq!(server.request_count(), 1, "{provider}");
+    }
+}
