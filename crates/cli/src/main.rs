@@ -18,6 +18,7 @@ mod init;
 mod init_detect;
 mod inspect;
 mod launch;
+mod local_window;
 mod mcp_auth;
 mod mcp_cmd;
 mod mcp_prompts;

@@ -34,6 +34,10 @@ pub struct Resolved {
     /// The environment variable the API key came from; `None` when the
     /// server is used without a key.
     pub key_source: Option<&'static str>,
+    /// The wire protocol.
+    pub provider: Provider,
+    /// The server's base URL, as the adapter uses it.
+    pub base_url: String,
 }
 
 /// Which server, protocol, model and key a run uses (before a client exists).
@@ -147,6 +151,7 @@ pub async fn resolve(
             .collect(),
         http: http.clone(),
     };
+    let base_url = choice.base_url.clone();
     let client: Arc<dyn ModelClient> = match choice.provider {
         Provider::Anthropic => Arc::new(
             AnthropicClient::new(http, choice.base_url, choice.key)
@@ -175,6 +180,8 @@ pub async fn resolve(
         model: choice.model,
         notice: choice.notice,
         key_source,
+        provider: choice.provider,
+        base_url,
     })
 }
 
@@ -354,6 +361,15 @@ fn local_candidates() -> Vec<(&'static str, u16)> {
             .collect(),
         Err(_) => LOCAL_SERVERS.to_vec(),
     }
+}
+
+/// The ports local servers are looked for on (and asked for their
+/// context window on).
+pub fn local_ports() -> Vec<u16> {
+    local_candidates()
+        .into_iter()
+        .map(|(_, port)| port)
+        .collect()
 }
 
 /// Asks a local server which model it serves (`GET {base}/models`). Only

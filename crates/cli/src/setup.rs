@@ -121,12 +121,35 @@ pub async fn start(
         inputs.instructions.user_files.clear();
     }
     let safety = safety::build(settings, project_root, launch.can_ask)?;
-    let catalog = models::catalog(settings);
+    let mut catalog = models::catalog(settings);
     notice.extend(resolved.notice);
     notice.extend(safety.warning.map(|w| format!("warning: {w}")));
-    notice.extend(
-        models::unknown_model_warning(&catalog, &resolved.model).map(|w| format!("warning: {w}")),
-    );
+    // A local server says how much context it runs with.
+    let advertised = match resolved.provider {
+        wright_config::Provider::OpenaiChat if !catalog.lookup(&resolved.model).is_known() => {
+            let ports = crate::provider::local_ports();
+            crate::local_window::advertised(&resolved.base_url, &resolved.model, &ports).await
+        }
+        _ => None,
+    };
+    match advertised {
+        Some((window, source)) => {
+            let mut info = catalog.lookup(&resolved.model).info().clone();
+            info.name.clone_from(&resolved.model);
+            info.context_window = window;
+            let half = u32::try_from(window / 2).unwrap_or(u32::MAX);
+            info.max_output = info.max_output.min(half).max(1);
+            catalog = catalog.with_overrides(vec![info]);
+            notice.push(format!(
+                "{}: a {window}-token context window, as {source} reports",
+                resolved.model
+            ));
+        }
+        None => notice.extend(
+            models::unknown_model_warning(&catalog, &resolved.model)
+                .map(|w| format!("warning: {w}")),
+        ),
+    }
     let info = catalog.lookup(&resolved.model).info().clone();
     let opened = sessions::open(
         &launch.session,
@@ -170,7 +193,11 @@ pub async fn start(
     let max_tokens = match settings.max_tokens {
         // A known model's limit is a hard one: asking for more is an error
         // at the provider, so cap it and say so.
-        Some(asked) if catalog.lookup(&resolved.model).is_known() && asked > info.max_output => {
+        Some(asked)
+            if advertised.is_none()
+                && catalog.lookup(&resolved.model).is_known()
+                && asked > info.max_output =>
+        {
             notice.push(format!(
                 "warning: --max-tokens {asked} is more than {} allows; using {}",
                 resolved.model, info.max_output

@@ -158,6 +158,7 @@ impl StreamJson {
                 cwd,
                 tools,
                 permission_mode,
+                ..
             } => {
                 self.model.clone_from(model);
                 let (mcp_servers, tools) = self.mcp_init(tools);

@@ -54,6 +54,7 @@ fn a_whole_turn() -> Vec<Value> {
             cwd: "/p".to_owned(),
             tools: vec!["Bash".to_owned()],
             permission_mode: "accept-edits".to_owned(),
+            context_window: 0,
         },
         EventKind::TurnStarted,
         EventKind::ItemStarted {

@@ -54,6 +54,8 @@ pub struct RunSummary {
     process: ProcessTotals,
     /// When the summary (the process's run) began.
     created: Instant,
+    /// The configured model and the window the session knows for it.
+    window: (String, u64),
 }
 
 /// Requests and what the session had spent when this process began.
@@ -110,6 +112,7 @@ impl RunSummary {
             structured_output_failed: false,
             process: ProcessTotals::default(),
             created: Instant::now(),
+            window: (String::new(), 0),
         }
     }
 
@@ -143,7 +146,14 @@ impl RunSummary {
             return;
         }
         match &event.kind {
-            EventKind::SessionConfigured { model, .. } => self.model.clone_from(model),
+            EventKind::SessionConfigured {
+                model,
+                context_window,
+                ..
+            } => {
+                self.model.clone_from(model);
+                self.window = (model.clone(), *context_window);
+            }
             // Each turn's result speaks for that turn only.
             EventKind::TurnStarted => {
                 self.started = Instant::now();
@@ -362,7 +372,13 @@ impl RunSummary {
                         "cacheCreationInputTokens": u.cache_creation_input_tokens,
                         "webSearchRequests": 0,
                         "costUSD": u.cost_usd,
-                        "contextWindow": catalog.lookup(name).info().context_window,
+                        // The session's own for its model (a local
+                        // server's, an override), the catalog's otherwise.
+                        "contextWindow": if *name == self.window.0 && self.window.1 > 0 {
+                            self.window.1
+                        } else {
+                            catalog.lookup(name).info().context_window
+                        },
                     }),
                 )
             })

@@ -95,6 +95,7 @@ pub fn spawn_session(
         cwd: options.cwd.display().to_string(),
         tools: tools.names(),
         permission_mode: options.policy.mode.as_str().to_owned(),
+        context_window: options.compaction.context_window,
     });
     let model = options.model.clone();
     let gate = Arc::new(Gate::new(

@@ -205,6 +205,11 @@ pub enum EventKind {
         tools: Vec<String>,
         /// Permission mode in force.
         permission_mode: String,
+        /// The model's context window in tokens, as this session knows it
+        /// (the catalog, a `[models]` override, or what a local server
+        /// reports); 0 when unknown.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        context_window: u64,
     },
     /// A user turn began.
     TurnStarted,
@@ -350,6 +355,10 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         plan: Option<String>,
     },
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Why a user turn ended.

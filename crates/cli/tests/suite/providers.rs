@@ -179,3 +179,40 @@ fn chat_compat_flags_from_config_shape_the_request() {
     assert!(body.get("max_completion_tokens").is_some() && body.get("max_tokens").is_none());
     assert!(body.get("stream_options").is_none(), "{body}");
 }
+
+/// A local llama.cpp server's context window (its `/props`) is used for a
+/// model the catalog does not know, instead of assuming 128k.
+#[test]
+fn a_local_servers_advertised_window_is_used() {
+    let env = Env::new();
+    let server = MockServer::start_routed(|req| match req.path.as_str() {
+        "/props" => MockResponse::json(
+            200,
+            serde_json::json!({"default_generation_settings": {"n_ctx": 8192}, "total_slots": 1}),
+        ),
+        "/v1/chat/completions" => {
+            MockResponse::sse(wright_test_support::openai_chat::text("local answer"))
+        }
+        _ => MockResponse::json(404, serde_json::json!({"error": "not found"})),
+    })
+    .unwrap();
+    let port = server.addr().port().to_string();
+    let out = env
+        .wright_p("openai-chat", &server.url(), "hi")
+        .args(["--output-format", "json"])
+        .env("WRIGHT_LOCAL_SERVER_PORTS", &port)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("a 8192-token context window, as llama.cpp (/props) reports"),
+        "{err}"
+    );
+    assert!(!err.contains("assuming a 128000-token window"), "{err}");
+    let result: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(
+        result["modelUsage"]["test-model"]["contextWindow"], 8192,
+        "{result}"
+    );
+}
