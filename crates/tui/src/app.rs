@@ -104,6 +104,8 @@ pub struct App {
     pub(crate) ring: Option<String>,
     /// The composer's text, to be edited in the person's editor (Ctrl-G).
     pub(crate) editor_request: Option<String>,
+    /// The last finished command's title and whole output (Ctrl-O).
+    pub(crate) last_output: Option<(String, String)>,
 }
 
 /// A turn that ran this long rings when it ends (the person may have
@@ -147,6 +149,7 @@ impl App {
             notify: startup.notify,
             ring: None,
             editor_request: None,
+            last_output: None,
         };
         for notice in &startup.notices {
             app.message(MessageKind::Dim, notice);

@@ -61,12 +61,17 @@ fn bang_sends_the_command_to_the_core_and_shows_it_like_a_bash_call() {
         "{shown}"
     );
     assert!(!app.busy());
-    // The model's own calls stay folded.
+    // The model's own calls keep their first lines, and Ctrl-O shows all.
     app.submit("go".to_owned());
     app.input(ev(EventKind::ItemCompleted {
         item: tool("t2", "Bash", args, ToolCallStatus::Completed, None),
     }));
-    assert!(!rows(&app.take_history()).contains("\n    ok\n"));
+    assert!(rows(&app.take_history()).contains("\n    ok\n"));
+    app.key(crossterm::event::KeyEvent::new(
+        crossterm::event::KeyCode::Char('o'),
+        crossterm::event::KeyModifiers::CONTROL,
+    ));
+    assert!(rows(&app.take_history()).contains("output of Bash(echo hi):\n    ok\n"));
 }
 
 #[test]

@@ -218,7 +218,16 @@ pub fn finished_call(
         width,
         &[Span::raw("    ")],
     ));
-    if status == ToolCallStatus::Failed
+    let command = touches.is_some_and(|t| t.command.is_some());
+    if command
+        && status == ToolCallStatus::Completed
+        && let Some(output) = output
+    {
+        // What a command printed stays: its first lines, more of them
+        // when it failed, and how many more there are.
+        let failed = display.and_then(|d| d.exit_code).is_some_and(|c| c != 0);
+        rows.extend(command_head(output, if failed { 10 } else { 4 }, width));
+    } else if status == ToolCallStatus::Failed
         && let Some(output) = output
     {
         let shown: Vec<&str> = output
@@ -244,6 +253,66 @@ pub fn finished_call(
     rows
 }
 
+/// What a command printed, without the core's closing `exit code N` line
+/// and the `(no output)` stand-in.
+fn printed(output: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = output.trim_end().lines().collect();
+    if lines.last().is_some_and(|l| l.starts_with("exit code ")) {
+        lines.pop();
+    }
+    if lines == ["(no output)"] {
+        lines.clear();
+    }
+    lines
+}
+
+/// The first `keep` lines a command printed and how many more there are
+/// (Ctrl-O shows the last command's whole output).
+fn command_head(output: &str, keep: usize, width: u16) -> Vec<Line<'static>> {
+    let lines = printed(output);
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let dim = Style::default().fg(Color::DarkGray);
+    let mut rows = text_rows(
+        &lines[..lines.len().min(keep)].join("\n"),
+        dim,
+        width,
+        "    ",
+    );
+    if lines.len() > keep {
+        rows.extend(text_rows(
+            &format!("… +{} lines (Ctrl-O shows all)", lines.len() - keep),
+            dim,
+            width,
+            "    ",
+        ));
+    }
+    rows
+}
+
+/// The whole of what a command printed, for Ctrl-O.
+pub fn command_output(title: &str, output: &str, width: u16) -> Vec<Line<'static>> {
+    let mut rows = text_rows(
+        &format!("output of {title}:"),
+        Style::default().fg(Color::DarkGray),
+        width,
+        "  ",
+    );
+    let lines = printed(output);
+    if lines.is_empty() {
+        rows.extend(text_rows("(no output)", Style::default(), width, "    "));
+    } else {
+        rows.extend(text_rows(
+            &lines.join("\n"),
+            Style::default(),
+            width,
+            "    ",
+        ));
+    }
+    rows
+}
+
 /// Rows of a `!cmd`'s output kept in the scrollback (the rest is elided
 /// from the middle; the model got the whole result).
 pub const SHELL_ROWS: usize = 40;
@@ -252,10 +321,7 @@ pub const SHELL_ROWS: usize = 40;
 /// it is not folded like the model's calls. The core's closing `exit code
 /// N` line is left to the call's summary.
 pub fn shell_output(output: &str, width: u16) -> Vec<Line<'static>> {
-    let mut lines: Vec<&str> = output.trim_end().lines().collect();
-    if lines.last().is_some_and(|l| l.starts_with("exit code ")) {
-        lines.pop();
-    }
+    let lines = printed(output);
     let rows_of = |ls: &[&str]| text_rows(&ls.join("\n"), Style::default(), width, "    ");
     if lines.len() <= SHELL_ROWS {
         return if lines.is_empty() {
@@ -340,6 +406,39 @@ mod tests {
             40,
         );
         let rows: Vec<String> = rows.iter().map(|l| l.to_string()).collect();
-        assert_eq!(rows, ["● Bash(cargo test)", "  ⎿ exit 0 · 2.1s"]);
+        assert_eq!(rows, ["● Bash(cargo test)", "  ⎿ exit 0 · 2.1s", "    ok"]);
+    }
+
+    #[test]
+    fn a_failed_command_keeps_its_first_lines_and_says_how_many_more() {
+        let display = ToolDisplay {
+            summary: "exit 1".to_owned(),
+            exit_code: Some(1),
+            ..ToolDisplay::default()
+        };
+        let output: String = (1..=12)
+            .map(|i| format!("error line {i}\n"))
+            .collect::<String>()
+            + "exit code 1";
+        let rows = finished_call(
+            "Bash",
+            "{}",
+            Some(&Touches::command("make")),
+            ToolCallStatus::Completed,
+            Some(&output),
+            Some(&display),
+            60,
+        );
+        let rows: Vec<String> = rows.iter().map(|l| l.to_string()).collect();
+        assert_eq!(rows.len(), 2 + 10 + 1, "{rows:#?}");
+        assert_eq!(rows[2], "    error line 1");
+        assert_eq!(rows[11], "    error line 10");
+        assert_eq!(rows[12], "    … +2 lines (Ctrl-O shows all)");
+        let all: Vec<String> = command_output("Bash(make)", &output, 60)
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        assert_eq!(all.len(), 13);
+        assert!(!all.iter().any(|l| l.contains("exit code")));
     }
 }

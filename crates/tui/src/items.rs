@@ -42,6 +42,24 @@ impl App {
             } => {
                 self.tools.retain(|t| t.item_id != item.id);
                 self.agents.retain(|_, a| a.parent_call.as_deref() != Some(call_id.as_str()));
+                if self.shell
+                    && status == wright_protocol::ToolCallStatus::Completed
+                    && let Some(output) = &output
+                {
+                    // The user ran it to see this: all of it, not folded.
+                    let rows = cells::finished_call(
+                        &name,
+                        &arguments,
+                        touches.as_ref(),
+                        status,
+                        None,
+                        display.as_ref(),
+                        width,
+                    );
+                    self.history.extend(rows);
+                    self.history.extend(cells::shell_output(output, width));
+                    return;
+                }
                 let rows = cells::finished_call(
                     &name,
                     &arguments,
@@ -52,11 +70,11 @@ impl App {
                     width,
                 );
                 self.history.extend(rows);
-                if self.shell
-                    && status == wright_protocol::ToolCallStatus::Completed
-                    && let Some(output) = &output
+                if touches.as_ref().is_some_and(|t| t.command.is_some())
+                    && let Some(output) = output
                 {
-                    self.history.extend(cells::shell_output(output, width));
+                    let title = cells::call_title(&name, &arguments, touches.as_ref(), 60);
+                    self.last_output = Some((title, output));
                 }
             }
             ItemKind::Compaction {

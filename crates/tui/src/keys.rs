@@ -49,7 +49,8 @@ pub const COMMANDS: [(&str, &str); 12] = [
 const KEYS_HELP: &str = "keys: Enter send · Esc interrupt · Ctrl-C clear / interrupt / twice to leave · \
 Ctrl-D leave · Shift-Tab cycle permission mode\n\
 while the agent works: Enter sends the message with its next step (after the running tools) · \
-Ctrl-Q keeps it for after the turn · Ctrl-G edits the prompt in $VISUAL or $EDITOR\n\
+Ctrl-Q keeps it for after the turn · Ctrl-G edits the prompt in $VISUAL or $EDITOR · \
+Ctrl-O shows the last command's whole output\n\
 approvals: 1–4 or ↑/↓ picks, Enter confirms, Esc refuses; letters (and anything typed as a menu \
 opens) go to the prompt\n\
 !cmd runs cmd through the permission check and sandbox the model's Bash gets; \
@@ -113,7 +114,26 @@ impl App {
             self.rewind_key(turn, key);
             return;
         }
+        if key.code == KeyCode::Char('o')
+            && key
+                .modifiers
+                .contains(crossterm::event::KeyModifiers::CONTROL)
+        {
+            self.show_last_output();
+            return;
+        }
         self.composer_key(key);
+    }
+
+    /// Ctrl-O: the last finished command's whole output, into the transcript.
+    fn show_last_output(&mut self) {
+        match &self.last_output {
+            Some((title, output)) => {
+                let rows = crate::cells::command_output(title, output, self.width);
+                self.history.extend(rows);
+            }
+            None => self.message(MessageKind::Dim, "no command has finished yet"),
+        }
     }
 
     fn composer_key(&mut self, key: KeyEvent) {

@@ -590,6 +590,34 @@ fn an_approval_rings_the_bell_or_sends_osc9() {
     }
 }
 
+/// A command that prints lines and fails keeps its first lines on screen.
+#[test]
+fn a_failed_commands_first_lines_stay_on_screen() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "b1",
+            "Bash",
+            serde_json::json!({"command": "printf 'first-line\\nsecond-line\\n'; exit 3"}),
+        )])),
+        MockResponse::sse(anthropic::text("it failed")),
+    ])
+    .unwrap();
+    let mut tui = Tui::start(&env, &server.url(), &["--permission-mode", "bypass"]);
+    tui.wait_for("the status line", |s| s.contains("bypass"));
+    tui.send("run it\r");
+    tui.wait_for("the answer", |s| s.contains("it failed"));
+    let screen = tui.screen();
+    assert!(
+        screen.contains("exit 3")
+            && screen.contains("first-line")
+            && screen.contains("second-line"),
+        "{screen}"
+    );
+    tui.send("/exit\r");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
 /// `-r` without an ID opens the picker of this project's sessions; Enter
 /// continues the one picked.
 #[test]
