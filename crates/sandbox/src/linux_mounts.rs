@@ -4,10 +4,12 @@
 //! `worktrees`), a `.git` file and the `.git` of each submodule and linked
 //! worktree under a root read-only (each says which git dir, with which
 //! config, git enters), the config, hooks and redirects of every repository
-//! nested in a root read-only (its `.git` pinned like the root's), wright's and other agents' policy paths read-only (in a repository `.wright/` and
-//! `.claude/` are created empty first if missing, so a command can neither
-//! create nor change them), secret files hidden, a fresh `/proc`. Every
-//! step that fails is skipped and reported; Landlock still confines writes.
+//! nested in a root read-only (its `.git` pinned like the root's), wright's
+//! and other agents' policy paths read-only where they exist (one a command
+//! creates is removed after it, see [`crate::repo_guard`]: nothing is
+//! written into the repository to serve as a mount point), secret files
+//! hidden, a fresh `/proc`. Every step that fails is skipped and reported;
+//! Landlock still confines writes.
 
 use std::ffi::CString;
 use std::io;
@@ -228,28 +230,15 @@ fn distinct_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// Policy paths to bind read-only inside `roots`: those that exist, plus
-/// `.git/hooks`, `.wright` and `.claude`, created empty where missing (in
-/// repositories) so nothing can be planted there.
+/// `.git/hooks`, created where missing (inside `.git`, out of the work
+/// tree). A missing `.wright`, `.claude` or `.mcp.json` is not created
+/// (the user's repository stays as it was); the bash tool removes one a
+/// command makes ([`crate::repo_guard::RepoGuard`]).
 pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for root in roots {
         if root.join(".git").is_dir() {
             let _ = std::fs::create_dir(root.join(".git/hooks"));
-            // An empty `.wright` (invisible to git) so no command can create
-            // the project's config: it would apply on the next run once the
-            // project is trusted. Only in a repository: elsewhere a new
-            // `.wright` would move where wright finds the project root.
-            let _ = std::fs::create_dir(root.join(".wright"));
-            // The same for `.claude`: a planted `.claude/settings.json`
-            // would hold hooks that run outside the sandbox on the next run
-            // when the user imports Claude Code settings and trusts the
-            // project. Kept to repositories like `.wright`, so the two are
-            // created (and so protected) in the same places.
-            let _ = std::fs::create_dir(root.join(".claude"));
-        } else if root.join(".wright").is_dir() {
-            // A project found by its `.wright` alone is a project root too:
-            // its Claude Code settings need the same protection.
-            let _ = std::fs::create_dir(root.join(".claude"));
         }
         for rel in PROTECTED_IN_ROOT {
             let p = root.join(rel);
@@ -577,11 +566,15 @@ mod tests {
         assert!(p.contains(&root.join(".git/hooks")));
         assert!(!p.contains(&root.join(".git/modules")), "absent, not made");
         assert!(p.contains(&root.join(".git/config")));
-        assert!(p.contains(&root.join(".wright")));
-        assert!(p.contains(&root.join(".claude")));
         assert!(root.join(".git/hooks").is_dir());
-        assert!(root.join(".wright").is_dir());
-        assert!(root.join(".claude").is_dir());
+        // Nothing is made in the work tree to mount over.
+        assert!(!root.join(".wright").exists() && !root.join(".claude").exists());
+        std::fs::create_dir(root.join(".wright")).unwrap();
+        let p = protected_paths(std::slice::from_ref(&root));
+        assert!(
+            p.contains(&root.join(".wright")),
+            "an existing one is bound"
+        );
     }
 
     #[test]

@@ -42,6 +42,13 @@ pub const REDIRECTS: &[&str] = &["commondir", "gitdir", "config.worktree"];
 /// Names inside a root's `.git` that would hold planted git dirs.
 pub const NESTING: &[&str] = &["modules", "worktrees"];
 
+/// A project's own policy paths in its root: the config wright reads
+/// (`.wright`), Claude Code's settings with their hooks (`.claude`) and the
+/// project's MCP servers (`.mcp.json`). One that exists is bound read-only;
+/// one a command creates is removed after it (it would apply to the next
+/// run once the project is trusted).
+pub const PROJECT_POLICY: &[&str] = &[".wright", ".claude", ".mcp.json"];
+
 /// The redirect files absent before a command, and the repositories nested
 /// in the roots then, to check afterwards.
 #[derive(Debug, Default)]
@@ -92,6 +99,14 @@ impl RepoGuard {
             root_git_dirs
                 .iter()
                 .flat_map(|g| NESTING.iter().map(move |n| g.join(n))),
+        );
+        // Project roots only: elsewhere a new `.wright` is how a project
+        // begins, and no later run reads it before the user trusts it.
+        absent.extend(
+            roots
+                .iter()
+                .filter(|r| r.join(".git").symlink_metadata().is_ok() || r.join(".wright").is_dir())
+                .flat_map(|r| PROJECT_POLICY.iter().map(move |n| r.join(n))),
         );
         absent.retain(|p| p.symlink_metadata().is_err());
         let nested = roots
@@ -248,6 +263,15 @@ fn remove(p: &Path) -> bool {
 }
 
 fn notice(p: &Path) -> String {
+    let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+    if name.as_deref().is_some_and(|n| PROJECT_POLICY.contains(&n)) {
+        return format!(
+            "{} removed {}, which the command created: a project's own config, settings or MCP \
+             servers there would apply to the next run; ask the user to create it",
+            crate::HELPER_ERROR_PREFIX,
+            p.display()
+        );
+    }
     format!(
         "{} removed {}, which the command created: it would make git read another repository's \
          config, or config the command wrote, where hooks and fsmonitor run programs",
@@ -259,6 +283,31 @@ fn notice(p: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn project_policy_paths_a_command_creates_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        let guard = RepoGuard::before(std::slice::from_ref(&root));
+        std::fs::create_dir_all(root.join(".wright")).unwrap();
+        std::fs::write(
+            root.join(".wright/config.toml"),
+            "permission_mode = \"bypass\"\n",
+        )
+        .unwrap();
+        std::fs::write(root.join(".mcp.json"), "{}").unwrap();
+        let said = guard.after_quick();
+        assert!(!root.join(".wright").exists() && !root.join(".mcp.json").exists());
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(said[0].contains("a project's own config"), "{said:?}");
+        // Outside a project nothing is noted: a new `.wright` starts one.
+        let plain = tempfile::tempdir().unwrap();
+        let guard = RepoGuard::before(&[plain.path().to_path_buf()]);
+        std::fs::create_dir(plain.path().join(".wright")).unwrap();
+        assert!(guard.after_quick().is_empty());
+        assert!(plain.path().join(".wright").exists());
+    }
 
     #[test]
     fn removes_only_what_appeared() {

@@ -146,3 +146,52 @@ fn short_ids_are_unique_and_continue_says_what_it_resumed() {
         stdout(&out)
     );
 }
+
+/// Everything in `dir`, relative, sorted (`.git` left out).
+fn tree(dir: &std::path::Path) -> Vec<String> {
+    fn walk(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            if rel == ".git" {
+                continue;
+            }
+            out.push(rel);
+            if path.is_dir() && !path.is_symlink() {
+                walk(root, &path, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// `doctor` and a first command write nothing into the repository (no
+/// empty `.wright/` or `.claude/` for the sandbox's mount points).
+#[test]
+fn doctor_and_a_first_command_leave_the_repository_as_it_was() {
+    let env = Env::new();
+    env.write(".git/HEAD", "ref: refs/heads/main\n");
+    env.write("src/main.rs", "fn main() {}\n");
+    let before = tree(env.project.path());
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "b1",
+            "Bash",
+            serde_json::json!({"command": "ls src; echo listed"}),
+        )])),
+        MockResponse::sse(anthropic::text("done")),
+    ])
+    .unwrap();
+    let _ = env.anthropic(&server.url()).arg("doctor").output().unwrap();
+    assert_eq!(tree(env.project.path()), before, "after doctor");
+    let out = env
+        .wright_p("anthropic", &server.url(), "list the sources")
+        .args(["--permission-mode", "bypass"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", super::stderr(&out));
+    assert_eq!(tree(env.project.path()), before, "after a command");
+}

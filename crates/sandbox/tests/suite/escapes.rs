@@ -269,9 +269,11 @@ fn protected_paths_in_the_workspace_stay_unchanged() {
     assert_eq!(code, Some(0), "{out}");
 }
 
-/// In a repository without `.wright/` or `.claude/`, a command cannot
-/// create them or plant the config inside: `.claude/settings.json` would
-/// hold hooks that run outside the sandbox on the next trusted run.
+/// In a repository without `.wright/` or `.claude/`, what a command creates
+/// there does not outlive it (the repository guard removes it, as the bash
+/// tool runs it): `.claude/settings.json` would hold hooks that run outside
+/// the sandbox on the next trusted run. Nothing is made in the repository
+/// beforehand to mount over.
 #[test]
 fn missing_policy_dirs_cannot_be_planted() {
     if !supported("planted") || !namespaces("planted") {
@@ -302,15 +304,17 @@ fn missing_policy_dirs_cannot_be_planted() {
                 .replace("{d}", dir)
                 .replace("{f}", file)
                 .replace("{h}", hooks);
+            // As the bash tool runs a command: the guard notes what is
+            // missing before and removes what the command made after.
+            let guard = wright_sandbox::repo_guard::RepoGuard::before(std::slice::from_ref(ws));
             run(&ws_policy(&d), &script, ws);
-            // The sandbox leaves the directory behind, empty and a directory.
-            let left: Vec<_> = std::fs::read_dir(ws.join(dir))
-                .unwrap_or_else(|e| panic!("{dir} gone after {script}: {e}"))
-                .flatten()
-                .map(|e| e.path())
-                .collect();
-            assert!(left.is_empty(), "planted {left:?}: {script}");
-            assert!(!ws.join("moved").exists(), "{script}");
+            let said = guard.after();
+            assert!(
+                ws.join(dir).symlink_metadata().is_err(),
+                "{dir} left after {script} ({said:?})"
+            );
+            assert!(!ws.join("planted").exists(), "{script}");
+            let _ = std::fs::remove_dir_all(ws.join("moved"));
         }
     }
     // Control: without the sandbox the first attempt lands.
