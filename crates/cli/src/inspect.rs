@@ -24,7 +24,21 @@ pub fn context(
 ) -> Result<u8, SetupError> {
     let inputs = setup::context_inputs(settings, cwd, root)?;
     let context = wright_context::assemble(&inputs);
-    let mut tools = setup::tool_sizes(&setup::tool_registry(settings, root));
+    // As a session's first request carries them: with `Task` for the
+    // agent types found, and the tools that ask the person.
+    let dirs = wright_config::agent_dirs(
+        settings,
+        root,
+        wright_config::default_user_config_dir().as_deref(),
+    );
+    let (defs, _) = wright_context::agents::discover_agents(&dirs);
+    let agents = std::sync::Arc::new(setup::agent_types(defs, settings, root));
+    let mut tools = setup::spec_sizes(&wright_core::offered_tools(
+        std::sync::Arc::new(setup::tool_registry(settings, root)),
+        Some(agents),
+        settings.permission_mode,
+        true,
+    ));
     tools.extend(mcp_tools);
     if as_json {
         let report = wright_context::report(&context, &tools, None);

@@ -262,8 +262,14 @@ pub async fn start(
             ));
         }
     }
-    let tool_sizes = tool_sizes(&tools);
-    let handle = spawn_session(options, resolved.client, Arc::new(tools), persistence);
+    let tools = Arc::new(tools);
+    let tool_sizes = spec_sizes(&wright_core::offered_tools(
+        Arc::clone(&tools),
+        options.extensions.agents.clone(),
+        options.policy.mode,
+        launch.can_ask == wright_permissions::CanAsk::Yes,
+    ));
+    let handle = spawn_session(options, resolved.client, tools, persistence);
     Ok(Started {
         handle,
         api_key_source: resolved.key_source,
@@ -409,8 +415,12 @@ pub fn tool_registry(settings: &Settings, project_root: &Path) -> ToolRegistry {
 
 /// Tool names with the size of their schema as sent, for context reports.
 pub fn tool_sizes(registry: &ToolRegistry) -> Vec<(String, usize)> {
-    registry
-        .specs()
+    spec_sizes(registry.specs())
+}
+
+/// Each spec's name and the size of its JSON.
+pub fn spec_sizes(specs: &[wright_protocol::ToolSpec]) -> Vec<(String, usize)> {
+    specs
         .iter()
         .map(|s| {
             let size = serde_json::to_string(s).map_or(0, |t| t.len());

@@ -40,6 +40,19 @@ pub use options::{
     SystemPrompt, ToolSearch, Transcripts,
 };
 pub use remember::RememberTool;
+
+/// The tools a session's requests carry besides its MCP servers': the
+/// built-ins (without the edit tools in plan mode), `Task` when there are
+/// agent types, `ExitPlanMode` in plan mode and `AskUserQuestion` when
+/// someone can answer. What `/context` and `wright context` count.
+pub fn offered_tools(
+    builtin: std::sync::Arc<wright_tools::ToolRegistry>,
+    agents: Option<std::sync::Arc<Agents>>,
+    mode: wright_permissions::Mode,
+    can_ask: bool,
+) -> Vec<wright_protocol::ToolSpec> {
+    toolbox::ToolBox::new(builtin, None, agents).own_specs(toolbox::Asking { mode, can_ask })
+}
 pub use session::{Persistence, SessionHandle, spawn_session};
 pub use structured::check_json_schema;
 pub use task::{

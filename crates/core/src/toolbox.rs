@@ -234,21 +234,9 @@ impl ToolBox {
         names
     }
 
-    /// Size of the specs the latest request carried.
-    pub(crate) fn chars(&self) -> usize {
-        self.sent_chars.load(Ordering::Relaxed)
-    }
-
-    /// The specs for the next model request. `window` is the model's
-    /// context window in tokens (0 when unknown), for tool search `auto`.
-    /// In plan mode the edit tools are left out and `ExitPlanMode` is
-    /// offered; `AskUserQuestion` only when someone can answer.
-    pub(crate) async fn specs_for_request(
-        &self,
-        emitter: &Emitter,
-        window: u64,
-        asking: Asking,
-    ) -> Vec<ToolSpec> {
+    /// The specs of every tool but the MCP servers': the built-ins (no edit
+    /// tools in plan mode), `Task`, and the tools that ask the person.
+    pub(crate) fn own_specs(&self, asking: Asking) -> Vec<ToolSpec> {
         let mut specs = self.builtin_specs.clone();
         if asking.mode == Mode::Plan {
             specs.retain(|s| {
@@ -265,6 +253,25 @@ impl ToolBox {
                 specs.push(interaction::ask_spec());
             }
         }
+        specs
+    }
+
+    /// Size of the specs the latest request carried.
+    pub(crate) fn chars(&self) -> usize {
+        self.sent_chars.load(Ordering::Relaxed)
+    }
+
+    /// The specs for the next model request. `window` is the model's
+    /// context window in tokens (0 when unknown), for tool search `auto`.
+    /// In plan mode the edit tools are left out and `ExitPlanMode` is
+    /// offered; `AskUserQuestion` only when someone can answer.
+    pub(crate) async fn specs_for_request(
+        &self,
+        emitter: &Emitter,
+        window: u64,
+        asking: Asking,
+    ) -> Vec<ToolSpec> {
+        let mut specs = self.own_specs(asking);
         let Some(side) = &self.mcp else {
             let chars = specs.iter().map(spec_chars).sum();
             self.sent_chars.store(chars, Ordering::Relaxed);

@@ -237,3 +237,34 @@ fn wright_compact_summarizes_the_latest_session_and_remember_saves_notes() {
             && summary_request.contains("remember that I like tabs")
     );
 }
+
+/// `wright context` counts the tools a request carries: `Task` and the
+/// question tool too; in plan mode the plan tool and no edit tools.
+#[test]
+fn context_counts_exactly_the_tools_a_request_carries() {
+    let env = Env::new();
+    let names = |out: &std::process::Output| -> Vec<String> {
+        let report: serde_json::Value = serde_json::from_str(stdout(out).trim()).unwrap();
+        report["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let out = env.wright().args(["context", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tools = names(&out);
+    for want in ["Read", "Edit", "Bash", "Task", "AskUserQuestion"] {
+        assert!(tools.iter().any(|t| t == want), "{want}: {tools:?}");
+    }
+    assert!(!tools.iter().any(|t| t == "ExitPlanMode"), "{tools:?}");
+    env.write_user_config("permission_mode = \"plan\"\n");
+    let out = env.wright().args(["context", "--json"]).output().unwrap();
+    let tools = names(&out);
+    assert!(tools.iter().any(|t| t == "ExitPlanMode"), "{tools:?}");
+    assert!(
+        !tools.iter().any(|t| t == "Edit" || t == "Write"),
+        "{tools:?}"
+    );
+}
