@@ -291,7 +291,8 @@ impl Engine {
                     by: DeniedBy::NoApproval,
                     reason: format!(
                         "{reason}, and this run cannot ask for approval. The user can allow it \
-                         with `--allow '{suggestion}'`{}.",
+                         with `--allow {}`{}.",
+                        shell_quoted(&suggestion.to_string()),
                         mode_hint(call.touches.kind, &target)
                     ),
                 },
@@ -353,7 +354,8 @@ impl Engine {
             if self.can_ask == CanAsk::No {
                 return Verdict::Deny {
                     reason: format!(
-                        "{reason}. The user can allow it with `--allow '{suggestion}'`."
+                        "{reason}. The user can allow it with `--allow {}`.",
+                        shell_quoted(&suggestion.to_string())
                     ),
                     by: DeniedBy::Guard,
                 };
@@ -730,6 +732,24 @@ mod inline;
 #[path = "engine_always.rs"]
 mod always;
 pub use always::AlwaysRules;
+
+/// `text` as one shell word: in single quotes, each `'` in it written as
+/// `'\''`, so a suggested rule pastes into a shell as it is.
+pub(crate) fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod quoting_tests {
+    #[test]
+    fn a_rule_with_quotes_pastes_as_one_word() {
+        assert_eq!(super::shell_quoted("Bash(npm test:*)"), "'Bash(npm test:*)'");
+        assert_eq!(
+            super::shell_quoted("Bash(echo 'hi':*)"),
+            r"'Bash(echo '\''hi'\'':*)'"
+        );
+    }
+}
 
 #[cfg(test)]
 #[path = "engine_tests.rs"]
