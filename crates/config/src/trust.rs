@@ -166,8 +166,7 @@ pub(crate) fn loosening(
         Assign::ModelOverride(m) => Some(format!("models.{}", quote(&m.name))),
         Assign::HookGroups(groups) if !groups.is_empty() => Some(describe_groups(groups)),
         Assign::VerifyChecks(checks) if !checks.is_empty() => {
-            let commands: Vec<String> =
-                checks.iter().map(|c| quote(&shorten(&c.command))).collect();
+            let commands: Vec<String> = checks.iter().map(|c| quote(&c.command)).collect();
             Some(format!(
                 "verify.checks ({}: {})",
                 count(checks.len(), "check"),
@@ -209,7 +208,7 @@ pub(crate) fn describe_server(server: &McpServerSetting) -> String {
         "{} ({}: {})",
         describe_server_name(&server.name),
         server.transport.transport(),
-        quote(&shorten(&server.transport.describe()))
+        quote(&server.transport.describe())
     )
 }
 
@@ -226,7 +225,7 @@ fn describe_groups(groups: &[HookGroupSetting]) -> String {
                 let commands: Vec<String> = of_event
                     .iter()
                     .flat_map(|g| g.hooks.iter())
-                    .map(|h| quote(&shorten(&h.command)))
+                    .map(|h| quote(&h.command))
                     .collect();
                 format!(
                     "hooks.{event} ({}: {})",
@@ -237,21 +236,6 @@ fn describe_groups(groups: &[HookGroupSetting]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// A command for a one-line list: runs of whitespace collapsed (padding
-/// must not push the payload out of sight) and, past 300 characters, cut
-/// with the count of what was left out.
-fn shorten(command: &str) -> String {
-    const MAX: usize = 300;
-    let collapsed = command.split_whitespace().collect::<Vec<_>>().join(" ");
-    let total = collapsed.chars().count();
-    if total <= MAX {
-        return collapsed;
-    }
-    let mut out: String = collapsed.chars().take(MAX).collect();
-    out.push_str(&format!("… ({} more characters)", total - MAX));
-    out
 }
 
 /// `1 group`, `2 groups`.

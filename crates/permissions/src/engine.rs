@@ -743,7 +743,10 @@ pub(crate) fn shell_quoted(text: &str) -> String {
 mod quoting_tests {
     #[test]
     fn a_rule_with_quotes_pastes_as_one_word() {
-        assert_eq!(super::shell_quoted("Bash(npm test:*)"), "'Bash(npm test:*)'");
+        assert_eq!(
+            super::shell_quoted("Bash(npm test:*)"),
+            "'Bash(npm test:*)'"
+        );
         assert_eq!(
             super::shell_quoted("Bash(echo 'hi':*)"),
             r"'Bash(echo '\''hi'\'':*)'"
