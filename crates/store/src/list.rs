@@ -92,6 +92,27 @@ fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
     })
 }
 
+/// The prompt as the user typed it: the message's first text (context
+/// that hooks added comes after it), and a `!cmd` as typed rather than
+/// the `<bash-input>` block the model gets.
+pub(crate) fn typed_text(message: &wright_protocol::Message) -> String {
+    let first = message
+        .content
+        .iter()
+        .find_map(|b| match b {
+            wright_protocol::ContentBlock::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    match first
+        .strip_prefix("<bash-input>")
+        .and_then(|rest| rest.split_once("</bash-input>"))
+    {
+        Some((command, _)) => format!("!{command}"),
+        None => first.to_owned(),
+    }
+}
+
 fn one_line_title(text: &str) -> String {
     let line = text
         .lines()
@@ -196,7 +217,7 @@ fn summarize(path: &Path) -> Option<SessionSummary> {
                     ..
                 }) = serde_json::from_slice::<Line>(line)
             {
-                title = one_line_title(&message.text());
+                title = one_line_title(&typed_text(&message));
             }
         } else if contains(line, USAGE_MARK)
             && let Ok(Line {
@@ -358,6 +379,27 @@ impl SessionStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn titles_are_the_prompt_as_typed() {
+        use wright_protocol::{ContentBlock, Message, Role};
+        let with_context = Message {
+            role: Role::User,
+            content: vec![
+                ContentBlock::Text {
+                    text: "fix the bug".into(),
+                },
+                ContentBlock::Text {
+                    text: "SessionStart hook context: branch main".into(),
+                },
+            ],
+        };
+        assert_eq!(typed_text(&with_context), "fix the bug");
+        let shell = Message::user_text(
+            "<bash-input>git status</bash-input>\n<bash-stdout>clean</bash-stdout>",
+        );
+        assert_eq!(typed_text(&shell), "!git status");
+    }
 
     #[test]
     fn titles_are_one_short_line() {

@@ -166,7 +166,7 @@ impl LoadedSession {
                 EntryBody::Message { message } if is_user_prompt(message) => turns.push(UserTurn {
                     entry: e.id.clone(),
                     parent_id: e.parent_id.clone(),
-                    text: message.text(),
+                    text: crate::list::typed_text(message),
                     ts: e.ts.clone(),
                     uuid: None,
                 }),
