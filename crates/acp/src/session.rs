@@ -246,7 +246,7 @@ impl Pump {
         }
         // The core says so when the mode changes (an approved plan leaves
         // plan mode): the editor's mode picker follows.
-        if let EventKind::Warning { message } = &event.kind
+        if let EventKind::Notice { message } = &event.kind
             && event.agent.is_root()
             && let Some(mode) = message
                 .strip_prefix("Permission mode is now `")

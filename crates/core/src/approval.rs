@@ -283,7 +283,7 @@ impl Gate {
                 // (Claude Code's choice): the session moves to accept-edits.
                 if request.touches.kind == ToolKind::Edit && self.mode() == Mode::Default {
                     self.set_mode(Mode::AcceptEdits);
-                    emitter.warning(format!(
+                    emitter.notice(format!(
                         "Permission mode is now `{}`.",
                         Mode::AcceptEdits.as_str()
                     ));

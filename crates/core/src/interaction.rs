@@ -218,7 +218,7 @@ async fn exit_plan(
             // before answering; otherwise approving leaves for `default`.
             if ctx.gate.mode() == Mode::Plan {
                 ctx.gate.set_mode(Mode::Default);
-                ctx.emitter.warning(format!(
+                ctx.emitter.notice(format!(
                     "Permission mode is now `{}`.",
                     Mode::Default.as_str()
                 ));

@@ -175,7 +175,7 @@ async fn approving_without_a_mode_goes_to_default_and_edits_ask_again() {
     assert_eq!(asked, ["ExitPlanMode", "Write"]);
     assert!(events.iter().any(|e| matches!(
         &e.kind,
-        EventKind::Warning { message } if message == "Permission mode is now `default`."
+        EventKind::Notice { message } if message == "Permission mode is now `default`."
     )));
     assert!(h._dir.path().join("a.txt").exists());
 }
@@ -342,6 +342,6 @@ async fn dont_ask_again_on_an_edit_covers_every_edit_of_the_session() {
     assert!(h._dir.path().join("sub/b.txt").exists());
     assert!(events.iter().any(|e| matches!(
         &e.kind,
-        EventKind::Warning { message } if message == "Permission mode is now `accept-edits`."
+        EventKind::Notice { message } if message == "Permission mode is now `accept-edits`."
     )));
 }

@@ -150,7 +150,7 @@ fn set_mode(ctx: &TurnContext, mode: &str) {
         Ok(mode) => {
             ctx.gate.set_mode(mode);
             ctx.emitter
-                .warning(format!("Permission mode is now `{}`.", mode.as_str()));
+                .notice(format!("Permission mode is now `{}`.", mode.as_str()));
         }
         Err(e) => ctx.emitter.error(e),
     }

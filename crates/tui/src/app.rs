@@ -509,16 +509,14 @@ impl App {
                 self.message(MessageKind::Warning, &line);
             }
             EventKind::Error { message } => self.message(MessageKind::Error, &message),
-            EventKind::Warning { message } => {
+            EventKind::Warning { message } => self.message(MessageKind::Warning, &message),
+            EventKind::Notice { message } => {
                 if let Some(mode) = message
                     .strip_prefix("Permission mode is now `")
                     .and_then(|m| m.split('`').next())
                 {
                     self.status.mode = mode.to_owned();
                 }
-                self.message(MessageKind::Warning, &message);
-            }
-            EventKind::Notice { message } => {
                 if let Some(model) = message
                     .strip_prefix("Model is now `")
                     .and_then(|m| m.split('`').next())

@@ -630,7 +630,7 @@ fn commands_answer_or_become_ops() {
     // the next turn).
     app.submit("/usr/bin/foo is broken".to_owned());
     assert_eq!(app.steering, ["/usr/bin/foo is broken"]);
-    app.input(ev(EventKind::Warning {
+    app.input(ev(EventKind::Notice {
         message: "Permission mode is now `plan`.".to_owned(),
     }));
     assert_eq!(app.status.mode, "plan");

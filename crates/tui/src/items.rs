@@ -82,7 +82,7 @@ impl App {
                 tokens_after,
                 trigger,
             } => self.message(
-                MessageKind::Warning,
+                MessageKind::Dim,
                 &format!("compacted the conversation ({trigger}): ~{tokens_before} → ~{tokens_after} tokens"),
             ),
             ItemKind::HookRun {
