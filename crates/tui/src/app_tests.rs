@@ -370,16 +370,28 @@ fn a_digit_then_enter_after_the_guard_answers() {
     app.key(special(crossterm::event::KeyCode::Enter));
     assert!(!resolved(&app.take_actions()));
     assert!(app.approval.is_some());
-    // After a pause, 4 and Enter refuse.
+    // After a pause, 4 and Enter ask why; what is typed goes with the refusal.
     app.set_now(t + Duration::from_secs(3));
     app.key(typed('4'));
+    app.key(special(crossterm::event::KeyCode::Enter));
+    assert!(app.take_actions().is_empty());
+    assert!(screen(&app, 80, 16).contains("why (optional):"));
+    for c in "use cargo 2".chars() {
+        app.key(typed(c));
+    }
     app.key(special(crossterm::event::KeyCode::Enter));
     assert_eq!(
         app.take_actions(),
         [Action::Op(wright_protocol::Op::ResolveApproval {
             id: "ap1".to_owned(),
-            decision: wright_protocol::ApprovalDecision::Deny { note: None },
+            decision: wright_protocol::ApprovalDecision::Deny {
+                note: Some("use cargo 2".to_owned())
+            },
         })]
+    );
+    assert!(
+        !app.composer.text().contains("cargo"),
+        "the reason was the menu's"
     );
 }
 

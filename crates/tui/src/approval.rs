@@ -34,6 +34,8 @@ pub struct ApprovalMenu {
     always: AlwaysOffer,
     /// A plan or the model's questions instead of a call's four choices.
     form: Option<Form>,
+    /// "No" was confirmed: why, being typed (Enter sends it, empty or not).
+    refusal: Option<String>,
     /// The choice Enter confirms: none until a digit or arrow picks one,
     /// so an Enter that ends a typed sentence confirms nothing.
     selected: Option<usize>,
@@ -189,6 +191,7 @@ impl ApprovalMenu {
             reason,
             always,
             form,
+            refusal: None,
             selected: None,
             shown_at: None,
             typed_at: None,
@@ -224,11 +227,36 @@ impl ApprovalMenu {
     /// Whether a line is being typed in the menu (plan feedback, an own
     /// answer): every key goes there, not to the composer.
     fn typing(&self) -> bool {
+        if self.refusal.is_some() {
+            return true;
+        }
         match &self.form {
             Some(Form::Plan(form)) => form.typing(),
             Some(Form::Questions(form)) => form.typing(),
             None => false,
         }
+    }
+
+    /// A key while the reason for a refusal is typed.
+    fn refusal_key(&mut self, key: crossterm::event::KeyEvent) -> MenuOutcome {
+        let Some(why) = self.refusal.as_mut() else {
+            return MenuOutcome::Open;
+        };
+        match FormKey::of(key) {
+            FormKey::Char(c) => why.push(c),
+            FormKey::Digit(d) => why.push_str(&d.to_string()),
+            FormKey::Backspace => {
+                why.pop();
+            }
+            FormKey::Enter => {
+                let note = why.trim().to_owned();
+                return MenuOutcome::Decided(ApprovalDecision::Deny {
+                    note: (!note.is_empty()).then_some(note),
+                });
+            }
+            FormKey::Up | FormKey::Down | FormKey::Other => {}
+        }
+        MenuOutcome::Open
     }
 
     /// A key for a plan or questions form.
@@ -272,6 +300,7 @@ impl ApprovalMenu {
                 return MenuOutcome::Cancelled;
             }
             // A line the person chose to type in takes every key.
+            _ if self.refusal.is_some() => return self.refusal_key(key),
             _ if self.typing() => return self.form_key(key, now),
             // Arrows would walk the composer's history over the draft:
             // while deaf they do nothing.
@@ -301,6 +330,11 @@ impl ApprovalMenu {
                 MenuOutcome::Open
             }
             KeyCode::Enter if key.modifiers.is_empty() => match self.selected {
+                // "No": say why first (Enter again sends it as it is).
+                Some(3) => {
+                    self.refusal = Some(String::new());
+                    MenuOutcome::Open
+                }
                 Some(i) => MenuOutcome::Decided(decision(i)),
                 None => {
                     self.typed(now);
@@ -363,8 +397,23 @@ impl ApprovalMenu {
                 &[Span::raw("     ")],
             ));
         }
+        let hint = match &self.refusal {
+            Some(why) => {
+                rows.extend(wrap(
+                    Line::from(vec![
+                        Span::styled("     why (optional): ", Style::default().fg(Color::Cyan)),
+                        Span::raw(clean(why)),
+                        Span::styled("▏", Style::default().fg(Color::Cyan)),
+                    ]),
+                    width,
+                    &[Span::raw("     ")],
+                ));
+                "  Enter refuses with it (or without) · Esc: refuse and stop"
+            }
+            None => "  1–4 or ↑/↓, then Enter · Esc or Ctrl-C: refuse and stop",
+        };
         rows.push(Line::from(Span::styled(
-            "  1–4 or ↑/↓, then Enter · Esc or Ctrl-C: refuse and stop",
+            hint,
             Style::default().fg(Color::DarkGray),
         )));
         rows
