@@ -276,6 +276,11 @@ pub async fn run(
             project_root: project_root.clone(),
             resumed,
             pick_session,
+            models: crate::models::catalog(&settings)
+                .list()
+                .iter()
+                .map(|m| m.name.clone())
+                .collect(),
             notify: match settings.tui_notify {
                 wright_config::TuiNotify::Bell => wright_tui::host::Notify::Bell,
                 wright_config::TuiNotify::Osc9 => wright_tui::host::Notify::Osc9,

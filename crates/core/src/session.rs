@@ -172,6 +172,16 @@ fn set_live(ctx: &TurnContext, op: Op) {
             ctx.emitter.notice(format!(
                 "Model is now `{name}` (from the next model request)."
             ));
+            // A typo is said now, not found at the next request.
+            if !ctx.options.catalog.lookup(&name).is_known() {
+                let known = ctx.options.catalog.list();
+                let near = wright_config::closest(&name, known.iter().map(|m| m.name.as_str()))
+                    .map(|n| format!(" Did you mean `{n}`?"))
+                    .unwrap_or_default();
+                ctx.emitter.warning(format!(
+                    "`{name}` is not a model wright knows: its window and prices are assumed.{near}"
+                ));
+            }
         }
         Op::SetMaxThinkingTokens { tokens } => {
             let tokens = tokens.filter(|n| *n > 0).map(|n| {

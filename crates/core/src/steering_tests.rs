@@ -117,3 +117,25 @@ async fn a_message_steered_with_nothing_running_is_a_turn_of_its_own() {
     let sent = serde_json::to_string(&h.requests.lock().unwrap()[0].messages).unwrap();
     assert!(sent.contains("hello"));
 }
+
+#[tokio::test]
+async fn an_unknown_model_name_is_warned_about_with_the_closest_known_one() {
+    let mut h = start(vec![text("hi")], PermissionMode::Default, 5);
+    h.handle
+        .submit(Op::SetModel {
+            model: Some("claude-sonet-4-5".into()),
+        })
+        .await
+        .unwrap();
+    let warning = loop {
+        let e = h.handle.events.recv().await.unwrap();
+        if let EventKind::Warning { message } = e.kind {
+            break message;
+        }
+    };
+    assert!(
+        warning.contains("`claude-sonet-4-5` is not a model wright knows")
+            && warning.contains("Did you mean `claude-sonnet-4-5`?"),
+        "{warning}"
+    );
+}

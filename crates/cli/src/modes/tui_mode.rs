@@ -36,6 +36,8 @@ pub struct TuiLaunch {
     pub notify: wright_tui::host::Notify,
     /// `--resume` without an ID: open the session picker first.
     pub pick_session: bool,
+    /// The model names `/model` completes.
+    pub models: Vec<String>,
 }
 
 /// Runs the UI until the user leaves; returns the exit code.
@@ -74,6 +76,7 @@ pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8
     let history = tui_composer::history(&launch.cwd);
     let files = tui_composer::files(&launch.project_root);
     let pick_session = launch.pick_session;
+    let models = launch.models.clone();
     let (input_tx, input_rx) = std_mpsc::channel::<Input>();
     let (action_tx, mut actions) = mpsc::unbounded_channel::<Action>();
     let (done_tx, mut done) = oneshot::channel::<std::io::Result<u8>>();
@@ -92,6 +95,7 @@ pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8
                         app.pick_session();
                     }
                     let composer = app.composer_mut();
+                    composer.set_models(models);
                     composer.set_commands(entries);
                     composer.set_history(history);
                     composer.set_file_source(files);

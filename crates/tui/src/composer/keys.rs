@@ -110,7 +110,7 @@ impl Composer {
             KeyCode::Tab => self.accept_completion(true),
             KeyCode::Enter if !shift && !alt => {
                 // Enter on a command runs it; on a path it only completes.
-                let run = popup.trigger.kind == Kind::Command;
+                let run = matches!(popup.trigger.kind, Kind::Command | Kind::Model);
                 self.accept_completion(!run);
                 if run {
                     return Some(self.submit());

@@ -469,3 +469,17 @@ fn a_recalled_command_does_not_capture_up_in_its_popup() {
     press(&mut c, &[key(KeyCode::Down), key(KeyCode::Down)]);
     assert!(c.is_empty());
 }
+
+#[test]
+fn model_names_complete_after_slash_model() {
+    let mut c = typed("/model son");
+    c.set_models(vec![
+        "claude-sonnet-4-5".to_owned(),
+        "claude-opus-4-1".to_owned(),
+        "sonar".to_owned(),
+    ]);
+    type_in(&mut c, "n");
+    assert!(c.is_popup_open());
+    // Only one name holds "sonn"; Enter takes it and runs the command.
+    assert_eq!(submitted(&mut c), "/model claude-sonnet-4-5");
+}

@@ -77,6 +77,8 @@ pub struct Composer {
     nav: HistoryNav,
     search: Option<Search>,
     commands: Vec<CommandEntry>,
+    /// The model names `/model` completes.
+    models: Vec<String>,
     files: Option<FileSource>,
     popup: Option<Popup>,
     /// The popup the user closed with Esc (kind and token start): it stays
@@ -103,6 +105,7 @@ impl Default for Composer {
             nav: HistoryNav::default(),
             search: None,
             commands: Vec::new(),
+            models: Vec::new(),
             files: None,
             popup: None,
             dismissed: None,
@@ -142,6 +145,11 @@ impl Composer {
     pub fn set_commands(&mut self, commands: Vec<CommandEntry>) {
         self.commands = commands;
         self.refresh_popup();
+    }
+
+    /// The model names `/model ` completes.
+    pub fn set_models(&mut self, models: Vec<String>) {
+        self.models = models;
     }
 
     /// Where `@path` completions come from; without one, `@` completes
@@ -304,6 +312,7 @@ impl Composer {
         self.files_pending = false;
         let (items, note) = match trigger.kind {
             Kind::Command => (popup::command_items(&self.commands, &trigger.query), None),
+            Kind::Model => (popup::model_items(&self.models, &trigger.query), None),
             Kind::File => match &self.files {
                 Some(files) => {
                     let items =

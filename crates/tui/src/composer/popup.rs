@@ -21,6 +21,8 @@ pub(crate) enum Kind {
     Command,
     /// An `@path` mention anywhere.
     File,
+    /// The model name after `/model `.
+    Model,
 }
 
 /// The token under the cursor that can be completed.
@@ -43,6 +45,13 @@ pub(crate) fn trigger_at(text: &str, cursor: usize) -> Option<Trigger> {
         .find(is_space)
         .map_or(text.len(), |i| cursor + i);
     let token = &text[start..cursor];
+    if start == "/model ".len() && text.starts_with("/model ") {
+        return Some(Trigger {
+            kind: Kind::Model,
+            range: start..end,
+            query: token.to_owned(),
+        });
+    }
     let kind = if start == 0 && token.starts_with('/') {
         Kind::Command
     } else if token.starts_with('@') {
@@ -83,6 +92,25 @@ pub(crate) fn command_items(commands: &[CommandEntry], query: &str) -> Vec<Item>
             label: c.name.clone(),
             detail: c.description.clone(),
             replacement: c.name.clone(),
+        })
+        .collect()
+}
+
+/// The model names starting with (then containing) `query`.
+pub(crate) fn model_items(models: &[String], query: &str) -> Vec<Item> {
+    let query = query.to_lowercase();
+    let prefixed = models
+        .iter()
+        .filter(|m| m.to_lowercase().starts_with(&query));
+    let containing = models
+        .iter()
+        .filter(|m| !m.to_lowercase().starts_with(&query) && m.to_lowercase().contains(&query));
+    prefixed
+        .chain(containing)
+        .map(|m| Item {
+            label: m.clone(),
+            detail: String::new(),
+            replacement: m.clone(),
         })
         .collect()
 }
