@@ -106,6 +106,9 @@ pub struct App {
     pub(crate) editor_request: Option<String>,
     /// The last finished command's title and whole output (Ctrl-O).
     pub(crate) last_output: Option<(String, String)>,
+    /// The model's todo list as its last `TodoWrite` left it: each item's
+    /// status (`pending`, `in_progress`, `completed`) and text.
+    pub(crate) todos: Vec<(String, String)>,
 }
 
 /// A turn that ran this long rings when it ends (the person may have
@@ -150,6 +153,7 @@ impl App {
             ring: None,
             editor_request: None,
             last_output: None,
+            todos: Vec::new(),
         };
         for notice in &startup.notices {
             app.message(MessageKind::Dim, notice);

@@ -202,3 +202,40 @@ fn the_ui_rings_once_when_it_waits_for_the_person() {
     app.input(asking("ExitPlanMode", r#"{"plan":"1. x"}"#));
     assert_eq!(app.take_ring(), None);
 }
+
+#[test]
+fn the_todo_list_stays_in_view_as_a_checklist_while_any_is_open() {
+    let (mut app, _) = busy_app(80);
+    let todos = r#"{"todos":[
+        {"content":"Read the code","status":"completed","activeForm":"Reading the code"},
+        {"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},
+        {"content":"Run the tests","status":"pending","activeForm":"Running the tests"}]}"#;
+    app.input(ev(EventKind::ItemCompleted {
+        item: tool("t1", "TodoWrite", todos, ToolCallStatus::Completed, None),
+    }));
+    let shown = screen(&app, 80, 14);
+    assert!(shown.contains("☑ Read the code"), "{shown}");
+    assert!(shown.contains("◐ Fixing the bug"), "{shown}");
+    assert!(shown.contains("☐ Run the tests"), "{shown}");
+    app.input(ev(EventKind::TurnCompleted {
+        reason: TurnEndReason::Completed,
+        model_requests: 1,
+        structured_output: None,
+        structured_output_failed: false,
+        plan: None,
+    }));
+    assert!(
+        screen(&app, 80, 14).contains("☐ Run the tests"),
+        "still in view"
+    );
+    let done = todos
+        .replace("in_progress", "completed")
+        .replace("pending", "completed");
+    app.input(ev(EventKind::ItemCompleted {
+        item: tool("t2", "TodoWrite", &done, ToolCallStatus::Completed, None),
+    }));
+    assert!(
+        !screen(&app, 80, 14).contains("Run the tests"),
+        "all done: gone"
+    );
+}

@@ -41,6 +41,9 @@ impl App {
                 ..
             } => {
                 self.tools.retain(|t| t.item_id != item.id);
+                if name == "TodoWrite" && status == wright_protocol::ToolCallStatus::Completed {
+                    self.todos = todo_items(&arguments);
+                }
                 self.agents.retain(|_, a| a.parent_call.as_deref() != Some(call_id.as_str()));
                 if self.shell
                     && status == wright_protocol::ToolCallStatus::Completed
@@ -194,4 +197,29 @@ impl App {
             _ => {}
         }
     }
+}
+
+/// The items of a `TodoWrite` call: each one's status and text (its
+/// `activeForm` while in progress, as Claude Code shows it).
+fn todo_items(arguments: &str) -> Vec<(String, String)> {
+    let value: serde_json::Value = serde_json::from_str(arguments).unwrap_or_default();
+    value
+        .get("todos")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            let text = |k: &str| {
+                t.get(k)
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or_default()
+            };
+            let status = text("status").to_owned();
+            let shown = match (status.as_str(), text("activeForm")) {
+                ("in_progress", active) if !active.is_empty() => active,
+                _ => text("content"),
+            };
+            (status, shown.to_owned())
+        })
+        .collect()
 }

@@ -217,6 +217,25 @@ impl App {
                 )));
             }
         }
+        // The model's todo list stays in view while any of it is open.
+        if self.todos.iter().any(|t| t.0 != "completed") {
+            for (status, content) in &self.todos {
+                let (mark, style) = match status.as_str() {
+                    "completed" => ("☑ ", dim()),
+                    "in_progress" => (
+                        "◐ ",
+                        Style::default()
+                            .fg(Color::Cyan)
+                            .add_modifier(Modifier::BOLD),
+                    ),
+                    _ => ("☐ ", Style::default()),
+                };
+                rows.push(Line::from(Span::styled(
+                    truncate(&format!("  {mark}{}", clean(content)), usize::from(width)),
+                    style,
+                )));
+            }
+        }
         if let Some(elapsed) = self.elapsed()
             && self.approval.is_none()
         {
