@@ -239,3 +239,30 @@ fn the_todo_list_stays_in_view_as_a_checklist_while_any_is_open() {
         "all done: gone"
     );
 }
+
+#[test]
+fn shrinking_and_growing_the_window_while_a_list_streams_keeps_each_item_once() {
+    let (mut app, _) = busy_app(60);
+    app.input(message_start("m1"));
+    for (i, width) in (1..=10).zip([60u16, 30, 80, 20, 50, 25, 70, 40, 35, 90]) {
+        app.set_width(width);
+        let item = format!("- entry{i:02} is described at a length that wraps on narrow windows\n");
+        let (a, b) = item.split_at(item.len() / 3);
+        app.input(text("m1", a));
+        app.input(text("m1", b));
+    }
+    app.input(ev(EventKind::ItemCompleted {
+        item: Item {
+            id: "m1".to_owned(),
+            kind: ItemKind::AgentMessage {
+                text: String::new(),
+                stop_reason: None,
+            },
+        },
+    }));
+    let committed = rows(&app.take_history());
+    for i in 1..=10 {
+        let tag = format!("entry{i:02}");
+        assert_eq!(committed.matches(&tag).count(), 1, "{tag}:\n{committed}");
+    }
+}

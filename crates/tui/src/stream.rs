@@ -21,8 +21,15 @@ use crate::markdown;
 pub struct MarkdownStream {
     /// Source of the open block (blocks before it are committed and dropped).
     block: String,
-    /// Rows of the open block already committed.
+    /// Rows of the open block already committed, at `committed_width`.
     committed_rows: usize,
+    /// The width those rows were made at.
+    committed_width: u16,
+    /// The source they came from: `block[..committed_bytes]` (whole lines).
+    committed_bytes: usize,
+    /// The committed source's row count at another width (the window was
+    /// resized mid-block): that width and the count.
+    resized: RefCell<Option<(u16, usize)>>,
     /// Whether any block was committed (a gap goes before the next one).
     started: bool,
     /// Whether the open block is inside a code fence (and its marker).
@@ -74,6 +81,8 @@ impl MarkdownStream {
                 self.block.drain(..self.scanned);
                 self.scanned = 0;
                 self.committed_rows = 0;
+                self.committed_bytes = 0;
+                *self.resized.get_mut() = None;
                 self.code.get_mut().clear();
             }
         }
@@ -87,10 +96,11 @@ impl MarkdownStream {
 
     /// Everything left, at the end of the answer.
     pub fn finish(&mut self, width: u16) -> Vec<Line<'static>> {
-        let block = std::mem::take(&mut self.block);
         let mut out = Vec::new();
-        if !block.trim().is_empty() {
-            let rows = self.render(&block, width);
+        if !self.block.trim().is_empty() {
+            // Still in place: a resize since the last commit counts the
+            // committed part of it again.
+            let rows = self.render(&self.block, width);
             if self.committed_rows == 0 && self.started {
                 out.push(Line::default());
             }
@@ -127,8 +137,28 @@ impl MarkdownStream {
 
     /// The rows of `source` (the open block or its start) past those committed.
     fn render(&self, source: &str, width: u16) -> Vec<Line<'static>> {
+        let skip = self.rows_committed_at(width);
         let mut code = self.code.borrow_mut();
-        markdown::render_from(source, width, self.committed_rows, &mut code)
+        markdown::render_from(source, width, skip, &mut code)
+    }
+
+    /// How many rows the committed source makes at `width`: the count
+    /// kept, at the width it was made at; after a resize, counted again
+    /// (complete lines render the same however the block goes on), so the
+    /// rows after them are neither repeated nor skipped.
+    fn rows_committed_at(&self, width: u16) -> usize {
+        if self.committed_rows == 0 || width == self.committed_width {
+            return self.committed_rows;
+        }
+        if let Some((w, n)) = *self.resized.borrow()
+            && w == width
+        {
+            return n;
+        }
+        let source = &self.block[..self.committed_bytes.min(self.block.len())];
+        let n = markdown::render_from(source, width, 0, &mut CodeCache::default()).len();
+        *self.resized.borrow_mut() = Some((width, n));
+        n
     }
 
     fn next_line_end(&self) -> Option<usize> {
@@ -167,7 +197,10 @@ impl MarkdownStream {
         if self.committed_rows == 0 && self.started {
             out.push(Line::default());
         }
-        self.committed_rows += rows.len();
+        self.committed_rows = self.rows_committed_at(width) + rows.len();
+        self.committed_width = width;
+        self.committed_bytes = stable_end;
+        *self.resized.get_mut() = None;
         self.version += 1;
         out.extend(rows);
         self.started = true;

@@ -103,3 +103,29 @@ fn cached_tails_match_fresh_renders() {
         }
     }
 }
+
+#[test]
+fn resizing_while_a_wrapped_list_streams_keeps_every_item_once() {
+    // One block (no blank lines), items long enough to wrap at every width.
+    let items: Vec<String> = (1..=12)
+        .map(|i| format!("- item{i:02} has a long description that wraps across lines here\n"))
+        .collect();
+    let mut s = MarkdownStream::new();
+    let mut out = Vec::new();
+    let widths = [40u16, 24, 60, 18, 80, 30];
+    for (n, item) in items.iter().enumerate() {
+        let width = widths[n % widths.len()];
+        // Each item in pieces, so lines end mid-way through deltas too.
+        let (a, b) = item.split_at(item.len() / 2);
+        out.extend(s.push(a, width));
+        out.extend(s.push(b, width));
+    }
+    out.extend(s.finish(33));
+    let text: String = plain(&out).join(" ");
+    for i in 1..=12 {
+        let tag = format!("item{i:02}");
+        assert_eq!(text.matches(&tag).count(), 1, "{tag} in:\n{text}");
+    }
+    let words: usize = text.matches("description").count();
+    assert_eq!(words, 12, "{text}");
+}
