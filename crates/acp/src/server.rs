@@ -219,11 +219,48 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                     let Ok(mut turn) = session.turn.lock() else {
                         return responder.respond_with_error(Error::internal_error());
                     };
-                    if turn.is_some() {
-                        return responder.respond_with_error(
-                            Error::invalid_request()
-                                .data("a prompt is already running in this session"),
-                        );
+                    if turn.is_some() || session.running.load(Ordering::SeqCst) {
+                        // A prompt sent while one runs goes into it, with
+                        // the results of its next step, and is answered
+                        // when the turn it reached ends.
+                        let text = match &op {
+                            Op::UserTurn { text } | Op::UserTurnWithImages { text, .. } => {
+                                text.clone()
+                            }
+                            _ => String::new(),
+                        };
+                        let Some(steer) = steer_op(op) else {
+                            return responder.respond_with_error(
+                                Error::invalid_request()
+                                    .data("a prompt is already running in this session"),
+                            );
+                        };
+                        if let Ok(mut steered) = session.steered.lock() {
+                            steered.push(crate::session::SteeredPrompt {
+                                text,
+                                answer: tx,
+                                delivered: false,
+                            });
+                        }
+                        drop(turn);
+                        return cx.spawn(async move {
+                            if session.ops.send(steer).await.is_err() {
+                                return responder.respond_with_error(
+                                    Error::internal_error().data("the session has ended"),
+                                );
+                            }
+                            match rx.await {
+                                Ok(TurnOutcome::Stopped(reason)) => {
+                                    responder.respond(PromptResponse::new(reason))
+                                }
+                                Ok(TurnOutcome::Failed(message)) => responder
+                                    .respond_with_error(Error::internal_error().data(message)),
+                                Err(_) => responder.respond_with_error(
+                                    Error::internal_error()
+                                        .data("the session ended during the turn"),
+                                ),
+                            }
+                        });
                     }
                     *turn = Some(tx);
                 }
@@ -396,6 +433,20 @@ fn announce_commands(
 
 /// The op for a prompt: `/compact [focus]`, a custom command's expansion
 /// (`/name args`), or a user turn.
+/// The steering op for a prompt sent while a turn runs (`None` for a
+/// `/compact`, which waits its turn).
+fn steer_op(op: Op) -> Option<Op> {
+    match op {
+        Op::UserTurn { text } => Some(Op::Steer {
+            text,
+            images: Vec::new(),
+            uuid: None,
+        }),
+        Op::UserTurnWithImages { text, images, uuid } => Some(Op::Steer { text, images, uuid }),
+        _ => None,
+    }
+}
+
 fn prompt_op(req: &PromptRequest, custom: &[CustomCommand]) -> Result<Op, Error> {
     let (text, images) =
         prompt::to_turn(&req.prompt).map_err(|e| Error::invalid_params().data(e.to_string()))?;

@@ -28,12 +28,29 @@ const ALLOW_ONCE: &str = "allow_once";
 const ALLOW_ALWAYS: &str = "allow_always";
 const REJECT: &str = "reject";
 
+/// A prompt steered into a running turn, waiting for its answer.
+pub struct SteeredPrompt {
+    /// The message as sent.
+    pub text: String,
+    /// Where its `session/prompt` response goes.
+    pub answer: oneshot::Sender<TurnOutcome>,
+    /// The model got it (a `Steered` event named it).
+    pub delivered: bool,
+}
+
 /// One live session.
 pub struct LiveSession {
     /// Ops into the core.
     pub ops: mpsc::Sender<Op>,
     /// The running prompt's answer channel; `Some` while a turn runs.
     pub turn: Mutex<Option<oneshot::Sender<TurnOutcome>>>,
+    /// Prompts the editor sent while a turn ran, steered into it: each
+    /// with its text and whether the model got it yet. One is answered when
+    /// the turn it reached ends (the running one, or its own when that one
+    /// ended first); a withdrawn one is answered `cancelled`.
+    pub steered: Mutex<Vec<SteeredPrompt>>,
+    /// A turn runs in the core (the editor's prompt or a steered one).
+    pub running: AtomicBool,
     /// The permission mode last chosen.
     pub mode: Mutex<String>,
     /// Prompts started so far: tells a late answer it belongs to an
@@ -143,6 +160,8 @@ pub async fn open_session(
     let live = Arc::new(LiveSession {
         ops: started.ops.clone(),
         turn: Mutex::new(None),
+        steered: Mutex::new(Vec::new()),
+        running: AtomicBool::new(false),
         mode: Mutex::new(mode.clone()),
         prompts: AtomicU64::new(0),
         cancel_requested: AtomicBool::new(false),
@@ -244,6 +263,47 @@ impl Pump {
             EventKind::Retrying { reason, .. } => eprintln!("retrying: {reason}"),
             _ => {}
         }
+        if event.agent.is_root() {
+            match &event.kind {
+                EventKind::TurnStarted => self.live.running.store(true, Ordering::SeqCst),
+                // A steered prompt the turn did not take starts the next
+                // one: the session still counts as running until then.
+                EventKind::TurnCompleted { .. } => {
+                    let pending = self
+                        .live
+                        .steered
+                        .lock()
+                        .is_ok_and(|s| s.iter().any(|p| !p.delivered));
+                    self.live.running.store(pending, Ordering::SeqCst);
+                }
+                EventKind::Steered { text } => {
+                    if let Ok(mut steered) = self.live.steered.lock()
+                        && let Some(p) =
+                            steered.iter_mut().find(|p| !p.delivered && p.text == *text)
+                    {
+                        p.delivered = true;
+                    }
+                }
+                EventKind::SteeringWithdrawn { texts } => {
+                    if let Ok(mut steered) = self.live.steered.lock() {
+                        let (gone, kept) = std::mem::take(&mut *steered)
+                            .into_iter()
+                            .partition(|p| !p.delivered && texts.contains(&p.text));
+                        *steered = kept;
+                        if !steered.iter().any(|p| !p.delivered) {
+                            self.live.running.store(false, Ordering::SeqCst);
+                        }
+                        let gone: Vec<SteeredPrompt> = gone;
+                        for p in gone {
+                            let _ = p.answer.send(TurnOutcome::Stopped(
+                                agent_client_protocol::v1::schema::StopReason::Cancelled,
+                            ));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
         // The core says so when the mode changes (an approved plan leaves
         // plan mode): the editor's mode picker follows.
         if let EventKind::Notice { message } = &event.kind
@@ -279,6 +339,19 @@ impl Pump {
                     form: None,
                 } => self.ask(approval_id, tool_call, announced, always)?,
                 Action::TurnEnded(outcome) => {
+                    let delivered: Vec<SteeredPrompt> = match self.live.steered.lock() {
+                        Ok(mut s) => {
+                            let (done, waiting) = std::mem::take(&mut *s)
+                                .into_iter()
+                                .partition(|p| p.delivered);
+                            *s = waiting;
+                            done
+                        }
+                        Err(_) => Vec::new(),
+                    };
+                    for p in delivered {
+                        let _ = p.answer.send(outcome.clone());
+                    }
                     let waiting = self.live.turn.lock().ok().and_then(|mut t| t.take());
                     if let Some(tx) = waiting {
                         let _ = tx.send(outcome);

@@ -757,8 +757,14 @@ fn closing_stdin_mid_stream_ends_the_session_before_the_process() {
     );
 }
 
-/// Starts a session in `mode` and sends `text`; the editor and the ids.
-fn session_in_mode(env: &Env, server: &MockServer, mode: &str, text: &str) -> (Editor, u64) {
+/// Starts a session in `mode` and sends `text`; the editor, the session's
+/// id and the prompt's request id.
+fn session_in_mode(
+    env: &Env,
+    server: &MockServer,
+    mode: &str,
+    text: &str,
+) -> (Editor, String, u64) {
     let mut ed = Editor::start(env, &server.url());
     initialize(&mut ed);
     let cwd = env.project.path().display().to_string();
@@ -772,7 +778,7 @@ fn session_in_mode(env: &Env, server: &MockServer, mode: &str, text: &str) -> (E
         "session/prompt",
         json!({"sessionId": session, "prompt": [{"type": "text", "text": text}]}),
     );
-    (ed, id)
+    (ed, session, id)
 }
 
 #[test]
@@ -792,7 +798,7 @@ fn a_plan_is_a_permission_request_that_switches_the_session_mode() {
         MockResponse::sse(anthropic::text("Carried out.")),
     ])
     .unwrap();
-    let (mut ed, id) = session_in_mode(&env, &server, "plan", "plan the notes");
+    let (mut ed, _, id) = session_in_mode(&env, &server, "plan", "plan the notes");
     let mut asked = Vec::new();
     let done = ed.response(id, &mut |req| {
         assert_eq!(req["method"], "session/request_permission", "{req}");
@@ -846,7 +852,7 @@ fn each_question_is_a_permission_request_whose_options_are_its_labels() {
         MockResponse::sse(anthropic::text("Postgres then.")),
     ])
     .unwrap();
-    let (mut ed, id) = session_in_mode(&env, &server, "default", "ask me");
+    let (mut ed, _, id) = session_in_mode(&env, &server, "default", "ask me");
     let mut asked = Vec::new();
     let done = ed.response(id, &mut |req| {
         asked.push(req["params"].clone());
@@ -873,6 +879,70 @@ fn each_question_is_a_permission_request_whose_options_are_its_labels() {
     assert!(
         sent.contains(r#"\"Which database?\" = \"Postgres\""#),
         "{sent}"
+    );
+    ed.finish();
+}
+
+/// A prompt sent while one runs is steered into the running turn: the
+/// model gets it with the running command's result, and both prompts are
+/// answered when the turn ends.
+#[test]
+fn a_prompt_sent_while_one_runs_goes_into_its_turn() {
+    let env = Env::new();
+    let server = MockServer::start(vec![
+        MockResponse::sse(anthropic::tool_calls(&[(
+            "b1",
+            "Bash",
+            json!({"command": "sleep 2; echo slept-well"}),
+        )])),
+        MockResponse::sse(anthropic::text("Both handled.")),
+    ])
+    .unwrap();
+    let (mut ed, session_id, first) =
+        session_in_mode(&env, &server, "bypass", "run the long thing");
+    // Wait for the command to start, then send the second prompt.
+    loop {
+        let msg = ed.next();
+        let started = msg["method"] == "session/update"
+            && msg["params"]["update"]["sessionUpdate"] == "tool_call";
+        ed.seen.push(msg);
+        if started {
+            break;
+        }
+    }
+    let second = ed.request(
+        "session/prompt",
+        json!({"sessionId": session_id, "prompt": [{"type": "text", "text": "also check b.txt"}]}),
+    );
+    let mut done = std::collections::HashMap::new();
+    while done.len() < 2 {
+        let msg = ed.next();
+        if msg.get("method").is_some() {
+            ed.seen.push(msg);
+            continue;
+        }
+        done.insert(msg["id"].as_u64().unwrap(), msg);
+    }
+    for id in [first, second] {
+        assert_eq!(
+            done[&id]["result"]["stopReason"], "end_turn",
+            "{:?}",
+            done[&id]
+        );
+    }
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "one turn");
+    let messages = requests[1].json()["messages"].clone();
+    let last = messages.as_array().unwrap().last().unwrap().to_string();
+    assert!(
+        last.contains("slept-well") && last.contains("also check b.txt"),
+        "{last}"
+    );
+    // The editor sees it where the model got it.
+    assert!(
+        ed.updates("user_message_chunk")
+            .iter()
+            .any(|u| u["content"]["text"] == "also check b.txt")
     );
     ed.finish();
 }
