@@ -498,17 +498,28 @@ impl App {
                 reason,
                 superseded,
             } => {
-                // Rows already in the scrollback cannot be taken back: the
-                // broken part stays, marked, and the retry's answer follows.
+                // The broken cell's live part is dropped: the retry's answer
+                // replaces it. Rows already in the terminal's scrollback
+                // cannot be taken back; when some went there, they stay,
+                // marked, and the retry's answer follows.
                 let line = if superseded.is_empty() {
                     format!("retrying ({attempt}) in {delay_ms} ms: {reason}")
                 } else {
                     self.end_thinking();
-                    self.finish_answer();
-                    format!(
-                        "the response above broke off; retrying ({attempt}) after a dropped \
-                         stream in {delay_ms} ms: {reason}"
-                    )
+                    let shown = self.answer.is_some() && self.answer_streamed;
+                    self.answer = None;
+                    self.answer_streamed = false;
+                    self.answer_started = false;
+                    if shown {
+                        format!(
+                            "the response above broke off; retrying ({attempt}) after a dropped \
+                             stream in {delay_ms} ms: {reason}"
+                        )
+                    } else {
+                        format!(
+                            "retrying ({attempt}) after a dropped stream in {delay_ms} ms: {reason}"
+                        )
+                    }
                 };
                 self.message(MessageKind::Warning, &line);
             }

@@ -708,23 +708,45 @@ pub(crate) fn touches_of(name: &str, args: &str) -> Option<wright_protocol::Touc
 }
 
 #[test]
-fn a_broken_answer_stays_marked_and_the_retry_follows() {
+fn a_broken_answer_is_replaced_by_the_retry_or_stays_marked_where_it_went_out() {
+    let retry = |superseded: &str| {
+        ev(EventKind::Retrying {
+            attempt: 1,
+            delay_ms: 500,
+            reason: "connection failed".to_owned(),
+            superseded: vec![superseded.to_owned()],
+        })
+    };
+    // Only a partial line shown (still live): the retry replaces it.
     let (mut app, _) = busy_app(160);
     app.input(message_start("m1"));
     app.input(text("m1", "The fix is in"));
-    app.input(ev(EventKind::Retrying {
-        attempt: 1,
-        delay_ms: 500,
-        reason: "connection failed".to_owned(),
-        superseded: vec!["m1".to_owned()],
-    }));
+    app.input(retry("m1"));
     app.input(message_start("m2"));
     app.input(text("m2", "The fix is in lib.rs.\n"));
     let committed = rows(&app.take_history());
-    let broken = committed.find("The fix is in\n").unwrap();
+    assert_eq!(committed.matches("The fix is in").count(), 1, "{committed}");
+    assert!(
+        committed.contains("retrying (1) after a dropped stream"),
+        "{committed}"
+    );
+    assert!(!committed.contains("broke off"), "{committed}");
+    // Lines that went to the scrollback stay, marked; the retry follows.
+    let (mut app, _) = busy_app(160);
+    app.input(message_start("m1"));
+    app.input(text("m1", "First line.\nThe fix is in"));
+    app.input(retry("m1"));
+    app.input(message_start("m2"));
+    app.input(text("m2", "First line.\nThe fix is in lib.rs.\n"));
+    let committed = rows(&app.take_history());
+    let broken = committed.find("First line.").unwrap();
     let marked = committed
         .find("the response above broke off; retrying (1) after a dropped stream")
         .unwrap();
     let retried = committed.find("The fix is in lib.rs.").unwrap();
     assert!(broken < marked && marked < retried, "{committed}");
+    assert!(
+        !committed[..marked].contains("The fix is in"),
+        "the live part went: {committed}"
+    );
 }
