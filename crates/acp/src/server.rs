@@ -442,7 +442,9 @@ fn steer_op(op: Op) -> Option<Op> {
             images: Vec::new(),
             uuid: None,
         }),
-        Op::UserTurnWithImages { text, images, uuid } => Some(Op::Steer { text, images, uuid }),
+        Op::UserTurnWithImages {
+            text, images, uuid, ..
+        } => Some(Op::Steer { text, images, uuid }),
         _ => None,
     }
 }
@@ -477,6 +479,7 @@ fn prompt_op(req: &PromptRequest, custom: &[CustomCommand]) -> Result<Op, Error>
             text,
             images,
             uuid: None,
+            typed: None,
         })
     }
 }

@@ -86,6 +86,7 @@ async fn rewind_files_finds_the_prompt_by_the_programs_uuid() {
             text: "write".into(),
             images: Vec::new(),
             uuid: Some("u-1".into()),
+            typed: None,
         })
         .await
         .unwrap();

@@ -221,6 +221,8 @@ enum Work {
     Shell(String),
     /// A steering message whose turn ended before it was delivered.
     Steered(Prompt),
+    /// A prompt with images, a program's id or the form it was typed in.
+    Prompt(Prompt),
 }
 
 impl Actor {
@@ -275,6 +277,7 @@ impl Actor {
                                         text,
                                         images: only_images(images),
                                         uuid,
+                                        typed: None,
                                     });
                                 }
                             }
@@ -340,14 +343,23 @@ fn settle_steering(ctx: &TurnContext, queued: &mut VecDeque<Work>, interrupted: 
 fn work_of(op: Op) -> Option<Work> {
     match op {
         Op::UserTurn { text } => Some(Work::Turn(text, Vec::new(), None)),
-        Op::UserTurnWithImages { text, images, uuid } => {
-            Some(Work::Turn(text, only_images(images), uuid))
-        }
+        Op::UserTurnWithImages {
+            text,
+            images,
+            uuid,
+            typed,
+        } => Some(Work::Prompt(Prompt {
+            text,
+            images: only_images(images),
+            uuid,
+            typed,
+        })),
         // Nothing runs to steer: the message starts a turn of its own.
         Op::Steer { text, images, uuid } => Some(Work::Steered(Prompt {
             text,
             images: only_images(images),
             uuid,
+            typed: None,
         })),
         Op::Compact { focus } => Some(Work::Compact(focus)),
         Op::Rewind { turn, dry_run } => Some(Work::Rewind(turn, dry_run)),
@@ -373,7 +385,16 @@ async fn run_work(
 ) {
     match work {
         Work::Turn(text, images, uuid) => {
-            run_turn(ctx, conv, Prompt { text, images, uuid }, cancel).await;
+            let prompt = Prompt {
+                text,
+                images,
+                uuid,
+                typed: None,
+            };
+            run_turn(ctx, conv, prompt, cancel).await;
+        }
+        Work::Prompt(prompt) => {
+            run_turn(ctx, conv, prompt, cancel).await;
         }
         Work::Steered(prompt) => {
             ctx.emitter.emit(EventKind::Steered {

@@ -253,6 +253,7 @@ pub(crate) async fn run(
         text: args.prompt,
         images: Vec::new(),
         uuid: None,
+        typed: None,
     };
     let reason = Box::pin(run_turn(&child, &mut conv, prompt, cancel.child_token())).await;
     let own = child.own.lock().map(|t| *t).unwrap_or_default();

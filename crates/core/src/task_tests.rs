@@ -684,6 +684,7 @@ async fn rewinding_the_session_undoes_a_childs_edits() {
             text: "go".into(),
             images: Vec::new(),
             uuid: Some("u-1".into()),
+            typed: None,
         })
         .await
         .unwrap();

@@ -63,6 +63,9 @@ pub(crate) struct Prompt {
     pub(crate) images: Vec<ContentBlock>,
     /// The program's id of the message, recorded right after it.
     pub(crate) uuid: Option<String>,
+    /// The prompt as the user typed it, when the text is something else
+    /// (a custom command's expansion), recorded after it.
+    pub(crate) typed: Option<String>,
 }
 
 /// Runs one user turn to its end, appending to the conversation, and
@@ -70,7 +73,12 @@ pub(crate) struct Prompt {
 pub(crate) async fn run_turn(
     ctx: &TurnContext,
     conv: &mut Conversation,
-    Prompt { text, images, uuid }: Prompt,
+    Prompt {
+        text,
+        images,
+        uuid,
+        typed,
+    }: Prompt,
     cancel: CancellationToken,
 ) -> TurnEndReason {
     let emitter = &ctx.emitter;
@@ -118,6 +126,10 @@ pub(crate) async fn run_turn(
     if let Some(uuid) = uuid {
         ctx.recorder
             .append(emitter, &wright_store::EntryBody::MessageUuid { uuid });
+    }
+    if let Some(text) = typed {
+        ctx.recorder
+            .append(emitter, &wright_store::EntryBody::PromptTyped { text });
     }
     conv.push(prompt);
     let mut requests = 0u32;
@@ -292,7 +304,10 @@ async fn deliver_steering(ctx: &TurnContext, results: &mut Message, cancel: &Can
         .lock()
         .map(|mut s| std::mem::take(&mut *s))
         .unwrap_or_default();
-    for Prompt { text, images, uuid } in pending {
+    for Prompt {
+        text, images, uuid, ..
+    } in pending
+    {
         let shown = text.clone();
         match hook_points::prompt_submitted(ctx, text, cancel).await {
             Ok(mut message) => {

@@ -31,6 +31,10 @@ pub enum Op {
         /// in this process or a later one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         uuid: Option<String>,
+        /// The prompt as the user typed it, when `text` is something else
+        /// (a custom command's expansion): recorded for titles and lists.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        typed: Option<String>,
     },
     /// Run a shell command the user typed (`!cmd` in a composer) through
     /// the same hooks, permission check and sandbox as the model's `Bash`

@@ -178,6 +178,13 @@ pub enum EntryBody {
         /// The program's id of the prompt.
         uuid: String,
     },
+    /// The prompt this entry follows as the user typed it, when the model
+    /// got something else (a custom command's expansion): what titles and
+    /// turn lists show. Older readers skip it.
+    PromptTyped {
+        /// The prompt as typed (`/review src`).
+        text: String,
+    },
     /// An entry type from a newer version, kept verbatim and ignored.
     #[serde(skip)]
     Unknown {

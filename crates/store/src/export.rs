@@ -171,7 +171,9 @@ fn entry_markdown(out: &mut String, entry: &Entry) {
             out.push_str("_\n\n");
         }
         // A program's id for the prompt above: nothing a reader needs.
-        EntryBody::MessageUuid { .. } | EntryBody::Unknown { .. } => {}
+        EntryBody::MessageUuid { .. }
+        | EntryBody::PromptTyped { .. }
+        | EntryBody::Unknown { .. } => {}
     }
 }
 

@@ -25,6 +25,7 @@ const PROMPT_MARKS: [&[u8]; 2] = [
     br#""type":"message","message":{"role":"user","content":[{"type":"image""#,
 ];
 const USAGE_MARK: &[u8] = br#""type":"usage""#;
+const TYPED_MARK: &[u8] = br#""type":"prompt_typed""#;
 
 /// One row of `wright sessions list`.
 #[derive(Debug, Clone, PartialEq)]
@@ -200,6 +201,10 @@ fn summarize(path: &Path) -> Option<SessionSummary> {
     };
     let id = path.file_stem()?.to_string_lossy().into_owned();
     let mut title = String::new();
+    // The first prompt gave the title; a `prompt_typed` entry after it
+    // (before the next prompt) replaces it.
+    let mut titled = false;
+    let mut typed_seen = false;
     let mut branch = Branch::default();
     let mut cost: Option<f64> = None;
     // An oversized line is left out of the summary, as loading skips it;
@@ -210,7 +215,21 @@ fn summarize(path: &Path) -> Option<SessionSummary> {
         };
         let prompt = PROMPT_MARKS.iter().any(|m| contains(line, m));
         branch.add(line, prompt);
+        if !typed_seen && titled && contains(line, TYPED_MARK) {
+            // The first prompt as typed, right after it.
+            typed_seen = true;
+            if let Ok(Line {
+                body: EntryBody::PromptTyped { text },
+                ..
+            }) = serde_json::from_slice::<Line>(line)
+            {
+                title = one_line_title(&text);
+            }
+        }
         if prompt {
+            if titled {
+                typed_seen = true;
+            }
             if title.is_empty()
                 && let Ok(Line {
                     body: EntryBody::Message { message },
@@ -218,6 +237,7 @@ fn summarize(path: &Path) -> Option<SessionSummary> {
                 }) = serde_json::from_slice::<Line>(line)
             {
                 title = one_line_title(&typed_text(&message));
+                titled = true;
             }
         } else if contains(line, USAGE_MARK)
             && let Ok(Line {

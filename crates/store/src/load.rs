@@ -161,21 +161,41 @@ impl LoadedSession {
     /// the program's id of it when a `message_uuid` entry follows it.
     pub fn user_turns(&self) -> Vec<UserTurn> {
         let mut turns: Vec<UserTurn> = Vec::new();
+        // The entries right after the last prompt that speak of it (its
+        // uuid, its typed form), each the parent of the next.
+        let mut about_last: Vec<String> = Vec::new();
         for e in self.current_path() {
+            let follows = |turns: &[UserTurn], about: &[String]| {
+                turns.last().is_some_and(|t| {
+                    e.parent_id.as_deref() == Some(t.entry.as_str())
+                        || about.last().map(String::as_str) == e.parent_id.as_deref()
+                })
+            };
             match &e.body {
-                EntryBody::Message { message } if is_user_prompt(message) => turns.push(UserTurn {
-                    entry: e.id.clone(),
-                    parent_id: e.parent_id.clone(),
-                    text: crate::list::typed_text(message),
-                    ts: e.ts.clone(),
-                    uuid: None,
-                }),
+                EntryBody::Message { message } if is_user_prompt(message) => {
+                    about_last.clear();
+                    turns.push(UserTurn {
+                        entry: e.id.clone(),
+                        parent_id: e.parent_id.clone(),
+                        text: crate::list::typed_text(message),
+                        ts: e.ts.clone(),
+                        uuid: None,
+                    });
+                }
                 EntryBody::MessageUuid { uuid } => {
-                    if let Some(turn) = turns
-                        .last_mut()
-                        .filter(|t| e.parent_id.as_deref() == Some(t.entry.as_str()))
+                    if follows(&turns, &about_last)
+                        && let Some(turn) = turns.last_mut()
                     {
                         turn.uuid = Some(uuid.clone());
+                        about_last.push(e.id.clone());
+                    }
+                }
+                EntryBody::PromptTyped { text } => {
+                    if follows(&turns, &about_last)
+                        && let Some(turn) = turns.last_mut()
+                    {
+                        turn.text.clone_from(text);
+                        about_last.push(e.id.clone());
                     }
                 }
                 _ => {}

@@ -176,7 +176,10 @@ pub async fn run(started: Started, trust: ProjectTrust, launch: TuiLaunch) -> u8
                             }
                             HostRequest::Custom { command, args } => Some(match custom.expand(&command, &args) {
                                 Some(text) => {
-                                    let _ = handle.submit(Op::UserTurn { text }).await;
+                                    // Titles and turn lists show it as typed.
+                                    let typed = format!("{command} {args}").trim_end().to_owned();
+                                    let op = Op::UserTurnWithImages { text, images: Vec::new(), uuid: None, typed: Some(typed) };
+                                    let _ = handle.submit(op).await;
                                     HostReply::TurnStarted
                                 }
                                 // `/usr/bin/foo is broken` is a prompt, not a command.

@@ -89,11 +89,18 @@ impl SlashCommands {
             };
         }
         let found = command.and_then(|name| self.custom.iter().find(|c| c.name == name));
+        let original = text.clone();
         let text = match found {
             Some(custom) => commands::expand(custom, args),
             None => text,
         };
-        Op::UserTurnWithImages { text, images, uuid }
+        let typed = found.map(|_| original);
+        Op::UserTurnWithImages {
+            text,
+            images,
+            uuid,
+            typed,
+        }
     }
 }
 
@@ -163,6 +170,7 @@ mod tests {
                 text: "Review PR 42 carefully.".into(),
                 images: Vec::new(),
                 uuid: id.clone(),
+                typed: Some("/review 42".into()),
             }
         );
         // Not a command: the text as typed, with its id.
@@ -173,6 +181,7 @@ mod tests {
                     text: text.into(),
                     images: Vec::new(),
                     uuid: id.clone(),
+                    typed: None,
                 },
                 "{text}"
             );

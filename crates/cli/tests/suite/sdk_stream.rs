@@ -165,4 +165,12 @@ fn initialize_describes_the_commands_and_a_custom_one_runs() {
     );
     let sent = server.requests()[0].json()["messages"].to_string();
     assert!(sent.contains("Review pull request 42 with care."), "{sent}");
+    // The session is listed under the prompt as typed, not its expansion.
+    let out = env
+        .wright()
+        .args(["sessions", "list", "--json"])
+        .output()
+        .unwrap();
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed[0]["title"], "/review 42", "{listed}");
 }
