@@ -378,7 +378,7 @@ pub(crate) const TABLE: [Key; 49] = [
     Key {
         name: "sandbox.allow_sockets",
         kind: Kind::Paths,
-        doc: "Unix sockets outside the workspace commands may still reach with the network off; appended across layers",
+        doc: "Unix sockets commands may still reach with the network off (a non-empty list also lets commands make Unix sockets where the kernel cannot confine connect, so sockets made later reach them too); appended across layers",
         default: Some("[]"),
         set: |v| v.paths().map(Assign::AllowSockets),
         get: |s| Some(paths(&s.sandbox.allow_sockets)),
