@@ -298,8 +298,10 @@ impl QuestionForm {
         })
     }
 
+    /// The question on screen (callers check that one is left).
     fn current(&self) -> &AskedQuestion {
-        &self.questions[self.index]
+        let last = self.questions.len().saturating_sub(1);
+        &self.questions[self.index.min(last)]
     }
 
     /// Whether keys now go to the own-answer line.
@@ -341,6 +343,10 @@ impl QuestionForm {
 
     /// Applies `key`.
     pub fn key(&mut self, key: FormKey) -> FormOutcome {
+        // Every question answered: the menu is gone (nothing to apply).
+        if self.index >= self.questions.len() {
+            return FormOutcome::Open;
+        }
         if let Some(line) = self.own.as_mut() {
             if line.key(key) {
                 let typed = line.0.trim().to_owned();
@@ -401,7 +407,9 @@ impl QuestionForm {
     /// The form's rows at `width`.
     pub fn lines(&self, width: u16) -> Vec<Line<'static>> {
         let accent = Style::default().fg(Color::Magenta);
-        let q = self.current();
+        let Some(q) = self.questions.get(self.index) else {
+            return Vec::new();
+        };
         let count = if self.questions.len() > 1 {
             format!(" ({} of {})", self.index + 1, self.questions.len())
         } else {
