@@ -1,5 +1,6 @@
-//! A plan to approve and the model's questions, as the app shows them and
-//! answers them.
+//! Working with the agent as the app shows it: a plan to approve, the
+//! model's questions, messages sent into a running turn, the bell, the
+//! todo checklist and a window resized while an answer streams.
 
 use super::*;
 use wright_protocol::{ApprovalDecision, Op};
