@@ -50,7 +50,7 @@ pub(crate) struct TurnContext {
     /// Messages sent for the running turn (`Op::Steer`), not yet delivered.
     pub(crate) steering: std::sync::Mutex<Vec<crate::turn::Prompt>>,
     /// Set when a plan ended a run nobody could approve it in.
-    pub(crate) presented_plan: crate::interaction::PresentedPlan,
+    pub(crate) presented_plan: PresentedPlan,
     /// Context from `SessionStart` hooks, sent with the next prompt.
     pub(crate) pending_context: std::sync::Mutex<Vec<String>>,
     /// Model and thinking changes made mid-session (`Op::SetModel`,
@@ -159,6 +159,30 @@ impl StopRequest {
     }
 
     /// The pending request, cleared.
+    pub(crate) fn take(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|mut slot| slot.take())
+    }
+}
+
+/// The slot a headless plan is put in: the turn ends with it as its result.
+#[derive(Debug, Default)]
+pub(crate) struct PresentedPlan(std::sync::Mutex<Option<String>>);
+
+impl PresentedPlan {
+    pub(crate) fn present(&self, plan: &str) {
+        if let Ok(mut slot) = self.0.lock()
+            && slot.is_none()
+        {
+            *slot = Some(plan.to_owned());
+        }
+    }
+
+    /// Whether a plan ended the run (the calls after it do not run).
+    pub(crate) fn is_set(&self) -> bool {
+        self.0.lock().is_ok_and(|slot| slot.is_some())
+    }
+
+    /// The plan, cleared.
     pub(crate) fn take(&self) -> Option<String> {
         self.0.lock().ok().and_then(|mut slot| slot.take())
     }

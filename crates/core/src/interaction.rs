@@ -385,30 +385,6 @@ fn answers_text(questions: &[AskedQuestion], input: &str) -> String {
     )
 }
 
-/// The slot a headless plan is put in: the turn ends with it as its result.
-#[derive(Debug, Default)]
-pub(crate) struct PresentedPlan(std::sync::Mutex<Option<String>>);
-
-impl PresentedPlan {
-    fn present(&self, plan: &str) {
-        if let Ok(mut slot) = self.0.lock()
-            && slot.is_none()
-        {
-            *slot = Some(plan.to_owned());
-        }
-    }
-
-    /// Whether a plan ended the run (the calls after it do not run).
-    pub(crate) fn is_set(&self) -> bool {
-        self.0.lock().is_ok_and(|slot| slot.is_some())
-    }
-
-    /// The plan, cleared.
-    pub(crate) fn take(&self) -> Option<String> {
-        self.0.lock().ok().and_then(|mut slot| slot.take())
-    }
-}
-
 fn text(content: String) -> ToolOutput {
     ToolOutput {
         content,

@@ -93,27 +93,6 @@ fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
     })
 }
 
-/// The prompt as the user typed it: the message's first text (context
-/// that hooks added comes after it), and a `!cmd` as typed rather than
-/// the `<bash-input>` block the model gets.
-pub(crate) fn typed_text(message: &wright_protocol::Message) -> String {
-    let first = message
-        .content
-        .iter()
-        .find_map(|b| match b {
-            wright_protocol::ContentBlock::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .unwrap_or_default();
-    match first
-        .strip_prefix("<bash-input>")
-        .and_then(|rest| rest.split_once("</bash-input>"))
-    {
-        Some((command, _)) => format!("!{command}"),
-        None => first.to_owned(),
-    }
-}
-
 fn one_line_title(text: &str) -> String {
     let line = text
         .lines()
@@ -236,7 +215,7 @@ fn summarize(path: &Path) -> Option<SessionSummary> {
                     ..
                 }) = serde_json::from_slice::<Line>(line)
             {
-                title = one_line_title(&typed_text(&message));
+                title = one_line_title(&crate::load::typed_text(&message));
                 titled = true;
             }
         } else if contains(line, USAGE_MARK)
@@ -414,11 +393,11 @@ mod tests {
                 },
             ],
         };
-        assert_eq!(typed_text(&with_context), "fix the bug");
+        assert_eq!(crate::load::typed_text(&with_context), "fix the bug");
         let shell = Message::user_text(
             "<bash-input>git status</bash-input>\n<bash-stdout>clean</bash-stdout>",
         );
-        assert_eq!(typed_text(&shell), "!git status");
+        assert_eq!(crate::load::typed_text(&shell), "!git status");
     }
 
     #[test]

@@ -62,6 +62,27 @@ pub struct UserTurn {
     pub uuid: Option<String>,
 }
 
+/// The prompt as the user typed it: the message's first text (context
+/// that hooks added comes after it), and a `!cmd` as typed rather than
+/// the `<bash-input>` block the model gets.
+pub(crate) fn typed_text(message: &wright_protocol::Message) -> String {
+    let first = message
+        .content
+        .iter()
+        .find_map(|b| match b {
+            wright_protocol::ContentBlock::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    match first
+        .strip_prefix("<bash-input>")
+        .and_then(|rest| rest.split_once("</bash-input>"))
+    {
+        Some((command, _)) => format!("!{command}"),
+        None => first.to_owned(),
+    }
+}
+
 /// Whether a message is a prompt typed by the user (not tool results).
 pub(crate) fn is_user_prompt(message: &Message) -> bool {
     message.role == Role::User
@@ -177,7 +198,7 @@ impl LoadedSession {
                     turns.push(UserTurn {
                         entry: e.id.clone(),
                         parent_id: e.parent_id.clone(),
-                        text: crate::list::typed_text(message),
+                        text: typed_text(message),
                         ts: e.ts.clone(),
                         uuid: None,
                     });
