@@ -243,8 +243,22 @@ async fn connection(shared: Arc<Shared>) -> Result<(), Error> {
                             });
                         }
                         drop(turn);
+                        // Sent here, in the order the editor sent it: a
+                        // cancel right behind it must find it in the turn
+                        // (and withdraw it), not overtake it.
+                        let late = match session.ops.try_send(steer) {
+                            Ok(()) => None,
+                            Err(tokio::sync::mpsc::error::TrySendError::Full(op)) => Some(op),
+                            Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => {
+                                return responder.respond_with_error(
+                                    Error::internal_error().data("the session has ended"),
+                                );
+                            }
+                        };
                         return cx.spawn(async move {
-                            if session.ops.send(steer).await.is_err() {
+                            if let Some(op) = late
+                                && session.ops.send(op).await.is_err()
+                            {
                                 return responder.respond_with_error(
                                     Error::internal_error().data("the session has ended"),
                                 );

@@ -189,7 +189,13 @@ fn nothing_configured_names_every_option() {
 #[test]
 fn a_local_server_is_detected_when_nothing_is_configured() {
     let env = Env::new();
-    let server = MockServer::start(vec![MockResponse::sse(openai_chat::text("local hi"))]).unwrap();
+    // A local server is also asked for its context window (`/props`, …):
+    // this one knows only chat completions.
+    let server = MockServer::start_routed(|req| match req.path.as_str() {
+        "/v1/chat/completions" => MockResponse::sse(openai_chat::text("local hi")),
+        _ => MockResponse::json(404, serde_json::json!({"error": "not found"})),
+    })
+    .unwrap();
     let port = server.url().rsplit(':').next().unwrap().to_owned();
     let out = env
         .wright()
@@ -204,8 +210,11 @@ fn a_local_server_is_detected_when_nothing_is_configured() {
         "{}",
         stderr(&out)
     );
-    let r = &server.requests()[0];
-    assert_eq!(r.path, "/v1/chat/completions");
+    let requests = server.requests();
+    let r = requests
+        .iter()
+        .find(|r| r.path == "/v1/chat/completions")
+        .unwrap();
     assert_eq!(r.json()["model"], "llama3");
 }
 
