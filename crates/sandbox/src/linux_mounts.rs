@@ -6,7 +6,7 @@
 //! config, git enters), the config, hooks and redirects of every repository
 //! nested in a root read-only (its `.git` pinned like the root's), wright's
 //! and other agents' policy paths read-only where they exist (one a command
-//! creates is removed after it, see [`crate::repo_guard`]: nothing is
+//! creates is set aside after it, see [`crate::repo_guard`]: nothing is
 //! written into the repository to serve as a mount point), secret files
 //! hidden, a fresh `/proc`. Every step that fails is skipped and reported;
 //! Landlock still confines writes.
@@ -232,8 +232,8 @@ fn distinct_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
 /// Policy paths to bind read-only inside `roots`: those that exist, plus
 /// `.git/hooks`, created where missing (inside `.git`, out of the work
 /// tree). A missing `.wright`, `.claude` or `.mcp.json` is not created
-/// (the user's repository stays as it was); the bash tool removes one a
-/// command makes ([`crate::repo_guard::RepoGuard`]).
+/// (the user's repository stays as it was); the bash tool sets one a
+/// command makes aside ([`crate::repo_guard::RepoGuard`]).
 pub(crate) fn protected_paths(roots: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for root in roots {

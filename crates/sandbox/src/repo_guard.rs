@@ -45,8 +45,8 @@ pub const NESTING: &[&str] = &["modules", "worktrees"];
 /// A project's own policy paths in its root: the config wright reads
 /// (`.wright`), Claude Code's settings with their hooks (`.claude`) and the
 /// project's MCP servers (`.mcp.json`). One that exists is bound read-only;
-/// one a command creates is removed after it (it would apply to the next
-/// run once the project is trusted).
+/// one a command creates is set aside after it, as `<name>.wright-removed`
+/// (it would apply to the next run once the project is trusted).
 pub const PROJECT_POLICY: &[&str] = &[".wright", ".claude", ".mcp.json"];
 
 /// The redirect files absent before a command, and the repositories nested
@@ -140,8 +140,13 @@ impl RepoGuard {
     pub fn after_quick(&self) -> Vec<String> {
         self.absent
             .iter()
-            .filter(|p| remove(p))
-            .map(|p| notice(p))
+            .filter_map(|p| {
+                if is_project_policy(p) {
+                    set_aside(p)
+                } else {
+                    remove(p).then(|| notice(p))
+                }
+            })
             .collect()
     }
 }
@@ -262,16 +267,40 @@ fn remove(p: &Path) -> bool {
     true
 }
 
-fn notice(p: &Path) -> String {
-    let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-    if name.as_deref().is_some_and(|n| PROJECT_POLICY.contains(&n)) {
-        return format!(
+fn is_project_policy(p: &Path) -> bool {
+    p.file_name()
+        .is_some_and(|n| PROJECT_POLICY.iter().any(|x| n == *x))
+}
+
+/// Moves a project policy path the command created aside, beside itself
+/// (`.claude` → `.claude.wright-removed`): nothing reads it there, and
+/// nothing is lost when the command meant it (a checkout or pull that
+/// brought the project's own `.claude/` in). Says what it did.
+fn set_aside(p: &Path) -> Option<String> {
+    p.symlink_metadata().ok()?;
+    let mut aside = p.as_os_str().to_owned();
+    aside.push(".wright-removed");
+    let aside = PathBuf::from(aside);
+    remove(&aside);
+    if std::fs::rename(p, &aside).is_err() {
+        remove(p);
+        return Some(format!(
             "{} removed {}, which the command created: a project's own config, settings or MCP \
              servers there would apply to the next run; ask the user to create it",
             crate::HELPER_ERROR_PREFIX,
             p.display()
-        );
+        ));
     }
+    Some(format!(
+        "{} moved {} to {}, which the command created: a project's own config, settings or MCP \
+         servers there would apply to the next run; the user can move it back if it is theirs",
+        crate::HELPER_ERROR_PREFIX,
+        p.display(),
+        aside.display()
+    ))
+}
+
+fn notice(p: &Path) -> String {
     format!(
         "{} removed {}, which the command created: it would make git read another repository's \
          config, or config the command wrote, where hooks and fsmonitor run programs",
@@ -301,6 +330,11 @@ mod tests {
         assert!(!root.join(".wright").exists() && !root.join(".mcp.json").exists());
         assert_eq!(said.len(), 2, "{said:?}");
         assert!(said[0].contains("a project's own config"), "{said:?}");
+        // Set aside, not lost (a checkout may have brought them in).
+        let kept =
+            std::fs::read_to_string(root.join(".wright.wright-removed/config.toml")).unwrap();
+        assert!(kept.contains("bypass"));
+        assert!(root.join(".mcp.json.wright-removed").exists());
         // Outside a project nothing is noted: a new `.wright` starts one.
         let plain = tempfile::tempdir().unwrap();
         let guard = RepoGuard::before(&[plain.path().to_path_buf()]);
