@@ -23,6 +23,7 @@ mod recorder;
 mod remember;
 mod session;
 mod spent;
+mod steering;
 mod structured;
 mod task;
 mod task_worktree;

@@ -267,6 +267,44 @@ pub(crate) async fn attach(
     all
 }
 
+/// The prompt with the MCP resources its `@server:uri` mentions name
+/// attached after the text.
+pub(crate) async fn attach_mentions(
+    ctx: &crate::context::TurnContext,
+    mut prompt: wright_protocol::Message,
+    cancel: &CancellationToken,
+) -> wright_protocol::Message {
+    let Some(mcp) = ctx.tools.mcp() else {
+        return prompt;
+    };
+    let Some(ContentBlock::Text { text }) = prompt.content.first() else {
+        return prompt;
+    };
+    let found = mentions(text, &mcp.manager.server_names());
+    if found.is_empty() {
+        return prompt;
+    }
+    mcp.manager.wait_started(mcp.startup_timeout).await;
+    let blocks = attach(&mcp.manager, &found, mcp.tool_timeout, cancel).await;
+    for (m, read) in found.iter().zip(&blocks) {
+        match read {
+            Ok(_) => ctx
+                .emitter
+                .notice(format!("Attached MCP resource {}:{}", m.server, m.uri)),
+            Err((why, _)) => ctx.emitter.warning(format!(
+                "Could not attach MCP resource {}:{}: {why}",
+                m.server, m.uri
+            )),
+        }
+    }
+    prompt.content.extend(
+        blocks
+            .into_iter()
+            .flat_map(|r| r.unwrap_or_else(|(_, b)| b)),
+    );
+    prompt
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -110,7 +110,7 @@ pub(crate) async fn run_turn(
             return TurnEndReason::Failed;
         }
     };
-    let mut prompt = attach_mentions(ctx, prompt, &cancel).await;
+    let mut prompt = crate::mcp_resources::attach_mentions(ctx, prompt, &cancel).await;
     if ctx.role == crate::context::Role::Root {
         crate::file_mentions::attach(ctx, &mut prompt, &cancel).await;
     }
@@ -263,7 +263,7 @@ pub(crate) async fn run_turn(
             role: Role::User,
             content: run_tool_calls(ctx, calls, &cancel).await,
         };
-        deliver_steering(ctx, &mut results, &cancel).await;
+        crate::steering::deliver(ctx, &mut results, &cancel).await;
         conv.push(results);
         if cancel.is_cancelled() {
             break TurnEndReason::Interrupted;
@@ -285,50 +285,6 @@ pub(crate) async fn run_turn(
         plan,
     });
     reason
-}
-
-/// Messages typed while this step ran go to the model with its tool
-/// results (after them, in the same user message), when the turn goes on
-/// to another request; otherwise they wait for the turn's end, which
-/// makes them turns of their own (or withdraws them when interrupted).
-/// Each goes through the `UserPromptSubmit` hooks like a prompt and is
-/// recorded as a user message of its own.
-async fn deliver_steering(ctx: &TurnContext, results: &mut Message, cancel: &CancellationToken) {
-    let goes_on =
-        !cancel.is_cancelled() && ctx.stop.peek().is_none() && !ctx.presented_plan.is_set();
-    if !goes_on {
-        return;
-    }
-    let pending: Vec<Prompt> = ctx
-        .steering
-        .lock()
-        .map(|mut s| std::mem::take(&mut *s))
-        .unwrap_or_default();
-    for Prompt {
-        text, images, uuid, ..
-    } in pending
-    {
-        let shown = text.clone();
-        match hook_points::prompt_submitted(ctx, text, cancel).await {
-            Ok(mut message) => {
-                message.content.extend(images);
-                ctx.emitter.emit(EventKind::Steered { text: shown });
-                ctx.recorder.message(&ctx.emitter, &message);
-                if let Some(uuid) = uuid {
-                    ctx.recorder
-                        .append(&ctx.emitter, &wright_store::EntryBody::MessageUuid { uuid });
-                }
-                results.content.extend(message.content);
-            }
-            Err(reason) => {
-                ctx.emitter.error(format!(
-                    "The message was blocked by a UserPromptSubmit hook: {reason}"
-                ));
-                ctx.emitter
-                    .emit(EventKind::SteeringWithdrawn { texts: vec![shown] });
-            }
-        }
-    }
 }
 
 /// How a turn's final answer stands against the session's JSON schema.
@@ -531,44 +487,6 @@ struct Response {
     usage: Usage,
     stop_reason: StopReason,
     started: Instant,
-}
-
-/// The prompt with the MCP resources its `@server:uri` mentions name
-/// attached after the text.
-async fn attach_mentions(
-    ctx: &TurnContext,
-    mut prompt: Message,
-    cancel: &CancellationToken,
-) -> Message {
-    let Some(mcp) = ctx.tools.mcp() else {
-        return prompt;
-    };
-    let Some(ContentBlock::Text { text }) = prompt.content.first() else {
-        return prompt;
-    };
-    let found = crate::mcp_resources::mentions(text, &mcp.manager.server_names());
-    if found.is_empty() {
-        return prompt;
-    }
-    mcp.manager.wait_started(mcp.startup_timeout).await;
-    let blocks = crate::mcp_resources::attach(&mcp.manager, &found, mcp.tool_timeout, cancel).await;
-    for (m, read) in found.iter().zip(&blocks) {
-        match read {
-            Ok(_) => ctx
-                .emitter
-                .notice(format!("Attached MCP resource {}:{}", m.server, m.uri)),
-            Err((why, _)) => ctx.emitter.warning(format!(
-                "Could not attach MCP resource {}:{}: {why}",
-                m.server, m.uri
-            )),
-        }
-    }
-    prompt.content.extend(
-        blocks
-            .into_iter()
-            .flat_map(|r| r.unwrap_or_else(|(_, b)| b)),
-    );
-    prompt
 }
 
 /// Streams one model response, emitting message and reasoning items as they
