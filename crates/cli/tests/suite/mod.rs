@@ -134,6 +134,29 @@ impl Env {
         cmd
     }
 
+    /// `wright` on stream-json input and output against an Anthropic mock
+    /// at `url` (model `test-model`, `--verbose`), with `extra` flags and
+    /// every stream piped: an SDK program's side of a session.
+    pub fn stream_json_child(&self, url: &str, extra: &[&str]) -> std::process::Child {
+        self.std_wright()
+            .args(["--provider", "anthropic", "--model", "test-model"])
+            .args(["--base-url", url])
+            .args([
+                "--input-format",
+                "stream-json",
+                "--output-format",
+                "stream-json",
+            ])
+            .arg("--verbose")
+            .args(extra)
+            .env("ANTHROPIC_API_KEY", FAKE_KEY)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
     /// [`Env::wright_p`] as a plain `std::process::Command`.
     pub fn std_wright_p(&self, provider: &str, url: &str, prompt: &str) -> std::process::Command {
         let mut cmd = self.std_wright();

@@ -8,7 +8,7 @@ use std::io::{BufRead as _, BufReader, Write as _};
 use serde_json::{Value, json};
 use wright_test_support::{MockResponse, MockServer, anthropic};
 
-use super::{Env, FAKE_KEY, stderr, stdout};
+use super::{Env, stderr, stdout};
 
 const PLAN: &str = "## Plan\n1. Write notes.txt\n2. Check it";
 
@@ -102,24 +102,9 @@ fn sdk_run(
     extra: &[&str],
     mut answer: impl FnMut(&Value) -> Value,
 ) -> (Vec<Value>, Vec<Value>) {
-    let mut child = env
-        .std_wright()
-        .args(["--provider", "anthropic", "--model", "test-model"])
-        .args(["--base-url", &server.url()])
-        .args([
-            "--input-format",
-            "stream-json",
-            "--output-format",
-            "stream-json",
-        ])
-        .args(["--verbose", "--permission-prompt-tool", "stdio"])
-        .args(extra)
-        .env("ANTHROPIC_API_KEY", FAKE_KEY)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut flags = vec!["--permission-prompt-tool", "stdio"];
+    flags.extend_from_slice(extra);
+    let mut child = env.stream_json_child(&server.url(), &flags);
     let mut stdin = child.stdin.take().unwrap();
     let user = json!({"type": "user", "session_id": "", "parent_tool_use_id": null,
                       "message": {"role": "user", "content": "go"}});

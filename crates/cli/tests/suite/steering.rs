@@ -6,7 +6,7 @@ use std::io::{BufRead as _, BufReader, Write as _};
 use serde_json::{Value, json};
 use wright_test_support::{MockResponse, MockServer, anthropic};
 
-use super::{Env, FAKE_KEY, stderr};
+use super::{Env, stderr};
 
 #[test]
 fn a_message_sent_mid_turn_on_stream_json_goes_with_the_next_results() {
@@ -20,25 +20,7 @@ fn a_message_sent_mid_turn_on_stream_json_goes_with_the_next_results() {
         MockResponse::sse(anthropic::text("took both into account")),
     ])
     .unwrap();
-    let mut child = env
-        .std_wright()
-        .args(["--provider", "anthropic", "--model", "test-model"])
-        .args(["--base-url", &server.url()])
-        .args([
-            "--input-format",
-            "stream-json",
-            "--output-format",
-            "stream-json",
-            "--verbose",
-            "--permission-mode",
-            "bypass",
-        ])
-        .env("ANTHROPIC_API_KEY", FAKE_KEY)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.stream_json_child(&server.url(), &["--permission-mode", "bypass"]);
     let mut stdin = child.stdin.take().unwrap();
     let user = |text: &str| {
         json!({"type": "user", "session_id": "", "parent_tool_use_id": null,

@@ -173,23 +173,7 @@ fn a_programs_approval_question_names_the_asking_child() {
         MockResponse::sse(anthropic::text("done")),
     ])
     .unwrap();
-    let mut child = env
-        .std_wright()
-        .args(["--provider", "anthropic", "--model", "test-model"])
-        .args(["--base-url", &server.url()])
-        .args([
-            "--input-format",
-            "stream-json",
-            "--output-format",
-            "stream-json",
-        ])
-        .args(["--verbose", "--permission-prompt-tool", "stdio"])
-        .env("ANTHROPIC_API_KEY", FAKE_KEY)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = env.stream_json_child(&server.url(), &["--permission-prompt-tool", "stdio"]);
     let mut stdin = child.stdin.take().unwrap();
     let user = json!({"type": "user", "session_id": "", "parent_tool_use_id": null,
                       "message": {"role": "user", "content": "go"}});
