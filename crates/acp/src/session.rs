@@ -306,12 +306,9 @@ impl Pump {
         }
         // The core says so when the mode changes (an approved plan leaves
         // plan mode): the editor's mode picker follows.
-        if let EventKind::Notice { message } = &event.kind
+        if let EventKind::ModeChanged { mode } = &event.kind
             && event.agent.is_root()
-            && let Some(mode) = message
-                .strip_prefix("Permission mode is now `")
-                .and_then(|m| m.split('`').next())
-                .and_then(modes::normalize)
+            && let Some(mode) = modes::normalize(mode)
         {
             if let Ok(mut current) = self.live.mode.lock() {
                 *current = mode.to_owned();

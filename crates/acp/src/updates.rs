@@ -276,6 +276,8 @@ impl EventMapper {
             EventKind::SessionConfigured { .. }
             | EventKind::Steered { .. }
             | EventKind::SteeringWithdrawn { .. }
+            // The session pump sends the mode update.
+            | EventKind::ModeChanged { .. }
             | EventKind::TurnCompleted { .. }
             | EventKind::Usage { .. }
             | EventKind::Retrying { .. }

@@ -278,6 +278,8 @@ impl Renderer {
             EventKind::RewindPreview { .. } => {}
             // Only the terminal UI and programs steer a running turn.
             EventKind::Steered { .. } | EventKind::SteeringWithdrawn { .. } => {}
+            // The notice beside it says so.
+            EventKind::ModeChanged { .. } => {}
             EventKind::Warning { message } => {
                 let line = format!("warning: {}", strip_controls(message));
                 self.err_line(&self.paint(&line, "33"));

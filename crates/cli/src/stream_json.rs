@@ -432,6 +432,8 @@ impl StreamJson {
             EventKind::ItemDelta { .. }
             | EventKind::TurnStarted
             | EventKind::SteeringWithdrawn { .. }
+            // The notice line beside it says so.
+            | EventKind::ModeChanged { .. }
             | EventKind::RewindPreview { .. } => {}
         }
         out

@@ -283,10 +283,7 @@ impl Gate {
                 // (Claude Code's choice): the session moves to accept-edits.
                 if request.touches.kind == ToolKind::Edit && self.mode() == Mode::Default {
                     self.set_mode(Mode::AcceptEdits);
-                    emitter.notice(format!(
-                        "Permission mode is now `{}`.",
-                        Mode::AcceptEdits.as_str()
-                    ));
+                    emitter.mode_changed(Mode::AcceptEdits.as_str());
                 }
                 for rule in always.rules {
                     self.grant(rule);

@@ -131,4 +131,13 @@ impl Emitter {
     pub(crate) fn notice(&self, message: String) {
         self.emit(EventKind::Notice { message });
     }
+
+    /// The permission mode is now `mode`: said to the user, and typed for
+    /// the front ends that show it.
+    pub(crate) fn mode_changed(&self, mode: &str) {
+        self.notice(format!("Permission mode is now `{mode}`."));
+        self.emit(EventKind::ModeChanged {
+            mode: mode.to_owned(),
+        });
+    }
 }

@@ -218,10 +218,7 @@ async fn exit_plan(
             // before answering; otherwise approving leaves for `default`.
             if ctx.gate.mode() == Mode::Plan {
                 ctx.gate.set_mode(Mode::Default);
-                ctx.emitter.notice(format!(
-                    "Permission mode is now `{}`.",
-                    Mode::Default.as_str()
-                ));
+                ctx.emitter.mode_changed(Mode::Default.as_str());
             }
             Ok(text(format!(
                 "The user approved the plan; the permission mode is now `{}`. Carry it out now.",

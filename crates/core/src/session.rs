@@ -149,8 +149,7 @@ fn set_mode(ctx: &TurnContext, mode: &str) {
     match Mode::parse(mode) {
         Ok(mode) => {
             ctx.gate.set_mode(mode);
-            ctx.emitter
-                .notice(format!("Permission mode is now `{}`.", mode.as_str()));
+            ctx.emitter.mode_changed(mode.as_str());
         }
         Err(e) => ctx.emitter.error(e),
     }

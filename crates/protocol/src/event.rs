@@ -314,6 +314,13 @@ pub enum EventKind {
         /// The messages, in the order they were sent.
         texts: Vec<String>,
     },
+    /// The permission mode changed (the user's choice, an approved plan,
+    /// "don't ask again" on an edit); a `Notice` saying so comes with it.
+    /// Front ends that show the mode follow this, not the notice's text.
+    ModeChanged {
+        /// The mode now, as `Op::SetPermissionMode` takes it (`accept-edits`).
+        mode: String,
+    },
     /// Something went wrong; the session stays usable.
     Error {
         /// Human-readable message (never contains credentials).

@@ -525,13 +525,8 @@ impl App {
             }
             EventKind::Error { message } => self.message(MessageKind::Error, &message),
             EventKind::Warning { message } => self.message(MessageKind::Warning, &message),
+            EventKind::ModeChanged { mode } => self.status.mode = mode,
             EventKind::Notice { message } => {
-                if let Some(mode) = message
-                    .strip_prefix("Permission mode is now `")
-                    .and_then(|m| m.split('`').next())
-                {
-                    self.status.mode = mode.to_owned();
-                }
                 if let Some(model) = message
                     .strip_prefix("Model is now `")
                     .and_then(|m| m.split('`').next())

@@ -642,8 +642,8 @@ fn commands_answer_or_become_ops() {
     // the next turn).
     app.submit("/usr/bin/foo is broken".to_owned());
     assert_eq!(app.steering, ["/usr/bin/foo is broken"]);
-    app.input(ev(EventKind::Notice {
-        message: "Permission mode is now `plan`.".to_owned(),
+    app.input(ev(EventKind::ModeChanged {
+        mode: "plan".to_owned(),
     }));
     assert_eq!(app.status.mode, "plan");
 }
